@@ -1,0 +1,59 @@
+//! Embeds the builtin skills (the repo's `skills/`) into the binary, with
+//! each file's executable bit, so they can be materialised with real paths.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, PathBuf, bool)>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        if path.is_dir() {
+            collect(&path, base, out);
+        } else {
+            #[cfg(unix)]
+            let executable = {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::metadata(&path).unwrap().permissions().mode() & 0o111 != 0
+            };
+            #[cfg(not(unix))]
+            let executable = false;
+            let relative = path.strip_prefix(base).unwrap();
+            let relative = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            out.push((relative, path.canonicalize().unwrap(), executable));
+        }
+    }
+}
+
+fn main() {
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("skills");
+    println!("cargo::rerun-if-changed={}", root.display());
+    let mut files = Vec::new();
+    collect(&root, &root, &mut files);
+    let mut code = String::from(
+        "/// The builtin skills' files: (relative path, executable, contents).\npub static FILES: &[(&str, bool, &[u8])] = &[\n",
+    );
+    for (relative, path, executable) in &files {
+        println!("cargo::rerun-if-changed={}", path.display());
+        writeln!(
+            code,
+            "    ({relative:?}, {executable}, include_bytes!({:?})),",
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    code.push_str("];\n");
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("builtin_skills.rs");
+    std::fs::write(out, code).unwrap();
+}

@@ -1,0 +1,130 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[skillpkg] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'skillpkg'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'skillpkg'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List every skill of every root, marking shadowed ones'
+            cand show 'Show one skill: metadata, location, files and which root won'
+            cand prompt 'Print the level-1 catalog an agent sees'
+            cand validate 'Check skills against the Agent Skills specification'
+            cand new 'Create a new skill from a template'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;list'= {
+            cand --json 'Print JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skillpkg;show'= {
+            cand --json 'Print JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skillpkg;prompt'= {
+            cand --format 'Output format'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skillpkg;validate'= {
+            cand --strict 'Also warn about things that are valid but unhelpful to agents'
+            cand --json 'Print JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skillpkg;new'= {
+            cand --path 'The directory to create it in (default: the current directory)'
+            cand -d 'The description (what it does and when to use it)'
+            cand --description 'The description (what it does and when to use it)'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skillpkg;completions'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skillpkg;help'= {
+            cand list 'List every skill of every root, marking shadowed ones'
+            cand show 'Show one skill: metadata, location, files and which root won'
+            cand prompt 'Print the level-1 catalog an agent sees'
+            cand validate 'Check skills against the Agent Skills specification'
+            cand new 'Create a new skill from a template'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;help;list'= {
+        }
+        &'skillpkg;help;show'= {
+        }
+        &'skillpkg;help;prompt'= {
+        }
+        &'skillpkg;help;validate'= {
+        }
+        &'skillpkg;help;new'= {
+        }
+        &'skillpkg;help;completions'= {
+        }
+        &'skillpkg;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,76 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_skillpkg_global_optspecs
+    string join \n q/quiet v/verbose h/help V/version
+end
+
+function __fish_skillpkg_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_skillpkg_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_skillpkg_using_subcommand
+    set -l cmd (__fish_skillpkg_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -s q -l quiet -d 'Print only errors'
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -s v -l verbose -d 'Print more detail'
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -s V -l version -d 'Print version'
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "list" -d 'List every skill of every root, marking shadowed ones'
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "show" -d 'Show one skill: metadata, location, files and which root won'
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "prompt" -d 'Print the level-1 catalog an agent sees'
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "validate" -d 'Check skills against the Agent Skills specification'
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "new" -d 'Create a new skill from a template'
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand list" -l json -d 'Print JSON on stdout'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand list" -s q -l quiet -d 'Print only errors'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand list" -s v -l verbose -d 'Print more detail'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand list" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand list" -s V -l version -d 'Print version'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand show" -l json -d 'Print JSON on stdout'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand show" -s q -l quiet -d 'Print only errors'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand show" -s v -l verbose -d 'Print more detail'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand show" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand show" -s V -l version -d 'Print version'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -l format -d 'Output format' -r -f -a "xml\t'The reference `<available_skills>` block'
+markdown\t'A Markdown list'"
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -s q -l quiet -d 'Print only errors'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -s v -l verbose -d 'Print more detail'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -s V -l version -d 'Print version'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand validate" -l strict -d 'Also warn about things that are valid but unhelpful to agents'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand validate" -l json -d 'Print JSON on stdout'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand validate" -s q -l quiet -d 'Print only errors'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand validate" -s v -l verbose -d 'Print more detail'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand validate" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand validate" -s V -l version -d 'Print version'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -l path -d 'The directory to create it in (default: the current directory)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -s d -l description -d 'The description (what it does and when to use it)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -s q -l quiet -d 'Print only errors'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -s v -l verbose -d 'Print more detail'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -s V -l version -d 'Print version'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand completions" -s q -l quiet -d 'Print only errors'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand completions" -s v -l verbose -d 'Print more detail'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from list show prompt validate new completions help" -f -a "list" -d 'List every skill of every root, marking shadowed ones'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from list show prompt validate new completions help" -f -a "show" -d 'Show one skill: metadata, location, files and which root won'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from list show prompt validate new completions help" -f -a "prompt" -d 'Print the level-1 catalog an agent sees'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from list show prompt validate new completions help" -f -a "validate" -d 'Check skills against the Agent Skills specification'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from list show prompt validate new completions help" -f -a "new" -d 'Create a new skill from a template'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from list show prompt validate new completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from list show prompt validate new completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, lints, and every test.
+# The differential tests compare skillpkg's verdicts with the specification's
+# reference validator, so it is installed first if missing (PyPI skills-ref).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export RUST_BACKTRACE=0
+
+if ! python3 -c 'import skills_ref' 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check 'skills-ref==0.1.1'
+fi
+
+cargo fmt --all -- --check
+cargo clippy --all-targets --locked -- -D warnings
+cargo test --locked --all-targets

@@ -1,0 +1,181 @@
+//! Argument parsing and output. One file per command; each parses its
+//! arguments, calls into `ops` (or the library) and renders the result.
+
+mod completions;
+mod list;
+mod new;
+mod printer;
+mod prompt;
+mod show;
+mod validate;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub use printer::{Printer, Verbosity};
+
+use crate::dirs::Dirs;
+
+/// skillpkg: a package manager for Agent Skills, with the agent built in.
+#[derive(Debug, Parser)]
+#[command(
+    name = "skillpkg",
+    version,
+    about,
+    propagate_version = true,
+    arg_required_else_help = true
+)]
+pub struct Cli {
+    /// Print only errors.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print more detail.
+    #[arg(short, long, global = true)]
+    verbose: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List every skill of every root, marking shadowed ones.
+    List(list::Args),
+    /// Show one skill: metadata, location, files and which root won.
+    Show(show::Args),
+    /// Print the level-1 catalog an agent sees.
+    Prompt(prompt::Args),
+    /// Check skills against the Agent Skills specification.
+    Validate(validate::Args),
+    /// Create a new skill from a template.
+    New(new::Args),
+    /// Print a shell completion script.
+    Completions(completions::Args),
+}
+
+/// The outcome of a command, as a process exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// 0: it worked.
+    Success,
+    /// 1: it ran and found a failure (an invalid skill, a missing package).
+    Failure,
+    /// 2: the command line was wrong.
+    Usage,
+}
+
+impl From<ExitStatus> for ExitCode {
+    fn from(status: ExitStatus) -> ExitCode {
+        ExitCode::from(match status {
+            ExitStatus::Success => 0,
+            ExitStatus::Failure => 1,
+            ExitStatus::Usage => 2,
+        })
+    }
+}
+
+/// What every command gets: the printer and the resolved directories.
+pub struct Context {
+    /// Where output goes.
+    pub printer: Printer,
+    /// The working directory.
+    pub cwd: std::path::PathBuf,
+    dirs: Option<Dirs>,
+}
+
+impl Context {
+    /// The config, cache, data and user-root directories.
+    pub fn dirs(&mut self) -> anyhow::Result<&Dirs> {
+        if self.dirs.is_none() {
+            let dirs = Dirs::from_env().map_err(|e| {
+                let hint = e.hint();
+                anyhow::anyhow!("{e}\nhint: {hint}")
+            })?;
+            self.dirs = Some(dirs);
+        }
+        Ok(self.dirs.as_ref().expect("set above"))
+    }
+}
+
+/// The clap command, for completions and documentation.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
+/// Runs skillpkg with the process's arguments.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitStatus::Usage
+            } else {
+                ExitStatus::Success
+            }
+            .into();
+        }
+    };
+    let verbosity = if cli.quiet {
+        Verbosity::Quiet
+    } else if cli.verbose {
+        Verbosity::Verbose
+    } else {
+        Verbosity::Normal
+    };
+    let printer = Printer::new(verbosity);
+    let cwd = match std::env::current_dir() {
+        Ok(cwd) => cwd,
+        Err(e) => {
+            printer.error(&anyhow::Error::new(e).context("could not read the current directory"));
+            return ExitStatus::Failure.into();
+        }
+    };
+    let mut context = Context {
+        printer,
+        cwd,
+        dirs: None,
+    };
+    match run(cli.command, &mut context) {
+        Ok(status) => status.into(),
+        Err(e) => {
+            printer.error(&e);
+            ExitStatus::Failure.into()
+        }
+    }
+}
+
+fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    match command {
+        Command::List(args) => list::run(args, context),
+        Command::Show(args) => show::run(args, context),
+        Command::Prompt(args) => prompt::run(args, context),
+        Command::Validate(args) => validate::run(args, context),
+        Command::New(args) => new::run(args, context),
+        Command::Completions(args) => completions::run(args),
+    }
+}
+
+/// Loads the skill set and reports every skipped skill as a warning.
+fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::LoadedSkills> {
+    let cwd = context.cwd.clone();
+    let printer = context.printer;
+    let loaded = crate::ops::skills::load_skills(&cwd, context.dirs()?)?;
+    for skipped in &loaded.set.skipped {
+        printer.warn(format_args!(
+            "skipped {}: [{}] {}",
+            skipped.dir.display(),
+            skipped.rule,
+            skipped.message
+        ));
+    }
+    for entry in loaded.set.all() {
+        for warning in &entry.skill.warnings {
+            printer.warn(format_args!(
+                "{}: {warning}",
+                entry.skill.skill_md.display()
+            ));
+        }
+    }
+    Ok(loaded)
+}

@@ -1,0 +1,119 @@
+//! `skillpkg show <name>`
+
+use std::path::{Path, PathBuf};
+
+use anyhow::bail;
+use serde::Serialize;
+
+use crate::roots::{Entry, RootKind};
+
+use super::{Context, ExitStatus};
+
+/// Show one skill.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The skill's name.
+    name: String,
+    /// Print JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Shown<'a> {
+    #[serde(flatten)]
+    entry: &'a Entry,
+    files: Vec<String>,
+    shadows: Vec<ShadowedCopy<'a>>,
+}
+
+#[derive(Serialize)]
+struct ShadowedCopy<'a> {
+    root: RootKind,
+    dir: &'a Path,
+}
+
+/// The files of a skill, relative to its directory, sorted.
+fn files_of(dir: &Path) -> Vec<String> {
+    let mut files: Vec<String> = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with(".git"))
+        .filter_map(Result::ok)
+        .filter(|e| !e.file_type().is_dir())
+        .filter_map(|e| e.path().strip_prefix(dir).ok().map(PathBuf::from))
+        .map(|p| {
+            p.components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let loaded = super::load_skills(context)?;
+    let named = loaded.set.named(&args.name);
+    let Some((winner, shadowed)) = named.split_first() else {
+        bail!(
+            "no skill named '{}' in any root\nhint: run `skillpkg list` to see the skills every root provides",
+            args.name
+        );
+    };
+    let shown = Shown {
+        entry: winner,
+        files: files_of(&winner.skill.dir),
+        shadows: shadowed
+            .iter()
+            .map(|e| ShadowedCopy {
+                root: e.root,
+                dir: &e.skill.dir,
+            })
+            .collect(),
+    };
+    if args.json {
+        context.printer.json(&shown)?;
+        return Ok(ExitStatus::Success);
+    }
+    let meta = &winner.skill.meta;
+    let p = &context.printer;
+    p.data(format_args!("name:          {}", meta.name));
+    p.data(format_args!("description:   {}", meta.description.trim()));
+    p.data(format_args!("root:          {}", winner.root));
+    p.data(format_args!(
+        "location:      {}",
+        winner.skill.skill_md.display()
+    ));
+    if let Some(license) = &meta.license {
+        p.data(format_args!("license:       {license}"));
+    }
+    if let Some(compatibility) = &meta.compatibility {
+        p.data(format_args!("compatibility: {compatibility}"));
+    }
+    if !meta.allowed_tools.is_empty() {
+        p.data(format_args!(
+            "allowed-tools: {}",
+            meta.allowed_tools.join(" ")
+        ));
+    }
+    for (key, value) in &meta.metadata {
+        p.data(format_args!("metadata:      {key} = {value}"));
+    }
+    for (key, value) in &meta.extra {
+        p.data(format_args!("{:15}{value}", format!("{key}:")));
+    }
+    for copy in &shown.shadows {
+        p.data(format_args!(
+            "shadows:       {} ({})",
+            copy.dir.display(),
+            copy.root
+        ));
+    }
+    p.data("files:");
+    for file in &shown.files {
+        p.data(format_args!("  {file}"));
+    }
+    Ok(ExitStatus::Success)
+}

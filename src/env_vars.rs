@@ -1,0 +1,12 @@
+//! Every environment variable skillpkg reads, named in one place.
+
+/// Overrides the config directory.
+pub const SKILLPKG_CONFIG_DIR: &str = "SKILLPKG_CONFIG_DIR";
+/// Overrides the cache directory (downloads, the materialised builtin skills).
+pub const SKILLPKG_CACHE_DIR: &str = "SKILLPKG_CACHE_DIR";
+/// Overrides the data directory (the global manifest and lock).
+pub const SKILLPKG_DATA_DIR: &str = "SKILLPKG_DATA_DIR";
+/// Overrides the user skill root (default `~/.agents/skills`).
+pub const SKILLPKG_USER_ROOT: &str = "SKILLPKG_USER_ROOT";
+/// Any value turns coloured output off (<https://no-color.org>).
+pub const NO_COLOR: &str = "NO_COLOR";

@@ -1,0 +1,14 @@
+//! skillpkg: a package manager for Agent Skills, with the agent built in.
+//!
+//! The binary is a thin wrapper around [`cli::main`]; everything is testable
+//! through this library. Modules follow the design's map: [`skill`] is the
+//! leaf (one skill on disk), [`roots`] layers project > user > builtin,
+//! [`ops`] holds one function per user operation, and [`cli`] parses
+//! arguments and renders output.
+
+pub mod cli;
+pub mod dirs;
+pub mod env_vars;
+pub mod ops;
+pub mod roots;
+pub mod skill;

@@ -1,0 +1,5 @@
+//! One function per user operation, composing the library's modules.
+//! The CLI parses arguments, calls these, and renders what they return.
+
+pub mod new_skill;
+pub mod skills;

@@ -1,0 +1,212 @@
+//! Layered discovery: project > user > builtin.
+//!
+//! A root is a directory of skills, one sub-directory each. Every root is
+//! scanned, every skill in it loaded (frontmatter only); a skill name found
+//! in several roots resolves to the highest-precedence one, and the others
+//! are kept, marked as shadowed, so `list` and `show` can say so.
+
+pub mod builtin;
+pub mod project;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::dirs::Dirs;
+use crate::skill::{Skill, load_skill};
+
+/// Which layer a root is. Ordered by precedence: `Project` wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RootKind {
+    /// `<project>/.agents/skills`.
+    Project,
+    /// `~/.agents/skills` or `SKILLPKG_USER_ROOT`.
+    User,
+    /// The skills shipped inside the binary.
+    Builtin,
+}
+
+impl std::fmt::Display for RootKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RootKind::Project => "project",
+            RootKind::User => "user",
+            RootKind::Builtin => "builtin",
+        })
+    }
+}
+
+/// One root directory.
+#[derive(Debug, Clone, Serialize)]
+pub struct Root {
+    /// Its layer.
+    pub kind: RootKind,
+    /// Its directory (which may not exist yet).
+    pub dir: PathBuf,
+}
+
+/// Finds the roots for a command run in `cwd`, highest precedence first.
+pub fn discover_roots(cwd: &Path, dirs: &Dirs) -> std::io::Result<Vec<Root>> {
+    let mut roots = Vec::new();
+    if let Some(project) = project::find_project(cwd) {
+        roots.push(Root {
+            kind: RootKind::Project,
+            dir: project.join(project::DEFAULT_PROJECT_ROOT),
+        });
+    }
+    roots.push(Root {
+        kind: RootKind::User,
+        dir: dirs.user_root.clone(),
+    });
+    roots.push(Root {
+        kind: RootKind::Builtin,
+        dir: builtin::materialize(&dirs.cache)?,
+    });
+    Ok(roots)
+}
+
+/// A skill that could not be loaded, skipped with this warning.
+#[derive(Debug, Clone, Serialize)]
+pub struct SkippedSkill {
+    /// The directory that was skipped.
+    pub dir: PathBuf,
+    /// The broken rule's identifier.
+    pub rule: &'static str,
+    /// What is wrong, naming the file.
+    pub message: String,
+}
+
+/// A skill in the set, with where it came from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Entry {
+    /// The skill.
+    #[serde(flatten)]
+    pub skill: Skill,
+    /// The root it was found in.
+    pub root: RootKind,
+    /// The root whose skill of the same name wins over this one, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shadowed_by: Option<RootKind>,
+}
+
+/// Every skill of every root, precedence applied.
+#[derive(Debug, Clone, Default)]
+pub struct SkillSet {
+    entries: Vec<Entry>,
+    /// Skills that failed to load.
+    pub skipped: Vec<SkippedSkill>,
+}
+
+impl SkillSet {
+    /// Loads every skill of `roots` (given highest precedence first).
+    pub fn load(roots: &[Root]) -> SkillSet {
+        let mut set = SkillSet::default();
+        for root in roots {
+            set.load_root(root);
+        }
+        set.entries.sort_by(|a, b| {
+            a.skill
+                .meta
+                .name
+                .cmp(&b.skill.meta.name)
+                .then(a.root.cmp(&b.root))
+        });
+        for i in 1..set.entries.len() {
+            let (before, after) = set.entries.split_at_mut(i);
+            let previous = &before[i - 1];
+            if previous.skill.meta.name == after[0].skill.meta.name {
+                after[0].shadowed_by = Some(previous.shadowed_by.unwrap_or(previous.root));
+            }
+        }
+        set
+    }
+
+    fn load_root(&mut self, root: &Root) {
+        let Ok(read_dir) = std::fs::read_dir(&root.dir) else {
+            return;
+        };
+        let mut dirs: Vec<PathBuf> = read_dir
+            .filter_map(Result::ok)
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        let loaded = load_all(&dirs);
+        let first_of_root = self.entries.len();
+        for (dir, result) in dirs.into_iter().zip(loaded) {
+            match result {
+                Ok(skill) => {
+                    let clash = self.entries[first_of_root..]
+                        .iter()
+                        .find(|e| e.skill.meta.name == skill.meta.name);
+                    if let Some(existing) = clash {
+                        self.skipped.push(SkippedSkill {
+                            message: format!(
+                                "{} is also named '{}', like {}; names must be unique within a root",
+                                skill.skill_md.display(),
+                                skill.meta.name,
+                                existing.skill.skill_md.display()
+                            ),
+                            dir,
+                            rule: "duplicate-name",
+                        });
+                        continue;
+                    }
+                    self.entries.push(Entry {
+                        skill,
+                        root: root.kind,
+                        shadowed_by: None,
+                    });
+                }
+                Err(crate::skill::SkillError::MissingSkillMd { .. }) => {}
+                Err(e) => self.skipped.push(SkippedSkill {
+                    dir,
+                    rule: e.rule(),
+                    message: e.to_string(),
+                }),
+            }
+        }
+    }
+
+    /// Every entry, sorted by name then precedence, shadowed ones included.
+    pub fn all(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The winning entry of each name, sorted by name.
+    pub fn resolved(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|e| e.shadowed_by.is_none())
+    }
+
+    /// Every entry with this name, winner first.
+    pub fn named(&self, name: &str) -> Vec<&Entry> {
+        self.entries
+            .iter()
+            .filter(|e| e.skill.meta.name == name)
+            .collect()
+    }
+}
+
+/// Loads skills from many directories, spread over the available cores:
+/// discovery is dominated by opening files and parsing small YAML documents.
+fn load_all(dirs: &[PathBuf]) -> Vec<Result<Skill, crate::skill::SkillError>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if threads <= 1 || dirs.len() < 64 {
+        return dirs.iter().map(|d| load_skill(d)).collect();
+    }
+    let chunk = dirs.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = dirs
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(|d| load_skill(d)).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("skill loading thread panicked"))
+            .collect()
+    })
+}

@@ -1,0 +1,165 @@
+//! The lenient loader behind `list`, `show`, `prompt` and `exec`.
+//!
+//! Real agents accept any standard YAML and load a skill whenever it has a
+//! name and a description, so this loader does too: other rule breaks load
+//! with one warning each. Only the frontmatter is read (level 1).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::document::{find_skill_md, read_frontmatter};
+use super::model::{Skill, SkillMeta, split_allowed_tools};
+use super::name::{check_name, normalize_name};
+use super::validate::{
+    ALLOWED_FIELDS, MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, directory_name,
+};
+use super::{SkillError, pystr};
+
+/// Fields that agents other than the specification define; they are kept
+/// for the agent and load without a warning.
+pub const CLIENT_FIELDS: [&str; 9] = [
+    "agent",
+    "argument-hint",
+    "arguments",
+    "context",
+    "disable-model-invocation",
+    "hooks",
+    "model",
+    "user-invocable",
+    "when_to_use",
+];
+
+/// Parses frontmatter YAML with limits that make hostile documents (alias
+/// bombs, deep nesting, huge node counts) fail fast with a clear error.
+pub fn parse_yaml(yaml: &str) -> Result<Value, (Option<usize>, String)> {
+    let options = serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_depth: 64,
+            max_aliases: 64,
+            max_anchors: 64,
+            max_nodes: 20_000,
+            max_events: 100_000,
+            max_documents: 1,
+            max_recorded_anchor_events: 10_000,
+            max_recorded_anchor_bytes: 1 << 20,
+        },
+    };
+    serde_saphyr::from_str_with_options::<Option<Value>>(yaml, options)
+        .map(|v| v.unwrap_or(Value::Null))
+        .map_err(|e| {
+            let line = e.location().map(|l| l.line() as usize);
+            let message = e
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or("invalid YAML")
+                .to_string();
+            (line, message)
+        })
+}
+
+/// Renders a scalar the way it was probably meant: strings as they are,
+/// numbers and booleans in their YAML spelling.
+fn scalar_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// Loads a skill's metadata from `dir` without reading its body.
+pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
+    let skill_md = find_skill_md(dir).ok_or_else(|| SkillError::MissingSkillMd {
+        dir: dir.to_path_buf(),
+    })?;
+    let frontmatter = read_frontmatter(&skill_md)?;
+    let value = parse_yaml(&frontmatter.yaml).map_err(|(line, message)| SkillError::Yaml {
+        path: skill_md.clone(),
+        line: line.map(|l| l + frontmatter.first_line - 1),
+        message,
+    })?;
+    let Value::Object(fields) = value else {
+        return Err(SkillError::NotMapping { path: skill_md });
+    };
+
+    let required = |field: &'static str| {
+        fields
+            .get(field)
+            .and_then(scalar_text)
+            .map(|s| pystr::strip(&s).to_string())
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| SkillError::RequiredField {
+                path: skill_md.clone(),
+                field,
+            })
+    };
+    let name = normalize_name(&required("name")?);
+    let description = required("description")?;
+
+    let mut warnings = Vec::new();
+    for problem in check_name(&name) {
+        warnings.push(format!("{}: {}", problem.rule(), problem.message(&name)));
+    }
+    let dir_name = directory_name(dir);
+    if pystr::nfkc(&dir_name) != name {
+        warnings.push(format!(
+            "name-directory-mismatch: Directory name '{dir_name}' must match skill name '{name}'"
+        ));
+    }
+    let description_len = pystr::len(&description);
+    if description_len > MAX_DESCRIPTION_LENGTH {
+        warnings.push(format!(
+            "description-length: Description exceeds {MAX_DESCRIPTION_LENGTH} character limit ({description_len} chars); the catalog shows the first {MAX_DESCRIPTION_LENGTH}"
+        ));
+    }
+    let compatibility = fields.get("compatibility").and_then(scalar_text);
+    if let Some(len) = compatibility.as_deref().map(pystr::len)
+        && len > MAX_COMPATIBILITY_LENGTH
+    {
+        warnings.push(format!(
+            "compatibility-length: Compatibility exceeds {MAX_COMPATIBILITY_LENGTH} character limit ({len} chars)"
+        ));
+    }
+
+    let mut extra = BTreeMap::new();
+    for (key, value) in &fields {
+        if ALLOWED_FIELDS.contains(&key.as_str()) {
+            continue;
+        }
+        if !CLIENT_FIELDS.contains(&key.as_str()) {
+            warnings.push(format!(
+                "unknown-field: Unexpected field in frontmatter: {key}"
+            ));
+        }
+        extra.insert(key.clone(), value.clone());
+    }
+    let metadata = match fields.get("metadata") {
+        Some(Value::Object(map)) => map
+            .iter()
+            .map(|(k, v)| (k.clone(), scalar_text(v).unwrap_or_else(|| v.to_string())))
+            .collect(),
+        _ => BTreeMap::new(),
+    };
+
+    Ok(Skill {
+        meta: SkillMeta {
+            name,
+            description,
+            license: fields.get("license").and_then(scalar_text),
+            compatibility,
+            allowed_tools: fields
+                .get("allowed-tools")
+                .map(split_allowed_tools)
+                .unwrap_or_default(),
+            metadata,
+            extra,
+        },
+        dir: dir.to_path_buf(),
+        skill_md,
+        warnings,
+    })
+}

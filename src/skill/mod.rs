@@ -1,0 +1,17 @@
+//! Everything about one skill on disk: `SKILL.md` parsing, the reference
+//! validator, the lenient loader and prompt rendering.
+
+pub mod document;
+mod error;
+pub mod lint;
+pub mod load;
+pub mod model;
+pub mod name;
+pub mod prompt;
+pub mod pystr;
+pub mod strict_yaml;
+pub mod validate;
+
+pub use error::SkillError;
+pub use load::load_skill;
+pub use model::{Skill, SkillMeta};

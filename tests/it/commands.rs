@@ -1,0 +1,156 @@
+//! `new`, `show`, `prompt`, `completions` and the CLI's conventions.
+
+use std::path::Path;
+
+use crate::common::{TestContext, run, skill_md, write_skill};
+
+#[test]
+fn new_scaffolds_a_skill_that_validates_strictly() {
+    let ctx = TestContext::new();
+    let out = run(ctx.command().args(["new", "report-writer"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let dir = ctx.project.join("report-writer");
+    assert!(dir.join("SKILL.md").is_file());
+    let check = run(ctx
+        .command()
+        .args(["validate", "--strict", "--json"])
+        .arg(&dir));
+    assert_eq!(check.status, 0, "{}", check.stdout);
+    let reports: serde_json::Value = serde_json::from_str(&check.stdout).unwrap();
+    assert_eq!(
+        reports[0]["problems"],
+        serde_json::json!([]),
+        "no warnings either"
+    );
+
+    // A description with YAML-special characters is quoted correctly.
+    let out = run(ctx.command().args([
+        "new",
+        "quoted",
+        "--path",
+        ".agents/skills",
+        "-d",
+        "Use when: a \"quote\" # appears",
+    ]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let shown = run(ctx.command().args(["show", "quoted", "--json"]));
+    let shown: serde_json::Value = serde_json::from_str(&shown.stdout).unwrap();
+    assert_eq!(shown["description"], "Use when: a \"quote\" # appears");
+
+    // Existing directories and invalid names are refused.
+    let again = run(ctx.command().args(["new", "report-writer"]));
+    assert_eq!(again.status, 1);
+    assert!(again.stderr.contains("already exists"));
+    let bad = run(ctx.command().args(["new", "Bad_Name"]));
+    assert_eq!(bad.status, 1);
+    assert!(bad.stderr.contains("must be lowercase"), "{}", bad.stderr);
+}
+
+#[test]
+fn show_lists_files_and_unknown_names_fail_with_a_hint() {
+    let ctx = TestContext::new();
+    let dir = write_skill(
+        &ctx.project_root(),
+        "tool",
+        &skill_md("tool", "A tool. Use when testing."),
+    );
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::write(dir.join("scripts/run.sh"), "#!/bin/sh\n").unwrap();
+    let out = run(ctx.command().args(["show", "tool"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("  SKILL.md\n  scripts/run.sh\n"),
+        "{}",
+        out.stdout
+    );
+
+    let missing = run(ctx.command().args(["show", "nope"]));
+    assert_eq!(missing.status, 1);
+    insta::assert_snapshot!(missing.stderr, @r"
+    error: no skill named 'nope' in any root
+    hint: run `skillpkg list` to see the skills every root provides
+    ");
+}
+
+#[test]
+fn prompt_hides_skills_the_model_may_not_invoke() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "manual",
+        "---\nname: manual\ndescription: Only by hand. Use when asked.\ndisable-model-invocation: true\n---\n",
+    );
+    write_skill(
+        &ctx.project_root(),
+        "auto",
+        &skill_md("auto", "Says <hi> & 'bye'. Use when greeting."),
+    );
+    let xml = run(ctx.command().arg("prompt"));
+    assert!(!xml.stdout.contains("<name>\nmanual\n</name>"));
+    assert!(
+        xml.stdout
+            .contains("Says &lt;hi&gt; &amp; &#x27;bye&#x27;. Use when greeting.")
+    );
+    let md = run(ctx.command().args(["prompt", "--format", "markdown"]));
+    assert!(md.stdout.starts_with("## Available skills\n"));
+    assert!(
+        md.stdout
+            .contains("- **auto**: Says <hi> & 'bye'. Use when greeting. (`")
+    );
+    // `list` still shows it: it exists, the model just cannot activate it.
+    let list = run(ctx.command().arg("list"));
+    assert!(list.stdout.contains("manual"));
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_exits_0() {
+    let ctx = TestContext::new();
+    assert_eq!(run(ctx.command().arg("frobnicate")).status, 2);
+    assert_eq!(run(ctx.command().arg("validate")).status, 2);
+    let help = run(ctx.command().arg("--help"));
+    assert_eq!(help.status, 0);
+    for command in ["list", "show", "prompt", "validate", "new", "completions"] {
+        assert!(
+            help.stdout.contains(command),
+            "{command} missing from --help"
+        );
+    }
+}
+
+#[test]
+fn quiet_hides_status_and_warnings() {
+    let ctx = TestContext::new();
+    write_skill(&ctx.project_root(), "broken", "no frontmatter\n");
+    let out = run(ctx.command().args(["-q", "list"]));
+    assert_eq!(out.status, 0);
+    assert_eq!(out.stderr, "");
+}
+
+#[test]
+fn committed_completions_are_current() {
+    let ctx = TestContext::new();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions");
+    let update = std::env::var_os("SKILLPKG_UPDATE_COMPLETIONS").is_some();
+    for (shell, file) in [
+        ("bash", "skillpkg.bash"),
+        ("zsh", "_skillpkg"),
+        ("fish", "skillpkg.fish"),
+        ("powershell", "_skillpkg.ps1"),
+        ("elvish", "skillpkg.elv"),
+    ] {
+        let out = run(ctx.command().args(["completions", shell]));
+        assert_eq!(out.status, 0);
+        assert!(out.stdout.contains("skillpkg"));
+        let path = dir.join(file);
+        if update {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &out.stdout).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == out.stdout,
+            "{} is stale: run `SKILLPKG_UPDATE_COMPLETIONS=1 cargo test --test it completions`",
+            path.display()
+        );
+    }
+}

@@ -1,0 +1,149 @@
+//! A hermetic test context: temp home, config, cache, data and user root.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use assert_cmd::cargo::CommandCargoExt;
+
+/// An isolated environment for running skillpkg.
+pub struct TestContext {
+    pub temp: tempfile::TempDir,
+    /// A project (a directory with `skills.toml`), the working directory.
+    pub project: PathBuf,
+}
+
+impl TestContext {
+    pub fn new() -> TestContext {
+        let temp = tempfile::tempdir().unwrap();
+        let project = temp.path().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(project.join("skills.toml"), "").unwrap();
+        for dir in ["home", "cache", "config", "data", "user-skills"] {
+            std::fs::create_dir_all(temp.path().join(dir)).unwrap();
+        }
+        TestContext { temp, project }
+    }
+
+    pub fn root(&self) -> &Path {
+        self.temp.path()
+    }
+
+    pub fn user_root(&self) -> PathBuf {
+        self.temp.path().join("user-skills")
+    }
+
+    pub fn project_root(&self) -> PathBuf {
+        self.project.join(".agents/skills")
+    }
+
+    /// `skillpkg` with every directory redirected into the temp dir.
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::cargo_bin("skillpkg").unwrap();
+        let t = self.temp.path();
+        cmd.current_dir(&self.project)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", t.join("home"))
+            .env("SKILLPKG_CONFIG_DIR", t.join("config"))
+            .env("SKILLPKG_CACHE_DIR", t.join("cache"))
+            .env("SKILLPKG_DATA_DIR", t.join("data"))
+            .env("SKILLPKG_USER_ROOT", t.join("user-skills"))
+            .env("NO_COLOR", "1")
+            .env("RUST_BACKTRACE", "0");
+        cmd
+    }
+
+    /// Replaces the temp dir in `text` with `[TEMP]`, for snapshots.
+    pub fn redact(&self, text: &str) -> String {
+        let canonical = self.temp.path().canonicalize().unwrap();
+        text.replace(&canonical.display().to_string(), "[TEMP]")
+            .replace(&self.temp.path().display().to_string(), "[TEMP]")
+    }
+}
+
+/// Writes a skill directory `<root>/<dir>/SKILL.md` with `text`.
+pub fn write_skill(root: &Path, dir: &str, text: &str) -> PathBuf {
+    let path = root.join(dir);
+    std::fs::create_dir_all(&path).unwrap();
+    std::fs::write(path.join("SKILL.md"), text).unwrap();
+    path
+}
+
+/// A minimal valid SKILL.md.
+pub fn skill_md(name: &str, description: &str) -> String {
+    format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nInstructions.\n")
+}
+
+/// Output of a finished command, as text.
+pub struct Output {
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap();
+    Output {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The reference validator's verdicts on `dirs`, or `None` (with a loud
+/// message) when Python's `skills-ref` is not installed.
+pub fn reference_verdicts(dirs: &[PathBuf]) -> Option<Vec<serde_json::Value>> {
+    use std::io::Write;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/verdicts.py");
+    let child = Command::new("python3")
+        .arg(&script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn();
+    let Ok(mut child) = child else {
+        eprintln!(
+            "SKIPPED: python3 is not available; install it and `pip install skills-ref==0.1.1`"
+        );
+        return None;
+    };
+    // Feed stdin from another thread: the child's stdout must drain meanwhile.
+    let mut stdin = child.stdin.take().unwrap();
+    let input: String = dirs.iter().map(|d| format!("{}\n", d.display())).collect();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if stderr.contains("No module named 'skills_ref'") && std::env::var_os("CI").is_none() {
+            eprintln!(
+                "SKIPPED: the reference validator is missing: `pip install skills-ref==0.1.1`"
+            );
+            return None;
+        }
+        panic!("reference validator failed: {stderr}");
+    }
+    Some(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect(),
+    )
+}
+
+/// skillpkg's verdicts on `dirs` (one `validate --json` run), in order.
+pub fn skillpkg_verdicts(ctx: &TestContext, dirs: &[PathBuf]) -> Vec<serde_json::Value> {
+    let mut all = Vec::new();
+    for chunk in dirs.chunks(2000) {
+        let out = run(ctx.command().arg("validate").arg("--json").args(chunk));
+        assert!(
+            out.status == 0 || out.status == 1,
+            "validate crashed: {}",
+            out.stderr
+        );
+        let reports: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
+        all.extend(reports);
+    }
+    all
+}

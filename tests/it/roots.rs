@@ -1,0 +1,199 @@
+//! Layered roots: project > user > builtin, shadowing, broken skills skipped.
+
+use crate::common::{TestContext, run, skill_md, write_skill};
+
+#[test]
+fn same_name_in_all_three_roots_resolves_to_project() {
+    let ctx = TestContext::new();
+    // `skill-authoring` is a builtin skill; add it to the user and project roots too.
+    write_skill(
+        &ctx.user_root(),
+        "skill-authoring",
+        &skill_md("skill-authoring", "User copy. Use when testing."),
+    );
+    write_skill(
+        &ctx.project_root(),
+        "skill-authoring",
+        &skill_md("skill-authoring", "Project copy. Use when testing."),
+    );
+
+    let out = run(ctx.command().args(["list", "--json"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let listed: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
+    let copies: Vec<(&str, Option<&str>)> = listed
+        .iter()
+        .filter(|e| e["name"] == "skill-authoring")
+        .map(|e| (e["root"].as_str().unwrap(), e["shadowed_by"].as_str()))
+        .collect();
+    assert_eq!(
+        copies,
+        [
+            ("project", None),
+            ("user", Some("project")),
+            ("builtin", Some("project"))
+        ]
+    );
+
+    let table = run(ctx.command().arg("list"));
+    let lines: Vec<&str> = table
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("skill-authoring"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[0].contains("project") && lines[0].contains("Project copy"));
+    assert!(lines[1].contains("user") && lines[1].contains("(shadowed by project)"));
+    assert!(lines[2].contains("builtin") && lines[2].contains("(shadowed by project)"));
+
+    let show = run(ctx.command().args(["show", "skill-authoring", "--json"]));
+    assert_eq!(show.status, 0, "{}", show.stderr);
+    let shown: serde_json::Value = serde_json::from_str(&show.stdout).unwrap();
+    assert_eq!(shown["root"], "project");
+    assert_eq!(shown["description"], "Project copy. Use when testing.");
+    let shadowed: Vec<&str> = shown["shadows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["root"].as_str().unwrap())
+        .collect();
+    assert_eq!(shadowed, ["user", "builtin"]);
+
+    let text = run(ctx.command().args(["show", "skill-authoring"]));
+    assert!(
+        text.stdout.contains("root:          project"),
+        "{}",
+        text.stdout
+    );
+    assert_eq!(text.stdout.matches("shadows:").count(), 2);
+}
+
+#[test]
+fn project_is_found_from_a_subdirectory_and_git_root_counts() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "local",
+        &skill_md("local", "Local. Use when testing."),
+    );
+    let sub = ctx.project.join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    let out = run(ctx
+        .command()
+        .current_dir(&sub)
+        .args(["show", "local", "--json"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+
+    // Without skills.toml, the git work tree root is the project.
+    std::fs::remove_file(ctx.project.join("skills.toml")).unwrap();
+    std::fs::create_dir(ctx.project.join(".git")).unwrap();
+    let out = run(ctx.command().current_dir(&sub).args(["show", "local"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+}
+
+#[test]
+fn broken_skills_are_skipped_with_one_warning_each() {
+    let ctx = TestContext::new();
+    let root = ctx.user_root();
+    write_skill(&root, "good", &skill_md("good", "Fine. Use when testing."));
+    write_skill(
+        &root,
+        "no-description",
+        "---\nname: no-description\n---\nbody\n",
+    );
+    write_skill(&root, "bad-yaml", "---\nname: [unclosed\n---\n");
+    write_skill(&root, "no-frontmatter", "# Title\n");
+    write_skill(&root, "unclosed", "---\nname: unclosed\ndescription: x\n");
+    // Lenient: unknown fields, an over-long description and a mismatched
+    // directory still load, with warnings.
+    write_skill(
+        &root,
+        "lenient-dir",
+        &format!(
+            "---\nname: lenient\ndescription: {}\nversion: 2\ntags: [a, b]\n---\n",
+            "d".repeat(1100)
+        ),
+    );
+    // Not a skill at all: ignored silently.
+    std::fs::create_dir_all(root.join("notes")).unwrap();
+
+    let out = run(ctx.command().args(["list", "--json"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let listed: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
+    let names: Vec<&str> = listed
+        .iter()
+        .filter(|e| e["root"] == "user")
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["good", "lenient"]);
+    let lenient = listed.iter().find(|e| e["name"] == "lenient").unwrap();
+    assert_eq!(lenient["extra"]["tags"], serde_json::json!(["a", "b"]));
+
+    let stderr = ctx.redact(&out.stderr);
+    for (dir, rule) in [
+        ("no-description", "description-missing"),
+        ("bad-yaml", "yaml-invalid"),
+        ("no-frontmatter", "frontmatter-missing"),
+        ("unclosed", "frontmatter-unclosed"),
+    ] {
+        let lines: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.contains(&format!("/{dir}:")))
+            .collect();
+        assert_eq!(lines.len(), 1, "one warning for {dir}:\n{stderr}");
+        assert!(lines[0].contains(rule), "{}", lines[0]);
+    }
+    assert!(!stderr.contains("notes"));
+    for rule in [
+        "name-directory-mismatch",
+        "description-length",
+        "unknown-field: Unexpected field in frontmatter: version",
+    ] {
+        assert!(stderr.contains(rule), "missing {rule} warning:\n{stderr}");
+    }
+
+    // The catalog cuts the long description at 1024 characters.
+    let prompt = run(ctx.command().arg("prompt"));
+    assert!(
+        prompt
+            .stdout
+            .contains(&format!("\n{}\n</description>", "d".repeat(1024)))
+    );
+}
+
+#[test]
+fn hostile_yaml_is_refused_quickly_not_hung() {
+    let ctx = TestContext::new();
+    let root = ctx.user_root();
+    let bomb = "---\nname: bomb\ndescription: x\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: [*g, *g, *g, *g, *g, *g, *g, *g, *g, *g]\n---\n";
+    write_skill(&root, "bomb", bomb);
+    let deep = format!(
+        "---\nname: deep\ndescription: x\nx: {}{}\n---\n",
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
+    write_skill(&root, "deep", &deep);
+    let huge = format!(
+        "---\nname: huge\ndescription: {}\n---\n",
+        "x".repeat(1 << 20)
+    );
+    write_skill(&root, "huge", &huge);
+
+    let out = run(ctx.command().args(["list", "--json"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let stderr = ctx.redact(&out.stderr);
+    for dir in ["bomb", "deep", "huge"] {
+        assert!(
+            stderr.contains(&format!("skipped [TEMP]/user-skills/{dir}")),
+            "{dir}:\n{stderr}"
+        );
+    }
+    assert!(stderr.contains("frontmatter-too-large"));
+
+    // The strict validator refuses them too.
+    let out = run(ctx
+        .command()
+        .arg("validate")
+        .arg(root.join("bomb"))
+        .arg(root.join("deep")));
+    assert_eq!(out.status, 1);
+}
