@@ -75,7 +75,10 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    let count: usize = std::env::var("BENCH_SKILLS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
+    let count: usize = std::env::var("BENCH_SKILLS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000);
     let temp = tempfile::tempdir().unwrap();
     let root = temp.path().join("skills");
     let dirs = generate(&root, count);
@@ -102,25 +105,49 @@ fn main() {
         assert!(out.stdout.len() > count * 100);
     });
 
-    let reference = Command::new("agentskills").arg("--version").output().is_ok().then(|| {
-        time(|| {
-            let out = Command::new("agentskills").arg("to-prompt").args(&dirs).output().unwrap();
-            assert!(out.status.success());
-        })
-    });
+    let reference = Command::new("agentskills")
+        .arg("--version")
+        .output()
+        .is_ok()
+        .then(|| {
+            time(|| {
+                let out = Command::new("agentskills")
+                    .arg("to-prompt")
+                    .args(&dirs)
+                    .output()
+                    .unwrap();
+                assert!(out.status.success());
+            })
+        });
 
     let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
     let ratio = |d: Duration| format!("{:.1}×", d.as_secs_f64() / floor.as_secs_f64());
     println!("| {count} skills (median of {RUNS}, warm cache) | time | vs floor |");
     println!("|---|---:|---:|");
-    println!("| floor: read only the frontmatter bytes, one thread | {} | 1.0× |", ms(floor));
-    println!("| `skillpkg list --json` (whole process) | {} | {} |", ms(list), ratio(list));
+    println!(
+        "| floor: read only the frontmatter bytes, one thread | {} | 1.0× |",
+        ms(floor)
+    );
+    println!(
+        "| `skillpkg list --json` (whole process) | {} | {} |",
+        ms(list),
+        ratio(list)
+    );
     match reference {
         Some(reference) => {
-            println!("| `agentskills to-prompt` (skills-ref 0.1.1) | {} | {} |", ms(reference), ratio(reference));
+            println!(
+                "| `agentskills to-prompt` (skills-ref 0.1.1) | {} | {} |",
+                ms(reference),
+                ratio(reference)
+            );
             println!();
-            println!("skillpkg is {:.1}× faster than the reference.", reference.as_secs_f64() / list.as_secs_f64());
+            println!(
+                "skillpkg is {:.1}× faster than the reference.",
+                reference.as_secs_f64() / list.as_secs_f64()
+            );
         }
-        None => println!("| `agentskills to-prompt` | not installed (pip install skills-ref==0.1.1) | |"),
+        None => println!(
+            "| `agentskills to-prompt` | not installed (pip install skills-ref==0.1.1) | |"
+        ),
     }
 }

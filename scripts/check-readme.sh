@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the README's two set-up commands, exactly as written, in a fresh clone
-# of this repository with a temporary HOME and CARGO_HOME/bin on PATH.
+# of this repository, with CARGO_HOME/bin on PATH (install.sh installs there).
 # Takes a release build (a few minutes); not part of CI, whose .ci/run
 # already runs the test command.
 set -euo pipefail

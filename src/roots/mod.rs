@@ -8,6 +8,7 @@
 pub mod builtin;
 pub mod project;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -123,8 +124,21 @@ impl SkillSet {
     }
 
     fn load_root(&mut self, root: &Root) {
-        let Ok(read_dir) = std::fs::read_dir(&root.dir) else {
-            return;
+        let read_dir = match std::fs::read_dir(&root.dir) {
+            Ok(read_dir) => read_dir,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+            Err(e) => {
+                self.skipped.push(SkippedSkill {
+                    dir: root.dir.clone(),
+                    rule: "io",
+                    message: format!(
+                        "could not read the {} root {}: {e}",
+                        root.kind,
+                        root.dir.display()
+                    ),
+                });
+                return;
+            }
         };
         let mut dirs: Vec<PathBuf> = read_dir
             .filter_map(Result::ok)
@@ -134,26 +148,25 @@ impl SkillSet {
             .collect();
         dirs.sort();
         let loaded = load_all(&dirs);
-        let first_of_root = self.entries.len();
+        // Names are unique within a root: index of the entry that took each.
+        let mut taken: HashMap<String, usize> = HashMap::new();
         for (dir, result) in dirs.into_iter().zip(loaded) {
             match result {
                 Ok(skill) => {
-                    let clash = self.entries[first_of_root..]
-                        .iter()
-                        .find(|e| e.skill.meta.name == skill.meta.name);
-                    if let Some(existing) = clash {
+                    if let Some(&existing) = taken.get(&skill.meta.name) {
                         self.skipped.push(SkippedSkill {
                             message: format!(
                                 "{} is also named '{}', like {}; names must be unique within a root",
                                 skill.skill_md.display(),
                                 skill.meta.name,
-                                existing.skill.skill_md.display()
+                                self.entries[existing].skill.skill_md.display()
                             ),
                             dir,
                             rule: "duplicate-name",
                         });
                         continue;
                     }
+                    taken.insert(skill.meta.name.clone(), self.entries.len());
                     self.entries.push(Entry {
                         skill,
                         root: root.kind,

@@ -197,3 +197,28 @@ fn hostile_yaml_is_refused_quickly_not_hung() {
         .arg(root.join("deep")));
     assert_eq!(out.status, 1);
 }
+
+#[test]
+fn two_skills_with_one_name_in_a_root_keep_the_first_and_say_so() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.user_root(),
+        "alpha",
+        &skill_md("alpha", "First. Use when testing."),
+    );
+    write_skill(
+        &ctx.user_root(),
+        "beta",
+        &skill_md("alpha", "Second. Use when testing."),
+    );
+    let out = run(ctx.command().args(["show", "alpha", "--json"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let shown: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(shown["description"], "First. Use when testing.");
+    let stderr = ctx.redact(&out.stderr);
+    assert!(
+        stderr.contains("skipped [TEMP]/user-skills/beta: [duplicate-name]")
+            && stderr.contains("names must be unique within a root"),
+        "{stderr}"
+    );
+}
