@@ -50,14 +50,31 @@ pub fn parse_yaml(yaml: &str) -> Result<Value, (Option<usize>, String)> {
         .map(|v| v.unwrap_or(Value::Null))
         .map_err(|e| {
             let line = e.location().map(|l| l.line() as usize);
-            let message = e
-                .to_string()
-                .lines()
-                .next()
-                .unwrap_or("invalid YAML")
-                .to_string();
-            (line, message)
+            (line, plain_message(&e.without_snippet().to_string()))
         })
+}
+
+/// The parser's message without its own location prefix (its lines count
+/// from the start of the frontmatter; callers report file lines instead)
+/// and without advice about parser options that users cannot set.
+fn plain_message(rendered: &str) -> String {
+    let first = rendered.lines().next().unwrap_or("invalid YAML");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let first = match first
+        .strip_prefix("line ")
+        .and_then(|rest| rest.split_once(": "))
+    {
+        Some((position, message)) if position.contains(" column ") => message,
+        _ => first,
+    };
+    let first = first
+        .split(", set DuplicateKeyPolicy")
+        .next()
+        .unwrap_or(first);
+    match first.rsplit_once(" at line ") {
+        Some((message, position)) if position.contains(", column ") => message.to_string(),
+        _ => first.to_string(),
+    }
 }
 
 /// Renders a scalar the way it was probably meant: strings as they are,
@@ -162,4 +179,39 @@ pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
         skill_md,
         warnings,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_errors_report_file_lines_and_plain_messages() {
+        let dir = tempfile::tempdir().unwrap();
+        let skill = dir.path().join("dup");
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: dup\nname: dup\ndescription: ok\n---\n",
+        )
+        .unwrap();
+        let err = load_skill(&skill).unwrap_err();
+        let SkillError::Yaml { line, message, .. } = &err else {
+            panic!("{err}")
+        };
+        assert_eq!(*line, Some(3));
+        assert_eq!(message, "duplicate mapping key: name");
+
+        std::fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: dup\ndescription: ok\nx: [open\n---\n",
+        )
+        .unwrap();
+        let err = load_skill(&skill).unwrap_err();
+        let SkillError::Yaml { line, message, .. } = &err else {
+            panic!("{err}")
+        };
+        assert_eq!(*line, Some(4));
+        assert!(!message.contains("line"), "{message}");
+    }
 }
