@@ -34,6 +34,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the level-1 catalog an agent sees')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skills against the Agent Skills specification')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill from a template')
+            [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Validate a skill and write a deterministic `.skill` archive')
+            [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create a minisign key pair for signing packages')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -101,6 +103,33 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'skillpkg;pack' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the archive (default: `<name>-<version>.skill` here)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where to write the archive (default: `<name>-<version>.skill` here)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'skillpkg;keygen' {
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Directory for `skillpkg.pub` and `skillpkg.key` (default: the config directory)')
+            [CompletionResult]::new('--no-password', '--no-password', [CompletionResultType]::ParameterName, 'Do not encrypt the secret key with a password')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'skillpkg;completions' {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -118,6 +147,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the level-1 catalog an agent sees')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skills against the Agent Skills specification')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill from a template')
+            [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Validate a skill and write a deterministic `.skill` archive')
+            [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create a minisign key pair for signing packages')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -135,6 +166,12 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;new' {
+            break
+        }
+        'skillpkg;help;pack' {
+            break
+        }
+        'skillpkg;help;keygen' {
             break
         }
         'skillpkg;help;completions' {

@@ -22,11 +22,17 @@ _skillpkg() {
             skillpkg,help)
                 cmd="skillpkg__subcmd__help"
                 ;;
+            skillpkg,keygen)
+                cmd="skillpkg__subcmd__keygen"
+                ;;
             skillpkg,list)
                 cmd="skillpkg__subcmd__list"
                 ;;
             skillpkg,new)
                 cmd="skillpkg__subcmd__new"
+                ;;
+            skillpkg,pack)
+                cmd="skillpkg__subcmd__pack"
                 ;;
             skillpkg,prompt)
                 cmd="skillpkg__subcmd__prompt"
@@ -43,11 +49,17 @@ _skillpkg() {
             skillpkg__subcmd__help,help)
                 cmd="skillpkg__subcmd__help__subcmd__help"
                 ;;
+            skillpkg__subcmd__help,keygen)
+                cmd="skillpkg__subcmd__help__subcmd__keygen"
+                ;;
             skillpkg__subcmd__help,list)
                 cmd="skillpkg__subcmd__help__subcmd__list"
                 ;;
             skillpkg__subcmd__help,new)
                 cmd="skillpkg__subcmd__help__subcmd__new"
+                ;;
+            skillpkg__subcmd__help,pack)
+                cmd="skillpkg__subcmd__help__subcmd__pack"
                 ;;
             skillpkg__subcmd__help,prompt)
                 cmd="skillpkg__subcmd__help__subcmd__prompt"
@@ -65,7 +77,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version list show prompt validate new completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version list show prompt validate new pack keygen completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -93,7 +105,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="list show prompt validate new completions help"
+            opts="list show prompt validate new pack keygen completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -134,6 +146,20 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__help__subcmd__keygen)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -149,6 +175,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__pack)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -204,6 +244,24 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__keygen)
+            opts="-q -v -h -V --out --no-password --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__list)
             opts="-q -v -h -V --json --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -234,6 +292,28 @@ _skillpkg() {
                     return 0
                     ;;
                 -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__pack)
+            opts="-o -q -v -h -V --output --json --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -31,6 +31,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand prompt 'Print the level-1 catalog an agent sees'
             cand validate 'Check skills against the Agent Skills specification'
             cand new 'Create a new skill from a template'
+            cand pack 'Validate a skill and write a deterministic `.skill` archive'
+            cand keygen 'Create a minisign key pair for signing packages'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -92,6 +94,31 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'skillpkg;pack'= {
+            cand -o 'Where to write the archive (default: `<name>-<version>.skill` here)'
+            cand --output 'Where to write the archive (default: `<name>-<version>.skill` here)'
+            cand --json 'Print JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skillpkg;keygen'= {
+            cand --out 'Directory for `skillpkg.pub` and `skillpkg.key` (default: the config directory)'
+            cand --no-password 'Do not encrypt the secret key with a password'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'skillpkg;completions'= {
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
@@ -108,6 +135,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand prompt 'Print the level-1 catalog an agent sees'
             cand validate 'Check skills against the Agent Skills specification'
             cand new 'Create a new skill from a template'
+            cand pack 'Validate a skill and write a deterministic `.skill` archive'
+            cand keygen 'Create a minisign key pair for signing packages'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -120,6 +149,10 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;validate'= {
         }
         &'skillpkg;help;new'= {
+        }
+        &'skillpkg;help;pack'= {
+        }
+        &'skillpkg;help;keygen'= {
         }
         &'skillpkg;help;completions'= {
         }

@@ -10,3 +10,5 @@ pub const SKILLPKG_DATA_DIR: &str = "SKILLPKG_DATA_DIR";
 pub const SKILLPKG_USER_ROOT: &str = "SKILLPKG_USER_ROOT";
 /// Any value turns coloured output off (<https://no-color.org>).
 pub const NO_COLOR: &str = "NO_COLOR";
+/// The password of an encrypted minisign secret key (for `publish`, `keygen`).
+pub const SKILLPKG_KEY_PASSWORD: &str = "SKILLPKG_KEY_PASSWORD";

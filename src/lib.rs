@@ -12,3 +12,4 @@ pub mod env_vars;
 pub mod ops;
 pub mod roots;
 pub mod skill;
+pub mod store;

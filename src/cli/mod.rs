@@ -2,8 +2,10 @@
 //! arguments, calls into `ops` (or the library) and renders the result.
 
 mod completions;
+mod keygen;
 mod list;
 mod new;
+mod pack;
 mod printer;
 mod prompt;
 mod show;
@@ -49,6 +51,10 @@ enum Command {
     Validate(validate::Args),
     /// Create a new skill from a template.
     New(new::Args),
+    /// Validate a skill and write a deterministic `.skill` archive.
+    Pack(pack::Args),
+    /// Create a minisign key pair for signing packages.
+    Keygen(keygen::Args),
     /// Print a shell completion script.
     Completions(completions::Args),
 }
@@ -152,6 +158,8 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Prompt(args) => prompt::run(args, context),
         Command::Validate(args) => validate::run(args, context),
         Command::New(args) => new::run(args, context),
+        Command::Pack(args) => pack::run(args, context),
+        Command::Keygen(args) => keygen::run(args, context),
         Command::Completions(args) => completions::run(args),
     }
 }

@@ -2,4 +2,5 @@
 //! The CLI parses arguments, calls these, and renders what they return.
 
 pub mod new_skill;
+pub mod pack;
 pub mod skills;

@@ -1,8 +1,10 @@
 //! Integration tests: they drive the built `skillpkg` binary.
 
+mod archives;
 mod commands;
 mod common;
 mod corpus;
 mod differential;
 mod roots;
+mod signatures;
 mod validate;

@@ -1,0 +1,40 @@
+//! `skillpkg pack <dir>`
+
+use std::path::PathBuf;
+
+use super::{Context, ExitStatus};
+
+/// Validate a skill and write a deterministic `.skill` archive of it.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The skill directory.
+    dir: PathBuf,
+    /// Where to write the archive (default: `<name>-<version>.skill` here).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Print JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let packed = crate::ops::pack::pack_to_file(&args.dir, args.output.as_deref(), &context.cwd)?;
+    if args.json {
+        context.printer.json(&packed)?;
+    } else {
+        context.printer.status(
+            "Packed",
+            format_args!(
+                "{} ({} files, {} bytes) to {}",
+                packed.name,
+                packed.files,
+                packed.size,
+                packed.path.display()
+            ),
+        );
+        context
+            .printer
+            .data(format_args!("sha256:{}", packed.sha256));
+    }
+    Ok(ExitStatus::Success)
+}

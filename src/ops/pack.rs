@@ -1,0 +1,92 @@
+//! `skillpkg pack`: validate, then write a deterministic `.skill` archive.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+
+use crate::skill::load_skill;
+use crate::skill::validate::{Severity, ValidateOptions, validate};
+use crate::store::{hash, pack};
+
+/// A written archive.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Packed {
+    /// The skill's name.
+    pub name: String,
+    /// `metadata.version`, if the skill has one.
+    pub version: Option<String>,
+    /// Where the archive was written.
+    pub path: PathBuf,
+    /// sha256 of the archive bytes, hex.
+    pub sha256: String,
+    /// Number of files in it.
+    pub files: usize,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+/// Validates the skill in `dir` (refusing an invalid one with the
+/// validator's messages) and packs it into bytes.
+pub fn pack_skill(dir: &Path) -> anyhow::Result<(String, Option<String>, Vec<u8>, usize)> {
+    let report = validate(dir, ValidateOptions::default());
+    if !report.valid {
+        let problems: Vec<String> = report
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .map(|p| format!("  {}: error[{}]: {}", p.file.display(), p.rule, p.message))
+            .collect();
+        bail!(
+            "{} is not a valid skill:\n{}\nhint: fix these, then check with `skillpkg validate {}`",
+            dir.display(),
+            problems.join("\n"),
+            dir.display()
+        );
+    }
+    let skill = load_skill(dir)?;
+    let files = pack::list_files(dir)?;
+    let cursor = pack::write_archive(&skill.meta.name, &files, std::io::Cursor::new(Vec::new()))?;
+    let version = skill.meta.metadata.get("version").cloned();
+    Ok((skill.meta.name, version, cursor.into_inner(), files.len()))
+}
+
+/// Packs `dir` and writes the archive to `output` (default
+/// `<cwd>/<name>-<version>.skill`, or `<name>.skill` without a version),
+/// atomically.
+pub fn pack_to_file(dir: &Path, output: Option<&Path>, cwd: &Path) -> anyhow::Result<Packed> {
+    let (name, version, bytes, files) = pack_skill(dir)?;
+    let path = match output {
+        Some(path) => cwd.join(path),
+        None => cwd.join(match &version {
+            Some(v) => format!("{name}-{v}.skill"),
+            None => format!("{name}.skill"),
+        }),
+    };
+    write_atomically(&path, &bytes)?;
+    Ok(Packed {
+        name,
+        version,
+        sha256: hash::sha256_hex(&bytes),
+        path,
+        files,
+        size: bytes.len() as u64,
+    })
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over
+/// `path`: readers never see a half-written file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs_err::create_dir_all(parent)?;
+    let mut temp = tempfile::NamedTempFile::new_in(parent)
+        .with_context(|| format!("could not write in {}", parent.display()))?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path)
+        .with_context(|| format!("could not write {}", path.display()))?;
+    Ok(())
+}

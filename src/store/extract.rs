@@ -1,0 +1,399 @@
+//! Safe extraction of `.skill` archives into a staging directory.
+//!
+//! Every entry is checked before anything is written: no absolute paths,
+//! `..`, backslashes or drive prefixes, no symlinks, no duplicates, all
+//! entries under one `<name>/`, within the entry-count, size and
+//! compression-ratio limits. Files are then written into a fresh temporary
+//! directory, counting the bytes actually inflated; `<name>/SKILL.md` must
+//! exist and name the same skill. On any error the staging directory is
+//! removed, so a refused archive leaves nothing behind.
+
+use std::collections::HashSet;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::skill::load_skill;
+
+/// Resource limits for extraction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most entries an archive may hold.
+    pub max_entries: usize,
+    /// Most bytes all entries may inflate to.
+    pub max_total_bytes: u64,
+    /// Highest inflated/compressed ratio for an entry that inflates past 1 MiB.
+    pub max_ratio: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_entries: 10_000,
+            max_total_bytes: 256 * 1024 * 1024,
+            max_ratio: 200,
+        }
+    }
+}
+
+/// Entries smaller than this are never judged by their compression ratio:
+/// small, repetitive files compress very well and are harmless.
+const RATIO_CHECK_FLOOR: u64 = 1024 * 1024;
+
+/// What is wrong with an archive.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// Not a zip, or a truncated one.
+    #[error("not a valid zip archive (truncated or not a .skill file): {0}")]
+    NotZip(String),
+    /// No entries at all.
+    #[error("the archive is empty")]
+    Empty,
+    /// An entry name that is not UTF-8.
+    #[error("entry {0:?} has a name that is not UTF-8")]
+    NonUtf8Name(String),
+    /// `/etc/passwd`.
+    #[error("entry '{0}' has an absolute path")]
+    AbsolutePath(String),
+    /// `a/../../x`.
+    #[error("entry '{0}' contains a '..' component")]
+    ParentComponent(String),
+    /// `a\\b`.
+    #[error("entry '{0}' contains a backslash")]
+    Backslash(String),
+    /// `C:x`.
+    #[error("entry '{0}' has a drive prefix")]
+    DrivePrefix(String),
+    /// `a//b`, `./a`.
+    #[error("entry '{0}' has an empty or '.' path component")]
+    UnnormalizedPath(String),
+    /// The central directory lists one name twice.
+    #[error("the central directory lists a file name more than once (duplicate entries)")]
+    DuplicateInDirectory,
+    /// Local headers disagree with the central directory, or entries overlap.
+    #[error("its headers are inconsistent (a disguised or overlapping entry): {0}")]
+    Inconsistent(String),
+    /// A symbolic link.
+    #[error("entry '{0}' is a symbolic link; archives may hold only regular files")]
+    Symlink(String),
+    /// The same name twice.
+    #[error("entry '{0}' appears more than once")]
+    Duplicate(String),
+    /// Not under the archive's single top-level directory.
+    #[error("entry '{entry}' is outside the '{root}/' directory that every entry must be under")]
+    OutsideRoot {
+        /// The entry.
+        entry: String,
+        /// The expected top-level directory.
+        root: String,
+    },
+    /// The top-level directory is not the expected package name.
+    #[error("the archive holds skill '{found}' but '{expected}' was expected")]
+    WrongSkill {
+        /// The name asked for.
+        expected: String,
+        /// The archive's top-level directory.
+        found: String,
+    },
+    /// `<name>/SKILL.md` is missing.
+    #[error("the archive has no '{0}/SKILL.md'")]
+    MissingSkillMd(String),
+    /// `SKILL.md` does not load or names another skill.
+    #[error("'{dir}/SKILL.md' {problem}")]
+    BadSkillMd {
+        /// The top-level directory.
+        dir: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// Too many entries.
+    #[error("the archive has {count} entries, more than the limit of {limit}")]
+    TooManyEntries {
+        /// Entries in the archive.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Inflates past the size limit.
+    #[error("entry '{entry}' takes the unpacked size past the limit of {limit} bytes")]
+    TooLarge {
+        /// The entry that crossed it.
+        entry: String,
+        /// The limit.
+        limit: u64,
+    },
+    /// A zip bomb.
+    #[error(
+        "entry '{entry}' inflates {ratio}× (over the limit of {limit}×): refusing a likely zip bomb"
+    )]
+    CompressionRatio {
+        /// The entry.
+        entry: String,
+        /// Its ratio.
+        ratio: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// An entry that fails to inflate or fails its CRC check.
+    #[error("entry '{entry}' is corrupt: {message}")]
+    Corrupt {
+        /// The entry.
+        entry: String,
+        /// The reader's message.
+        message: String,
+    },
+}
+
+/// Extraction failed: names the archive and what was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ExtractError {
+    /// The archive is refused.
+    #[error("refusing archive {archive}: {refusal}")]
+    Refused {
+        /// The archive.
+        archive: PathBuf,
+        /// Why.
+        refusal: Refusal,
+    },
+    /// The file system failed.
+    #[error("could not extract {archive}")]
+    Io {
+        /// The archive.
+        archive: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// An archive extracted into a staging directory, not yet in place.
+#[derive(Debug)]
+pub struct Staged {
+    staging: tempfile::TempDir,
+    /// The skill's name (the archive's top-level directory).
+    pub name: String,
+}
+
+impl Staged {
+    /// The extracted skill directory.
+    pub fn path(&self) -> PathBuf {
+        self.staging.path().join(&self.name)
+    }
+
+    /// Moves the skill directory to `target` (a rename: same file system as
+    /// the staging parent) and removes the staging directory.
+    pub fn persist(self, target: &Path) -> std::io::Result<()> {
+        fs_err::rename(self.path(), target)
+    }
+}
+
+struct EntryInfo {
+    index: usize,
+    name: String,
+    is_dir: bool,
+    executable: bool,
+}
+
+fn check_name(name: &str) -> Result<(), Refusal> {
+    let owned = || name.to_string();
+    if name.contains('\\') {
+        return Err(Refusal::Backslash(owned()));
+    }
+    if name.starts_with('/') {
+        return Err(Refusal::AbsolutePath(owned()));
+    }
+    let bytes = name.as_bytes();
+    if bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() {
+        return Err(Refusal::DrivePrefix(owned()));
+    }
+    let trimmed = name.strip_suffix('/').unwrap_or(name);
+    for component in trimmed.split('/') {
+        match component {
+            ".." => return Err(Refusal::ParentComponent(owned())),
+            "" | "." => return Err(Refusal::UnnormalizedPath(owned())),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Checks every entry of `zip` and returns them with the top-level name.
+fn survey<R: Read + std::io::Seek>(
+    zip: &mut zip::ZipArchive<R>,
+    expected: Option<&str>,
+    limits: &Limits,
+) -> Result<(String, Vec<EntryInfo>), Refusal> {
+    if zip.has_duplicate_names() {
+        return Err(Refusal::DuplicateInDirectory);
+    }
+    zip.validate_header_consistency()
+        .map_err(|e| Refusal::Inconsistent(e.to_string()))?;
+    if zip.is_empty() {
+        return Err(Refusal::Empty);
+    }
+    if zip.len() > limits.max_entries {
+        return Err(Refusal::TooManyEntries {
+            count: zip.len(),
+            limit: limits.max_entries,
+        });
+    }
+    let mut root: Option<String> = None;
+    let mut seen = HashSet::new();
+    let mut entries = Vec::with_capacity(zip.len());
+    let mut declared_total: u64 = 0;
+    for index in 0..zip.len() {
+        let file = zip
+            .by_index_raw(index)
+            .map_err(|e| Refusal::NotZip(e.to_string()))?;
+        let name = std::str::from_utf8(file.name_raw())
+            .map_err(|_| {
+                Refusal::NonUtf8Name(String::from_utf8_lossy(file.name_raw()).into_owned())
+            })?
+            .to_string();
+        check_name(&name)?;
+        let mode = file.unix_mode().unwrap_or(0);
+        if mode & 0o170000 == 0o120000 {
+            return Err(Refusal::Symlink(name));
+        }
+        let key = name.strip_suffix('/').unwrap_or(&name).to_string();
+        if !seen.insert(key.clone()) {
+            return Err(Refusal::Duplicate(name));
+        }
+        let top = key.split('/').next().unwrap_or_default().to_string();
+        let is_dir = name.ends_with('/');
+        match &root {
+            None => root = Some(top.clone()),
+            Some(r) if *r != top => {
+                return Err(Refusal::OutsideRoot {
+                    entry: name,
+                    root: r.clone(),
+                });
+            }
+            Some(_) => {}
+        }
+        if !is_dir && !key.contains('/') {
+            return Err(Refusal::OutsideRoot {
+                entry: name,
+                root: top,
+            });
+        }
+        let size = file.size();
+        let compressed = file.compressed_size().max(1);
+        if size > RATIO_CHECK_FLOOR && size / compressed > limits.max_ratio {
+            return Err(Refusal::CompressionRatio {
+                entry: name,
+                ratio: size / compressed,
+                limit: limits.max_ratio,
+            });
+        }
+        declared_total = declared_total.saturating_add(size);
+        if declared_total > limits.max_total_bytes {
+            return Err(Refusal::TooLarge {
+                entry: name,
+                limit: limits.max_total_bytes,
+            });
+        }
+        entries.push(EntryInfo {
+            index,
+            name,
+            is_dir,
+            executable: mode & 0o111 != 0,
+        });
+    }
+    let root = root.expect("non-empty archive");
+    if let Some(expected) = expected
+        && expected != root
+    {
+        return Err(Refusal::WrongSkill {
+            expected: expected.to_string(),
+            found: root,
+        });
+    }
+    if !seen.contains(&format!("{root}/SKILL.md")) {
+        return Err(Refusal::MissingSkillMd(root));
+    }
+    Ok((root, entries))
+}
+
+/// Extracts `archive` into a new staging directory under `staging_parent`.
+/// `expected` is the skill name the archive must hold, when known.
+pub fn extract(
+    archive: &Path,
+    expected: Option<&str>,
+    staging_parent: &Path,
+    limits: &Limits,
+) -> Result<Staged, ExtractError> {
+    let refused = |refusal| ExtractError::Refused {
+        archive: archive.to_path_buf(),
+        refusal,
+    };
+    let io = |source| ExtractError::Io {
+        archive: archive.to_path_buf(),
+        source,
+    };
+    let file = fs_err::File::open(archive).map_err(io)?;
+    let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
+        .map_err(|e| refused(Refusal::NotZip(e.to_string())))?;
+    let (name, entries) = survey(&mut zip, expected, limits).map_err(refused)?;
+
+    fs_err::create_dir_all(staging_parent).map_err(io)?;
+    let staging = tempfile::Builder::new()
+        .prefix(".extract-")
+        .tempdir_in(staging_parent)
+        .map_err(io)?;
+    let mut written: u64 = 0;
+    for entry in &entries {
+        let target = staging.path().join(&entry.name);
+        if entry.is_dir {
+            fs_err::create_dir_all(&target).map_err(io)?;
+            continue;
+        }
+        if let Some(parent) = target.parent() {
+            fs_err::create_dir_all(parent).map_err(io)?;
+        }
+        let corrupt = |message: String| {
+            refused(Refusal::Corrupt {
+                entry: entry.name.clone(),
+                message,
+            })
+        };
+        let reader = zip
+            .by_index(entry.index)
+            .map_err(|e| corrupt(e.to_string()))?;
+        let budget = limits.max_total_bytes - written;
+        let mut out = fs_err::File::create(&target).map_err(io)?;
+        let copied =
+            copy_limited(reader, &mut out, budget + 1).map_err(|e| corrupt(e.to_string()))?;
+        if copied > budget {
+            return Err(refused(Refusal::TooLarge {
+                entry: entry.name.clone(),
+                limit: limits.max_total_bytes,
+            }));
+        }
+        written += copied;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = if entry.executable { 0o755 } else { 0o644 };
+            fs_err::set_permissions(&target, std::fs::Permissions::from_mode(mode)).map_err(io)?;
+        }
+    }
+
+    let skill_dir = staging.path().join(&name);
+    let skill = load_skill(&skill_dir).map_err(|e| {
+        refused(Refusal::BadSkillMd {
+            dir: name.clone(),
+            problem: format!("does not load: [{}] {e}", e.rule()),
+        })
+    })?;
+    if skill.meta.name != name {
+        return Err(refused(Refusal::BadSkillMd {
+            dir: name.clone(),
+            problem: format!("names skill '{}', not '{name}'", skill.meta.name),
+        }));
+    }
+    Ok(Staged { staging, name })
+}
+
+fn copy_limited(reader: impl Read, out: &mut impl Write, limit: u64) -> std::io::Result<u64> {
+    std::io::copy(&mut reader.take(limit), out)
+}

@@ -1,0 +1,180 @@
+//! `skillpkg pack`: a skill directory to a deterministic `.skill` zip.
+//!
+//! The same tree always gives the same bytes: entries sorted by path under
+//! `<name>/`, a fixed timestamp (1980-01-01), permissions normalised to 0644
+//! or 0755 (the executable bit kept), one compression method and level, no
+//! directory entries. VCS folders, OS junk and paths matched by a
+//! `.skillignore` (gitignore syntax) are left out.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, DateTime, ZipWriter};
+
+/// Directory names never packed: version control metadata.
+pub const VCS_DIRS: [&str; 7] = [".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", "CVS"];
+/// File names never packed: operating-system junk and packaging metadata.
+pub const JUNK_FILES: [&str; 5] = [
+    ".DS_Store",
+    "Thumbs.db",
+    "desktop.ini",
+    "__MACOSX",
+    ".skillignore",
+];
+/// The file that lists what else to leave out, in gitignore syntax.
+pub const IGNORE_FILE: &str = ".skillignore";
+
+/// Why a tree could not be packed.
+#[derive(Debug, thiserror::Error)]
+pub enum PackError {
+    /// Reading the tree failed.
+    #[error("could not read {path}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A symbolic link is in the tree; archives carry regular files only.
+    #[error(
+        "{path} is a symbolic link: skills are packed as regular files only\nhint: replace the link with the file it points to, or list it in .skillignore"
+    )]
+    Symlink {
+        /// The link.
+        path: PathBuf,
+    },
+    /// A path is not UTF-8, which zip entry names must be.
+    #[error("{path}: file names in a skill must be UTF-8")]
+    NonUtf8Path {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The `.skillignore` file could not be parsed.
+    #[error("{path}: {message}")]
+    Ignore {
+        /// The ignore file.
+        path: PathBuf,
+        /// The parser's message.
+        message: String,
+    },
+    /// Writing the zip failed.
+    #[error("could not write the archive")]
+    Zip(#[from] zip::result::ZipError),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PackError + '_ {
+    move |source| PackError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// A file to pack: its path inside the skill and on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackedFile {
+    /// Relative path with `/` separators, e.g. `scripts/run.sh`.
+    pub relative: String,
+    /// Where it is on disk.
+    pub path: PathBuf,
+    /// Whether any executable bit is set.
+    pub executable: bool,
+}
+
+fn is_excluded(name: &str, is_dir: bool) -> bool {
+    (is_dir && VCS_DIRS.contains(&name)) || JUNK_FILES.contains(&name) || name.starts_with("._")
+}
+
+/// Lists the files of the skill in `dir` that an archive holds, sorted.
+pub fn list_files(dir: &Path) -> Result<Vec<PackedFile>, PackError> {
+    let mut builder = ignore::WalkBuilder::new(dir);
+    builder
+        .standard_filters(false)
+        .follow_links(false)
+        .add_custom_ignore_filename(IGNORE_FILE)
+        .filter_entry(|entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            entry.depth() == 0 || !is_excluded(&entry.file_name().to_string_lossy(), is_dir)
+        });
+    let mut files = Vec::new();
+    for entry in builder.build() {
+        let entry = entry.map_err(|e| PackError::Ignore {
+            path: dir.join(IGNORE_FILE),
+            message: e.to_string(),
+        })?;
+        let file_type = entry
+            .file_type()
+            .expect("walk entries other than stdin have a type");
+        let path = entry.path();
+        if file_type.is_symlink() {
+            return Err(PackError::Symlink {
+                path: path.to_path_buf(),
+            });
+        }
+        if file_type.is_dir() {
+            continue;
+        }
+        let relative = path.strip_prefix(dir).expect("walk stays under its root");
+        let mut parts = Vec::new();
+        for component in relative.components() {
+            let part = component
+                .as_os_str()
+                .to_str()
+                .ok_or_else(|| PackError::NonUtf8Path {
+                    path: path.to_path_buf(),
+                })?;
+            parts.push(part);
+        }
+        let metadata = fs_err::metadata(path).map_err(io(path))?;
+        #[cfg(unix)]
+        let executable =
+            std::os::unix::fs::PermissionsExt::mode(&metadata.permissions()) & 0o111 != 0;
+        #[cfg(not(unix))]
+        let executable = {
+            let _ = &metadata;
+            false
+        };
+        files.push(PackedFile {
+            relative: parts.join("/"),
+            path: path.to_path_buf(),
+            executable,
+        });
+    }
+    // The instructions file is always `SKILL.md` inside an archive.
+    if !files.iter().any(|f| f.relative == "SKILL.md")
+        && let Some(lower) = files.iter_mut().find(|f| f.relative == "skill.md")
+    {
+        lower.relative = "SKILL.md".into();
+    }
+    files.sort_by(|a, b| a.relative.as_bytes().cmp(b.relative.as_bytes()));
+    Ok(files)
+}
+
+/// Writes the archive of `files` under `<name>/` to `out`.
+pub fn write_archive<W: Write + std::io::Seek>(
+    name: &str,
+    files: &[PackedFile],
+    out: W,
+) -> Result<W, PackError> {
+    let mut zip = ZipWriter::new(out);
+    for file in files {
+        let options = SimpleFileOptions::default()
+            .compression_method(CompressionMethod::Deflated)
+            .compression_level(Some(9))
+            .last_modified_time(DateTime::default())
+            .unix_permissions(if file.executable { 0o755 } else { 0o644 })
+            .large_file(false);
+        zip.start_file(format!("{name}/{}", file.relative), options)?;
+        let bytes = fs_err::read(&file.path).map_err(io(&file.path))?;
+        zip.write_all(&bytes).map_err(io(&file.path))?;
+    }
+    Ok(zip.finish()?)
+}
+
+/// Packs the skill `name` in `dir` into bytes.
+pub fn pack_to_bytes(dir: &Path, name: &str) -> Result<Vec<u8>, PackError> {
+    let files = list_files(dir)?;
+    let cursor = write_archive(name, &files, std::io::Cursor::new(Vec::new()))?;
+    Ok(cursor.into_inner())
+}

@@ -1,0 +1,309 @@
+//! minisign signatures, byte-compatible with the `minisign` CLI.
+//!
+//! Signing (publish) uses the `minisign` crate; verification (install) uses
+//! `minisign-verify` and accepts only prehashed signatures. The trusted
+//! comment names the package, version and archive sha256, so a valid
+//! signature cannot be replayed for another package.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use crate::env_vars;
+
+/// File name of a generated public key.
+pub const PUBLIC_KEY_FILE: &str = "skillpkg.pub";
+/// File name of a generated secret key.
+pub const SECRET_KEY_FILE: &str = "skillpkg.key";
+
+/// A signing or verification failure.
+#[derive(Debug, thiserror::Error)]
+pub enum SigningError {
+    /// Reading or writing a key file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Key generation would overwrite an existing key.
+    #[error(
+        "{0} already exists; refusing to overwrite a key\nhint: choose another directory with --out, or move the old key away"
+    )]
+    KeyExists(PathBuf),
+    /// The minisign crate refused.
+    #[error("{context}: {message}")]
+    Minisign {
+        /// What was being done.
+        context: String,
+        /// The crate's message.
+        message: String,
+    },
+    /// No password and no terminal to ask on.
+    #[error(
+        "the secret key is password-protected and there is no terminal to ask for the password\nhint: set {} to the password",
+        env_vars::SKILLPKG_KEY_PASSWORD
+    )]
+    NoPassword,
+    /// A public key that is not a minisign key.
+    #[error("'{key}' is not a minisign public key: {message}")]
+    BadPublicKey {
+        /// The key text.
+        key: String,
+        /// Why.
+        message: String,
+    },
+    /// A signature that does not parse.
+    #[error("the signature is malformed: {0}")]
+    BadSignature(String),
+    /// The signature does not match the data and key.
+    #[error("the signature does not verify with key {key}: {message}")]
+    Invalid {
+        /// The public key used.
+        key: String,
+        /// Why.
+        message: String,
+    },
+    /// A valid signature for something else.
+    #[error(
+        "the signature is for '{found}', not '{expected}' (a signature replayed from another package or version?)"
+    )]
+    WrongComment {
+        /// The trusted comment required.
+        expected: String,
+        /// The trusted comment found.
+        found: String,
+    },
+}
+
+fn minisign_error(context: &str) -> impl FnOnce(minisign::PError) -> SigningError + '_ {
+    move |e| SigningError::Minisign {
+        context: context.to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// The trusted comment a package's signature carries.
+pub fn trusted_comment(package: &str, version: &str, sha256_hex: &str) -> String {
+    format!("skillpkg {package}@{version} sha256:{sha256_hex}")
+}
+
+/// Paths of a freshly written key pair and the public key's base64 line.
+#[derive(Debug, Clone)]
+pub struct GeneratedKeys {
+    /// The `.pub` file.
+    pub public_key_file: PathBuf,
+    /// The secret key file.
+    pub secret_key_file: PathBuf,
+    /// The public key (the second line of the `.pub` file).
+    pub public_key: String,
+}
+
+fn password_from_env() -> Option<String> {
+    std::env::var(env_vars::SKILLPKG_KEY_PASSWORD).ok()
+}
+
+/// Writes a new key pair into `dir`: `skillpkg.pub` and `skillpkg.key`
+/// (mode 0600). With `password` false the secret key is not encrypted;
+/// otherwise the password comes from `SKILLPKG_KEY_PASSWORD` or a prompt.
+pub fn generate_keys(dir: &Path, password: bool) -> Result<GeneratedKeys, SigningError> {
+    let public_key_file = dir.join(PUBLIC_KEY_FILE);
+    let secret_key_file = dir.join(SECRET_KEY_FILE);
+    for path in [&public_key_file, &secret_key_file] {
+        if path.exists() {
+            return Err(SigningError::KeyExists(path.clone()));
+        }
+    }
+    let keys = if password {
+        let pass = password_from_env();
+        if pass.is_none() && !std::io::stdin().is_terminal() {
+            return Err(SigningError::NoPassword);
+        }
+        minisign::KeyPair::generate_encrypted_keypair(pass)
+            .map_err(minisign_error("generating a key pair"))?
+    } else {
+        minisign::KeyPair::generate_unencrypted_keypair()
+            .map_err(minisign_error("generating a key pair"))?
+    };
+    let public_text = keys
+        .pk
+        .to_box()
+        .map_err(minisign_error("encoding the public key"))?
+        .into_string();
+    let secret_text = keys
+        .sk
+        .to_box(None)
+        .map_err(minisign_error("encoding the secret key"))?
+        .into_string();
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| SigningError::Io { path, source }
+    };
+    fs_err::create_dir_all(dir).map_err(io(dir))?;
+    write_private(&secret_key_file, secret_text.as_bytes()).map_err(io(&secret_key_file))?;
+    fs_err::write(&public_key_file, public_text).map_err(io(&public_key_file))?;
+    Ok(GeneratedKeys {
+        public_key: keys.pk.to_base64(),
+        public_key_file,
+        secret_key_file,
+    })
+}
+
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    file.write_all(bytes)
+}
+
+/// A secret key ready to sign, with its public key.
+pub struct SigningKey {
+    secret: minisign::SecretKey,
+    public: minisign::PublicKey,
+}
+
+impl SigningKey {
+    /// Loads a minisign secret key file, asking for its password when it is
+    /// encrypted (from `SKILLPKG_KEY_PASSWORD`, else a terminal prompt).
+    pub fn load(path: &Path) -> Result<SigningKey, SigningError> {
+        let text = fs_err::read_to_string(path).map_err(|source| SigningError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let sk_box = minisign::SecretKeyBox::from_string(&text)
+            .map_err(minisign_error("reading the secret key"))?;
+        let context = format!("reading secret key {}", path.display());
+        let secret = match sk_box.clone().into_unencrypted_secret_key() {
+            Ok(secret) => secret,
+            Err(_) => {
+                let password = password_from_env();
+                if password.is_none() && !std::io::stdin().is_terminal() {
+                    return Err(SigningError::NoPassword);
+                }
+                sk_box
+                    .into_secret_key(password)
+                    .map_err(minisign_error(&context))?
+            }
+        };
+        let public =
+            minisign::PublicKey::from_secret_key(&secret).map_err(minisign_error(&context))?;
+        Ok(SigningKey { secret, public })
+    }
+
+    /// The public key's base64 line.
+    pub fn public_key(&self) -> String {
+        self.public.to_base64()
+    }
+
+    /// Signs `data`; returns the full text of a `.minisig` file.
+    pub fn sign(&self, data: &[u8], trusted_comment: &str) -> Result<String, SigningError> {
+        let signature = minisign::sign(
+            Some(&self.public),
+            &self.secret,
+            std::io::Cursor::new(data),
+            Some(trusted_comment),
+            Some("signature from skillpkg secret key"),
+        )
+        .map_err(minisign_error("signing"))?;
+        Ok(signature.into_string())
+    }
+}
+
+/// Verifies the `.minisig` text `signature` over `data` with the public key
+/// `public_key` (base64 line) and returns its trusted comment.
+pub fn verify(public_key: &str, data: &[u8], signature: &str) -> Result<String, SigningError> {
+    let key = minisign_verify::PublicKey::from_base64(public_key.trim()).map_err(|e| {
+        SigningError::BadPublicKey {
+            key: public_key.to_string(),
+            message: e.to_string(),
+        }
+    })?;
+    let signature = minisign_verify::Signature::decode(signature)
+        .map_err(|e| SigningError::BadSignature(e.to_string()))?;
+    key.verify(data, &signature, false)
+        .map_err(|e| SigningError::Invalid {
+            key: public_key.to_string(),
+            message: e.to_string(),
+        })?;
+    Ok(signature.trusted_comment().to_string())
+}
+
+/// Verifies like [`verify`] and also requires the trusted comment to be
+/// exactly `expected_comment`.
+pub fn verify_for(
+    public_key: &str,
+    data: &[u8],
+    signature: &str,
+    expected_comment: &str,
+) -> Result<(), SigningError> {
+    let found = verify(public_key, data, signature)?;
+    if found != expected_comment {
+        return Err(SigningError::WrongComment {
+            expected: expected_comment.to_string(),
+            found,
+        });
+    }
+    Ok(())
+}
+
+/// Reads the public key (base64 line) from a minisign `.pub` file, or
+/// returns `key` itself when it is already a base64 key.
+pub fn read_public_key(key: &str) -> Result<String, SigningError> {
+    let path = Path::new(key);
+    let text = if path.is_file() {
+        fs_err::read_to_string(path).map_err(|source| SigningError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?
+    } else {
+        key.to_string()
+    };
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("untrusted comment:"))
+        .unwrap_or_default()
+        .to_string();
+    minisign_verify::PublicKey::from_base64(&line).map_err(|e| SigningError::BadPublicKey {
+        key: key.to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sign_then_verify_and_refuse_tampering() {
+        let dir = tempfile::tempdir().unwrap();
+        let keys = generate_keys(dir.path(), false).unwrap();
+        let key = SigningKey::load(&keys.secret_key_file).unwrap();
+        assert_eq!(key.public_key(), keys.public_key);
+        let comment = trusted_comment("acme/x", "1.0.0", "ab");
+        let sig = key.sign(b"data", &comment).unwrap();
+        verify_for(&keys.public_key, b"data", &sig, &comment).unwrap();
+        assert!(matches!(
+            verify(&keys.public_key, b"dato", &sig),
+            Err(SigningError::Invalid { .. })
+        ));
+        let other = trusted_comment("acme/y", "1.0.0", "ab");
+        assert!(matches!(
+            verify_for(&keys.public_key, b"data", &sig, &other),
+            Err(SigningError::WrongComment { .. })
+        ));
+        assert!(matches!(
+            generate_keys(dir.path(), false),
+            Err(SigningError::KeyExists(_))
+        ));
+        assert_eq!(
+            read_public_key(keys.public_key_file.to_str().unwrap()).unwrap(),
+            keys.public_key
+        );
+    }
+}

@@ -1,0 +1,188 @@
+//! minisign interoperability: the `minisign` CLI and skillpkg verify each
+//! other's signatures, and a flipped byte fails both ways.
+
+use std::path::Path;
+use std::process::Command;
+
+use skillpkg::store::signing::{SigningKey, trusted_comment, verify, verify_for};
+
+use crate::common::{TestContext, run};
+
+fn minisign_available() -> bool {
+    let ok = Command::new("minisign").arg("-v").output().is_ok();
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install minisign (apt-get install minisign)"
+        );
+        eprintln!("SKIPPED: the minisign CLI is not installed (apt-get install minisign)");
+    }
+    ok
+}
+
+fn flip(path: &Path, at: usize) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let at = at.min(bytes.len() - 1);
+    bytes[at] ^= 0x01;
+    std::fs::write(path, bytes).unwrap();
+}
+
+fn cli_verifies(public: &Path, file: &Path, signature: &Path) -> bool {
+    Command::new("minisign")
+        .args(["-V", "-q", "-p"])
+        .arg(public)
+        .arg("-m")
+        .arg(file)
+        .arg("-x")
+        .arg(signature)
+        .status()
+        .unwrap()
+        .success()
+}
+
+fn public_line(pub_file: &Path) -> String {
+    std::fs::read_to_string(pub_file)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn cli_signature_verifies_in_skillpkg_and_tampering_fails() {
+    if !minisign_available() {
+        return;
+    }
+    let ctx = TestContext::new();
+    let dir = ctx.root();
+    let (public, secret) = (dir.join("cli.pub"), dir.join("cli.key"));
+    let keygen = Command::new("minisign")
+        .args(["-G", "-W", "-p"])
+        .arg(&public)
+        .arg("-s")
+        .arg(&secret)
+        .output()
+        .unwrap();
+    assert!(
+        keygen.status.success(),
+        "{}",
+        String::from_utf8_lossy(&keygen.stderr)
+    );
+    let archive = dir.join("pkg.skill");
+    std::fs::write(&archive, b"archive bytes for signing").unwrap();
+    let comment = trusted_comment("acme/pkg", "1.0.0", "00ff");
+    let sign = Command::new("minisign")
+        .args(["-S", "-s"])
+        .arg(&secret)
+        .arg("-m")
+        .arg(&archive)
+        .arg("-t")
+        .arg(&comment)
+        .output()
+        .unwrap();
+    assert!(
+        sign.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sign.stderr)
+    );
+    let sig_path = dir.join("pkg.skill.minisig");
+    let key = public_line(&public);
+
+    let data = std::fs::read(&archive).unwrap();
+    let signature = std::fs::read_to_string(&sig_path).unwrap();
+    verify_for(&key, &data, &signature, &comment).unwrap();
+
+    // A flipped byte in the archive, then in the signature: both fail.
+    let mut tampered = data.clone();
+    tampered[3] ^= 1;
+    assert!(verify(&key, &tampered, &signature).is_err());
+    flip(&archive, 3);
+    assert!(!cli_verifies(&public, &archive, &sig_path));
+    flip(&archive, 3);
+    assert!(cli_verifies(&public, &archive, &sig_path));
+    let sig_line = signature.lines().nth(1).unwrap();
+    let mut bad_line = sig_line.as_bytes().to_vec();
+    bad_line[20] = if bad_line[20] == b'A' { b'B' } else { b'A' };
+    let bad_signature = signature.replace(sig_line, std::str::from_utf8(&bad_line).unwrap());
+    assert!(verify(&key, &data, &bad_signature).is_err());
+    std::fs::write(&sig_path, &bad_signature).unwrap();
+    assert!(!cli_verifies(&public, &archive, &sig_path));
+}
+
+#[test]
+fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
+    if !minisign_available() {
+        return;
+    }
+    let ctx = TestContext::new();
+    let keys = ctx.root().join("keys");
+    let out = run(ctx
+        .command()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(&keys));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let public_file = keys.join("skillpkg.pub");
+    assert_eq!(
+        out.stdout.trim(),
+        public_line(&public_file),
+        "keygen prints the public key"
+    );
+
+    // Encrypted keys need a password, and refuse to work without one off a TTY.
+    let protected = ctx.root().join("protected");
+    let refused = run(ctx.command().args(["keygen", "--out"]).arg(&protected));
+    assert_eq!(refused.status, 1);
+    assert!(
+        refused.stderr.contains("SKILLPKG_KEY_PASSWORD"),
+        "{}",
+        refused.stderr
+    );
+    let made = run(ctx
+        .command()
+        .env("SKILLPKG_KEY_PASSWORD", "hunter2")
+        .args(["keygen", "--out"])
+        .arg(&protected));
+    assert_eq!(made.status, 0, "{}", made.stderr);
+    // Key files are private, and never overwritten.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(keys.join("skillpkg.key"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let again = run(ctx
+        .command()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(&keys));
+    assert_eq!(again.status, 1);
+    assert!(again.stderr.contains("already exists"));
+
+    let key = SigningKey::load(&keys.join("skillpkg.key")).unwrap();
+    let archive = ctx.root().join("pkg.skill");
+    std::fs::write(&archive, b"another archive").unwrap();
+    let comment = trusted_comment("acme/pkg", "2.0.0", "abcd");
+    let signature = key
+        .sign(&std::fs::read(&archive).unwrap(), &comment)
+        .unwrap();
+    let sig_path = ctx.root().join("pkg.skill.minisig");
+    std::fs::write(&sig_path, &signature).unwrap();
+    assert!(cli_verifies(&public_file, &archive, &sig_path));
+    let shown = Command::new("minisign")
+        .args(["-V", "-p"])
+        .arg(&public_file)
+        .arg("-m")
+        .arg(&archive)
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&shown.stdout).contains(&comment),
+        "the CLI shows the trusted comment"
+    );
+
+    flip(&archive, 2);
+    assert!(!cli_verifies(&public_file, &archive, &sig_path));
+    flip(&archive, 2);
+    flip(&sig_path, signature.find('\n').unwrap() + 10);
+    assert!(!cli_verifies(&public_file, &archive, &sig_path));
+}
