@@ -22,6 +22,9 @@ _skillpkg() {
             skillpkg,help)
                 cmd="skillpkg__subcmd__help"
                 ;;
+            skillpkg,index)
+                cmd="skillpkg__subcmd__index"
+                ;;
             skillpkg,keygen)
                 cmd="skillpkg__subcmd__keygen"
                 ;;
@@ -37,17 +40,26 @@ _skillpkg() {
             skillpkg,prompt)
                 cmd="skillpkg__subcmd__prompt"
                 ;;
+            skillpkg,publish)
+                cmd="skillpkg__subcmd__publish"
+                ;;
             skillpkg,show)
                 cmd="skillpkg__subcmd__show"
                 ;;
             skillpkg,validate)
                 cmd="skillpkg__subcmd__validate"
                 ;;
+            skillpkg,yank)
+                cmd="skillpkg__subcmd__yank"
+                ;;
             skillpkg__subcmd__help,completions)
                 cmd="skillpkg__subcmd__help__subcmd__completions"
                 ;;
             skillpkg__subcmd__help,help)
                 cmd="skillpkg__subcmd__help__subcmd__help"
+                ;;
+            skillpkg__subcmd__help,index)
+                cmd="skillpkg__subcmd__help__subcmd__index"
                 ;;
             skillpkg__subcmd__help,keygen)
                 cmd="skillpkg__subcmd__help__subcmd__keygen"
@@ -64,11 +76,32 @@ _skillpkg() {
             skillpkg__subcmd__help,prompt)
                 cmd="skillpkg__subcmd__help__subcmd__prompt"
                 ;;
+            skillpkg__subcmd__help,publish)
+                cmd="skillpkg__subcmd__help__subcmd__publish"
+                ;;
             skillpkg__subcmd__help,show)
                 cmd="skillpkg__subcmd__help__subcmd__show"
                 ;;
             skillpkg__subcmd__help,validate)
                 cmd="skillpkg__subcmd__help__subcmd__validate"
+                ;;
+            skillpkg__subcmd__help,yank)
+                cmd="skillpkg__subcmd__help__subcmd__yank"
+                ;;
+            skillpkg__subcmd__help__subcmd__index,init)
+                cmd="skillpkg__subcmd__help__subcmd__index__subcmd__init"
+                ;;
+            skillpkg__subcmd__index,help)
+                cmd="skillpkg__subcmd__index__subcmd__help"
+                ;;
+            skillpkg__subcmd__index,init)
+                cmd="skillpkg__subcmd__index__subcmd__init"
+                ;;
+            skillpkg__subcmd__index__subcmd__help,help)
+                cmd="skillpkg__subcmd__index__subcmd__help__subcmd__help"
+                ;;
+            skillpkg__subcmd__index__subcmd__help,init)
+                cmd="skillpkg__subcmd__index__subcmd__help__subcmd__init"
                 ;;
             *)
                 ;;
@@ -77,7 +110,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version list show prompt validate new pack keygen completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -91,7 +124,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__completions)
-            opts="-q -v -h -V --quiet --verbose --help --version bash elvish fish powershell zsh"
+            opts="-q -v -h --quiet --verbose --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -105,7 +138,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="list show prompt validate new pack keygen completions help"
+            opts="list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -135,6 +168,34 @@ _skillpkg() {
         skillpkg__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__index)
+            opts="init"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__index__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -216,6 +277,20 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__help__subcmd__publish)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -244,8 +319,100 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__help__subcmd__yank)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__index)
+            opts="-q -v -h --quiet --verbose --help init help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__index__subcmd__help)
+            opts="init help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__index__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__index__subcmd__help__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__index__subcmd__init)
+            opts="-q -v -h --git --org --key --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --org)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__keygen)
-            opts="-q -v -h -V --out --no-password --quiet --verbose --help --version"
+            opts="-q -v -h --out --no-password --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -263,7 +430,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__list)
-            opts="-q -v -h -V --json --quiet --verbose --help --version"
+            opts="-q -v -h --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -277,7 +444,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__new)
-            opts="-d -q -v -h -V --path --description --quiet --verbose --help --version"
+            opts="-d -q -v -h --path --description --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -303,7 +470,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__pack)
-            opts="-o -q -v -h -V --output --json --quiet --verbose --help --version"
+            opts="-o -q -v -h --output --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -325,7 +492,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__prompt)
-            opts="-q -v -h -V --format --quiet --verbose --help --version"
+            opts="-q -v -h --format --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -342,8 +509,42 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__publish)
+            opts="-q -v -h --index --org --key --version --dependencies --json --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --org)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dependencies)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__show)
-            opts="-q -v -h -V --json --quiet --verbose --help --version"
+            opts="-q -v -h --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -357,12 +558,30 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__validate)
-            opts="-q -v -h -V --strict --json --quiet --verbose --help --version"
+            opts="-q -v -h --strict --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__yank)
+            opts="-q -v -h --index --undo --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

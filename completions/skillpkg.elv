@@ -33,6 +33,9 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand new 'Create a new skill from a template'
             cand pack 'Validate a skill and write a deterministic `.skill` archive'
             cand keygen 'Create a minisign key pair for signing packages'
+            cand publish 'Pack, sign and add a skill to an index'
+            cand yank 'Mark a published version as yanked, or not'
+            cand index 'Manage an index'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -44,8 +47,6 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
         }
         &'skillpkg;show'= {
             cand --json 'Print JSON on stdout'
@@ -55,8 +56,6 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
         }
         &'skillpkg;prompt'= {
             cand --format 'Output format'
@@ -66,8 +65,6 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
         }
         &'skillpkg;validate'= {
             cand --strict 'Also warn about things that are valid but unhelpful to agents'
@@ -78,8 +75,6 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
         }
         &'skillpkg;new'= {
             cand --path 'The directory to create it in (default: the current directory)'
@@ -91,8 +86,6 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
         }
         &'skillpkg;pack'= {
             cand -o 'Where to write the archive (default: `<name>-<version>.skill` here)'
@@ -104,8 +97,6 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
         }
         &'skillpkg;keygen'= {
             cand --out 'Directory for `skillpkg.pub` and `skillpkg.key` (default: the config directory)'
@@ -116,8 +107,59 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
+        }
+        &'skillpkg;publish'= {
+            cand --index 'The index: a folder, a git repository path, or a git URL (git+https://…, file://…)'
+            cand --org 'The organisation to publish under (org/name)'
+            cand --key 'The minisign secret key file that signs the archive'
+            cand --version 'The version (default: the skill''s metadata.version)'
+            cand --dependencies 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)'
+            cand --json 'Print JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;yank'= {
+            cand --index 'The index: a folder, a git repository path, or a git URL'
+            cand --undo 'Un-yank the version'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;index'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand init 'Create an index (a folder, or a new git repository with --git); with --org and --key, also allow that key to sign the org''s packages'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;index;init'= {
+            cand --org 'An organisation whose signing key to register'
+            cand --key 'The org''s minisign public key: a `.pub` file or its base64 line'
+            cand --git 'Create a git repository holding the index'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;index;help'= {
+            cand init 'Create an index (a folder, or a new git repository with --git); with --org and --key, also allow that key to sign the org''s packages'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;index;help;init'= {
+        }
+        &'skillpkg;index;help;help'= {
         }
         &'skillpkg;completions'= {
             cand -q 'Print only errors'
@@ -126,8 +168,6 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
         }
         &'skillpkg;help'= {
             cand list 'List every skill of every root, marking shadowed ones'
@@ -137,6 +177,9 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand new 'Create a new skill from a template'
             cand pack 'Validate a skill and write a deterministic `.skill` archive'
             cand keygen 'Create a minisign key pair for signing packages'
+            cand publish 'Pack, sign and add a skill to an index'
+            cand yank 'Mark a published version as yanked, or not'
+            cand index 'Manage an index'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -153,6 +196,15 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;pack'= {
         }
         &'skillpkg;help;keygen'= {
+        }
+        &'skillpkg;help;publish'= {
+        }
+        &'skillpkg;help;yank'= {
+        }
+        &'skillpkg;help;index'= {
+            cand init 'Create an index (a folder, or a new git repository with --git); with --org and --key, also allow that key to sign the org''s packages'
+        }
+        &'skillpkg;help;index;init'= {
         }
         &'skillpkg;help;completions'= {
         }

@@ -9,6 +9,8 @@
 pub mod cli;
 pub mod dirs;
 pub mod env_vars;
+pub mod fsutil;
+pub mod index;
 pub mod ops;
 pub mod roots;
 pub mod skill;

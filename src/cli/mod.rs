@@ -2,14 +2,17 @@
 //! arguments, calls into `ops` (or the library) and renders the result.
 
 mod completions;
+mod index;
 mod keygen;
 mod list;
 mod new;
 mod pack;
 mod printer;
 mod prompt;
+mod publish;
 mod show;
 mod validate;
+mod yank;
 
 use std::process::ExitCode;
 
@@ -21,13 +24,7 @@ use crate::dirs::Dirs;
 
 /// skillpkg: a package manager for Agent Skills, with the agent built in.
 #[derive(Debug, Parser)]
-#[command(
-    name = "skillpkg",
-    version,
-    about,
-    propagate_version = true,
-    arg_required_else_help = true
-)]
+#[command(name = "skillpkg", version, about, arg_required_else_help = true)]
 pub struct Cli {
     /// Print only errors.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
@@ -55,6 +52,12 @@ enum Command {
     Pack(pack::Args),
     /// Create a minisign key pair for signing packages.
     Keygen(keygen::Args),
+    /// Pack, sign and add a skill to an index.
+    Publish(publish::Args),
+    /// Mark a published version as yanked, or not.
+    Yank(yank::Args),
+    /// Manage an index.
+    Index(index::Args),
     /// Print a shell completion script.
     Completions(completions::Args),
 }
@@ -160,6 +163,9 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::New(args) => new::run(args, context),
         Command::Pack(args) => pack::run(args, context),
         Command::Keygen(args) => keygen::run(args, context),
+        Command::Publish(args) => publish::run(args, context),
+        Command::Yank(args) => yank::run(args, context),
+        Command::Index(args) => index::run(args, context),
         Command::Completions(args) => completions::run(args),
     }
 }
@@ -186,4 +192,12 @@ fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::Load
         }
     }
     Ok(loaded)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn command_definition_is_consistent() {
+        super::command().debug_assert();
+    }
 }

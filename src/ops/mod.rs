@@ -3,4 +3,5 @@
 
 pub mod new_skill;
 pub mod pack;
+pub mod publish;
 pub mod skills;

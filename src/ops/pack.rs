@@ -1,12 +1,11 @@
 //! `skillpkg pack`: validate, then write a deterministic `.skill` archive.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 
-use crate::skill::load_skill;
 use crate::skill::validate::{Severity, ValidateOptions, validate};
+use crate::skill::{Skill, load_skill};
 use crate::store::{hash, pack};
 
 /// A written archive.
@@ -28,7 +27,7 @@ pub struct Packed {
 
 /// Validates the skill in `dir` (refusing an invalid one with the
 /// validator's messages) and packs it into bytes.
-pub fn pack_skill(dir: &Path) -> anyhow::Result<(String, Option<String>, Vec<u8>, usize)> {
+pub fn pack_skill(dir: &Path) -> anyhow::Result<(Skill, Vec<u8>, usize)> {
     let report = validate(dir, ValidateOptions::default());
     if !report.valid {
         let problems: Vec<String> = report
@@ -47,15 +46,16 @@ pub fn pack_skill(dir: &Path) -> anyhow::Result<(String, Option<String>, Vec<u8>
     let skill = load_skill(dir)?;
     let files = pack::list_files(dir)?;
     let cursor = pack::write_archive(&skill.meta.name, &files, std::io::Cursor::new(Vec::new()))?;
-    let version = skill.meta.metadata.get("version").cloned();
-    Ok((skill.meta.name, version, cursor.into_inner(), files.len()))
+    Ok((skill, cursor.into_inner(), files.len()))
 }
 
 /// Packs `dir` and writes the archive to `output` (default
 /// `<cwd>/<name>-<version>.skill`, or `<name>.skill` without a version),
 /// atomically.
 pub fn pack_to_file(dir: &Path, output: Option<&Path>, cwd: &Path) -> anyhow::Result<Packed> {
-    let (name, version, bytes, files) = pack_skill(dir)?;
+    let (skill, bytes, files) = pack_skill(dir)?;
+    let name = skill.meta.name;
+    let version = skill.meta.metadata.get("version").cloned();
     let path = match output {
         Some(path) => cwd.join(path),
         None => cwd.join(match &version {
@@ -63,7 +63,8 @@ pub fn pack_to_file(dir: &Path, output: Option<&Path>, cwd: &Path) -> anyhow::Re
             None => format!("{name}.skill"),
         }),
     };
-    write_atomically(&path, &bytes)?;
+    crate::fsutil::write_atomically(&path, &bytes)
+        .with_context(|| format!("could not write {}", path.display()))?;
     Ok(Packed {
         name,
         version,
@@ -72,21 +73,4 @@ pub fn pack_to_file(dir: &Path, output: Option<&Path>, cwd: &Path) -> anyhow::Re
         files,
         size: bytes.len() as u64,
     })
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over
-/// `path`: readers never see a half-written file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let parent = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    fs_err::create_dir_all(parent)?;
-    let mut temp = tempfile::NamedTempFile::new_in(parent)
-        .with_context(|| format!("could not write in {}", parent.display()))?;
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
-    temp.persist(path)
-        .with_context(|| format!("could not write {}", path.display()))?;
-    Ok(())
 }

@@ -5,6 +5,7 @@ mod commands;
 mod common;
 mod corpus;
 mod differential;
+mod publish;
 mod roots;
 mod signatures;
 mod validate;

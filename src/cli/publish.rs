@@ -1,0 +1,70 @@
+//! `skillpkg publish <skill-dir>`
+
+use std::path::PathBuf;
+
+use crate::ops::publish::{PublishRequest, publish};
+
+use super::{Context, ExitStatus};
+
+/// Pack, sign and add a skill to an index (a folder or a git repository).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The skill directory.
+    skill_dir: PathBuf,
+    /// The index: a folder, a git repository path, or a git URL (git+https://…, file://…).
+    #[arg(long)]
+    index: String,
+    /// The organisation to publish under (org/name).
+    #[arg(long)]
+    org: String,
+    /// The minisign secret key file that signs the archive.
+    #[arg(long)]
+    key: PathBuf,
+    /// The version (default: the skill's metadata.version).
+    #[arg(long)]
+    version: Option<String>,
+    /// Dependencies, comma-separated org/name@req (default: metadata.dependencies).
+    #[arg(long)]
+    dependencies: Option<String>,
+    /// Print JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let cwd = context.cwd.clone();
+    let skill_dir = cwd.join(&args.skill_dir);
+    let key = cwd.join(&args.key);
+    let index = resolve_index(&args.index, &cwd);
+    let request = PublishRequest {
+        skill_dir: &skill_dir,
+        index: &index,
+        org: &args.org,
+        key: &key,
+        version: args.version.as_deref(),
+        dependencies: args.dependencies.as_deref(),
+    };
+    let cache = context.dirs()?.cache.clone();
+    let published = publish(&request, &cache)?;
+    if args.json {
+        context.printer.json(&published)?;
+    } else {
+        context.printer.status(
+            "Published",
+            format_args!(
+                "{}@{} ({} bytes, sha256:{}) to {index}",
+                published.package, published.version, published.size, published.cksum
+            ),
+        );
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// Relative folder paths are taken from the working directory; URLs as they are.
+pub fn resolve_index(spec: &str, cwd: &std::path::Path) -> String {
+    if spec.contains("://") || spec.starts_with("git+") {
+        spec.to_string()
+    } else {
+        cwd.join(spec).display().to_string()
+    }
+}

@@ -1,0 +1,41 @@
+//! File-system helpers shared by every module: atomic writes and locks.
+
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `bytes` to a temporary file beside `path`, syncs it, then renames
+/// it over `path`: readers never see a half-written file, and a killed
+/// process leaves the old file intact.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs_err::create_dir_all(parent)?;
+    let mut temp = tempfile::NamedTempFile::new_in(parent)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// An exclusive lock on a file, held until dropped.
+#[derive(Debug)]
+pub struct FileLock {
+    _file: std::fs::File,
+}
+
+/// Takes an exclusive lock on `path` (created if needed), waiting for
+/// other processes that hold it.
+pub fn lock_exclusive(path: &Path) -> std::io::Result<FileLock> {
+    if let Some(parent) = path.parent() {
+        fs_err::create_dir_all(parent)?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)?;
+    file.lock()?;
+    Ok(FileLock { _file: file })
+}

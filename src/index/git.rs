@@ -1,0 +1,279 @@
+//! Git indexes: cloned or fetched with git2 into the cache, changed in the
+//! work tree, committed and pushed. All git code lives here.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+use git2::{FetchOptions, PushOptions, RemoteCallbacks, Repository, Signature};
+
+use super::local::IndexDir;
+
+/// How many times a publish re-fetches and retries after its push was
+/// rejected because someone else pushed first.
+pub const PUSH_ATTEMPTS: usize = 8;
+
+/// The branch a new index gets.
+const DEFAULT_BRANCH: &str = "main";
+
+/// Whether `spec` names a git index: `git+…` and `git://` URLs, and local
+/// paths or `file://` URLs of git repositories (bare or not).
+pub fn is_git_index(spec: &str) -> bool {
+    if spec.starts_with("git+") || spec.starts_with("git://") || spec.starts_with("ssh://") {
+        return true;
+    }
+    let path = Path::new(spec.strip_prefix("file://").unwrap_or(spec));
+    path.join("HEAD").is_file() && path.join("objects").is_dir() || path.join(".git").exists()
+}
+
+/// The URL git2 should use: `git+` stripped.
+pub fn git_url(spec: &str) -> String {
+    spec.strip_prefix("git+").unwrap_or(spec).to_string()
+}
+
+fn callbacks<'a>() -> RemoteCallbacks<'a> {
+    let mut callbacks = RemoteCallbacks::new();
+    callbacks.credentials(|url, username, allowed| {
+        if allowed.contains(git2::CredentialType::SSH_KEY)
+            && let Some(user) = username
+        {
+            return git2::Cred::ssh_key_from_agent(user);
+        }
+        let config = git2::Config::open_default()?;
+        git2::Cred::credential_helper(&config, url, username)
+    });
+    callbacks
+}
+
+/// A git index checked out in the cache.
+pub struct GitIndex {
+    url: String,
+    checkout: PathBuf,
+}
+
+impl GitIndex {
+    /// A git index at `spec`, checked out under `cache`.
+    pub fn new(spec: &str, cache: &Path) -> GitIndex {
+        let url = git_url(spec);
+        let key = crate::store::hash::sha256_hex(url.as_bytes());
+        GitIndex {
+            checkout: cache.join("git-index").join(&key[..16]),
+            url,
+        }
+    }
+
+    /// The local work tree.
+    pub fn checkout(&self) -> &Path {
+        &self.checkout
+    }
+
+    /// Brings the checkout to the remote's current state (cloning it the
+    /// first time) and returns it with the branch to publish on.
+    pub fn sync(&self) -> anyhow::Result<(Repository, String)> {
+        let context = || format!("could not fetch the index {}", self.url);
+        if self.checkout.join(".git").exists() {
+            let repo = Repository::open(&self.checkout).with_context(context)?;
+            let mut remote = repo.find_remote("origin").with_context(context)?;
+            let mut options = FetchOptions::new();
+            options.remote_callbacks(callbacks());
+            remote
+                .fetch(
+                    &["+refs/heads/*:refs/remotes/origin/*"],
+                    Some(&mut options),
+                    None,
+                )
+                .with_context(context)?;
+            drop(remote);
+            let branch = remote_branch(&repo);
+            match branch {
+                Some(branch) => {
+                    {
+                        let target = repo
+                            .find_reference(&format!("refs/remotes/origin/{branch}"))?
+                            .peel_to_commit()?;
+                        repo.set_head_detached(target.id())?;
+                        repo.branch(&branch, &target, true)?;
+                        repo.set_head(&format!("refs/heads/{branch}"))?;
+                        repo.reset(target.as_object(), git2::ResetType::Hard, None)?;
+                    }
+                    clean_untracked(&repo)?;
+                    return Ok((repo, branch));
+                }
+                // Still empty: start again from a fresh clone below.
+                None => fs_err::remove_dir_all(&self.checkout)?,
+            }
+        }
+        if let Some(parent) = self.checkout.parent() {
+            fs_err::create_dir_all(parent)?;
+        }
+        let mut options = FetchOptions::new();
+        options.remote_callbacks(callbacks());
+        let repo = git2::build::RepoBuilder::new()
+            .fetch_options(options)
+            .clone(&self.url, &self.checkout)
+            .with_context(context)?;
+        let branch = remote_branch(&repo).unwrap_or_else(|| DEFAULT_BRANCH.to_string());
+        if repo.head().is_err() {
+            repo.set_head(&format!("refs/heads/{branch}"))?;
+        }
+        Ok((repo, branch))
+    }
+
+    /// Runs `change` on a fresh checkout, commits what it did with the
+    /// message it returns, and pushes; when the push is rejected because
+    /// the remote moved, fetches and does it all again.
+    pub fn publish(
+        &self,
+        cache: &Path,
+        mut change: impl FnMut(&IndexDir) -> anyhow::Result<String>,
+    ) -> anyhow::Result<()> {
+        let _lock = crate::fsutil::lock_exclusive(&self.checkout.with_extension("lock"))
+            .with_context(|| {
+                format!(
+                    "could not lock the index checkout under {}",
+                    cache.display()
+                )
+            })?;
+        let mut last_error = None;
+        for _ in 0..PUSH_ATTEMPTS {
+            let (repo, branch) = self.sync()?;
+            let index = IndexDir::open(&self.checkout)?;
+            let message = change(&index)?;
+            commit_all(&repo, &branch, &message)?;
+            match push(&repo, &branch) {
+                Ok(()) => return Ok(()),
+                Err(e) => last_error = Some(e),
+            }
+        }
+        let cause = last_error.map(|e| e.to_string()).unwrap_or_default();
+        bail!(
+            "could not push to {} after {PUSH_ATTEMPTS} attempts: {cause}\nhint: check that you may push to the index, then try again",
+            self.url
+        )
+    }
+}
+
+/// The remote's default branch: `origin/HEAD`, else `main`/`master`, else any.
+fn remote_branch(repo: &Repository) -> Option<String> {
+    if let Ok(head) = repo.find_reference("refs/remotes/origin/HEAD")
+        && let Ok(Some(target)) = head.symbolic_target()
+    {
+        return target
+            .strip_prefix("refs/remotes/origin/")
+            .map(str::to_string);
+    }
+    for name in [DEFAULT_BRANCH, "master"] {
+        if repo
+            .find_reference(&format!("refs/remotes/origin/{name}"))
+            .is_ok()
+        {
+            return Some(name.to_string());
+        }
+    }
+    let branches = repo.branches(Some(git2::BranchType::Remote)).ok()?;
+    branches
+        .filter_map(Result::ok)
+        .filter_map(|(b, _)| b.name().ok().flatten().map(str::to_string))
+        .find_map(|n| {
+            n.strip_prefix("origin/")
+                .filter(|n| *n != "HEAD")
+                .map(str::to_string)
+        })
+}
+
+fn clean_untracked(repo: &Repository) -> anyhow::Result<()> {
+    let workdir = repo
+        .workdir()
+        .expect("index checkouts have a work tree")
+        .to_path_buf();
+    let mut options = git2::StatusOptions::new();
+    options.include_untracked(true).recurse_untracked_dirs(true);
+    for entry in repo.statuses(Some(&mut options))?.iter() {
+        if entry.status().contains(git2::Status::WT_NEW)
+            && let Ok(path) = entry.path()
+        {
+            let _ = fs_err::remove_file(workdir.join(path));
+        }
+    }
+    Ok(())
+}
+
+fn signature(repo: &Repository) -> anyhow::Result<Signature<'static>> {
+    match repo.signature() {
+        Ok(signature) => Ok(signature.to_owned()),
+        Err(_) => Ok(Signature::now("skillpkg", "skillpkg@localhost")?),
+    }
+}
+
+fn commit_all(repo: &Repository, branch: &str, message: &str) -> anyhow::Result<()> {
+    let mut index = repo.index()?;
+    index.add_all(["*"], git2::IndexAddOption::DEFAULT, None)?;
+    index.update_all(["*"], None)?;
+    index.write()?;
+    let tree = repo.find_tree(index.write_tree()?)?;
+    let parent = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+    if parent.as_ref().is_some_and(|p| p.tree_id() == tree.id()) {
+        return Ok(()); // nothing changed: no empty commit
+    }
+    let parents: Vec<&git2::Commit> = parent.iter().collect();
+    let who = signature(repo)?;
+    repo.commit(
+        Some(&format!("refs/heads/{branch}")),
+        &who,
+        &who,
+        message,
+        &tree,
+        &parents,
+    )?;
+    if parent.is_none() {
+        repo.set_head(&format!("refs/heads/{branch}"))?;
+    }
+    Ok(())
+}
+
+fn push(repo: &Repository, branch: &str) -> anyhow::Result<()> {
+    let mut remote = repo.find_remote("origin")?;
+    let rejection = std::cell::RefCell::new(None::<String>);
+    let mut callbacks = callbacks();
+    callbacks.push_update_reference(|reference, status| {
+        if let Some(status) = status {
+            *rejection.borrow_mut() = Some(format!("{reference}: {status}"));
+        }
+        Ok(())
+    });
+    let mut options = PushOptions::new();
+    options.remote_callbacks(callbacks);
+    let refspec = format!("refs/heads/{branch}:refs/heads/{branch}");
+    remote.push(&[refspec.as_str()], Some(&mut options))?;
+    drop(options);
+    if let Some(reason) = rejection.into_inner() {
+        bail!("push rejected: {reason}");
+    }
+    Ok(())
+}
+
+/// Creates a new git index: a repository at `path` (bare when the path
+/// ends in `.git`) whose first commit holds the index layout.
+pub fn init_repository(path: &Path, org_key: Option<(&str, &str)>) -> anyhow::Result<()> {
+    let bare = path.extension().is_some_and(|e| e == "git");
+    if bare {
+        let staging = tempfile::tempdir()?;
+        let repo = Repository::init(staging.path())?;
+        IndexDir::init(staging.path(), org_key)?;
+        commit_all(&repo, DEFAULT_BRANCH, "Create skill index")?;
+        let mut init = git2::RepositoryInitOptions::new();
+        init.bare(true).initial_head(DEFAULT_BRANCH);
+        Repository::init_opts(path, &init)?;
+        let mut remote = repo.remote("origin", &path.display().to_string())?;
+        remote.push(
+            &[format!("refs/heads/{DEFAULT_BRANCH}:refs/heads/{DEFAULT_BRANCH}").as_str()],
+            None,
+        )?;
+    } else {
+        let mut init = git2::RepositoryInitOptions::new();
+        init.initial_head(DEFAULT_BRANCH);
+        let repo = Repository::init_opts(path, &init)?;
+        IndexDir::init(path, org_key)?;
+        commit_all(&repo, DEFAULT_BRANCH, "Create skill index")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! An index in a directory: a local folder, or the work tree of a git index.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+
+use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
+use crate::fsutil::write_atomically;
+
+/// An index rooted at a directory.
+#[derive(Debug, Clone)]
+pub struct IndexDir {
+    root: PathBuf,
+}
+
+impl IndexDir {
+    /// Creates the index layout in `root` if it is not there yet, and, when
+    /// given, adds `key` to `org`'s signing keys. Running it again is safe.
+    pub fn init(root: &Path, org_key: Option<(&str, &str)>) -> anyhow::Result<IndexDir> {
+        let index = IndexDir {
+            root: root.to_path_buf(),
+        };
+        let mut config = if index.config_path().exists() {
+            index.config()?
+        } else {
+            IndexConfig::default()
+        };
+        if let Some((org, key)) = org_key {
+            let keys = config.keys.entry(org.to_string()).or_default();
+            if !keys.iter().any(|k| k == key) {
+                keys.push(key.to_string());
+            }
+        }
+        for dir in ["index", "packages"] {
+            fs_err::create_dir_all(root.join(dir))?;
+        }
+        index.write_config(&config)?;
+        Ok(index)
+    }
+
+    /// Opens an existing index.
+    pub fn open(root: &Path) -> anyhow::Result<IndexDir> {
+        let index = IndexDir {
+            root: root.to_path_buf(),
+        };
+        if !index.config_path().is_file() {
+            bail!(
+                "{} is not a skill index: it has no config.json\nhint: create one with `skillpkg index init {}`",
+                root.display(),
+                root.display()
+            );
+        }
+        Ok(index)
+    }
+
+    /// The index's directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn config_path(&self) -> PathBuf {
+        self.root.join("config.json")
+    }
+
+    /// Reads `config.json`.
+    pub fn config(&self) -> anyhow::Result<IndexConfig> {
+        let path = self.config_path();
+        let text = fs_err::read_to_string(&path)?;
+        let config: IndexConfig = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a valid index config", path.display()))?;
+        if config.version != super::CONFIG_VERSION {
+            bail!(
+                "{} has index format version {}, but this skillpkg reads version {}\nhint: upgrade skillpkg",
+                path.display(),
+                config.version,
+                super::CONFIG_VERSION
+            );
+        }
+        Ok(config)
+    }
+
+    /// Writes `config.json` atomically.
+    pub fn write_config(&self, config: &IndexConfig) -> anyhow::Result<()> {
+        let path = self.config_path();
+        write_atomically(&path, config.to_text().as_bytes())
+            .with_context(|| format!("could not write {}", path.display()))
+    }
+
+    /// Every version of `package`, in file order (empty if unknown).
+    pub fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
+        let relative = package.entry_path();
+        match fs_err::read_to_string(self.root.join(&relative)) {
+            Ok(text) => parse_entries(&text, &relative),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Every package listed in the index, sorted.
+    pub fn packages(&self) -> anyhow::Result<Vec<PackageName>> {
+        let mut packages = Vec::new();
+        let index = self.root.join("index");
+        let Ok(orgs) = fs_err::read_dir(&index) else {
+            return Ok(packages);
+        };
+        for org in orgs {
+            let org = org?;
+            if !org.file_type()?.is_dir() {
+                continue;
+            }
+            for name in fs_err::read_dir(org.path())? {
+                let name = name?;
+                let text = format!(
+                    "{}/{}",
+                    org.file_name().to_string_lossy(),
+                    name.file_name().to_string_lossy()
+                );
+                if let Ok(package) = text.parse() {
+                    packages.push(package);
+                }
+            }
+        }
+        packages.sort();
+        Ok(packages)
+    }
+
+    /// Adds a version: writes the archive, then appends its entry line.
+    /// Refuses a version that is already listed.
+    pub fn add_version(
+        &self,
+        package: &PackageName,
+        entry: &IndexEntry,
+        archive: &[u8],
+    ) -> anyhow::Result<()> {
+        if self.entries(package)?.iter().any(|e| e.vers == entry.vers) {
+            bail!(
+                "{package}@{} is already in the index; versions are immutable\nhint: bump metadata.version (or pass --version) and publish again",
+                entry.vers
+            );
+        }
+        let archive_path = self.root.join(package.archive_path(&entry.vers));
+        write_atomically(&archive_path, archive)
+            .with_context(|| format!("could not write {}", archive_path.display()))?;
+        let entry_path = self.root.join(package.entry_path());
+        let mut text = match fs_err::read_to_string(&entry_path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e.into()),
+        };
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&entry.to_line());
+        text.push('\n');
+        write_atomically(&entry_path, text.as_bytes())
+            .with_context(|| format!("could not write {}", entry_path.display()))
+    }
+
+    /// Sets the `yanked` flag of one version, rewriting exactly that line.
+    /// Returns false when it already had that value.
+    pub fn set_yanked(
+        &self,
+        package: &PackageName,
+        version: &str,
+        yanked: bool,
+    ) -> anyhow::Result<bool> {
+        let relative = package.entry_path();
+        let path = self.root.join(&relative);
+        let text = fs_err::read_to_string(&path)
+            .with_context(|| format!("{package} is not in the index"))?;
+        let mut found = false;
+        let mut changed = false;
+        let mut out = String::with_capacity(text.len());
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            let content = line.trim_end_matches('\n');
+            if !content.trim().is_empty() {
+                let mut entry: IndexEntry = serde_json::from_str(content).map_err(|e| {
+                    anyhow::anyhow!("{relative}:{}: invalid index entry: {e}", i + 1)
+                })?;
+                if entry.vers == version {
+                    found = true;
+                    if entry.yanked != yanked {
+                        entry.yanked = yanked;
+                        changed = true;
+                        out.push_str(&entry.to_line());
+                        out.push_str(&line[content.len()..]);
+                        continue;
+                    }
+                }
+            }
+            out.push_str(line);
+        }
+        if !found {
+            bail!("{package}@{version} is not in the index");
+        }
+        if changed {
+            write_atomically(&path, out.as_bytes())
+                .with_context(|| format!("could not write {}", path.display()))?;
+        }
+        Ok(changed)
+    }
+}

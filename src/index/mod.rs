@@ -1,0 +1,246 @@
+//! The index: `config.json`, one entry file per package (one JSON object
+//! per line, one line per version) and the archives, in one layout whatever
+//! serves it.
+//!
+//! ```text
+//! config.json
+//! index/<org>/<name>
+//! packages/<org>/<name>/<name>-<version>.skill
+//! ```
+
+pub mod git;
+pub mod local;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::skill::name::{check_name, is_valid_name};
+
+/// The `dl` template a new index gets.
+pub const DEFAULT_DL: &str = "{index}/packages/{org}/{name}/{name}-{version}.skill";
+/// The index format version this skillpkg reads and writes.
+pub const CONFIG_VERSION: u32 = 1;
+
+/// `config.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IndexConfig {
+    /// Format version (1).
+    pub version: u32,
+    /// URL template of archives: `{index}`, `{org}`, `{name}`, `{version}`.
+    pub dl: String,
+    /// Each org's minisign public keys (base64 lines) allowed to sign its packages.
+    #[serde(default)]
+    pub keys: BTreeMap<String, Vec<String>>,
+    /// Fields this version does not know, kept when the file is rewritten.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+impl Default for IndexConfig {
+    fn default() -> IndexConfig {
+        IndexConfig {
+            version: CONFIG_VERSION,
+            dl: DEFAULT_DL.to_string(),
+            keys: BTreeMap::new(),
+            extra: BTreeMap::new(),
+        }
+    }
+}
+
+impl IndexConfig {
+    /// Renders the file: pretty JSON with a final newline.
+    pub fn to_text(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("config serialises");
+        text.push('\n');
+        text
+    }
+}
+
+/// A dependency in an entry line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dependency {
+    /// `org/name`.
+    pub name: String,
+    /// A cargo-style version requirement.
+    pub req: String,
+}
+
+/// One line of an entry file: one version of one package.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexEntry {
+    /// `org/name`.
+    pub name: String,
+    /// The semver version.
+    pub vers: String,
+    /// sha256 of the archive, hex.
+    pub cksum: String,
+    /// Dependencies.
+    #[serde(default)]
+    pub deps: Vec<Dependency>,
+    /// The skill's description.
+    #[serde(default)]
+    pub desc: String,
+    /// The full text of the `.minisig` file.
+    #[serde(default)]
+    pub sig: String,
+    /// Whether the version is yanked.
+    #[serde(default)]
+    pub yanked: bool,
+    /// Archive size in bytes.
+    #[serde(default)]
+    pub size: u64,
+}
+
+impl IndexEntry {
+    /// The line as stored (no newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("entry serialises")
+    }
+}
+
+/// A namespaced package name, `org/name`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PackageName {
+    /// The organisation.
+    pub org: String,
+    /// The skill name.
+    pub name: String,
+}
+
+impl std::fmt::Display for PackageName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.org, self.name)
+    }
+}
+
+/// An invalid `org/name`.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid package name '{input}': {reason}")]
+pub struct PackageNameError {
+    input: String,
+    reason: String,
+}
+
+impl std::str::FromStr for PackageName {
+    type Err = PackageNameError;
+
+    fn from_str(input: &str) -> Result<PackageName, PackageNameError> {
+        let fail = |reason: String| PackageNameError {
+            input: input.to_string(),
+            reason,
+        };
+        let (org, name) = input
+            .split_once('/')
+            .ok_or_else(|| fail("expected org/name".into()))?;
+        for (part, what) in [(org, "org"), (name, "name")] {
+            if !is_valid_name(part) {
+                let why = check_name(part)
+                    .first()
+                    .map(|p| p.message(part))
+                    .unwrap_or_else(|| format!("the {what} is empty"));
+                return Err(fail(format!("{what}: {why}")));
+            }
+        }
+        Ok(PackageName {
+            org: org.to_string(),
+            name: name.to_string(),
+        })
+    }
+}
+
+impl PackageName {
+    /// `index/<org>/<name>`, relative to the index root.
+    pub fn entry_path(&self) -> String {
+        format!("index/{}/{}", self.org, self.name)
+    }
+
+    /// `packages/<org>/<name>/<name>-<version>.skill`, relative to the index root.
+    pub fn archive_path(&self, version: &str) -> String {
+        format!(
+            "packages/{}/{}/{}-{version}.skill",
+            self.org, self.name, self.name
+        )
+    }
+}
+
+/// Expands the `dl` template for one archive.
+pub fn download_url(dl: &str, index: &str, package: &PackageName, version: &str) -> String {
+    dl.replace("{index}", index.trim_end_matches('/'))
+        .replace("{org}", &package.org)
+        .replace("{name}", &package.name)
+        .replace("{version}", version)
+}
+
+/// Parses an entry file. Blank lines are ignored; a bad line is an error
+/// naming the file and line.
+pub fn parse_entries(text: &str, file: &str) -> anyhow::Result<Vec<IndexEntry>> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            serde_json::from_str(line)
+                .map_err(|e| anyhow::anyhow!("{file}:{}: invalid index entry: {e}", i + 1))
+        })
+        .collect()
+}
+
+/// Parses `metadata.dependencies`: comma-separated `org/name@req` (a
+/// missing `@req` means any version).
+pub fn parse_dependencies(text: &str) -> anyhow::Result<Vec<Dependency>> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|item| {
+            let (name, req) = item.split_once('@').unwrap_or((item, "*"));
+            let package: PackageName = name.trim().parse()?;
+            let req = req.trim();
+            semver::VersionReq::parse(req).map_err(|e| {
+                anyhow::anyhow!("dependency '{item}': invalid version requirement '{req}': {e}")
+            })?;
+            Ok(Dependency {
+                name: package.to_string(),
+                req: req.to_string(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn package_names_follow_skill_rules() {
+        let p: PackageName = "acme/pdf-processing".parse().unwrap();
+        assert_eq!(p.entry_path(), "index/acme/pdf-processing");
+        assert_eq!(
+            p.archive_path("1.2.3"),
+            "packages/acme/pdf-processing/pdf-processing-1.2.3.skill"
+        );
+        for bad in ["acme", "Acme/x", "acme/-x", "/x", "a/b/c"] {
+            assert!(bad.parse::<PackageName>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn dependencies_parse_with_requirements() {
+        let deps = parse_dependencies("example/base@^1, example/util").unwrap();
+        assert_eq!(
+            deps[0],
+            Dependency {
+                name: "example/base".into(),
+                req: "^1".into()
+            }
+        );
+        assert_eq!(deps[1].req, "*");
+        assert!(parse_dependencies("example/base@not-a-req").is_err());
+    }
+
+    #[test]
+    fn entry_lines_round_trip() {
+        let line = r#"{"name":"acme/x","vers":"1.0.0","cksum":"ab","deps":[],"desc":"d","sig":"s","yanked":false,"size":3}"#;
+        let entries = parse_entries(line, "index/acme/x").unwrap();
+        assert_eq!(entries[0].to_line(), line);
+    }
+}

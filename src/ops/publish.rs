@@ -1,0 +1,182 @@
+//! `skillpkg index init`, `publish` and `yank`: writing to an index.
+
+use std::path::Path;
+
+use anyhow::{Context as _, bail};
+
+use crate::index::git::{GitIndex, init_repository, is_git_index};
+use crate::index::local::IndexDir;
+use crate::index::{IndexEntry, PackageName, parse_dependencies};
+use crate::store::hash;
+use crate::store::signing::{SigningKey, read_public_key, trusted_comment};
+
+/// Creates an index at `path` (a new git repository with `git`, bare when
+/// the path ends in `.git`), optionally registering `org`'s signing key.
+/// On an existing folder index it only adds the key.
+pub fn init_index(path: &Path, git: bool, org_key: Option<(&str, &str)>) -> anyhow::Result<()> {
+    let key = org_key.map(|(org, key)| -> anyhow::Result<(String, String)> {
+        if !crate::skill::name::is_valid_name(org) {
+            bail!("invalid org name '{org}': orgs follow the skill name rules (lowercase letters, digits, hyphens)");
+        }
+        Ok((org.to_string(), read_public_key(key)?))
+    });
+    let key = key.transpose()?;
+    let org_key = key.as_ref().map(|(o, k)| (o.as_str(), k.as_str()));
+    if git {
+        if path.exists() && fs_err::read_dir(path)?.next().is_some() {
+            bail!(
+                "{} already exists and is not empty; a new git index needs a new directory",
+                path.display()
+            );
+        }
+        init_repository(path, org_key)
+            .with_context(|| format!("could not create a git index at {}", path.display()))
+    } else {
+        IndexDir::init(path, org_key).map(|_| ())
+    }
+}
+
+/// Applies `change` to the index named by `spec` (a folder, or a git
+/// repository or URL), committing and pushing for git.
+pub fn change_index(
+    spec: &str,
+    cache: &Path,
+    change: impl FnMut(&IndexDir) -> anyhow::Result<String>,
+) -> anyhow::Result<()> {
+    let mut change = change;
+    if is_git_index(spec) {
+        return GitIndex::new(spec, cache).publish(cache, change);
+    }
+    let root = Path::new(spec.strip_prefix("file://").unwrap_or(spec));
+    if spec.starts_with("http://") || spec.starts_with("https://") {
+        bail!(
+            "cannot publish to {spec}: HTTP indexes are read-only\nhint: publish to the git repository or folder that the server serves"
+        );
+    }
+    let index = IndexDir::open(root)?;
+    let key = hash::sha256_hex(root.canonicalize()?.to_string_lossy().as_bytes());
+    let _lock =
+        crate::fsutil::lock_exclusive(&cache.join("locks").join(format!("{}.lock", &key[..16])))?;
+    change(&index)?;
+    Ok(())
+}
+
+/// What `publish` was asked to do.
+pub struct PublishRequest<'a> {
+    /// The skill directory.
+    pub skill_dir: &'a Path,
+    /// The index: a folder, a git repository path or a git URL.
+    pub index: &'a str,
+    /// The organisation to publish under.
+    pub org: &'a str,
+    /// The minisign secret key file.
+    pub key: &'a Path,
+    /// Overrides `metadata.version`.
+    pub version: Option<&'a str>,
+    /// Overrides `metadata.dependencies` (comma-separated `org/name@req`).
+    pub dependencies: Option<&'a str>,
+}
+
+/// What `publish` did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Published {
+    /// `org/name`.
+    pub package: String,
+    /// The version.
+    pub version: String,
+    /// sha256 of the archive.
+    pub cksum: String,
+    /// The archive's size.
+    pub size: u64,
+}
+
+/// Packs, signs and adds a skill to an index.
+pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Published> {
+    let (skill, archive, _) = crate::ops::pack::pack_skill(request.skill_dir)?;
+    let package: PackageName = format!("{}/{}", request.org, skill.meta.name).parse()?;
+    let version = match request
+        .version
+        .or(skill.meta.metadata.get("version").map(String::as_str))
+    {
+        Some(v) => v.trim().to_string(),
+        None => bail!(
+            "{package} has no version\nhint: set metadata.version in {} or pass --version",
+            skill.skill_md.display()
+        ),
+    };
+    semver::Version::parse(&version).map_err(|e| {
+        anyhow::anyhow!(
+            "invalid version '{version}' for {package}: {e} (versions are semver, like 1.2.3)"
+        )
+    })?;
+    let deps =
+        match request
+            .dependencies
+            .or(skill.meta.metadata.get("dependencies").map(String::as_str))
+        {
+            Some(text) => parse_dependencies(text)
+                .with_context(|| format!("invalid dependencies for {package}"))?,
+            None => Vec::new(),
+        };
+    let key = SigningKey::load(request.key)?;
+    let cksum = hash::sha256_hex(&archive);
+    let sig = key.sign(
+        &archive,
+        &trusted_comment(&package.to_string(), &version, &cksum),
+    )?;
+    let entry = IndexEntry {
+        name: package.to_string(),
+        vers: version.clone(),
+        cksum: cksum.clone(),
+        deps,
+        desc: skill.meta.description.clone(),
+        sig,
+        yanked: false,
+        size: archive.len() as u64,
+    };
+    let public_key = key.public_key();
+    change_index(request.index, cache, |index| {
+        let config = index.config()?;
+        let allowed = config
+            .keys
+            .get(&package.org)
+            .is_some_and(|keys| keys.contains(&public_key));
+        if !allowed {
+            bail!(
+                "the signing key {public_key} is not one of org '{}''s keys in {}/config.json\nhint: add it with `skillpkg index init {} --org {} --key <public key>`",
+                package.org,
+                request.index,
+                request.index,
+                package.org
+            );
+        }
+        index.add_version(&package, &entry, &archive)?;
+        Ok(format!("Publish {package}@{version}"))
+    })?;
+    Ok(Published {
+        package: package.to_string(),
+        version,
+        size: archive.len() as u64,
+        cksum,
+    })
+}
+
+/// Sets or clears the `yanked` flag of `org/name@version`. Returns false
+/// when it already had that value.
+pub fn yank(spec: &str, index: &str, undo: bool, cache: &Path) -> anyhow::Result<bool> {
+    let (name, version) = spec
+        .split_once('@')
+        .ok_or_else(|| anyhow::anyhow!("expected org/name@version, got '{spec}'"))?;
+    let package: PackageName = name.parse()?;
+    semver::Version::parse(version)
+        .map_err(|e| anyhow::anyhow!("invalid version '{version}': {e}"))?;
+    let mut changed = false;
+    change_index(index, cache, |dir| {
+        changed = dir.set_yanked(&package, version, !undo)?;
+        Ok(format!(
+            "{} {package}@{version}",
+            if undo { "Unyank" } else { "Yank" }
+        ))
+    })?;
+    Ok(changed)
+}

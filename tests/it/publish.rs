@@ -1,0 +1,386 @@
+//! `index init`, `publish` and `yank` against folder and git indexes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{TestContext, run, skill_md, write_skill};
+
+struct Publisher {
+    ctx: TestContext,
+    keys: PathBuf,
+}
+
+impl Publisher {
+    fn new() -> Publisher {
+        let ctx = TestContext::new();
+        let keys = ctx.root().join("keys");
+        let out = run(ctx
+            .command()
+            .args(["keygen", "--no-password", "--out"])
+            .arg(&keys));
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        Publisher { ctx, keys }
+    }
+
+    fn public_key(&self) -> PathBuf {
+        self.keys.join("skillpkg.pub")
+    }
+
+    fn skill(&self, name: &str, extra_metadata: &str) -> PathBuf {
+        let text = format!(
+            "---\nname: {name}\ndescription: The {name} skill. Use when testing.\nmetadata:\n  version: \"1.0.0\"\n{extra_metadata}---\nBody.\n"
+        );
+        write_skill(&self.ctx.root().join("src"), name, &text)
+    }
+
+    fn publish(&self, dir: &Path, index: &str, extra: &[&str]) -> crate::common::Output {
+        self.publish_with_cache(dir, index, extra, None)
+    }
+
+    fn publish_with_cache(
+        &self,
+        dir: &Path,
+        index: &str,
+        extra: &[&str],
+        cache: Option<&Path>,
+    ) -> crate::common::Output {
+        let mut cmd = self.ctx.command();
+        if let Some(cache) = cache {
+            cmd.env("SKILLPKG_CACHE_DIR", cache);
+        }
+        cmd.arg("publish")
+            .arg(dir)
+            .args(["--index", index, "--org", "acme", "--key"])
+            .arg(self.keys.join("skillpkg.key"))
+            .args(extra);
+        run(&mut cmd)
+    }
+}
+
+fn entry_lines(index_root: &Path, package: &str) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(index_root.join("index").join(package)).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn publish_to_a_folder_index_writes_archive_and_entry() {
+    let p = Publisher::new();
+    let index = p.ctx.root().join("index");
+    let out = run(p
+        .ctx
+        .command()
+        .args(["index", "init"])
+        .arg(&index)
+        .args(["--org", "acme", "--key"])
+        .arg(p.public_key()));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(index.join("config.json")).unwrap()).unwrap();
+    assert_eq!(config["version"], 1);
+    assert_eq!(
+        config["dl"],
+        "{index}/packages/{org}/{name}/{name}-{version}.skill"
+    );
+    let public = std::fs::read_to_string(p.public_key())
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert_eq!(config["keys"]["acme"], serde_json::json!([public]));
+
+    let dir = p.skill("base", "  dependencies: acme/util@^1, acme/other\n");
+    let out = p.publish(&dir, index.to_str().unwrap(), &[]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let entries = entry_lines(&index, "acme/base");
+    assert_eq!(entries.len(), 1);
+    let entry = &entries[0];
+    assert_eq!(entry["vers"], "1.0.0");
+    assert_eq!(
+        entry["deps"],
+        serde_json::json!([{"name": "acme/util", "req": "^1"}, {"name": "acme/other", "req": "*"}])
+    );
+    assert_eq!(entry["yanked"], false);
+    let archive = std::fs::read(index.join("packages/acme/base/base-1.0.0.skill")).unwrap();
+    assert_eq!(entry["size"], archive.len());
+    let cksum = skillpkg::store::hash::sha256_hex(&archive);
+    assert_eq!(entry["cksum"], cksum.as_str());
+    skillpkg::store::signing::verify_for(
+        &public,
+        &archive,
+        entry["sig"].as_str().unwrap(),
+        &format!("skillpkg acme/base@1.0.0 sha256:{cksum}"),
+    )
+    .unwrap();
+
+    // --version and --dependencies override the metadata.
+    let out = p.publish(
+        &dir,
+        index.to_str().unwrap(),
+        &["--version", "1.1.0", "--dependencies", ""],
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let entries = entry_lines(&index, "acme/base");
+    assert_eq!(entries[1]["vers"], "1.1.0");
+    assert_eq!(entries[1]["deps"], serde_json::json!([]));
+}
+
+#[test]
+fn publish_refuses_bad_requests_and_changes_nothing() {
+    let p = Publisher::new();
+    let index = p.ctx.root().join("index");
+    assert_eq!(
+        run(p
+            .ctx
+            .command()
+            .args(["index", "init"])
+            .arg(&index)
+            .args(["--org", "acme", "--key"])
+            .arg(p.public_key()))
+        .status,
+        0
+    );
+    let dir = p.skill("tool", "");
+    let spec = index.to_str().unwrap();
+    assert_eq!(p.publish(&dir, spec, &[]).status, 0);
+    let snapshot = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files: Vec<_> = walkdir::WalkDir::new(root)
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| (e.path().to_path_buf(), std::fs::read(e.path()).unwrap()))
+            .collect();
+        files.sort();
+        files
+    };
+    let before = snapshot(&index);
+
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec![], "already in the index"),
+        (vec!["--version", "1.0"], "invalid version '1.0'"),
+        (
+            vec!["--version", "2.0.0", "--dependencies", "acme/x@bogus"],
+            "invalid version requirement",
+        ),
+    ];
+    for (extra, message) in cases {
+        let out = p.publish(&dir, spec, &extra);
+        assert_eq!(out.status, 1, "{extra:?}");
+        assert!(out.stderr.contains(message), "{extra:?}: {}", out.stderr);
+    }
+    // An org whose keys do not include the signing key.
+    let mut cmd = p.ctx.command();
+    cmd.arg("publish")
+        .arg(&dir)
+        .args([
+            "--index",
+            spec,
+            "--org",
+            "other",
+            "--version",
+            "3.0.0",
+            "--key",
+        ])
+        .arg(p.keys.join("skillpkg.key"));
+    let out = run(&mut cmd);
+    assert_eq!(out.status, 1);
+    assert!(
+        out.stderr.contains("is not one of org 'other''s keys"),
+        "{}",
+        out.stderr
+    );
+    // An invalid skill.
+    let bad = write_skill(&p.ctx.root().join("src"), "Bad", &skill_md("Bad", "x"));
+    let out = p.publish(&bad, spec, &["--version", "1.0.0"]);
+    assert_eq!(out.status, 1);
+    assert!(out.stderr.contains("must be lowercase"));
+
+    assert!(
+        snapshot(&index) == before,
+        "a refused publish changed the index"
+    );
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn concurrent_publishes_to_a_bare_git_index_both_land() {
+    let p = Publisher::new();
+    let bare = p.ctx.root().join("index.git");
+    let out = run(p
+        .ctx
+        .command()
+        .args(["index", "init", "--git"])
+        .arg(&bare)
+        .args(["--org", "acme", "--key"])
+        .arg(p.public_key()));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let url = format!("file://{}", bare.display());
+
+    // Two publishers with their own caches (two machines), at the same time.
+    let names = ["alpha", "beta", "gamma", "delta"];
+    let dirs: Vec<PathBuf> = names.iter().map(|n| p.skill(n, "")).collect();
+    let outputs: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = dirs
+            .iter()
+            .enumerate()
+            .map(|(i, dir)| {
+                let cache = p.ctx.root().join(format!("cache-{i}"));
+                let (p, url) = (&p, &url);
+                scope.spawn(move || p.publish_with_cache(dir, url, &[], Some(&cache)))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for out in &outputs {
+        assert_eq!(out.status, 0, "{}", out.stderr);
+    }
+
+    let clone = p.ctx.root().join("check");
+    let out = Command::new("git")
+        .arg("clone")
+        .arg("-q")
+        .arg(&url)
+        .arg(&clone)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    for name in names {
+        assert_eq!(
+            entry_lines(&clone, &format!("acme/{name}")).len(),
+            1,
+            "{name} missing from the index"
+        );
+        assert!(
+            clone
+                .join(format!("packages/acme/{name}/{name}-1.0.0.skill"))
+                .is_file()
+        );
+    }
+    let log = git(&clone, &["log", "--format=%s"]);
+    for name in names {
+        assert!(log.contains(&format!("Publish acme/{name}@1.0.0")), "{log}");
+    }
+
+    // Republishing a version is refused.
+    let out = p.publish(&dirs[0], &url, &[]);
+    assert_eq!(out.status, 1);
+    assert!(
+        out.stderr.contains("already in the index"),
+        "{}",
+        out.stderr
+    );
+
+    // Yank flips exactly one line; --undo flips it back.
+    let second = p.publish(&dirs[0], &url, &["--version", "1.1.0"]);
+    assert_eq!(second.status, 0, "{}", second.stderr);
+    git(&clone, &["pull", "-q"]);
+    let before = std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap();
+    let out = run(p
+        .ctx
+        .command()
+        .args(["yank", "acme/alpha@1.0.0", "--index", &url]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    git(&clone, &["pull", "-q"]);
+    let after = std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap();
+    let changed: Vec<(&str, &str)> = before
+        .lines()
+        .zip(after.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(changed.len(), 1, "exactly one line changes");
+    assert_eq!(
+        changed[0].0.replace("\"yanked\":false", "\"yanked\":true"),
+        changed[0].1
+    );
+    assert_eq!(before.lines().count(), after.lines().count());
+    let diff = git(&clone, &["diff", "--numstat", "HEAD~1", "HEAD"]);
+    assert_eq!(diff.trim(), "1\t1\tindex/acme/alpha");
+
+    let again = run(p
+        .ctx
+        .command()
+        .args(["yank", "acme/alpha@1.0.0", "--index", &url]));
+    assert!(again.stderr.contains("already yanked"));
+    let undo = run(p
+        .ctx
+        .command()
+        .args(["yank", "acme/alpha@1.0.0", "--undo", "--index", &url]));
+    assert_eq!(undo.status, 0);
+    git(&clone, &["pull", "-q"]);
+    assert_eq!(
+        std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn a_rejected_push_is_fetched_and_retried() {
+    use skillpkg::index::git::GitIndex;
+    let p = Publisher::new();
+    let bare = p.ctx.root().join("race.git");
+    let out = run(p
+        .ctx
+        .command()
+        .args(["index", "init", "--git"])
+        .arg(&bare)
+        .args(["--org", "acme", "--key"])
+        .arg(p.public_key()));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let url = format!("file://{}", bare.display());
+    let rival = p.skill("rival", "");
+
+    let cache = p.ctx.root().join("cache-mine");
+    let mut attempts = 0;
+    GitIndex::new(&url, &cache)
+        .publish(&cache, |index| {
+            attempts += 1;
+            if attempts == 1 {
+                // Another publisher pushes between our fetch and our push.
+                let out = p.publish_with_cache(
+                    &rival,
+                    &url,
+                    &[],
+                    Some(&p.ctx.root().join("cache-rival")),
+                );
+                assert_eq!(out.status, 0, "{}", out.stderr);
+            }
+            std::fs::write(index.root().join("marker.txt"), "mine").unwrap();
+            Ok("Add marker".to_string())
+        })
+        .unwrap();
+    assert_eq!(attempts, 2, "the first push is rejected, the second lands");
+
+    let clone = p.ctx.root().join("check");
+    assert!(
+        Command::new("git")
+            .arg("clone")
+            .arg("-q")
+            .arg(&url)
+            .arg(&clone)
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert!(clone.join("marker.txt").is_file());
+    assert_eq!(entry_lines(&clone, "acme/rival").len(), 1);
+    assert_eq!(
+        git(&clone, &["log", "--format=%s", "-2"]),
+        "Add marker\nPublish acme/rival@1.0.0\n"
+    );
+}
