@@ -7,5 +7,6 @@ mod corpus;
 mod differential;
 mod publish;
 mod roots;
+mod sample_index;
 mod signatures;
 mod validate;
