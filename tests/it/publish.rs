@@ -26,6 +26,22 @@ impl Publisher {
         self.keys.join("skillpkg.pub")
     }
 
+    /// Creates an index (`--git` when `git`) trusting this publisher's key for `acme`.
+    fn init_index(&self, dir: &str, git: bool) -> PathBuf {
+        let path = self.ctx.root().join(dir);
+        let mut cmd = self.ctx.command();
+        cmd.args(["index", "init"])
+            .arg(&path)
+            .args(["--org", "acme", "--key"])
+            .arg(self.public_key());
+        if git {
+            cmd.arg("--git");
+        }
+        let out = run(&mut cmd);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        path
+    }
+
     fn skill(&self, name: &str, extra_metadata: &str) -> PathBuf {
         let text = format!(
             "---\nname: {name}\ndescription: The {name} skill. Use when testing.\nmetadata:\n  version: \"1.0.0\"\n{extra_metadata}---\nBody.\n"
@@ -67,15 +83,7 @@ fn entry_lines(index_root: &Path, package: &str) -> Vec<serde_json::Value> {
 #[test]
 fn publish_to_a_folder_index_writes_archive_and_entry() {
     let p = Publisher::new();
-    let index = p.ctx.root().join("index");
-    let out = run(p
-        .ctx
-        .command()
-        .args(["index", "init"])
-        .arg(&index)
-        .args(["--org", "acme", "--key"])
-        .arg(p.public_key()));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let index = p.init_index("index", false);
     let config: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(index.join("config.json")).unwrap()).unwrap();
     assert_eq!(config["version"], 1);
@@ -130,18 +138,7 @@ fn publish_to_a_folder_index_writes_archive_and_entry() {
 #[test]
 fn publish_refuses_bad_requests_and_changes_nothing() {
     let p = Publisher::new();
-    let index = p.ctx.root().join("index");
-    assert_eq!(
-        run(p
-            .ctx
-            .command()
-            .args(["index", "init"])
-            .arg(&index)
-            .args(["--org", "acme", "--key"])
-            .arg(p.public_key()))
-        .status,
-        0
-    );
+    let index = p.init_index("index", false);
     let dir = p.skill("tool", "");
     let spec = index.to_str().unwrap();
     assert_eq!(p.publish(&dir, spec, &[]).status, 0);
@@ -221,15 +218,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 #[test]
 fn concurrent_publishes_to_a_bare_git_index_both_land() {
     let p = Publisher::new();
-    let bare = p.ctx.root().join("index.git");
-    let out = run(p
-        .ctx
-        .command()
-        .args(["index", "init", "--git"])
-        .arg(&bare)
-        .args(["--org", "acme", "--key"])
-        .arg(p.public_key()));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let bare = p.init_index("index.git", true);
     let url = format!("file://{}", bare.display());
 
     // Two publishers with their own caches (two machines), at the same time.
@@ -333,15 +322,7 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
 fn a_rejected_push_is_fetched_and_retried() {
     use skillpkg::index::git::GitIndex;
     let p = Publisher::new();
-    let bare = p.ctx.root().join("race.git");
-    let out = run(p
-        .ctx
-        .command()
-        .args(["index", "init", "--git"])
-        .arg(&bare)
-        .args(["--org", "acme", "--key"])
-        .arg(p.public_key()));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let bare = p.init_index("race.git", true);
     let url = format!("file://{}", bare.display());
     let rival = p.skill("rival", "");
 
