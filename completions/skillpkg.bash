@@ -25,6 +25,9 @@ _skillpkg() {
             skillpkg,index)
                 cmd="skillpkg__subcmd__index"
                 ;;
+            skillpkg,init)
+                cmd="skillpkg__subcmd__init"
+                ;;
             skillpkg,keygen)
                 cmd="skillpkg__subcmd__keygen"
                 ;;
@@ -60,6 +63,9 @@ _skillpkg() {
                 ;;
             skillpkg__subcmd__help,index)
                 cmd="skillpkg__subcmd__help__subcmd__index"
+                ;;
+            skillpkg__subcmd__help,init)
+                cmd="skillpkg__subcmd__help__subcmd__init"
                 ;;
             skillpkg__subcmd__help,keygen)
                 cmd="skillpkg__subcmd__help__subcmd__keygen"
@@ -110,7 +116,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version list show prompt validate new pack keygen publish yank index completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -138,7 +144,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="list show prompt validate new pack keygen publish yank index completions help"
+            opts="init list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -196,6 +202,20 @@ _skillpkg() {
         skillpkg__subcmd__help__subcmd__index__subcmd__init)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -404,6 +424,20 @@ _skillpkg() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__init)
+            opts="-q -v -h --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

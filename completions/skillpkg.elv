@@ -26,6 +26,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand init 'Create a skills.toml for a project'
             cand list 'List every skill of every root, marking shadowed ones'
             cand show 'Show one skill: metadata, location, files and which root won'
             cand prompt 'Print the level-1 catalog an agent sees'
@@ -38,6 +39,14 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand index 'Manage an index'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;init'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'skillpkg;list'= {
             cand --json 'Print JSON on stdout'
@@ -170,6 +179,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;help'= {
+            cand init 'Create a skills.toml for a project'
             cand list 'List every skill of every root, marking shadowed ones'
             cand show 'Show one skill: metadata, location, files and which root won'
             cand prompt 'Print the level-1 catalog an agent sees'
@@ -182,6 +192,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand index 'Manage an index'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;help;init'= {
         }
         &'skillpkg;help;list'= {
         }

@@ -11,6 +11,7 @@ pub mod dirs;
 pub mod env_vars;
 pub mod fsutil;
 pub mod index;
+pub mod manifest;
 pub mod ops;
 pub mod roots;
 pub mod skill;

@@ -3,6 +3,7 @@
 
 mod completions;
 mod index;
+mod init;
 mod keygen;
 mod list;
 mod new;
@@ -38,6 +39,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Create a skills.toml for a project.
+    Init(init::Args),
     /// List every skill of every root, marking shadowed ones.
     List(list::Args),
     /// Show one skill: metadata, location, files and which root won.
@@ -156,6 +159,7 @@ pub fn main() -> ExitCode {
 
 fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
     match command {
+        Command::Init(args) => init::run(args, context),
         Command::List(args) => list::run(args, context),
         Command::Show(args) => show::run(args, context),
         Command::Prompt(args) => prompt::run(args, context),

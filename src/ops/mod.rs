@@ -1,6 +1,7 @@
 //! One function per user operation, composing the library's modules.
 //! The CLI parses arguments, calls these, and renders what they return.
 
+pub mod init;
 pub mod new_skill;
 pub mod pack;
 pub mod publish;

@@ -1,10 +1,12 @@
 //! Loading the resolved skill set for a command run in a directory.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
 use crate::dirs::Dirs;
+use crate::manifest::{DEFAULT_PROJECT_ROOT, MANIFEST_FILE, Manifest};
+use crate::roots::project::find_project;
 use crate::roots::{Root, SkillSet, discover_roots};
 
 /// The roots and every skill in them, for a command run in `cwd`.
@@ -15,9 +17,25 @@ pub struct LoadedSkills {
     pub set: SkillSet,
 }
 
+/// The project root's directory for a command run in `cwd`: `[install]
+/// root` of the project's skills.toml, else `.agents/skills`, under the
+/// project (see [`find_project`]). `None` outside any project.
+pub fn project_root(cwd: &Path) -> anyhow::Result<Option<PathBuf>> {
+    let Some(project) = find_project(cwd) else {
+        return Ok(None);
+    };
+    let manifest_path = project.join(MANIFEST_FILE);
+    let root = if manifest_path.is_file() {
+        Manifest::load(&manifest_path)?.root_dir().to_string()
+    } else {
+        DEFAULT_PROJECT_ROOT.to_string()
+    };
+    Ok(Some(project.join(root)))
+}
+
 /// Discovers the roots for `cwd` and loads their skills.
 pub fn load_skills(cwd: &Path, dirs: &Dirs) -> anyhow::Result<LoadedSkills> {
-    let roots = discover_roots(cwd, dirs).with_context(|| {
+    let roots = discover_roots(project_root(cwd)?, dirs).with_context(|| {
         format!(
             "could not set up the builtin skills under {}",
             dirs.cache.display()

@@ -9,7 +9,7 @@ pub mod builtin;
 pub mod project;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -47,13 +47,15 @@ pub struct Root {
     pub dir: PathBuf,
 }
 
-/// Finds the roots for a command run in `cwd`, highest precedence first.
-pub fn discover_roots(cwd: &Path, dirs: &Dirs) -> std::io::Result<Vec<Root>> {
+/// The roots, highest precedence first: the project root's directory
+/// (when there is a project), the user root, and the builtin root
+/// (materialised under the cache on first use).
+pub fn discover_roots(project_root: Option<PathBuf>, dirs: &Dirs) -> std::io::Result<Vec<Root>> {
     let mut roots = Vec::new();
-    if let Some(project) = project::find_project(cwd) {
+    if let Some(dir) = project_root {
         roots.push(Root {
             kind: RootKind::Project,
-            dir: project.join(project::DEFAULT_PROJECT_ROOT),
+            dir,
         });
     }
     roots.push(Root {

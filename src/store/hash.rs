@@ -30,9 +30,63 @@ pub fn sha256_file(path: &Path) -> std::io::Result<String> {
     Ok(hex(&hasher.finalize()))
 }
 
+/// The `h1:` hash of a directory tree (Go's dirhash scheme): sha256 over
+/// the sorted lines `<sha256 hex of file>  <relative path>\n`, base64.
+/// Independent of archive bytes, timestamps and permissions, so `verify`
+/// can tell an edited skill from a pristine one.
+pub fn tree_hash(dir: &Path) -> std::io::Result<String> {
+    use base64::Engine as _;
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+        let entry = entry.map_err(std::io::Error::other)?;
+        if entry.file_type().is_dir() {
+            continue;
+        }
+        let relative = entry
+            .path()
+            .strip_prefix(dir)
+            .expect("walk stays under its root");
+        let relative: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        files.push((relative.join("/"), entry.path().to_path_buf()));
+    }
+    files.sort();
+    let mut summary = Sha256::new();
+    for (relative, path) in files {
+        summary.update(format!("{}  {relative}\n", sha256_file(&path)?).as_bytes());
+    }
+    Ok(format!(
+        "h1:{}",
+        base64::engine::general_purpose::STANDARD.encode(summary.finalize())
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tree_hash_follows_content_and_names_only() {
+        let a = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(a.path().join("sub")).unwrap();
+        std::fs::write(a.path().join("sub/x.txt"), "x").unwrap();
+        std::fs::write(a.path().join("SKILL.md"), "s").unwrap();
+        let h = tree_hash(a.path()).unwrap();
+        // Go's dirhash of the same files, computed by hand.
+        let lines = format!(
+            "{}  SKILL.md\n{}  sub/x.txt\n",
+            sha256_hex(b"s"),
+            sha256_hex(b"x")
+        );
+        use base64::Engine as _;
+        let expected =
+            base64::engine::general_purpose::STANDARD.encode(Sha256::digest(lines.as_bytes()));
+        assert_eq!(h, format!("h1:{expected}"));
+        std::fs::write(a.path().join("sub/x.txt"), "y").unwrap();
+        assert_ne!(tree_hash(a.path()).unwrap(), h);
+    }
 
     #[test]
     fn known_digest() {

@@ -154,3 +154,33 @@ fn committed_completions_are_current() {
         );
     }
 }
+
+#[test]
+fn init_writes_a_manifest_once_and_makes_a_project() {
+    let ctx = TestContext::new();
+    let dir = ctx.root().join("fresh");
+    let out = run(ctx.command().arg("init").arg(&dir));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let text = std::fs::read_to_string(dir.join("skills.toml")).unwrap();
+    assert!(text.contains("[skills]"));
+    let again = run(ctx.command().arg("init").arg(&dir));
+    assert_eq!(again.status, 1);
+    assert!(again.stderr.contains("already exists"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("skills.toml")).unwrap(),
+        text
+    );
+
+    // The new manifest marks the project: its root is found from inside.
+    write_skill(
+        &dir.join(".agents/skills"),
+        "mine",
+        &skill_md("mine", "Mine. Use when testing."),
+    );
+    let out = run(ctx
+        .command()
+        .current_dir(&dir)
+        .args(["show", "mine", "--json"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("\"root\": \"project\""));
+}

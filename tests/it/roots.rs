@@ -222,3 +222,36 @@ fn two_skills_with_one_name_in_a_root_keep_the_first_and_say_so() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_manifest_can_move_the_project_root() {
+    let ctx = TestContext::new();
+    std::fs::write(
+        ctx.project.join("skills.toml"),
+        "[skills]\n\n[install]\nroot = \"agent-skills\"\n",
+    )
+    .unwrap();
+    write_skill(
+        &ctx.project.join("agent-skills"),
+        "moved",
+        &skill_md("moved", "Moved. Use when testing."),
+    );
+    write_skill(
+        &ctx.project_root(),
+        "ignored",
+        &skill_md("ignored", "Not the root. Use when testing."),
+    );
+    let out = run(ctx.command().args(["list", "--json"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("\"name\": \"moved\""));
+    assert!(!out.stdout.contains("\"name\": \"ignored\""));
+
+    std::fs::write(ctx.project.join("skills.toml"), "[skills\n").unwrap();
+    let broken = run(ctx.command().arg("list"));
+    assert_eq!(broken.status, 1);
+    assert!(
+        broken.stderr.contains("skills.toml: invalid manifest"),
+        "{}",
+        broken.stderr
+    );
+}

@@ -1,0 +1,22 @@
+//! `skillpkg init`
+
+use std::path::PathBuf;
+
+use super::{Context, ExitStatus};
+
+/// Create a skills.toml for a project.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The project directory (default: the current directory).
+    dir: Option<PathBuf>,
+}
+
+pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let dir = match args.dir {
+        Some(dir) => context.cwd.join(dir),
+        None => context.cwd.clone(),
+    };
+    let path = crate::ops::init::init_project(&dir)?;
+    context.printer.status("Created", path.display());
+    Ok(ExitStatus::Success)
+}

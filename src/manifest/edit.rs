@@ -1,0 +1,123 @@
+//! Editing `skills.toml` in place, keeping comments, order and formatting.
+
+use std::path::Path;
+
+use anyhow::Context as _;
+use toml_edit::{DocumentMut, InlineTable, Item, Table, value};
+
+use super::{DependencySpec, DetailedSpec};
+
+/// A manifest open for editing.
+pub struct ManifestDocument {
+    doc: DocumentMut,
+}
+
+impl ManifestDocument {
+    /// Parses manifest text for editing.
+    pub fn parse(text: &str, path: &Path) -> anyhow::Result<ManifestDocument> {
+        let doc = text
+            .parse::<DocumentMut>()
+            .with_context(|| format!("{}: invalid manifest", path.display()))?;
+        Ok(ManifestDocument { doc })
+    }
+
+    fn skills_table(&mut self) -> anyhow::Result<&mut Table> {
+        let item = self
+            .doc
+            .entry("skills")
+            .or_insert_with(|| Item::Table(Table::new()));
+        item.as_table_mut()
+            .context("[skills] in skills.toml must be a table")
+    }
+
+    /// Adds or replaces `[skills] name = spec`. An existing entry keeps its
+    /// place and its comments.
+    pub fn set_dependency(&mut self, name: &str, spec: &DependencySpec) -> anyhow::Result<()> {
+        let table = self.skills_table()?;
+        let new_value = match spec {
+            DependencySpec::Version(req) => value(req.as_str()),
+            DependencySpec::Detailed(detailed) => value(inline(detailed)),
+        };
+        match table.get_mut(name) {
+            Some(item) => {
+                let decor = item.as_value().map(|v| v.decor().clone());
+                *item = new_value;
+                if let (Some(decor), Some(v)) = (decor, item.as_value_mut()) {
+                    *v.decor_mut() = decor;
+                }
+            }
+            None => {
+                table.insert(name, new_value);
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes `[skills] name`; returns whether it was there.
+    pub fn remove_dependency(&mut self, name: &str) -> anyhow::Result<bool> {
+        Ok(self.skills_table()?.remove(name).is_some())
+    }
+
+    /// The edited text.
+    pub fn to_text(&self) -> String {
+        self.doc.to_string()
+    }
+}
+
+fn inline(spec: &DetailedSpec) -> InlineTable {
+    let mut table = InlineTable::new();
+    let fields = [
+        ("version", &spec.version),
+        ("registry", &spec.registry),
+        ("path", &spec.path),
+        ("git", &spec.git),
+        ("rev", &spec.rev),
+        ("subdir", &spec.subdir),
+    ];
+    for (key, field) in fields {
+        if let Some(text) = field {
+            table.insert(key, text.as_str().into());
+        }
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edits_keep_comments_and_order() {
+        let text = "# my skills\n[skills]\n# pdf tools\n\"acme/pdf\" = \"^1\" # pinned major\n\"acme/zeta\" = \"2\"\n\n[install]\ntargets = [\"claude\"] # also Claude\n";
+        let mut doc = ManifestDocument::parse(text, Path::new("skills.toml")).unwrap();
+        doc.set_dependency("acme/pdf", &DependencySpec::Version("^1.4".into()))
+            .unwrap();
+        doc.set_dependency(
+            "helper",
+            &DependencySpec::Detailed(DetailedSpec {
+                path: Some("tools/helper".into()),
+                ..Default::default()
+            }),
+        )
+        .unwrap();
+        assert!(doc.remove_dependency("acme/zeta").unwrap());
+        assert!(!doc.remove_dependency("acme/zeta").unwrap());
+        assert_eq!(
+            doc.to_text(),
+            "# my skills\n[skills]\n# pdf tools\n\"acme/pdf\" = \"^1.4\" # pinned major\nhelper = { path = \"tools/helper\" }\n\n[install]\ntargets = [\"claude\"] # also Claude\n"
+        );
+    }
+
+    #[test]
+    fn adds_a_skills_table_when_missing() {
+        let mut doc =
+            ManifestDocument::parse("[install]\nroot = \"s\"\n", Path::new("skills.toml")).unwrap();
+        doc.set_dependency("acme/x", &DependencySpec::Version("*".into()))
+            .unwrap();
+        assert!(
+            doc.to_text().contains("[skills]\n\"acme/x\" = \"*\"\n"),
+            "{}",
+            doc.to_text()
+        );
+    }
+}

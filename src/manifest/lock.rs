@@ -1,0 +1,167 @@
+//! `skills.lock`: exactly what a project got, written deterministically
+//! (sorted, stable) and atomically.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context as _, bail};
+use serde::{Deserialize, Serialize};
+
+/// The lockfile format version this skillpkg reads and writes.
+pub const LOCK_VERSION: u32 = 1;
+
+const HEADER: &str = "# This file is written by skillpkg: do not edit it by hand. Commit it.\n";
+
+/// One installed skill.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockedSkill {
+    /// `org/name` (or the plain name of a path skill).
+    pub name: String,
+    /// The exact version.
+    pub version: String,
+    /// Where it came from: `registry+<index>`, `path+<dir>`, `git+<url>#<commit>`.
+    pub source: String,
+    /// `sha256:<hex>` of the archive (registry packages).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checksum: Option<String>,
+    /// `h1:<base64>` of the installed tree.
+    pub tree: String,
+    /// The minisign public key that signed the archive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signer: Option<String>,
+    /// `org/name` of each dependency.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dependencies: Vec<String>,
+}
+
+/// The whole lockfile.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lockfile {
+    /// Format version.
+    pub version: u32,
+    /// Installed skills.
+    #[serde(default, rename = "skill")]
+    pub skills: Vec<LockedSkill>,
+    /// Each org's pinned signing keys (trust on first use).
+    #[serde(default)]
+    pub keys: BTreeMap<String, Vec<String>>,
+}
+
+impl Default for Lockfile {
+    fn default() -> Lockfile {
+        Lockfile {
+            version: LOCK_VERSION,
+            skills: Vec::new(),
+            keys: BTreeMap::new(),
+        }
+    }
+}
+
+impl Lockfile {
+    /// Parses lockfile text; errors name `path`.
+    pub fn parse(text: &str, path: &Path) -> anyhow::Result<Lockfile> {
+        let lock: Lockfile = toml::from_str(text).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: invalid lockfile: {}\nhint: restore it from version control, or delete it and run `skillpkg install`",
+                path.display(),
+                e.to_string().trim()
+            )
+        })?;
+        if lock.version != LOCK_VERSION {
+            bail!(
+                "{}: lockfile version {} is not supported (this skillpkg writes version {LOCK_VERSION})\nhint: upgrade skillpkg",
+                path.display(),
+                lock.version
+            );
+        }
+        Ok(lock)
+    }
+
+    /// Reads `path`; a missing file is an empty lock.
+    pub fn load(path: &Path) -> anyhow::Result<Lockfile> {
+        match fs_err::read_to_string(path) {
+            Ok(text) => Lockfile::parse(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Lockfile::default()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The text: sorted skills, sorted dependencies and keys, one layout.
+    pub fn to_text(&self) -> String {
+        let mut sorted = self.clone();
+        sorted
+            .skills
+            .sort_by(|a, b| a.name.cmp(&b.name).then(a.version.cmp(&b.version)));
+        for skill in &mut sorted.skills {
+            skill.dependencies.sort();
+            skill.dependencies.dedup();
+        }
+        for keys in sorted.keys.values_mut() {
+            keys.sort();
+            keys.dedup();
+        }
+        let body = toml::to_string(&sorted).expect("lockfile serialises");
+        format!("{HEADER}{body}")
+    }
+
+    /// Writes the lockfile atomically (temp file + rename).
+    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
+        crate::fsutil::write_atomically(path, self.to_text().as_bytes())
+            .with_context(|| format!("could not write {}", path.display()))
+    }
+
+    /// The locked entry for `name`.
+    pub fn get(&self, name: &str) -> Option<&LockedSkill> {
+        self.skills.iter().find(|s| s.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill(name: &str) -> LockedSkill {
+        LockedSkill {
+            name: name.into(),
+            version: "1.2.3".into(),
+            source: "registry+https://skills.example.com/index/".into(),
+            checksum: Some("sha256:9f2c".into()),
+            tree: "h1:Qm9v".into(),
+            signer: Some("RWQf".into()),
+            dependencies: vec!["acme/z".into(), "acme/base".into()],
+        }
+    }
+
+    #[test]
+    fn text_is_sorted_stable_and_round_trips() {
+        let mut lock = Lockfile::default();
+        lock.skills.push(skill("acme/zeta"));
+        lock.skills.push(skill("acme/alpha"));
+        lock.keys
+            .insert("acme".into(), vec!["K2".into(), "K1".into()]);
+        let text = lock.to_text();
+        let mut shuffled = lock.clone();
+        shuffled.skills.reverse();
+        assert_eq!(
+            shuffled.to_text(),
+            text,
+            "order of insertion does not matter"
+        );
+        assert!(text.starts_with(HEADER));
+        assert!(text.find("acme/alpha").unwrap() < text.find("acme/zeta").unwrap());
+        assert!(
+            text.contains("dependencies = [\"acme/base\", \"acme/z\"]"),
+            "{text}"
+        );
+        let parsed = Lockfile::parse(&text, Path::new("skills.lock")).unwrap();
+        assert_eq!(parsed.to_text(), text);
+    }
+
+    #[test]
+    fn bad_lockfiles_say_what_to_do() {
+        let err = Lockfile::parse("version = 9\n", Path::new("skills.lock")).unwrap_err();
+        assert!(err.to_string().contains("upgrade skillpkg"));
+        let err = Lockfile::parse("[[skill]\n", Path::new("skills.lock")).unwrap_err();
+        assert!(err.to_string().contains("restore it from version control"));
+    }
+}

@@ -1,0 +1,271 @@
+//! `skills.toml` (what a project wants) and `skills.lock` (what it got).
+
+pub mod edit;
+pub mod lock;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context as _, bail};
+use serde::{Deserialize, Serialize};
+
+pub use crate::roots::project::{DEFAULT_PROJECT_ROOT, MANIFEST_FILE};
+
+/// The lockfile's name, beside the manifest.
+pub const LOCK_FILE: &str = "skills.lock";
+
+/// One entry of `[skills]` as written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum DependencySpec {
+    /// `"acme/x" = "^1.2"`.
+    Version(String),
+    /// `"acme/x" = { version = "2", registry = "internal" }` and the path and git forms.
+    Detailed(DetailedSpec),
+}
+
+/// The table form of a dependency.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DetailedSpec {
+    /// A version requirement (registry packages).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The registry's name in `[registries]` (default registry when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub registry: Option<String>,
+    /// A local skill directory, relative to the manifest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// A git repository URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git: Option<String>,
+    /// A branch, tag or commit of `git`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rev: Option<String>,
+    /// The skill's directory inside the `git` repository.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subdir: Option<String>,
+}
+
+/// Where a dependency comes from, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A registry package with a version requirement.
+    Registry {
+        /// The requirement.
+        req: semver::VersionReq,
+        /// The registry's name, `None` for the default.
+        registry: Option<String>,
+    },
+    /// A local directory.
+    Path(String),
+    /// A git repository.
+    Git {
+        /// The URL.
+        url: String,
+        /// Branch, tag or commit.
+        rev: Option<String>,
+        /// Skill directory inside the repository.
+        subdir: Option<String>,
+    },
+}
+
+impl DependencySpec {
+    /// Checks the spec and says where it comes from. `name` is its key.
+    pub fn source(&self, name: &str) -> anyhow::Result<Source> {
+        let parse_req = |text: &str| {
+            semver::VersionReq::parse(text)
+                .map_err(|e| anyhow::anyhow!("'{name}': invalid version requirement '{text}': {e}"))
+        };
+        match self {
+            DependencySpec::Version(req) => Ok(Source::Registry {
+                req: parse_req(req)?,
+                registry: None,
+            }),
+            DependencySpec::Detailed(spec) => match (&spec.path, &spec.git) {
+                (Some(_), Some(_)) => bail!("'{name}': give either `path` or `git`, not both"),
+                (Some(path), None) => {
+                    if spec.version.is_some()
+                        || spec.registry.is_some()
+                        || spec.rev.is_some()
+                        || spec.subdir.is_some()
+                    {
+                        bail!(
+                            "'{name}': a `path` dependency takes no `version`, `registry`, `rev` or `subdir`"
+                        );
+                    }
+                    Ok(Source::Path(path.clone()))
+                }
+                (None, Some(url)) => {
+                    if spec.version.is_some() || spec.registry.is_some() {
+                        bail!(
+                            "'{name}': a `git` dependency takes no `version` or `registry` (pin it with `rev`)"
+                        );
+                    }
+                    Ok(Source::Git {
+                        url: url.clone(),
+                        rev: spec.rev.clone(),
+                        subdir: spec.subdir.clone(),
+                    })
+                }
+                (None, None) => {
+                    if spec.rev.is_some() || spec.subdir.is_some() {
+                        bail!("'{name}': `rev` and `subdir` go with `git`");
+                    }
+                    Ok(Source::Registry {
+                        req: parse_req(spec.version.as_deref().unwrap_or("*"))?,
+                        registry: spec.registry.clone(),
+                    })
+                }
+            },
+        }
+    }
+}
+
+/// A `[registries]` entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegistrySpec {
+    /// The index URL or path.
+    pub index: String,
+}
+
+/// `[install]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstallSection {
+    /// The project root, relative to the manifest (default `.agents/skills`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
+    /// Other agents' folders to expose installed skills in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<String>,
+}
+
+/// `[agent]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentSection {
+    /// The model, e.g. `anthropic:claude-sonnet-4-5`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `"restrict"` makes allowed-tools a whitelist.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<String>,
+}
+
+/// `skills.toml`, parsed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The skills the project wants, by `org/name` (or plain name for path skills).
+    #[serde(default)]
+    pub skills: BTreeMap<String, DependencySpec>,
+    /// Named registries.
+    #[serde(default)]
+    pub registries: BTreeMap<String, RegistrySpec>,
+    /// Install settings.
+    #[serde(default)]
+    pub install: InstallSection,
+    /// Agent settings.
+    #[serde(default)]
+    pub agent: AgentSection,
+}
+
+impl Manifest {
+    /// Parses manifest text; errors name `path` and the line.
+    pub fn parse(text: &str, path: &Path) -> anyhow::Result<Manifest> {
+        let manifest: Manifest = toml::from_str(text).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: invalid manifest: {}",
+                path.display(),
+                e.to_string().trim()
+            )
+        })?;
+        for (name, spec) in &manifest.skills {
+            spec.source(name)
+                .with_context(|| format!("{}: invalid [skills] entry", path.display()))?;
+        }
+        Ok(manifest)
+    }
+
+    /// Reads and parses `path`.
+    pub fn load(path: &Path) -> anyhow::Result<Manifest> {
+        let text = fs_err::read_to_string(path)?;
+        Manifest::parse(&text, path)
+    }
+
+    /// The project root's directory relative to the manifest.
+    pub fn root_dir(&self) -> &str {
+        self.install.root.as_deref().unwrap_or(DEFAULT_PROJECT_ROOT)
+    }
+}
+
+/// The text `skillpkg init` writes.
+pub const MANIFEST_TEMPLATE: &str = "# The skills this project uses. `skillpkg add org/name` adds them here;\n# skills.lock records exactly what was installed. Commit both files.\n\n[skills]\n";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_form_of_the_design() {
+        let text = r#"
+[skills]
+"acme/pdf-processing" = "^1.2"
+"acme/report-writer"  = { version = "2", registry = "internal" }
+"local-helper"        = { path = "tools/local-helper" }
+"team/lint"           = { git = "https://example.com/team/skills.git", rev = "v1.0.0", subdir = "lint" }
+
+[registries]
+internal = { index = "https://skills.example.com/index/" }
+
+[install]
+root = ".agents/skills"
+targets = ["claude"]
+
+[agent]
+model = "anthropic:claude-sonnet-4-5"
+"#;
+        let m = Manifest::parse(text, Path::new("skills.toml")).unwrap();
+        assert_eq!(m.skills.len(), 4);
+        assert!(matches!(
+            m.skills["local-helper"].source("local-helper").unwrap(),
+            Source::Path(_)
+        ));
+        assert!(matches!(
+            m.skills["acme/report-writer"].source("x").unwrap(),
+            Source::Registry {
+                registry: Some(_),
+                ..
+            }
+        ));
+        assert_eq!(m.install.targets, ["claude"]);
+        assert_eq!(
+            m.agent.model.as_deref(),
+            Some("anthropic:claude-sonnet-4-5")
+        );
+    }
+
+    #[test]
+    fn errors_name_the_file_and_problem() {
+        let err = Manifest::parse(
+            "[skills]\n\"a/b\" = \"not a req\"\n",
+            Path::new("skills.toml"),
+        )
+        .unwrap_err();
+        assert!(
+            format!("{err:#}").contains("invalid version requirement 'not a req'"),
+            "{err:#}"
+        );
+        let err = Manifest::parse("[skills\n", Path::new("x/skills.toml")).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("x/skills.toml: invalid manifest"),
+            "{err}"
+        );
+        let err = Manifest::parse(
+            "[skills]\n\"a/b\" = { path = \"p\", git = \"g\" }\n",
+            Path::new("s"),
+        )
+        .unwrap_err();
+        assert!(format!("{err:#}").contains("either `path` or `git`"));
+    }
+}
