@@ -13,6 +13,7 @@ pub mod fsutil;
 pub mod index;
 pub mod manifest;
 pub mod ops;
+pub mod resolve;
 pub mod roots;
 pub mod skill;
 pub mod store;

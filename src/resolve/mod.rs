@@ -1,0 +1,337 @@
+//! Version resolution with pubgrub, over index entries fetched beforehand.
+//!
+//! Requirements are cargo's (`semver::VersionReq`), converted to pubgrub
+//! ranges. Yanked versions are skipped unless already locked; locked
+//! versions are preferred when they still satisfy every requirement;
+//! pre-releases are considered only for packages some requirement names a
+//! pre-release for. A conflict is explained in sentences.
+
+mod ranges;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use pubgrub::{
+    DefaultStringReporter, Dependencies, DependencyConstraints, DependencyProvider,
+    PackageResolutionStatistics, Ranges, Reporter,
+};
+use semver::{Version, VersionReq};
+
+pub use ranges::req_to_ranges;
+
+/// A package in the resolution: the project itself, or `org/name`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pkg {
+    /// The project being resolved.
+    Root,
+    /// A registry package.
+    Named(String),
+}
+
+impl fmt::Display for Pkg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Pkg::Root => f.write_str("your project"),
+            Pkg::Named(name) => f.write_str(name),
+        }
+    }
+}
+
+/// One version of a package, as its index entry describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// The version.
+    pub version: Version,
+    /// Its dependencies.
+    pub dependencies: Vec<(String, VersionReq)>,
+    /// Whether it is yanked.
+    pub yanked: bool,
+}
+
+/// What resolution works from: every candidate of every package it may need.
+#[derive(Debug, Clone, Default)]
+pub struct Universe {
+    /// Candidates by `org/name`.
+    pub packages: BTreeMap<String, Vec<Candidate>>,
+}
+
+/// Why resolution failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ResolveError {
+    /// No set of versions satisfies every requirement.
+    #[error("no versions satisfy the requirements:\n{0}")]
+    NoSolution(String),
+}
+
+struct Provider<'a> {
+    universe: &'a Universe,
+    root: &'a [(String, VersionReq)],
+    locked: &'a BTreeMap<String, Version>,
+    allow_pre: BTreeSet<String>,
+}
+
+impl Provider<'_> {
+    fn usable<'c>(&'c self, name: &'c str) -> impl Iterator<Item = &'c Candidate> + 'c {
+        let locked = self.locked.get(name);
+        let allow_pre = self.allow_pre.contains(name);
+        self.universe
+            .packages
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(move |c| !c.yanked || Some(&c.version) == locked)
+            .filter(move |c| c.version.pre.is_empty() || allow_pre)
+    }
+
+    fn constraints(deps: &[(String, VersionReq)]) -> DependencyConstraints<Pkg, Ranges<Version>> {
+        // One constraint per package: several requirements on it intersect.
+        let mut merged: BTreeMap<String, Ranges<Version>> = BTreeMap::new();
+        for (name, req) in deps {
+            let range = req_to_ranges(req);
+            let entry = merged.entry(name.clone()).or_insert_with(Ranges::full);
+            *entry = entry.intersection(&range);
+        }
+        merged
+            .into_iter()
+            .map(|(name, range)| (Pkg::Named(name), range))
+            .collect()
+    }
+}
+
+impl DependencyProvider for Provider<'_> {
+    type P = Pkg;
+    type V = Version;
+    type VS = Ranges<Version>;
+    type M = String;
+    type Err = std::convert::Infallible;
+    type Priority = (u32, std::cmp::Reverse<usize>);
+
+    fn prioritize(
+        &self,
+        package: &Pkg,
+        range: &Ranges<Version>,
+        stats: &PackageResolutionStatistics,
+    ) -> Self::Priority {
+        let Pkg::Named(name) = package else {
+            return (u32::MAX, std::cmp::Reverse(0));
+        };
+        let count = self
+            .usable(name)
+            .filter(|c| range.contains(&c.version))
+            .count();
+        if count == 0 {
+            return (u32::MAX, std::cmp::Reverse(0));
+        }
+        (stats.conflict_count(), std::cmp::Reverse(count))
+    }
+
+    fn choose_version(
+        &self,
+        package: &Pkg,
+        range: &Ranges<Version>,
+    ) -> Result<Option<Version>, Self::Err> {
+        let Pkg::Named(name) = package else {
+            return Ok(Some(Version::new(0, 0, 0)));
+        };
+        if let Some(locked) = self.locked.get(name)
+            && range.contains(locked)
+            && self.usable(name).any(|c| &c.version == locked)
+        {
+            return Ok(Some(locked.clone()));
+        }
+        Ok(self
+            .usable(name)
+            .map(|c| &c.version)
+            .filter(|v| range.contains(v))
+            .max()
+            .cloned())
+    }
+
+    fn get_dependencies(
+        &self,
+        package: &Pkg,
+        version: &Version,
+    ) -> Result<Dependencies<Pkg, Ranges<Version>, String>, Self::Err> {
+        let deps = match package {
+            Pkg::Root => self.root,
+            Pkg::Named(name) => match self.usable(name).find(|c| &c.version == version) {
+                Some(candidate) => candidate.dependencies.as_slice(),
+                None => {
+                    return Ok(Dependencies::Unavailable(
+                        "it is not in the index".to_string(),
+                    ));
+                }
+            },
+        };
+        Ok(Dependencies::Available(Self::constraints(deps)))
+    }
+}
+
+/// Resolves `root` (the project's requirements) over `universe`, preferring
+/// `locked` versions. Returns the chosen version of every package needed.
+pub fn resolve(
+    universe: &Universe,
+    root: &[(String, VersionReq)],
+    locked: &BTreeMap<String, Version>,
+) -> Result<BTreeMap<String, Version>, ResolveError> {
+    let mut allow_pre = BTreeSet::new();
+    let all_reqs = root.iter().chain(
+        universe
+            .packages
+            .values()
+            .flatten()
+            .flat_map(|c| c.dependencies.iter()),
+    );
+    for (name, req) in all_reqs {
+        if req.comparators.iter().any(|c| !c.pre.is_empty()) {
+            allow_pre.insert(name.clone());
+        }
+    }
+    let provider = Provider {
+        universe,
+        root,
+        locked,
+        allow_pre,
+    };
+    match pubgrub::resolve(&provider, Pkg::Root, Version::new(0, 0, 0)) {
+        Ok(solution) => Ok(solution
+            .into_iter()
+            .filter_map(|(pkg, version)| match pkg {
+                Pkg::Root => None,
+                Pkg::Named(name) => Some((name, version)),
+            })
+            .collect()),
+        Err(pubgrub::PubGrubError::NoSolution(mut tree)) => {
+            tree.collapse_no_versions();
+            Err(ResolveError::NoSolution(DefaultStringReporter::report(
+                &tree,
+            )))
+        }
+        Err(other) => Err(ResolveError::NoSolution(other.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Version {
+        Version::parse(s).unwrap()
+    }
+
+    fn req(s: &str) -> VersionReq {
+        VersionReq::parse(s).unwrap()
+    }
+
+    fn candidate(version: &str, deps: &[(&str, &str)], yanked: bool) -> Candidate {
+        Candidate {
+            version: v(version),
+            dependencies: deps.iter().map(|(n, r)| (n.to_string(), req(r))).collect(),
+            yanked,
+        }
+    }
+
+    fn universe() -> Universe {
+        let mut u = Universe::default();
+        u.packages.insert(
+            "example/report-writer".into(),
+            vec![candidate(
+                "1.0.0",
+                &[("example/pdf", "^1"), ("example/cite", "^1")],
+                false,
+            )],
+        );
+        u.packages.insert(
+            "example/pdf".into(),
+            vec![
+                candidate("1.0.0", &[], false),
+                candidate("1.2.0", &[], false),
+                candidate("1.3.0", &[], true),
+            ],
+        );
+        u.packages.insert(
+            "example/cite".into(),
+            vec![
+                candidate("1.0.0", &[], false),
+                candidate("2.0.0", &[], false),
+                candidate("2.1.0-beta.1", &[], false),
+            ],
+        );
+        u
+    }
+
+    #[test]
+    fn picks_highest_compatible_and_skips_yanked_and_prereleases() {
+        let solution = resolve(
+            &universe(),
+            &[("example/report-writer".into(), req("*"))],
+            &BTreeMap::new(),
+        )
+        .unwrap();
+        assert_eq!(solution["example/pdf"], v("1.2.0"));
+        assert_eq!(solution["example/cite"], v("1.0.0"));
+        let direct = resolve(
+            &universe(),
+            &[("example/cite".into(), req("*"))],
+            &BTreeMap::new(),
+        )
+        .unwrap();
+        assert_eq!(
+            direct["example/cite"],
+            v("2.0.0"),
+            "no pre-release unless asked for"
+        );
+        let pre = resolve(
+            &universe(),
+            &[("example/cite".into(), req(">=2.1.0-beta.1"))],
+            &BTreeMap::new(),
+        )
+        .unwrap();
+        assert_eq!(pre["example/cite"], v("2.1.0-beta.1"));
+    }
+
+    #[test]
+    fn prefers_locked_versions_even_yanked_ones() {
+        let locked = BTreeMap::from([("example/pdf".to_string(), v("1.3.0"))]);
+        let solution = resolve(&universe(), &[("example/pdf".into(), req("^1"))], &locked).unwrap();
+        assert_eq!(solution["example/pdf"], v("1.3.0"));
+        let locked = BTreeMap::from([("example/pdf".to_string(), v("1.0.0"))]);
+        let solution = resolve(&universe(), &[("example/pdf".into(), req("^1"))], &locked).unwrap();
+        assert_eq!(solution["example/pdf"], v("1.0.0"));
+    }
+
+    #[test]
+    fn conflicts_are_explained_in_words() {
+        let err = resolve(
+            &universe(),
+            &[
+                ("example/report-writer".into(), req("*")),
+                ("example/cite".into(), req("^2")),
+            ],
+            &BTreeMap::new(),
+        )
+        .unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("example/report-writer") && text.contains("example/cite"),
+            "{text}"
+        );
+        let only_yanked = resolve(
+            &universe(),
+            &[("example/pdf".into(), req(">=1.3"))],
+            &BTreeMap::new(),
+        )
+        .unwrap_err();
+        assert!(
+            only_yanked.to_string().contains("example/pdf"),
+            "{only_yanked}"
+        );
+        let missing = resolve(
+            &universe(),
+            &[("example/nope".into(), req("*"))],
+            &BTreeMap::new(),
+        )
+        .unwrap_err();
+        assert!(missing.to_string().contains("example/nope"), "{missing}");
+    }
+}
