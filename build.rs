@@ -1,5 +1,6 @@
-//! Embeds the builtin skills (the repo's `skills/`) into the binary, with
-//! each file's executable bit, so they can be materialised with real paths.
+//! Embeds the builtin skills (the repo's `skills/`) and the sample index
+//! (`registry-index/`) into the binary, with each file's executable bit, so
+//! they can be materialised with real paths.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -36,24 +37,38 @@ fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, PathBuf, bool)>) {
     }
 }
 
-fn main() {
-    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("skills");
+/// Writes `OUT_DIR/<out>`: a static `FILES` listing every file under `dir`.
+fn embed(dir: &str, out: &str, doc: &str) {
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join(dir);
     println!("cargo::rerun-if-changed={}", root.display());
     let mut files = Vec::new();
     collect(&root, &root, &mut files);
-    let mut code = String::from(
-        "/// The builtin skills' files: (relative path, executable, contents).\npub static FILES: &[(&str, bool, &[u8])] = &[\n",
+    let mut code = format!(
+        "/// {doc}: (relative path, executable, contents).\npub static FILES: &[(&str, bool, &[u8])] = &[\n"
     );
     for (relative, path, executable) in &files {
         println!("cargo::rerun-if-changed={}", path.display());
+        let path = path.display().to_string();
         writeln!(
             code,
-            "    ({relative:?}, {executable}, include_bytes!({:?})),",
-            path.display().to_string()
+            "    ({relative:?}, {executable}, include_bytes!({path:?})),"
         )
         .unwrap();
     }
     code.push_str("];\n");
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("builtin_skills.rs");
-    std::fs::write(out, code).unwrap();
+    std::fs::write(
+        PathBuf::from(std::env::var("OUT_DIR").unwrap()).join(out),
+        code,
+    )
+    .unwrap();
+}
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    embed("skills", "builtin_skills.rs", "The builtin skills' files");
+    embed(
+        "registry-index",
+        "registry_index.rs",
+        "The sample index's files",
+    );
 }

@@ -30,6 +30,10 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a skills.toml for a project')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add packages to skills.toml and install them')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove packages from skills.toml and the project root')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install what skills.toml asks for, as skills.lock pins it')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a new signing key for an org')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every skill of every root, marking shadowed ones')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one skill: metadata, location, files and which root won')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the level-1 catalog an agent sees')
@@ -45,6 +49,51 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;init' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;add' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'The registry (a name under [registries]) to take them from')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
+            [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;remove' {
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
+            [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;install' {
+            [CompletionResult]::new('--locked', '--locked', [CompletionResultType]::ParameterName, 'Fail if skills.lock would change')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
+            [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;trust' {
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Its minisign public key: a `.pub` file or its base64 line')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -200,6 +249,10 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;help' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a skills.toml for a project')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add packages to skills.toml and install them')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove packages from skills.toml and the project root')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install what skills.toml asks for, as skills.lock pins it')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a new signing key for an org')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every skill of every root, marking shadowed ones')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one skill: metadata, location, files and which root won')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the level-1 catalog an agent sees')
@@ -215,6 +268,18 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;init' {
+            break
+        }
+        'skillpkg;help;add' {
+            break
+        }
+        'skillpkg;help;remove' {
+            break
+        }
+        'skillpkg;help;install' {
+            break
+        }
+        'skillpkg;help;trust' {
             break
         }
         'skillpkg;help;list' {

@@ -16,6 +16,9 @@ _skillpkg() {
             ",$1")
                 cmd="skillpkg"
                 ;;
+            skillpkg,add)
+                cmd="skillpkg__subcmd__add"
+                ;;
             skillpkg,completions)
                 cmd="skillpkg__subcmd__completions"
                 ;;
@@ -27,6 +30,9 @@ _skillpkg() {
                 ;;
             skillpkg,init)
                 cmd="skillpkg__subcmd__init"
+                ;;
+            skillpkg,install)
+                cmd="skillpkg__subcmd__install"
                 ;;
             skillpkg,keygen)
                 cmd="skillpkg__subcmd__keygen"
@@ -46,14 +52,23 @@ _skillpkg() {
             skillpkg,publish)
                 cmd="skillpkg__subcmd__publish"
                 ;;
+            skillpkg,remove)
+                cmd="skillpkg__subcmd__remove"
+                ;;
             skillpkg,show)
                 cmd="skillpkg__subcmd__show"
+                ;;
+            skillpkg,trust)
+                cmd="skillpkg__subcmd__trust"
                 ;;
             skillpkg,validate)
                 cmd="skillpkg__subcmd__validate"
                 ;;
             skillpkg,yank)
                 cmd="skillpkg__subcmd__yank"
+                ;;
+            skillpkg__subcmd__help,add)
+                cmd="skillpkg__subcmd__help__subcmd__add"
                 ;;
             skillpkg__subcmd__help,completions)
                 cmd="skillpkg__subcmd__help__subcmd__completions"
@@ -66,6 +81,9 @@ _skillpkg() {
                 ;;
             skillpkg__subcmd__help,init)
                 cmd="skillpkg__subcmd__help__subcmd__init"
+                ;;
+            skillpkg__subcmd__help,install)
+                cmd="skillpkg__subcmd__help__subcmd__install"
                 ;;
             skillpkg__subcmd__help,keygen)
                 cmd="skillpkg__subcmd__help__subcmd__keygen"
@@ -85,8 +103,14 @@ _skillpkg() {
             skillpkg__subcmd__help,publish)
                 cmd="skillpkg__subcmd__help__subcmd__publish"
                 ;;
+            skillpkg__subcmd__help,remove)
+                cmd="skillpkg__subcmd__help__subcmd__remove"
+                ;;
             skillpkg__subcmd__help,show)
                 cmd="skillpkg__subcmd__help__subcmd__show"
+                ;;
+            skillpkg__subcmd__help,trust)
+                cmd="skillpkg__subcmd__help__subcmd__trust"
                 ;;
             skillpkg__subcmd__help,validate)
                 cmd="skillpkg__subcmd__help__subcmd__validate"
@@ -116,12 +140,30 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init list show prompt validate new pack keygen publish yank index completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install trust list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__add)
+            opts="-q -v -h --registry --force --allow-unsigned --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -144,8 +186,22 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init list show prompt validate new pack keygen publish yank index completions help"
+            opts="init add remove install trust list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -214,6 +270,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__install)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -311,7 +381,35 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__trust)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -433,6 +531,20 @@ _skillpkg() {
             ;;
         skillpkg__subcmd__init)
             opts="-q -v -h --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__install)
+            opts="-q -v -h --locked --force --allow-unsigned --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -577,6 +689,20 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__remove)
+            opts="-q -v -h --force --allow-unsigned --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__show)
             opts="-q -v -h --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -584,6 +710,24 @@ _skillpkg() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__trust)
+            opts="-q -v -h --key --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -27,6 +27,10 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand init 'Create a skills.toml for a project'
+            cand add 'Add packages to skills.toml and install them'
+            cand remove 'Remove packages from skills.toml and the project root'
+            cand install 'Install what skills.toml asks for, as skills.lock pins it'
+            cand trust 'Trust a new signing key for an org'
             cand list 'List every skill of every root, marking shadowed ones'
             cand show 'Show one skill: metadata, location, files and which root won'
             cand prompt 'Print the level-1 catalog an agent sees'
@@ -41,6 +45,47 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;init'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;add'= {
+            cand --registry 'The registry (a name under [registries]) to take them from'
+            cand --force 'Replace managed skills even if they were edited locally'
+            cand --allow-unsigned 'Accept unsigned packages from remote indexes'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;remove'= {
+            cand --force 'Replace managed skills even if they were edited locally'
+            cand --allow-unsigned 'Accept unsigned packages from remote indexes'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;install'= {
+            cand --locked 'Fail if skills.lock would change'
+            cand --force 'Replace managed skills even if they were edited locally'
+            cand --allow-unsigned 'Accept unsigned packages from remote indexes'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;trust'= {
+            cand --key 'Its minisign public key: a `.pub` file or its base64 line'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -180,6 +225,10 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;help'= {
             cand init 'Create a skills.toml for a project'
+            cand add 'Add packages to skills.toml and install them'
+            cand remove 'Remove packages from skills.toml and the project root'
+            cand install 'Install what skills.toml asks for, as skills.lock pins it'
+            cand trust 'Trust a new signing key for an org'
             cand list 'List every skill of every root, marking shadowed ones'
             cand show 'Show one skill: metadata, location, files and which root won'
             cand prompt 'Print the level-1 catalog an agent sees'
@@ -194,6 +243,14 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;help;init'= {
+        }
+        &'skillpkg;help;add'= {
+        }
+        &'skillpkg;help;remove'= {
+        }
+        &'skillpkg;help;install'= {
+        }
+        &'skillpkg;help;trust'= {
         }
         &'skillpkg;help;list'= {
         }

@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod dirs;
+pub mod embedded;
 pub mod env_vars;
 pub mod fsutil;
 pub mod index;

@@ -4,6 +4,7 @@
 mod completions;
 mod index;
 mod init;
+mod install;
 mod keygen;
 mod list;
 mod new;
@@ -12,6 +13,7 @@ mod printer;
 mod prompt;
 mod publish;
 mod show;
+mod trust;
 mod validate;
 mod yank;
 
@@ -41,6 +43,14 @@ pub struct Cli {
 enum Command {
     /// Create a skills.toml for a project.
     Init(init::Args),
+    /// Add packages to skills.toml and install them.
+    Add(install::AddArgs),
+    /// Remove packages from skills.toml and the project root.
+    Remove(install::RemoveArgs),
+    /// Install what skills.toml asks for, as skills.lock pins it.
+    Install(install::InstallArgs),
+    /// Trust a new signing key for an org.
+    Trust(trust::Args),
     /// List every skill of every root, marking shadowed ones.
     List(list::Args),
     /// Show one skill: metadata, location, files and which root won.
@@ -160,6 +170,10 @@ pub fn main() -> ExitCode {
 fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
     match command {
         Command::Init(args) => init::run(args, context),
+        Command::Add(args) => install::add(args, context),
+        Command::Remove(args) => install::remove(args, context),
+        Command::Install(args) => install::install(args, context),
+        Command::Trust(args) => trust::run(args, context),
         Command::List(args) => list::run(args, context),
         Command::Show(args) => show::run(args, context),
         Command::Prompt(args) => prompt::run(args, context),

@@ -10,6 +10,7 @@
 
 pub mod git;
 pub mod local;
+pub mod source;
 
 use std::collections::BTreeMap;
 

@@ -2,7 +2,9 @@
 //! The CLI parses arguments, calls these, and renders what they return.
 
 pub mod init;
+pub mod install;
 pub mod new_skill;
 pub mod pack;
 pub mod publish;
 pub mod skills;
+pub mod trust;

@@ -64,7 +64,7 @@ pub fn discover_roots(project_root: Option<PathBuf>, dirs: &Dirs) -> std::io::Re
     });
     roots.push(Root {
         kind: RootKind::Builtin,
-        dir: builtin::materialize(&dirs.cache)?,
+        dir: builtin::materialize_builtin(&dirs.cache)?,
     });
     Ok(roots)
 }

@@ -5,6 +5,7 @@ mod commands;
 mod common;
 mod corpus;
 mod differential;
+mod install;
 mod publish;
 mod roots;
 mod sample_index;

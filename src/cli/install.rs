@@ -1,0 +1,113 @@
+//! `skillpkg add`, `remove` and `install`.
+
+use crate::ops::install::{Action, Change, InstallOptions};
+
+use super::{Context, ExitStatus};
+
+/// Flags shared by the commands that install.
+#[derive(Debug, clap::Args)]
+pub struct InstallFlags {
+    /// Replace managed skills even if they were edited locally.
+    #[arg(long)]
+    force: bool,
+    /// Accept unsigned packages from remote indexes.
+    #[arg(long)]
+    allow_unsigned: bool,
+}
+
+impl InstallFlags {
+    fn options(&self, locked: bool) -> InstallOptions {
+        InstallOptions {
+            locked,
+            force: self.force,
+            allow_unsigned: self.allow_unsigned,
+        }
+    }
+}
+
+/// Add packages to skills.toml and install them.
+#[derive(Debug, clap::Args)]
+pub struct AddArgs {
+    /// Packages: org/name or org/name@requirement.
+    #[arg(required = true)]
+    packages: Vec<String>,
+    /// The registry (a name under [registries]) to take them from.
+    #[arg(long)]
+    registry: Option<String>,
+    #[command(flatten)]
+    flags: InstallFlags,
+}
+
+/// Remove packages from skills.toml and their skills from the root.
+#[derive(Debug, clap::Args)]
+pub struct RemoveArgs {
+    /// Packages: org/name.
+    #[arg(required = true)]
+    packages: Vec<String>,
+    #[command(flatten)]
+    flags: InstallFlags,
+}
+
+/// Install what skills.toml asks for, as skills.lock pins it.
+#[derive(Debug, clap::Args)]
+pub struct InstallArgs {
+    /// Fail if skills.lock would change.
+    #[arg(long)]
+    locked: bool,
+    #[command(flatten)]
+    flags: InstallFlags,
+}
+
+fn report(context: &Context, changes: &[Change]) {
+    for change in changes {
+        let verb = match change.action {
+            Action::Installed => "Installed",
+            Action::Updated => "Updated",
+            Action::Removed => "Removed",
+            Action::Unchanged => continue,
+        };
+        context
+            .printer
+            .status(verb, format_args!("{} v{}", change.name, change.version));
+    }
+    let unchanged = changes
+        .iter()
+        .filter(|c| c.action == Action::Unchanged)
+        .count();
+    if unchanged > 0 {
+        context
+            .printer
+            .verbose(format_args!("{unchanged} skills already up to date"));
+    }
+}
+
+pub fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let cwd = context.cwd.clone();
+    let dirs = context.dirs()?.clone();
+    let changes = crate::ops::install::add(
+        &cwd,
+        &dirs,
+        &args.packages,
+        args.registry.as_deref(),
+        args.flags.options(false),
+    )?;
+    report(context, &changes);
+    Ok(ExitStatus::Success)
+}
+
+pub fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let cwd = context.cwd.clone();
+    let dirs = context.dirs()?.clone();
+    let changes =
+        crate::ops::install::remove(&cwd, &dirs, &args.packages, args.flags.options(false))?;
+    report(context, &changes);
+    Ok(ExitStatus::Success)
+}
+
+pub fn install(args: InstallArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let cwd = context.cwd.clone();
+    let dirs = context.dirs()?.clone();
+    let changes = crate::ops::install::install(&cwd, &dirs, args.flags.options(args.locked))?;
+    report(context, &changes);
+    Ok(ExitStatus::Success)
+}

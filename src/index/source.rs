@@ -1,0 +1,79 @@
+//! Opening the registry a dependency names: the embedded sample index (the
+//! default), a folder, or a git repository.
+
+use std::path::Path;
+
+use anyhow::{Context as _, bail};
+
+use super::git::{GitIndex, is_git_index};
+use super::local::IndexDir;
+use super::{IndexEntry, PackageName};
+use crate::embedded::{REGISTRY_INDEX, materialize};
+
+/// The source label of the embedded index, as `skills.lock` records it.
+pub const BUILTIN_REGISTRY: &str = "builtin";
+
+/// An index ready to read.
+pub struct Registry {
+    /// How `skills.lock` names it (after `registry+`).
+    pub label: String,
+    /// Its files.
+    pub dir: IndexDir,
+    /// Whether it came over a network transport (unsigned packages are
+    /// refused from those unless the user opts in).
+    pub remote: bool,
+}
+
+/// Opens the registry at `spec`, or the embedded sample index for `None`.
+pub fn open_registry(spec: Option<&str>, cwd: &Path, cache: &Path) -> anyhow::Result<Registry> {
+    let Some(spec) = spec else {
+        let dir = materialize(REGISTRY_INDEX, &cache.join("registry")).with_context(|| {
+            format!(
+                "could not write the built-in index under {}",
+                cache.display()
+            )
+        })?;
+        return Ok(Registry {
+            label: BUILTIN_REGISTRY.to_string(),
+            dir: IndexDir::open(&dir)?,
+            remote: false,
+        });
+    };
+    if is_git_index(spec) {
+        let git = GitIndex::new(spec, cache);
+        git.sync()?;
+        return Ok(Registry {
+            label: spec.to_string(),
+            dir: IndexDir::open(git.checkout())?,
+            remote: !spec.starts_with("file://")
+                && !spec.starts_with("git+file://")
+                && !Path::new(spec).exists(),
+        });
+    }
+    if spec.starts_with("http://") || spec.starts_with("https://") {
+        bail!(
+            "{spec}: this version of skillpkg reads folder and git indexes only, not HTTP ones\nhint: point the registry at the git repository or folder behind {spec}"
+        );
+    }
+    let path = cwd.join(spec.strip_prefix("file://").unwrap_or(spec));
+    Ok(Registry {
+        label: spec.to_string(),
+        dir: IndexDir::open(&path)?,
+        remote: false,
+    })
+}
+
+impl Registry {
+    /// Every version of `package`.
+    pub fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
+        self.dir.entries(package)
+    }
+
+    /// The archive bytes of one version.
+    pub fn archive(&self, package: &PackageName, version: &str) -> anyhow::Result<Vec<u8>> {
+        let path = self.dir.root().join(package.archive_path(version));
+        fs_err::read(&path).with_context(|| {
+            format!("the index lists {package}@{version} but has no archive for it")
+        })
+    }
+}

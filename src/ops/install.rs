@@ -1,0 +1,593 @@
+//! `add`, `remove` and `install`: resolve the manifest against its
+//! registries, verify and install every package into the project root, and
+//! write `skills.lock`.
+//!
+//! Every archive is checked before extraction (sha256 against the index
+//! entry, minisign signature by a key of its org whose trusted comment
+//! names this package, version and checksum). Skills are extracted into a
+//! staging directory and renamed into place, one at a time; the lock is
+//! written last, atomically. A process lock serialises concurrent runs on
+//! one project. Folders the lock does not manage are never touched.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+use semver::{Version, VersionReq};
+use serde::Serialize;
+
+use crate::dirs::Dirs;
+use crate::index::source::{Registry, open_registry};
+use crate::index::{IndexEntry, PackageName};
+use crate::manifest::edit::ManifestDocument;
+use crate::manifest::lock::{LockedSkill, Lockfile};
+use crate::manifest::{DependencySpec, LOCK_FILE, MANIFEST_FILE, Manifest, Source};
+use crate::resolve::{Candidate, Universe, resolve};
+use crate::store::extract::{Limits, extract};
+use crate::store::{hash, signing};
+
+/// How `install` may behave.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InstallOptions {
+    /// Fail if the lock would change.
+    pub locked: bool,
+    /// Overwrite managed skills that were edited locally.
+    pub force: bool,
+    /// Accept unsigned packages from remote indexes.
+    pub allow_unsigned: bool,
+}
+
+/// What happened to one skill.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// Newly installed.
+    Installed,
+    /// Replaced by another version.
+    Updated,
+    /// Already in place.
+    Unchanged,
+    /// Removed: no longer wanted.
+    Removed,
+}
+
+/// One line of an install report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Change {
+    /// `org/name`.
+    pub name: String,
+    /// The version now installed (or removed).
+    pub version: String,
+    /// What happened.
+    pub action: Action,
+}
+
+/// A project: its manifest, lock and root.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The directory holding `skills.toml`.
+    pub dir: PathBuf,
+    /// `skills.toml`.
+    pub manifest_path: PathBuf,
+    /// `skills.lock`.
+    pub lock_path: PathBuf,
+}
+
+impl Project {
+    /// The project whose `skills.toml` is in `cwd` or above.
+    pub fn find(cwd: &Path) -> anyhow::Result<Project> {
+        let dir = cwd
+            .ancestors()
+            .find(|d| d.join(MANIFEST_FILE).is_file())
+            .ok_or_else(|| anyhow::anyhow!("no {MANIFEST_FILE} in {} or any parent directory\nhint: run `skillpkg init` to start one", cwd.display()))?;
+        Ok(Project {
+            manifest_path: dir.join(MANIFEST_FILE),
+            lock_path: dir.join(LOCK_FILE),
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    fn state_dir(&self) -> PathBuf {
+        self.dir.join(".skillpkg")
+    }
+}
+
+/// Parses `org/name[@req]`.
+fn parse_request(text: &str) -> anyhow::Result<(PackageName, Option<VersionReq>)> {
+    let (name, req) = match text.split_once('@') {
+        Some((name, req)) => (name, Some(req)),
+        None => (text, None),
+    };
+    let package: PackageName = name.parse()?;
+    let req = req
+        .map(|r| {
+            VersionReq::parse(r)
+                .map_err(|e| anyhow::anyhow!("'{text}': invalid version requirement '{r}': {e}"))
+        })
+        .transpose()?;
+    Ok((package, req))
+}
+
+/// Adds packages to the manifest, then installs. A package given without
+/// a requirement is recorded as `^<the version resolved>`.
+pub fn add(
+    cwd: &Path,
+    dirs: &Dirs,
+    requests: &[String],
+    registry: Option<&str>,
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let project = Project::find(cwd)?;
+    let _lock = lock_project(&project)?;
+    let text = fs_err::read_to_string(&project.manifest_path)?;
+    let mut manifest = Manifest::parse(&text, &project.manifest_path)?;
+    let mut doc = ManifestDocument::parse(&text, &project.manifest_path)?;
+    if let Some(name) = registry
+        && !manifest.registries.contains_key(name)
+    {
+        bail!(
+            "no registry named '{name}' in {}\nhint: add it under [registries]",
+            project.manifest_path.display()
+        );
+    }
+    for request in requests {
+        let (package, req) = parse_request(request)?;
+        let spec = spec_for(
+            req.as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_else(|| "*".into()),
+            registry,
+        );
+        manifest.skills.insert(package.to_string(), spec);
+    }
+    let (lock, changes) = sync(&project, &manifest, dirs, options)?;
+    for request in requests {
+        let (package, req) = parse_request(request)?;
+        let name = package.to_string();
+        let req = match req {
+            Some(req) => req.to_string(),
+            None => {
+                let locked = lock
+                    .get(&name)
+                    .expect("every requested package is resolved");
+                format!("^{}", locked.version)
+            }
+        };
+        doc.set_dependency(&name, &spec_for(req, registry))?;
+    }
+    lock.write(&project.lock_path)?;
+    crate::fsutil::write_atomically(&project.manifest_path, doc.to_text().as_bytes())
+        .with_context(|| format!("could not write {}", project.manifest_path.display()))?;
+    Ok(changes)
+}
+
+fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
+    match registry {
+        None => DependencySpec::Version(req),
+        Some(registry) => DependencySpec::Detailed(crate::manifest::DetailedSpec {
+            version: Some(req),
+            registry: Some(registry.to_string()),
+            ..Default::default()
+        }),
+    }
+}
+
+/// Removes packages from the manifest and their skills from the root.
+pub fn remove(
+    cwd: &Path,
+    dirs: &Dirs,
+    names: &[String],
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let project = Project::find(cwd)?;
+    let _lock = lock_project(&project)?;
+    let text = fs_err::read_to_string(&project.manifest_path)?;
+    let mut manifest = Manifest::parse(&text, &project.manifest_path)?;
+    let mut doc = ManifestDocument::parse(&text, &project.manifest_path)?;
+    for name in names {
+        if manifest.skills.remove(name).is_none() {
+            bail!("{name} is not in {}", project.manifest_path.display());
+        }
+        doc.remove_dependency(name)?;
+    }
+    let (lock, changes) = sync(&project, &manifest, dirs, options)?;
+    lock.write(&project.lock_path)?;
+    crate::fsutil::write_atomically(&project.manifest_path, doc.to_text().as_bytes())?;
+    Ok(changes)
+}
+
+/// Installs what the manifest asks for, keeping locked versions.
+pub fn install(cwd: &Path, dirs: &Dirs, options: InstallOptions) -> anyhow::Result<Vec<Change>> {
+    let project = Project::find(cwd)?;
+    let _lock = lock_project(&project)?;
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let (lock, changes) = sync(&project, &manifest, dirs, options)?;
+    lock.write(&project.lock_path)?;
+    Ok(changes)
+}
+
+fn lock_project(project: &Project) -> anyhow::Result<crate::fsutil::FileLock> {
+    crate::fsutil::lock_exclusive(&project.state_dir().join("lock"))
+        .with_context(|| format!("could not lock {}", project.dir.display()))
+}
+
+/// A resolved package, ready to install.
+struct Planned<'r> {
+    package: PackageName,
+    version: Version,
+    entry: IndexEntry,
+    registry: &'r Registry,
+}
+
+fn registry_spec<'m>(
+    manifest: &'m Manifest,
+    name: Option<&str>,
+) -> anyhow::Result<Option<&'m str>> {
+    match name {
+        None => Ok(manifest.registries.get("default").map(|r| r.index.as_str())),
+        Some(name) => manifest
+            .registries
+            .get(name)
+            .map(|r| Some(r.index.as_str()))
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no registry named '{name}' in skills.toml\nhint: add it under [registries]"
+                )
+            }),
+    }
+}
+
+/// Resolves and installs; returns the new lock and what changed.
+fn sync(
+    project: &Project,
+    manifest: &Manifest,
+    dirs: &Dirs,
+    options: InstallOptions,
+) -> anyhow::Result<(Lockfile, Vec<Change>)> {
+    let old_lock = Lockfile::load(&project.lock_path)?;
+    let root = project.dir.join(manifest.root_dir());
+
+    // Group the requirements by registry.
+    let mut groups: BTreeMap<Option<String>, Vec<(String, VersionReq)>> = BTreeMap::new();
+    for (name, spec) in &manifest.skills {
+        match spec.source(name)? {
+            Source::Registry { req, registry } => {
+                name.parse::<PackageName>()?;
+                groups
+                    .entry(registry)
+                    .or_default()
+                    .push((name.clone(), req));
+            }
+            Source::Path(_) | Source::Git { .. } => bail!(
+                "'{name}': path and git dependencies are not supported by this version of skillpkg\nhint: publish the skill to an index, or copy it into {} by hand",
+                root.display()
+            ),
+        }
+    }
+    let mut registries = Vec::new();
+    for registry_name in groups.keys() {
+        let spec = registry_spec(manifest, registry_name.as_deref())?;
+        registries.push(open_registry(spec, &project.dir, &dirs.cache)?);
+    }
+
+    let mut plan: Vec<Planned> = Vec::new();
+    for ((_, requirements), registry) in groups.iter().zip(&registries) {
+        let universe = fetch_universe(registry, requirements)?;
+        let source = format!("registry+{}", registry.label);
+        let locked: BTreeMap<String, Version> = old_lock
+            .skills
+            .iter()
+            .filter(|s| s.source == source)
+            .filter_map(|s| Some((s.name.clone(), Version::parse(&s.version).ok()?)))
+            .collect();
+        let solution = resolve(&universe, requirements, &locked)?;
+        for (name, version) in solution {
+            let package: PackageName = name.parse()?;
+            let entry = registry
+                .entries(&package)?
+                .into_iter()
+                .find(|e| e.vers == version.to_string())
+                .expect("resolved versions come from the index");
+            plan.push(Planned {
+                package,
+                version,
+                entry,
+                registry,
+            });
+        }
+    }
+
+    // Two packages may not install the same skill name into one root.
+    let mut by_skill: BTreeMap<&str, &PackageName> = BTreeMap::new();
+    for planned in &plan {
+        if let Some(other) = by_skill.insert(&planned.package.name, &planned.package) {
+            bail!(
+                "{} and {} both install a skill named '{}' into {}; one root holds one skill of a name\nhint: remove one of them from {MANIFEST_FILE}",
+                other,
+                planned.package,
+                planned.package.name,
+                root.display()
+            );
+        }
+    }
+
+    if options.locked {
+        let wanted: BTreeSet<(String, String)> = plan
+            .iter()
+            .map(|p| (p.package.to_string(), p.version.to_string()))
+            .collect();
+        let have: BTreeSet<(String, String)> = old_lock
+            .skills
+            .iter()
+            .map(|s| (s.name.clone(), s.version.clone()))
+            .collect();
+        if wanted != have {
+            let differences: Vec<String> = wanted
+                .symmetric_difference(&have)
+                .map(|(n, v)| format!("{n}@{v}"))
+                .collect();
+            bail!(
+                "{} needs to change ({}) but --locked was given\nhint: run `skillpkg install` without --locked and commit the new lock",
+                project.lock_path.display(),
+                differences.join(", ")
+            );
+        }
+    }
+
+    // Verify every archive before touching the root.
+    let mut keys = old_lock.keys.clone();
+    let mut verified = Vec::new();
+    for planned in &plan {
+        let (archive, signer) = fetch_verified(planned, &mut keys, dirs, options)?;
+        verified.push((planned, archive, signer));
+    }
+
+    let staging_parent = project.state_dir().join("staging");
+    let mut changes = Vec::new();
+    let mut new_lock = Lockfile {
+        keys,
+        ..Lockfile::default()
+    };
+    fs_err::create_dir_all(&root)?;
+    for (planned, archive_path, signer) in verified {
+        let name = planned.package.to_string();
+        let target = root.join(&planned.package.name);
+        let old = old_lock.get(&name);
+        let checksum = format!("sha256:{}", planned.entry.cksum);
+        let unchanged = old.is_some_and(|o| {
+            o.version == planned.entry.vers && o.checksum.as_deref() == Some(&checksum)
+        }) && target.is_dir()
+            && old
+                .is_some_and(|o| hash::tree_hash(&target).ok().as_deref() == Some(o.tree.as_str()));
+        let tree = if unchanged {
+            old.expect("checked").tree.clone()
+        } else {
+            let staged = extract(
+                &archive_path,
+                Some(&planned.package.name),
+                &staging_parent,
+                &Limits::default(),
+            )?;
+            let tree = hash::tree_hash(&staged.path())?;
+            if target.exists() {
+                check_replaceable(&target, &name, old, &tree, options)?;
+            }
+            swap_into_place(staged, &target, &project.state_dir())?;
+            tree
+        };
+        changes.push(Change {
+            name: name.clone(),
+            version: planned.entry.vers.clone(),
+            action: match old {
+                _ if unchanged => Action::Unchanged,
+                Some(o) if o.version == planned.entry.vers => Action::Unchanged,
+                Some(_) => Action::Updated,
+                None => Action::Installed,
+            },
+        });
+        new_lock.skills.push(LockedSkill {
+            name,
+            version: planned.entry.vers.clone(),
+            source: format!("registry+{}", planned.registry.label),
+            checksum: Some(checksum),
+            tree,
+            signer,
+            dependencies: planned.entry.deps.iter().map(|d| d.name.clone()).collect(),
+        });
+    }
+
+    // Skills the lock managed that are no longer wanted.
+    for old in &old_lock.skills {
+        if new_lock.get(&old.name).is_some() {
+            continue;
+        }
+        let Some(skill_name) = old.name.split('/').nth(1) else {
+            continue;
+        };
+        let target = root.join(skill_name);
+        if target.exists() {
+            let tree = hash::tree_hash(&target)?;
+            if tree != old.tree && !options.force {
+                bail!(
+                    "{} was edited since it was installed; not removing it\nhint: pass --force to remove it anyway",
+                    target.display()
+                );
+            }
+            fs_err::remove_dir_all(&target)?;
+        }
+        changes.push(Change {
+            name: old.name.clone(),
+            version: old.version.clone(),
+            action: Action::Removed,
+        });
+    }
+    Ok((new_lock, changes))
+}
+
+/// Every version of every package reachable from `requirements`.
+fn fetch_universe(
+    registry: &Registry,
+    requirements: &[(String, VersionReq)],
+) -> anyhow::Result<Universe> {
+    let mut universe = Universe::default();
+    let mut queue: Vec<String> = requirements.iter().map(|(n, _)| n.clone()).collect();
+    while let Some(name) = queue.pop() {
+        if universe.packages.contains_key(&name) {
+            continue;
+        }
+        let package: PackageName = name.parse()?;
+        let mut candidates = Vec::new();
+        for entry in registry.entries(&package)? {
+            let Ok(version) = Version::parse(&entry.vers) else {
+                continue;
+            };
+            let mut dependencies = Vec::new();
+            for dep in &entry.deps {
+                let req = VersionReq::parse(&dep.req).with_context(|| {
+                    format!(
+                        "{name}@{version} in {}: invalid requirement on {}",
+                        registry.label, dep.name
+                    )
+                })?;
+                queue.push(dep.name.clone());
+                dependencies.push((dep.name.clone(), req));
+            }
+            candidates.push(Candidate {
+                version,
+                dependencies,
+                yanked: entry.yanked,
+            });
+        }
+        if candidates.is_empty() {
+            bail!(
+                "{name} is not in the index {}\nhint: check the name with `skillpkg search`",
+                registry.label
+            );
+        }
+        universe.packages.insert(name, candidates);
+    }
+    Ok(universe)
+}
+
+/// The archive of `planned`, from the cache or the index, with its sha256
+/// and signature verified. Returns its cached path and the signer key.
+fn fetch_verified(
+    planned: &Planned,
+    pinned: &mut BTreeMap<String, Vec<String>>,
+    dirs: &Dirs,
+    options: InstallOptions,
+) -> anyhow::Result<(PathBuf, Option<String>)> {
+    let package = &planned.package;
+    let version = &planned.entry.vers;
+    let cached = dirs
+        .cache
+        .join("archives")
+        .join(format!("{}.skill", planned.entry.cksum));
+    let bytes = match fs_err::read(&cached) {
+        Ok(bytes) if hash::sha256_hex(&bytes) == planned.entry.cksum => bytes,
+        _ => {
+            let bytes = planned.registry.archive(package, version)?;
+            let actual = hash::sha256_hex(&bytes);
+            if actual != planned.entry.cksum {
+                bail!(
+                    "checksum mismatch for {package}@{version}: the index says sha256:{} but the archive is sha256:{actual}\nhint: the archive or the index entry was tampered with or corrupted; do not install it",
+                    planned.entry.cksum
+                );
+            }
+            crate::fsutil::write_atomically(&cached, &bytes)?;
+            bytes
+        }
+    };
+
+    if planned.entry.sig.trim().is_empty() {
+        if planned.registry.remote && !options.allow_unsigned {
+            bail!(
+                "{package}@{version} is not signed\nhint: pass --allow-unsigned to install unsigned packages from {}",
+                planned.registry.label
+            );
+        }
+        return Ok((cached, None));
+    }
+    let config = planned.registry.dir.config()?;
+    let offered = config.keys.get(&package.org).cloned().unwrap_or_default();
+    let comment = signing::trusted_comment(&package.to_string(), version, &planned.entry.cksum);
+    let mut last_error = None;
+    for key in &offered {
+        match signing::verify_for(key, &bytes, &planned.entry.sig, &comment) {
+            Ok(()) => {
+                let trusted = pinned.entry(package.org.clone()).or_default();
+                if trusted.is_empty() {
+                    trusted.push(key.clone()); // trust on first use
+                } else if !trusted.contains(key) {
+                    bail!(
+                        "{package}@{version} is signed by key {key}, but skills.lock pins org '{}' to {}\nhint: if the org really changed its key, accept it with `skillpkg trust {} --key {key}`",
+                        package.org,
+                        trusted.join(", "),
+                        package.org
+                    );
+                }
+                return Ok((cached, Some(key.clone())));
+            }
+            Err(e) => last_error = Some(e),
+        }
+    }
+    match last_error {
+        Some(e) => Err(anyhow::Error::new(e).context(format!(
+            "the signature of {package}@{version} does not verify"
+        ))),
+        None => bail!(
+            "{package}@{version} is signed, but the index lists no keys for org '{}'",
+            package.org
+        ),
+    }
+}
+
+/// Refuses to replace `target` unless it is a pristine managed skill (or
+/// `--force`), or already holds exactly the new tree.
+fn check_replaceable(
+    target: &Path,
+    name: &str,
+    old: Option<&LockedSkill>,
+    new_tree: &str,
+    options: InstallOptions,
+) -> anyhow::Result<()> {
+    let current = hash::tree_hash(target)?;
+    if current == new_tree {
+        return Ok(()); // an interrupted run already put it there
+    }
+    match old {
+        None => bail!(
+            "{} already exists and skillpkg does not manage it (a hand-written skill?); not overwriting it\nhint: rename or move that folder, then install {name} again",
+            target.display()
+        ),
+        Some(old) if old.tree != current && !options.force => bail!(
+            "{} was edited since it was installed (its files no longer match skills.lock)\nhint: keep your edits elsewhere, or pass --force to replace it with {name}",
+            target.display()
+        ),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Renames the staged skill into `target`, moving any old tree aside first
+/// and deleting it after, so the root never shows a half-installed skill.
+fn swap_into_place(
+    staged: crate::store::extract::Staged,
+    target: &Path,
+    state: &Path,
+) -> anyhow::Result<()> {
+    let trash = state.join("trash");
+    fs_err::create_dir_all(&trash)?;
+    let aside = tempfile::Builder::new()
+        .prefix("old-")
+        .tempdir_in(&trash)?
+        .keep();
+    let old = aside.join("tree");
+    if target.exists() {
+        fs_err::rename(target, &old)?;
+    }
+    staged
+        .persist(target)
+        .with_context(|| format!("could not move the new skill into {}", target.display()))?;
+    let _ = fs_err::remove_dir_all(&aside);
+    Ok(())
+}

@@ -1,0 +1,481 @@
+//! `init` → `add` → `install --locked` against the embedded, folder and git
+//! indexes, and every refusal leaving root and lock as they were.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{Output, TestContext, run, skill_md, write_skill};
+
+fn repo_index() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("registry-index")
+}
+
+/// Every file under `dir` with its bytes, relative and sorted.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
+            (rel, std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn new_project(ctx: &TestContext, registry: Option<&str>) -> PathBuf {
+    let dir = ctx.root().join("app");
+    let out = run(ctx.command().arg("init").arg(&dir));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    if let Some(index) = registry {
+        let manifest = dir.join("skills.toml");
+        let mut text = std::fs::read_to_string(&manifest).unwrap();
+        text.push_str(&format!(
+            "\n[registries]\ndefault = {{ index = {index:?} }}\n"
+        ));
+        std::fs::write(manifest, text).unwrap();
+    }
+    dir
+}
+
+fn in_dir(ctx: &TestContext, dir: &Path, args: &[&str]) -> Output {
+    run(ctx.command().current_dir(dir).args(args))
+}
+
+/// add → lock → a fresh copy of the project → install --locked: identical trees.
+fn round_trip(ctx: &TestContext, registry: Option<&str>) {
+    let app = new_project(ctx, registry);
+    let out = in_dir(ctx, &app, &["add", "example/report-writer"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    for name in ["report-writer", "pdf-processing", "citation-style"] {
+        assert!(
+            out.stderr
+                .contains(&format!("Installed example/{name} v1.0.0")),
+            "{}",
+            out.stderr
+        );
+        assert!(
+            app.join(".agents/skills")
+                .join(name)
+                .join("SKILL.md")
+                .is_file()
+        );
+    }
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    assert!(
+        manifest.contains("\"example/report-writer\" = \"^1.0.0\""),
+        "{manifest}"
+    );
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert_eq!(lock.matches("[[skill]]").count(), 3);
+    // The PDF script keeps its executable bit.
+    use std::os::unix::fs::PermissionsExt;
+    let script = app.join(".agents/skills/pdf-processing/scripts/extract_text.sh");
+    assert_ne!(
+        std::fs::metadata(&script).unwrap().permissions().mode() & 0o111,
+        0
+    );
+
+    let copy = ctx.root().join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for file in ["skills.toml", "skills.lock"] {
+        std::fs::copy(app.join(file), copy.join(file)).unwrap();
+    }
+    let out = in_dir(ctx, &copy, &["install", "--locked"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")),
+        "trees differ"
+    );
+    assert_eq!(
+        std::fs::read_to_string(copy.join("skills.lock")).unwrap(),
+        lock,
+        "install --locked keeps the lock byte for byte"
+    );
+
+    // Installing again changes nothing; removing cleans up.
+    let again = in_dir(ctx, &copy, &["install"]);
+    assert_eq!(again.status, 0);
+    assert!(!again.stderr.contains("Installed"), "{}", again.stderr);
+    let out = in_dir(ctx, &copy, &["remove", "example/report-writer"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_dir(copy.join(".agents/skills"))
+            .unwrap()
+            .count(),
+        0
+    );
+}
+
+#[test]
+fn round_trip_on_the_embedded_index() {
+    round_trip(&TestContext::new(), None);
+}
+
+#[test]
+fn round_trip_on_a_folder_index() {
+    let ctx = TestContext::new();
+    let index = ctx.root().join("folder-index");
+    copy_dir(&repo_index(), &index);
+    round_trip(&ctx, Some(index.to_str().unwrap()));
+}
+
+#[test]
+fn round_trip_on_a_git_index() {
+    let ctx = TestContext::new();
+    let work = ctx.root().join("git-work");
+    copy_dir(&repo_index(), &work);
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(&work)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["add", "-A"]);
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-q",
+        "-m",
+        "index",
+    ]);
+    round_trip(&ctx, Some(&format!("file://{}", work.display())));
+}
+
+/// A project on a private copy of the sample index, with pdf-processing installed.
+struct Tamper {
+    ctx: TestContext,
+    index: PathBuf,
+    app: PathBuf,
+}
+
+impl Tamper {
+    fn new() -> Tamper {
+        let ctx = TestContext::new();
+        let index = ctx.root().join("index");
+        copy_dir(&repo_index(), &index);
+        let app = new_project(&ctx, Some(index.to_str().unwrap()));
+        let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        Tamper { ctx, index, app }
+    }
+
+    fn snapshot(&self) -> (Vec<(String, Vec<u8>)>, String, String) {
+        (
+            tree(&self.app.join(".agents/skills")),
+            std::fs::read_to_string(self.app.join("skills.lock")).unwrap(),
+            std::fs::read_to_string(self.app.join("skills.toml")).unwrap(),
+        )
+    }
+
+    /// Runs `args`, expects failure with `message`, and an untouched project.
+    fn refused(&self, args: &[&str], message: &str) {
+        let before = self.snapshot();
+        let out = in_dir(&self.ctx, &self.app, args);
+        assert_eq!(out.status, 1, "{args:?} should fail: {}", out.stderr);
+        assert!(
+            out.stderr.contains(message),
+            "{args:?}: expected {message:?} in:\n{}",
+            out.stderr
+        );
+        assert!(self.snapshot() == before, "{args:?} changed the project");
+    }
+
+    fn entry_file(&self, name: &str) -> PathBuf {
+        self.index.join("index/example").join(name)
+    }
+
+    fn archive(&self, name: &str, version: &str) -> PathBuf {
+        self.index
+            .join(format!("packages/example/{name}/{name}-{version}.skill"))
+    }
+}
+
+#[test]
+fn tampered_archives_entries_and_signatures_are_refused() {
+    let t = Tamper::new();
+    // A flipped byte in an archive.
+    let archive = t.archive("citation-style", "1.0.0");
+    let mut bytes = std::fs::read(&archive).unwrap();
+    bytes[100] ^= 1;
+    std::fs::write(&archive, &bytes).unwrap();
+    t.refused(
+        &["add", "example/citation-style@^1"],
+        "checksum mismatch for example/citation-style@1.0.0",
+    );
+    bytes[100] ^= 1;
+    std::fs::write(&archive, &bytes).unwrap();
+
+    // An entry whose signature was altered.
+    let entry = t.entry_file("citation-style");
+    let original = std::fs::read_to_string(&entry).unwrap();
+    let mut lines: Vec<serde_json::Value> = original
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let sig = lines[0]["sig"].as_str().unwrap().to_string();
+    let sig_line = sig.lines().nth(1).unwrap().to_string();
+    let mut flipped = sig_line.clone().into_bytes();
+    flipped[10] = if flipped[10] == b'A' { b'B' } else { b'A' };
+    lines[0]["sig"] = sig
+        .replace(&sig_line, std::str::from_utf8(&flipped).unwrap())
+        .into();
+    let write = |lines: &[serde_json::Value]| {
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&entry, text).unwrap();
+    };
+    write(&lines);
+    t.refused(
+        &["add", "example/citation-style@^1"],
+        "the signature of example/citation-style@1.0.0 does not verify",
+    );
+
+    // A valid signature replayed: 1.0.0's archive and signature served as 3.0.0.
+    let mut replay: Vec<serde_json::Value> = original
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut fake = replay[0].clone();
+    fake["vers"] = "3.0.0".into();
+    replay.push(fake);
+    std::fs::copy(
+        t.archive("citation-style", "1.0.0"),
+        t.archive("citation-style", "3.0.0"),
+    )
+    .unwrap();
+    write(&replay);
+    t.refused(&["add", "example/citation-style@^3"], "replayed");
+    std::fs::write(&entry, &original).unwrap();
+}
+
+#[test]
+fn a_changed_org_key_is_refused_naming_both_keys() {
+    let t = Tamper::new();
+    let pinned = std::fs::read_to_string(t.app.join("skills.lock")).unwrap();
+    // Re-sign the index with a new key, as an attacker (or a key rotation) would.
+    let keys = t.ctx.root().join("new-keys");
+    assert_eq!(
+        run(t
+            .ctx
+            .command()
+            .args(["keygen", "--no-password", "--out"])
+            .arg(&keys))
+        .status,
+        0
+    );
+    let fresh = t.ctx.root().join("resigned");
+    assert_eq!(
+        run(t
+            .ctx
+            .command()
+            .args(["index", "init"])
+            .arg(&fresh)
+            .args(["--org", "example", "--key"])
+            .arg(keys.join("skillpkg.pub")))
+        .status,
+        0
+    );
+    for name in ["pdf-processing", "citation-style"] {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("sample-skills")
+            .join(name);
+        let out = run(t
+            .ctx
+            .command()
+            .arg("publish")
+            .arg(&src)
+            .args(["--index"])
+            .arg(&fresh)
+            .args(["--org", "example", "--key"])
+            .arg(keys.join("skillpkg.key")));
+        assert_eq!(out.status, 0, "{}", out.stderr);
+    }
+    std::fs::remove_dir_all(&t.index).unwrap();
+    copy_dir(&fresh, &t.index);
+    let old_key = pinned
+        .lines()
+        .find(|l| l.starts_with("signer"))
+        .unwrap()
+        .split('"')
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let new_key = std::fs::read_to_string(keys.join("skillpkg.pub"))
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    t.refused(
+        &["add", "example/citation-style"],
+        &format!("signed by key {new_key}, but skills.lock pins org 'example' to {old_key}"),
+    );
+    t.refused(
+        &["add", "example/citation-style"],
+        "skillpkg trust example --key",
+    );
+
+    // Accepting the new key lets the install go through.
+    let out = in_dir(&t.ctx, &t.app, &["trust", "example", "--key", &new_key]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!("Replaced key {old_key}")),
+        "{}",
+        out.stderr
+    );
+    let out = in_dir(&t.ctx, &t.app, &["add", "example/citation-style"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+}
+
+#[test]
+fn unsatisfiable_yanked_and_unknown_requirements_are_explained() {
+    let t = Tamper::new();
+    t.refused(
+        &["add", "example/pdf-processing@^9"],
+        "no versions satisfy the requirements",
+    );
+    t.refused(&["add", "example/nope"], "example/nope is not in the index");
+    // Yank every version of citation-style: nothing left to pick.
+    let out = run(t
+        .ctx
+        .command()
+        .args(["yank", "example/citation-style@1.0.0", "--index"])
+        .arg(&t.index));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = run(t
+        .ctx
+        .command()
+        .args(["yank", "example/citation-style@2.0.0", "--index"])
+        .arg(&t.index));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    t.refused(
+        &["add", "example/citation-style"],
+        "no versions satisfy the requirements",
+    );
+}
+
+#[test]
+fn hand_written_and_edited_skills_are_never_overwritten() {
+    let t = Tamper::new();
+    // A hand-written skill with a package's name.
+    write_skill(
+        &t.app.join(".agents/skills"),
+        "citation-style",
+        &skill_md("citation-style", "Mine. Use when citing."),
+    );
+    t.refused(
+        &["add", "example/citation-style"],
+        "skillpkg does not manage it",
+    );
+    std::fs::remove_dir_all(t.app.join(".agents/skills/citation-style")).unwrap();
+
+    // A managed skill edited locally, then asked to change version.
+    let edited = t.app.join(".agents/skills/pdf-processing/SKILL.md");
+    let mut text = std::fs::read_to_string(&edited).unwrap();
+    text.push_str("\nMy local note.\n");
+    std::fs::write(&edited, &text).unwrap();
+    t.refused(
+        &["remove", "example/pdf-processing"],
+        "was edited since it was installed",
+    );
+    let out = in_dir(
+        &t.ctx,
+        &t.app,
+        &["remove", "--force", "example/pdf-processing"],
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+}
+
+#[test]
+fn concurrent_adds_into_one_project_all_land() {
+    let ctx = TestContext::new();
+    let keys = ctx.root().join("keys");
+    assert_eq!(
+        run(ctx
+            .command()
+            .args(["keygen", "--no-password", "--out"])
+            .arg(&keys))
+        .status,
+        0
+    );
+    let index = ctx.root().join("index");
+    assert_eq!(
+        run(ctx
+            .command()
+            .args(["index", "init"])
+            .arg(&index)
+            .args(["--org", "acme", "--key"])
+            .arg(keys.join("skillpkg.pub")))
+        .status,
+        0
+    );
+    let names: Vec<String> = (0..8).map(|i| format!("skill-{i}")).collect();
+    for name in &names {
+        let dir = write_skill(
+            &ctx.root().join("src"),
+            name,
+            &skill_md(name, "Concurrent. Use when testing."),
+        );
+        let out = run(ctx
+            .command()
+            .arg("publish")
+            .arg(&dir)
+            .args(["--version", "1.0.0", "--index"])
+            .arg(&index)
+            .args(["--org", "acme", "--key"])
+            .arg(keys.join("skillpkg.key")));
+        assert_eq!(out.status, 0, "{}", out.stderr);
+    }
+    let app = new_project(&ctx, Some(index.to_str().unwrap()));
+    let outputs: Vec<Output> = std::thread::scope(|scope| {
+        let handles: Vec<_> = names
+            .iter()
+            .map(|name| {
+                let (ctx, app) = (&ctx, &app);
+                scope.spawn(move || in_dir(ctx, app, &["add", &format!("acme/{name}")]))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for out in &outputs {
+        assert_eq!(out.status, 0, "{}", out.stderr);
+    }
+    let lock = skillpkg::manifest::lock::Lockfile::load(&app.join("skills.lock")).unwrap();
+    assert_eq!(lock.skills.len(), 8);
+    let manifest = skillpkg::manifest::Manifest::load(&app.join("skills.toml")).unwrap();
+    assert_eq!(manifest.skills.len(), 8);
+    for name in &names {
+        assert!(
+            app.join(".agents/skills")
+                .join(name)
+                .join("SKILL.md")
+                .is_file(),
+            "{name}"
+        );
+    }
+}
