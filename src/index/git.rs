@@ -66,6 +66,18 @@ impl GitIndex {
         &self.checkout
     }
 
+    /// The repository's directory when the index is on this machine.
+    fn local_repository(&self) -> Option<PathBuf> {
+        let path = Path::new(self.url.strip_prefix("file://").unwrap_or(&self.url));
+        let is_local = self.url.starts_with("file://") || path.is_absolute() || path.exists();
+        let dir = if path.join(".git").is_dir() {
+            path.join(".git")
+        } else {
+            path.to_path_buf()
+        };
+        (is_local && dir.join("HEAD").is_file()).then_some(dir)
+    }
+
     /// Brings the checkout to the remote's current state (cloning it the
     /// first time) and returns it with the branch to publish on.
     pub fn sync(&self) -> anyhow::Result<(Repository, String)> {
@@ -139,6 +151,17 @@ impl GitIndex {
             let index = IndexDir::open(&self.checkout)?;
             let message = change(&index)?;
             commit_all(&repo, &branch, &message)?;
+            // libgit2 updates a local repository's refs without an atomic
+            // compare-and-swap: publishers on one machine serialise their
+            // pushes with a lock inside the repository (git ignores the
+            // file), so each push sees the ref the previous one left.
+            let _push_lock = match self.local_repository() {
+                Some(dir) => Some(
+                    crate::fsutil::lock_exclusive(&dir.join("skillpkg-push.lock"))
+                        .with_context(|| format!("could not lock {}", dir.display()))?,
+                ),
+                None => None,
+            };
             match push(&repo, &branch) {
                 Ok(()) => return Ok(()),
                 Err(e) => last_error = Some(e),
