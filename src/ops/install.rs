@@ -206,9 +206,20 @@ pub fn install(cwd: &Path, dirs: &Dirs, options: InstallOptions) -> anyhow::Resu
     Ok(changes)
 }
 
+/// Locks the project against concurrent skillpkg runs. The state folder
+/// `.skillpkg/` ignores itself, so it never shows up in version control.
 fn lock_project(project: &Project) -> anyhow::Result<crate::fsutil::FileLock> {
-    crate::fsutil::lock_exclusive(&project.state_dir().join("lock"))
-        .with_context(|| format!("could not lock {}", project.dir.display()))
+    let state = project.state_dir();
+    let lock = crate::fsutil::lock_exclusive(&state.join("lock"))
+        .with_context(|| format!("could not lock {}", project.dir.display()))?;
+    let ignore = state.join(".gitignore");
+    if !ignore.exists() {
+        crate::fsutil::write_atomically(
+            &ignore,
+            b"# skillpkg's working files: not for version control.\n*\n",
+        )?;
+    }
+    Ok(lock)
 }
 
 /// A resolved package, ready to install.

@@ -82,6 +82,11 @@ fn round_trip(ctx: &TestContext, registry: Option<&str>) {
     );
     let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
     assert_eq!(lock.matches("[[skill]]").count(), 3);
+    let ignore = std::fs::read_to_string(app.join(".skillpkg/.gitignore")).unwrap();
+    assert!(
+        ignore.lines().any(|l| l == "*"),
+        "the state folder ignores itself"
+    );
     // The PDF script keeps its executable bit.
     use std::os::unix::fs::PermissionsExt;
     let script = app.join(".agents/skills/pdf-processing/scripts/extract_text.sh");
