@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove packages from skills.toml and the project root')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install what skills.toml asks for, as skills.lock pins it')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a new signing key for an org')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every skill of every root, marking shadowed ones')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one skill: metadata, location, files and which root won')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the level-1 catalog an agent sees')
@@ -94,6 +95,16 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;trust' {
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Its minisign public key: a `.pub` file or its base64 line')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;verify' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -253,6 +264,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove packages from skills.toml and the project root')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install what skills.toml asks for, as skills.lock pins it')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a new signing key for an org')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every skill of every root, marking shadowed ones')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one skill: metadata, location, files and which root won')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the level-1 catalog an agent sees')
@@ -280,6 +292,9 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;trust' {
+            break
+        }
+        'skillpkg;help;verify' {
             break
         }
         'skillpkg;help;list' {

@@ -64,6 +64,9 @@ _skillpkg() {
             skillpkg,validate)
                 cmd="skillpkg__subcmd__validate"
                 ;;
+            skillpkg,verify)
+                cmd="skillpkg__subcmd__verify"
+                ;;
             skillpkg,yank)
                 cmd="skillpkg__subcmd__yank"
                 ;;
@@ -115,6 +118,9 @@ _skillpkg() {
             skillpkg__subcmd__help,validate)
                 cmd="skillpkg__subcmd__help__subcmd__validate"
                 ;;
+            skillpkg__subcmd__help,verify)
+                cmd="skillpkg__subcmd__help__subcmd__verify"
+                ;;
             skillpkg__subcmd__help,yank)
                 cmd="skillpkg__subcmd__help__subcmd__yank"
                 ;;
@@ -140,7 +146,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install trust list show prompt validate new pack keygen publish yank index completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install trust verify list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -186,7 +192,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install trust list show prompt validate new pack keygen publish yank index completions help"
+            opts="init add remove install trust verify list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -424,6 +430,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__validate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -737,6 +757,20 @@ _skillpkg() {
             ;;
         skillpkg__subcmd__validate)
             opts="-q -v -h --strict --json --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__verify)
+            opts="-q -v -h --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

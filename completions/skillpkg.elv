@@ -31,6 +31,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand remove 'Remove packages from skills.toml and the project root'
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
             cand trust 'Trust a new signing key for an org'
+            cand verify 'Check installed skills against skills.lock'
             cand list 'List every skill of every root, marking shadowed ones'
             cand show 'Show one skill: metadata, location, files and which root won'
             cand prompt 'Print the level-1 catalog an agent sees'
@@ -86,6 +87,15 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;trust'= {
             cand --key 'Its minisign public key: a `.pub` file or its base64 line'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;verify'= {
+            cand --json 'Print JSON on stdout'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -229,6 +239,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand remove 'Remove packages from skills.toml and the project root'
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
             cand trust 'Trust a new signing key for an org'
+            cand verify 'Check installed skills against skills.lock'
             cand list 'List every skill of every root, marking shadowed ones'
             cand show 'Show one skill: metadata, location, files and which root won'
             cand prompt 'Print the level-1 catalog an agent sees'
@@ -251,6 +262,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;install'= {
         }
         &'skillpkg;help;trust'= {
+        }
+        &'skillpkg;help;verify'= {
         }
         &'skillpkg;help;list'= {
         }

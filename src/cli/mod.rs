@@ -15,6 +15,7 @@ mod publish;
 mod show;
 mod trust;
 mod validate;
+mod verify;
 mod yank;
 
 use std::process::ExitCode;
@@ -51,6 +52,8 @@ enum Command {
     Install(install::InstallArgs),
     /// Trust a new signing key for an org.
     Trust(trust::Args),
+    /// Check installed skills against skills.lock.
+    Verify(verify::Args),
     /// List every skill of every root, marking shadowed ones.
     List(list::Args),
     /// Show one skill: metadata, location, files and which root won.
@@ -174,6 +177,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Remove(args) => install::remove(args, context),
         Command::Install(args) => install::install(args, context),
         Command::Trust(args) => trust::run(args, context),
+        Command::Verify(args) => verify::run(args, context),
         Command::List(args) => list::run(args, context),
         Command::Show(args) => show::run(args, context),
         Command::Prompt(args) => prompt::run(args, context),

@@ -381,7 +381,7 @@ fn sync(
             )?;
             let tree = hash::tree_hash(&staged.path())?;
             if target.exists() {
-                check_replaceable(&target, &name, old, &tree, options)?;
+                check_replaceable(&target, &name, old, &tree, options, &dirs.cache)?;
             }
             swap_into_place(staged, &target, &project.state_dir())?;
             tree
@@ -420,8 +420,9 @@ fn sync(
             let tree = hash::tree_hash(&target)?;
             if tree != old.tree && !options.force {
                 bail!(
-                    "{} was edited since it was installed; not removing it\nhint: pass --force to remove it anyway",
-                    target.display()
+                    "{} was edited since it was installed; not removing it{}\nhint: pass --force to remove it anyway",
+                    target.display(),
+                    describe_changes(&target, old, &dirs.cache)
                 );
             }
             fs_err::remove_dir_all(&target)?;
@@ -561,6 +562,7 @@ fn check_replaceable(
     old: Option<&LockedSkill>,
     new_tree: &str,
     options: InstallOptions,
+    cache: &Path,
 ) -> anyhow::Result<()> {
     let current = hash::tree_hash(target)?;
     if current == new_tree {
@@ -572,10 +574,39 @@ fn check_replaceable(
             target.display()
         ),
         Some(old) if old.tree != current && !options.force => bail!(
-            "{} was edited since it was installed (its files no longer match skills.lock)\nhint: keep your edits elsewhere, or pass --force to replace it with {name}",
-            target.display()
+            "{} was edited since it was installed (its files no longer match skills.lock){}\nhint: keep your edits elsewhere, or pass --force to replace it with {name}",
+            target.display(),
+            describe_changes(target, old, cache)
         ),
         Some(_) => Ok(()),
+    }
+}
+
+/// The files that differ from the locked archive, one per line, when the
+/// archive is in the cache.
+fn describe_changes(target: &Path, old: &LockedSkill, cache: &Path) -> String {
+    let Some(archive) = old
+        .checksum
+        .as_deref()
+        .and_then(|c| c.strip_prefix("sha256:"))
+        .map(|c| cache.join("archives").join(format!("{c}.skill")))
+        .filter(|a| a.is_file())
+    else {
+        return String::new();
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let Ok(scratch) = tempfile::tempdir() else {
+        return String::new();
+    };
+    match crate::store::diff::diff_against_archive(target, &archive, &name, scratch.path()) {
+        Ok(changes) => changes
+            .iter()
+            .map(|(path, change)| format!("\n  {change}: {path}"))
+            .collect(),
+        Err(_) => String::new(),
     }
 }
 

@@ -8,3 +8,4 @@ pub mod pack;
 pub mod publish;
 pub mod skills;
 pub mod trust;
+pub mod verify;

@@ -1,6 +1,7 @@
 //! Archives, hashes and signatures: packing a skill into a deterministic
 //! `.skill` zip, extracting one safely, and minisign signing.
 
+pub mod diff;
 pub mod extract;
 pub mod hash;
 pub mod pack;

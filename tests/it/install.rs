@@ -484,3 +484,60 @@ fn concurrent_adds_into_one_project_all_land() {
         );
     }
 }
+
+#[test]
+fn edited_skills_are_listed_file_by_file_by_update_and_verify() {
+    let t = Tamper::new();
+    assert_eq!(
+        in_dir(&t.ctx, &t.app, &["add", "example/citation-style@^1"]).status,
+        0
+    );
+    let skill = t.app.join(".agents/skills/citation-style");
+    std::fs::write(skill.join("SKILL.md"), "changed\n").unwrap();
+    std::fs::write(skill.join("notes.txt"), "mine\n").unwrap();
+    t.refused(
+        &["add", "example/citation-style@^2"],
+        "was edited since it was installed (its files no longer match skills.lock)\n  modified: SKILL.md\n  extra: notes.txt",
+    );
+
+    let out = in_dir(&t.ctx, &t.app, &["verify"]);
+    assert_eq!(out.status, 1);
+    assert!(
+        out.stdout.contains(
+            "example/citation-style@1.0.0: modified\n  modified: SKILL.md\n  extra: notes.txt\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("example/pdf-processing@1.0.0: ok"),
+        "{}",
+        out.stdout
+    );
+    std::fs::remove_dir_all(t.app.join(".agents/skills/pdf-processing")).unwrap();
+    let json = in_dir(&t.ctx, &t.app, &["verify", "--json"]);
+    let results: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let status: Vec<&str> = results
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(status, ["modified", "missing"]);
+
+    // --force replaces the edited skill; install restores the missing one.
+    let out = in_dir(
+        &t.ctx,
+        &t.app,
+        &["add", "--force", "example/citation-style@^2"],
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("Updated example/citation-style v2.0.0"),
+        "{}",
+        out.stderr
+    );
+    let out = in_dir(&t.ctx, &t.app, &["install"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(in_dir(&t.ctx, &t.app, &["verify"]).status, 0);
+}

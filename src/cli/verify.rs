@@ -1,0 +1,45 @@
+//! `skillpkg verify`
+
+use super::{Context, ExitStatus};
+
+/// Re-hash installed skills against skills.lock: modified, missing and
+/// extra files, and signers the lock does not trust. Exits 1 on any problem.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let cwd = context.cwd.clone();
+    let dirs = context.dirs()?.clone();
+    let results = crate::ops::verify::verify(&cwd, &dirs)?;
+    let bad = results.iter().filter(|r| !r.is_ok()).count();
+    if args.json {
+        context.printer.json(&results)?;
+    } else {
+        for result in &results {
+            context.printer.data(format_args!(
+                "{}@{}: {}",
+                result.name, result.version, result.status
+            ));
+            for (path, change) in &result.files {
+                context.printer.data(format_args!("  {change}: {path}"));
+            }
+        }
+        context.printer.status(
+            "Verified",
+            format_args!(
+                "{} skills: {} as locked, {bad} not",
+                results.len(),
+                results.len() - bad
+            ),
+        );
+    }
+    Ok(if bad == 0 {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
+}

@@ -1,0 +1,73 @@
+//! `skillpkg verify`: re-hash installed skills against `skills.lock`.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::dirs::Dirs;
+use crate::manifest::Manifest;
+use crate::manifest::lock::Lockfile;
+use crate::ops::install::Project;
+use crate::store::diff::{FileChange, diff_against_archive};
+use crate::store::hash;
+
+/// The state of one locked skill.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verified {
+    /// `org/name`.
+    pub name: String,
+    /// The locked version.
+    pub version: String,
+    /// `ok`, `modified`, `missing` or `untrusted-signer`.
+    pub status: &'static str,
+    /// Files that differ from the installed archive (when it is cached).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<(String, FileChange)>,
+}
+
+impl Verified {
+    /// Whether the skill is as the lock says.
+    pub fn is_ok(&self) -> bool {
+        self.status == "ok"
+    }
+}
+
+/// Checks every skill in the project's lock.
+pub fn verify(cwd: &Path, dirs: &Dirs) -> anyhow::Result<Vec<Verified>> {
+    let project = Project::find(cwd)?;
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let lock = Lockfile::load(&project.lock_path)?;
+    let root = project.dir.join(manifest.root_dir());
+    let scratch = tempfile::tempdir()?;
+    let mut results = Vec::new();
+    for skill in &lock.skills {
+        let skill_name = skill.name.rsplit('/').next().unwrap_or(&skill.name);
+        let dir = root.join(skill_name);
+        let org = skill.name.split('/').next().unwrap_or_default();
+        let mut result = Verified {
+            name: skill.name.clone(),
+            version: skill.version.clone(),
+            status: "ok",
+            files: Vec::new(),
+        };
+        if !dir.is_dir() {
+            result.status = "missing";
+        } else if hash::tree_hash(&dir)? != skill.tree {
+            result.status = "modified";
+            let cached = skill
+                .checksum
+                .as_deref()
+                .and_then(|c| c.strip_prefix("sha256:"))
+                .map(|c| dirs.cache.join("archives").join(format!("{c}.skill")));
+            if let Some(archive) = cached.filter(|a| a.is_file()) {
+                result.files = diff_against_archive(&dir, &archive, skill_name, scratch.path())?;
+            }
+        } else if let Some(signer) = &skill.signer
+            && !lock.keys.get(org).is_some_and(|keys| keys.contains(signer))
+        {
+            result.status = "untrusted-signer";
+        }
+        results.push(result);
+    }
+    Ok(results)
+}

@@ -1,0 +1,83 @@
+//! Which files of an installed skill differ from the archive it came from.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::extract::{Limits, extract};
+use super::hash;
+
+/// How one file differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileChange {
+    /// Present in both, with other contents.
+    Modified,
+    /// In the archive, not on disk.
+    Missing,
+    /// On disk, not in the archive.
+    Extra,
+}
+
+impl std::fmt::Display for FileChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FileChange::Modified => "modified",
+            FileChange::Missing => "missing",
+            FileChange::Extra => "extra",
+        })
+    }
+}
+
+fn file_hashes(dir: &Path) -> std::io::Result<BTreeMap<String, String>> {
+    let mut files = BTreeMap::new();
+    if !dir.exists() {
+        return Ok(files);
+    }
+    for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+        let entry = entry.map_err(std::io::Error::other)?;
+        if entry.file_type().is_dir() {
+            continue;
+        }
+        let relative = entry
+            .path()
+            .strip_prefix(dir)
+            .expect("walk stays under its root");
+        let relative: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        files.insert(relative.join("/"), hash::sha256_file(entry.path())?);
+    }
+    Ok(files)
+}
+
+/// Compares the skill installed at `installed` with the archive it was
+/// installed from (extracted into a temporary directory under `scratch`).
+/// Returns every differing file, sorted by path.
+pub fn diff_against_archive(
+    installed: &Path,
+    archive: &Path,
+    name: &str,
+    scratch: &Path,
+) -> anyhow::Result<Vec<(String, FileChange)>> {
+    let staged = extract(archive, Some(name), scratch, &Limits::default())?;
+    let pristine = file_hashes(&staged.path())?;
+    let current = file_hashes(installed)?;
+    let mut changes = Vec::new();
+    for (path, digest) in &pristine {
+        match current.get(path) {
+            None => changes.push((path.clone(), FileChange::Missing)),
+            Some(now) if now != digest => changes.push((path.clone(), FileChange::Modified)),
+            Some(_) => {}
+        }
+    }
+    for path in current.keys() {
+        if !pristine.contains_key(path) {
+            changes.push((path.clone(), FileChange::Extra));
+        }
+    }
+    changes.sort();
+    Ok(changes)
+}
