@@ -19,6 +19,9 @@ _skillpkg() {
             skillpkg,add)
                 cmd="skillpkg__subcmd__add"
                 ;;
+            skillpkg,cache)
+                cmd="skillpkg__subcmd__cache"
+                ;;
             skillpkg,completions)
                 cmd="skillpkg__subcmd__completions"
                 ;;
@@ -55,6 +58,9 @@ _skillpkg() {
             skillpkg,remove)
                 cmd="skillpkg__subcmd__remove"
                 ;;
+            skillpkg,search)
+                cmd="skillpkg__subcmd__search"
+                ;;
             skillpkg,show)
                 cmd="skillpkg__subcmd__show"
                 ;;
@@ -70,8 +76,29 @@ _skillpkg() {
             skillpkg,yank)
                 cmd="skillpkg__subcmd__yank"
                 ;;
+            skillpkg__subcmd__cache,clean)
+                cmd="skillpkg__subcmd__cache__subcmd__clean"
+                ;;
+            skillpkg__subcmd__cache,dir)
+                cmd="skillpkg__subcmd__cache__subcmd__dir"
+                ;;
+            skillpkg__subcmd__cache,help)
+                cmd="skillpkg__subcmd__cache__subcmd__help"
+                ;;
+            skillpkg__subcmd__cache__subcmd__help,clean)
+                cmd="skillpkg__subcmd__cache__subcmd__help__subcmd__clean"
+                ;;
+            skillpkg__subcmd__cache__subcmd__help,dir)
+                cmd="skillpkg__subcmd__cache__subcmd__help__subcmd__dir"
+                ;;
+            skillpkg__subcmd__cache__subcmd__help,help)
+                cmd="skillpkg__subcmd__cache__subcmd__help__subcmd__help"
+                ;;
             skillpkg__subcmd__help,add)
                 cmd="skillpkg__subcmd__help__subcmd__add"
+                ;;
+            skillpkg__subcmd__help,cache)
+                cmd="skillpkg__subcmd__help__subcmd__cache"
                 ;;
             skillpkg__subcmd__help,completions)
                 cmd="skillpkg__subcmd__help__subcmd__completions"
@@ -109,6 +136,9 @@ _skillpkg() {
             skillpkg__subcmd__help,remove)
                 cmd="skillpkg__subcmd__help__subcmd__remove"
                 ;;
+            skillpkg__subcmd__help,search)
+                cmd="skillpkg__subcmd__help__subcmd__search"
+                ;;
             skillpkg__subcmd__help,show)
                 cmd="skillpkg__subcmd__help__subcmd__show"
                 ;;
@@ -123,6 +153,12 @@ _skillpkg() {
                 ;;
             skillpkg__subcmd__help,yank)
                 cmd="skillpkg__subcmd__help__subcmd__yank"
+                ;;
+            skillpkg__subcmd__help__subcmd__cache,clean)
+                cmd="skillpkg__subcmd__help__subcmd__cache__subcmd__clean"
+                ;;
+            skillpkg__subcmd__help__subcmd__cache,dir)
+                cmd="skillpkg__subcmd__help__subcmd__cache__subcmd__dir"
                 ;;
             skillpkg__subcmd__help__subcmd__index,init)
                 cmd="skillpkg__subcmd__help__subcmd__index__subcmd__init"
@@ -146,7 +182,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install trust verify list show prompt validate new pack keygen publish yank index completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install trust verify search cache list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -177,6 +213,104 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__cache)
+            opts="-q -v -h --quiet --verbose --help dir clean help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__cache__subcmd__clean)
+            opts="-q -v -h --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__cache__subcmd__dir)
+            opts="-q -v -h --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__cache__subcmd__help)
+            opts="dir clean help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__cache__subcmd__help__subcmd__clean)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__cache__subcmd__help__subcmd__dir)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__cache__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__completions)
             opts="-q -v -h --quiet --verbose --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -192,7 +326,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install trust verify list show prompt validate new pack keygen publish yank index completions help"
+            opts="init add remove install trust verify search cache list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -208,6 +342,48 @@ _skillpkg() {
         skillpkg__subcmd__help__subcmd__add)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__cache)
+            opts="dir clean"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__cache__subcmd__clean)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__cache__subcmd__dir)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -388,6 +564,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -716,6 +906,24 @@ _skillpkg() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__search)
+            opts="-q -v -h --registry --json --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -32,6 +32,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
             cand trust 'Trust a new signing key for an org'
             cand verify 'Check installed skills against skills.lock'
+            cand search 'Search an index''s packages by name and description'
+            cand cache 'Show or empty the cache'
             cand list 'List every skill of every root, marking shadowed ones'
             cand show 'Show one skill: metadata, location, files and which root won'
             cand prompt 'Print the level-1 catalog an agent sees'
@@ -102,6 +104,54 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'skillpkg;search'= {
+            cand --registry 'A registry named under [registries] (default: the project''s default, else the built-in index)'
+            cand --json 'Print JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;cache'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand dir 'Print the cache directory'
+            cand clean 'Delete everything in the cache; it is rebuilt on demand'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;cache;dir'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;cache;clean'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;cache;help'= {
+            cand dir 'Print the cache directory'
+            cand clean 'Delete everything in the cache; it is rebuilt on demand'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;cache;help;dir'= {
+        }
+        &'skillpkg;cache;help;clean'= {
+        }
+        &'skillpkg;cache;help;help'= {
         }
         &'skillpkg;list'= {
             cand --json 'Print JSON on stdout'
@@ -240,6 +290,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
             cand trust 'Trust a new signing key for an org'
             cand verify 'Check installed skills against skills.lock'
+            cand search 'Search an index''s packages by name and description'
+            cand cache 'Show or empty the cache'
             cand list 'List every skill of every root, marking shadowed ones'
             cand show 'Show one skill: metadata, location, files and which root won'
             cand prompt 'Print the level-1 catalog an agent sees'
@@ -264,6 +316,16 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;trust'= {
         }
         &'skillpkg;help;verify'= {
+        }
+        &'skillpkg;help;search'= {
+        }
+        &'skillpkg;help;cache'= {
+            cand dir 'Print the cache directory'
+            cand clean 'Delete everything in the cache; it is rebuilt on demand'
+        }
+        &'skillpkg;help;cache;dir'= {
+        }
+        &'skillpkg;help;cache;clean'= {
         }
         &'skillpkg;help;list'= {
         }

@@ -1,6 +1,7 @@
 //! Argument parsing and output. One file per command; each parses its
 //! arguments, calls into `ops` (or the library) and renders the result.
 
+mod cache;
 mod completions;
 mod index;
 mod init;
@@ -12,6 +13,7 @@ mod pack;
 mod printer;
 mod prompt;
 mod publish;
+mod search;
 mod show;
 mod trust;
 mod validate;
@@ -54,6 +56,10 @@ enum Command {
     Trust(trust::Args),
     /// Check installed skills against skills.lock.
     Verify(verify::Args),
+    /// Search an index's packages by name and description.
+    Search(search::Args),
+    /// Show or empty the cache.
+    Cache(cache::Args),
     /// List every skill of every root, marking shadowed ones.
     List(list::Args),
     /// Show one skill: metadata, location, files and which root won.
@@ -178,6 +184,8 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Install(args) => install::install(args, context),
         Command::Trust(args) => trust::run(args, context),
         Command::Verify(args) => verify::run(args, context),
+        Command::Search(args) => search::run(args, context),
+        Command::Cache(args) => cache::run(args, context),
         Command::List(args) => list::run(args, context),
         Command::Show(args) => show::run(args, context),
         Command::Prompt(args) => prompt::run(args, context),

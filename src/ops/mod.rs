@@ -6,6 +6,7 @@ pub mod install;
 pub mod new_skill;
 pub mod pack;
 pub mod publish;
+pub mod search;
 pub mod skills;
 pub mod trust;
 pub mod verify;

@@ -541,3 +541,62 @@ fn edited_skills_are_listed_file_by_file_by_update_and_verify() {
     assert_eq!(out.status, 0, "{}", out.stderr);
     assert_eq!(in_dir(&t.ctx, &t.app, &["verify"]).status, 0);
 }
+
+#[test]
+fn search_finds_packages_by_every_word() {
+    let ctx = TestContext::new();
+    let out = run(ctx.command().args(["search", "--json", "PDF", "text"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let hits: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let names: Vec<&str> = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["example/pdf-processing"]);
+    let out = run(ctx.command().args(["search", "citations"]));
+    assert!(
+        out.stdout.contains("example/citation-style@2.0.0")
+            && out.stdout.contains("example/report-writer@1.0.0"),
+        "{}",
+        out.stdout
+    );
+    let none = run(ctx.command().args(["search", "zebra"]));
+    assert_eq!(none.status, 0);
+    assert!(none.stderr.contains("no package matches 'zebra'"));
+
+    // A project's default registry is the one searched; yanked versions are skipped.
+    let t = Tamper::new();
+    assert_eq!(
+        run(t
+            .ctx
+            .command()
+            .args(["yank", "example/citation-style@2.0.0", "--index"])
+            .arg(&t.index))
+        .status,
+        0
+    );
+    let out = in_dir(&t.ctx, &t.app, &["search", "citation"]);
+    assert!(
+        out.stdout.contains("example/citation-style@1.0.0"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn cache_dir_and_clean() {
+    let t = Tamper::new();
+    let dir = in_dir(&t.ctx, &t.app, &["cache", "dir"]);
+    let cache = PathBuf::from(dir.stdout.trim());
+    assert_eq!(cache, t.ctx.root().join("cache"));
+    assert!(cache.join("archives").is_dir());
+    let out = in_dir(&t.ctx, &t.app, &["cache", "clean"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(!cache.exists());
+    // Everything is fetched again on demand, and still verified.
+    let out = in_dir(&t.ctx, &t.app, &["install"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(in_dir(&t.ctx, &t.app, &["verify"]).status, 0);
+}

@@ -1,0 +1,51 @@
+//! `skillpkg search <query>`
+
+use super::{Context, ExitStatus};
+
+/// Search an index's packages by name and description.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Words that must all appear in a package's name or description.
+    #[arg(required = true)]
+    query: Vec<String>,
+    /// A registry named under [registries] (default: the project's default, else the built-in index).
+    #[arg(long)]
+    registry: Option<String>,
+    /// Print JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let cwd = context.cwd.clone();
+    let dirs = context.dirs()?.clone();
+    let hits =
+        crate::ops::search::search(&cwd, &dirs, &args.query.join(" "), args.registry.as_deref())?;
+    if args.json {
+        context.printer.json(&hits)?;
+        return Ok(ExitStatus::Success);
+    }
+    if hits.is_empty() {
+        context.printer.warn(format_args!(
+            "no package matches '{}'",
+            args.query.join(" ")
+        ));
+    }
+    let width = hits
+        .iter()
+        .map(|h| h.name.len() + h.version.len() + 1)
+        .max()
+        .unwrap_or(0);
+    for hit in &hits {
+        let id = format!("{}@{}", hit.name, hit.version);
+        let description: String = hit
+            .description
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        context
+            .printer
+            .data(format_args!("{id:width$}  {description}"));
+    }
+    Ok(ExitStatus::Success)
+}
