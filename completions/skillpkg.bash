@@ -67,6 +67,9 @@ _skillpkg() {
             skillpkg,trust)
                 cmd="skillpkg__subcmd__trust"
                 ;;
+            skillpkg,update)
+                cmd="skillpkg__subcmd__update"
+                ;;
             skillpkg,validate)
                 cmd="skillpkg__subcmd__validate"
                 ;;
@@ -145,6 +148,9 @@ _skillpkg() {
             skillpkg__subcmd__help,trust)
                 cmd="skillpkg__subcmd__help__subcmd__trust"
                 ;;
+            skillpkg__subcmd__help,update)
+                cmd="skillpkg__subcmd__help__subcmd__update"
+                ;;
             skillpkg__subcmd__help,validate)
                 cmd="skillpkg__subcmd__help__subcmd__validate"
                 ;;
@@ -182,7 +188,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install trust verify search cache list show prompt validate new pack keygen publish yank index completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install update trust verify search cache list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -326,7 +332,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install trust verify search cache list show prompt validate new pack keygen publish yank index completions help"
+            opts="init add remove install update trust verify search cache list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -606,6 +612,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__trust)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__update)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -956,6 +976,20 @@ _skillpkg() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__update)
+            opts="-q -v -h --dry-run --force --allow-unsigned --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

@@ -30,6 +30,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand add 'Add packages to skills.toml and install them'
             cand remove 'Remove packages from skills.toml and the project root'
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
+            cand update 'Move locked versions to the newest that skills.toml allows'
             cand trust 'Trust a new signing key for an org'
             cand verify 'Check installed skills against skills.lock'
             cand search 'Search an index''s packages by name and description'
@@ -78,6 +79,17 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;install'= {
             cand --locked 'Fail if skills.lock would change'
+            cand --force 'Replace managed skills even if they were edited locally'
+            cand --allow-unsigned 'Accept unsigned packages from remote indexes'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;update'= {
+            cand --dry-run 'Only say what would change'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand -q 'Print only errors'
@@ -288,6 +300,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand add 'Add packages to skills.toml and install them'
             cand remove 'Remove packages from skills.toml and the project root'
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
+            cand update 'Move locked versions to the newest that skills.toml allows'
             cand trust 'Trust a new signing key for an org'
             cand verify 'Check installed skills against skills.lock'
             cand search 'Search an index''s packages by name and description'
@@ -312,6 +325,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;remove'= {
         }
         &'skillpkg;help;install'= {
+        }
+        &'skillpkg;help;update'= {
         }
         &'skillpkg;help;trust'= {
         }

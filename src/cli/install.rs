@@ -16,7 +16,7 @@ pub struct InstallFlags {
 }
 
 impl InstallFlags {
-    fn options(&self, locked: bool) -> InstallOptions {
+    pub(super) fn options(&self, locked: bool) -> InstallOptions {
         InstallOptions {
             locked,
             force: self.force,
@@ -58,7 +58,7 @@ pub struct InstallArgs {
     flags: InstallFlags,
 }
 
-fn report(context: &Context, changes: &[Change]) {
+pub(super) fn report(context: &Context, changes: &[Change]) {
     for change in changes {
         let verb = match change.action {
             Action::Installed => "Installed",

@@ -16,6 +16,7 @@ mod publish;
 mod search;
 mod show;
 mod trust;
+mod update;
 mod validate;
 mod verify;
 mod yank;
@@ -52,6 +53,8 @@ enum Command {
     Remove(install::RemoveArgs),
     /// Install what skills.toml asks for, as skills.lock pins it.
     Install(install::InstallArgs),
+    /// Move locked versions to the newest that skills.toml allows.
+    Update(update::Args),
     /// Trust a new signing key for an org.
     Trust(trust::Args),
     /// Check installed skills against skills.lock.
@@ -182,6 +185,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Add(args) => install::add(args, context),
         Command::Remove(args) => install::remove(args, context),
         Command::Install(args) => install::install(args, context),
+        Command::Update(args) => update::run(args, context),
         Command::Trust(args) => trust::run(args, context),
         Command::Verify(args) => verify::run(args, context),
         Command::Search(args) => search::run(args, context),

@@ -37,6 +37,28 @@ pub struct InstallOptions {
     pub allow_unsigned: bool,
 }
 
+/// Which locked versions resolution may move.
+#[derive(Debug, Clone, Default)]
+pub enum Unlock {
+    /// None: `install`, `add`, `remove` keep every pin they can.
+    #[default]
+    Nothing,
+    /// Every package: `update` with no names.
+    Everything,
+    /// These packages: `update org/name…`.
+    Packages(BTreeSet<String>),
+}
+
+impl Unlock {
+    fn keeps(&self, name: &str) -> bool {
+        match self {
+            Unlock::Nothing => true,
+            Unlock::Everything => false,
+            Unlock::Packages(names) => !names.contains(name),
+        }
+    }
+}
+
 /// What happened to one skill.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -140,7 +162,7 @@ pub fn add(
         );
         manifest.skills.insert(package.to_string(), spec);
     }
-    let (lock, changes) = sync(&project, &manifest, dirs, options)?;
+    let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
     for request in requests {
         let (package, req) = parse_request(request)?;
         let name = package.to_string();
@@ -190,7 +212,7 @@ pub fn remove(
         }
         doc.remove_dependency(name)?;
     }
-    let (lock, changes) = sync(&project, &manifest, dirs, options)?;
+    let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
     lock.write(&project.lock_path)?;
     crate::fsutil::write_atomically(&project.manifest_path, doc.to_text().as_bytes())?;
     Ok(changes)
@@ -201,13 +223,46 @@ pub fn install(cwd: &Path, dirs: &Dirs, options: InstallOptions) -> anyhow::Resu
     let project = Project::find(cwd)?;
     let _lock = lock_project(&project)?;
     let manifest = Manifest::load(&project.manifest_path)?;
-    let (lock, changes) = sync(&project, &manifest, dirs, options)?;
+    let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
     lock.write(&project.lock_path)?;
     Ok(changes)
 }
 
 /// Locks the project against concurrent skillpkg runs. The state folder
 /// `.skillpkg/` ignores itself, so it never shows up in version control.
+/// Moves locked versions forward: of `names`, or of every package when
+/// `names` is empty. With `dry_run`, only reports what would change.
+pub fn update(
+    cwd: &Path,
+    dirs: &Dirs,
+    names: &[String],
+    dry_run: bool,
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let project = Project::find(cwd)?;
+    let _lock = lock_project(&project)?;
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let old_lock = Lockfile::load(&project.lock_path)?;
+    let unlock = if names.is_empty() {
+        Unlock::Everything
+    } else {
+        for name in names {
+            if old_lock.get(name).is_none() {
+                bail!(
+                    "{name} is not in {}\nhint: `skillpkg add {name}` installs it",
+                    project.lock_path.display()
+                );
+            }
+        }
+        Unlock::Packages(names.iter().cloned().collect())
+    };
+    let (lock, changes) = sync(&project, &manifest, dirs, options, &unlock, dry_run)?;
+    if !dry_run {
+        lock.write(&project.lock_path)?;
+    }
+    Ok(changes)
+}
+
 fn lock_project(project: &Project) -> anyhow::Result<crate::fsutil::FileLock> {
     let state = project.state_dir();
     let lock = crate::fsutil::lock_exclusive(&state.join("lock"))
@@ -254,6 +309,8 @@ fn sync(
     manifest: &Manifest,
     dirs: &Dirs,
     options: InstallOptions,
+    unlock: &Unlock,
+    dry_run: bool,
 ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
     let old_lock = Lockfile::load(&project.lock_path)?;
     let root = project.dir.join(manifest.root_dir());
@@ -288,7 +345,7 @@ fn sync(
         let locked: BTreeMap<String, Version> = old_lock
             .skills
             .iter()
-            .filter(|s| s.source == source)
+            .filter(|s| s.source == source && unlock.keeps(&s.name))
             .filter_map(|s| Some((s.name.clone(), Version::parse(&s.version).ok()?)))
             .collect();
         let solution = resolve(&universe, requirements, &locked)?;
@@ -343,6 +400,10 @@ fn sync(
                 differences.join(", ")
             );
         }
+    }
+
+    if dry_run {
+        return Ok((old_lock.clone(), planned_changes(&plan, &old_lock)));
     }
 
     // Verify every archive before touching the root.
@@ -434,6 +495,36 @@ fn sync(
         });
     }
     Ok((new_lock, changes))
+}
+
+/// What applying `plan` would change, without doing it.
+fn planned_changes(plan: &[Planned], old_lock: &Lockfile) -> Vec<Change> {
+    let mut changes: Vec<Change> = plan
+        .iter()
+        .map(|p| {
+            let name = p.package.to_string();
+            let action = match old_lock.get(&name) {
+                None => Action::Installed,
+                Some(old) if old.version == p.entry.vers => Action::Unchanged,
+                Some(_) => Action::Updated,
+            };
+            Change {
+                name,
+                version: p.entry.vers.clone(),
+                action,
+            }
+        })
+        .collect();
+    for old in &old_lock.skills {
+        if !plan.iter().any(|p| p.package.to_string() == old.name) {
+            changes.push(Change {
+                name: old.name.clone(),
+                version: old.version.clone(),
+                action: Action::Removed,
+            });
+        }
+    }
+    changes
 }
 
 /// Every version of every package reachable from `requirements`.

@@ -600,3 +600,54 @@ fn cache_dir_and_clean() {
     assert_eq!(out.status, 0, "{}", out.stderr);
     assert_eq!(in_dir(&t.ctx, &t.app, &["verify"]).status, 0);
 }
+
+#[test]
+fn update_moves_pins_only_when_asked() {
+    let t = Tamper::new();
+    assert_eq!(
+        in_dir(&t.ctx, &t.app, &["add", "example/citation-style@^1"]).status,
+        0
+    );
+    let manifest = t.app.join("skills.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("\"^1\"", "\">=1\"");
+    std::fs::write(&manifest, text).unwrap();
+
+    // install keeps the pin even though 2.0.0 is now allowed.
+    let out = in_dir(&t.ctx, &t.app, &["install"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        std::fs::read_to_string(t.app.join("skills.lock"))
+            .unwrap()
+            .contains("version = \"1.0.0\"")
+    );
+
+    let before = t.snapshot();
+    let dry = in_dir(&t.ctx, &t.app, &["update", "--dry-run"]);
+    assert_eq!(dry.status, 0, "{}", dry.stderr);
+    assert!(
+        dry.stderr
+            .contains("Would update to example/citation-style v2.0.0"),
+        "{}",
+        dry.stderr
+    );
+    assert!(t.snapshot() == before, "--dry-run changes nothing");
+
+    let out = in_dir(&t.ctx, &t.app, &["update", "example/citation-style"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("Updated example/citation-style v2.0.0"),
+        "{}",
+        out.stderr
+    );
+    let lock = skillpkg::manifest::lock::Lockfile::load(&t.app.join("skills.lock")).unwrap();
+    assert_eq!(lock.get("example/citation-style").unwrap().version, "2.0.0");
+    assert_eq!(lock.get("example/pdf-processing").unwrap().version, "1.0.0");
+
+    let unknown = in_dir(&t.ctx, &t.app, &["update", "example/nope"]);
+    assert_eq!(unknown.status, 1);
+    assert!(unknown.stderr.contains("example/nope is not in"));
+    let none = in_dir(&t.ctx, &t.app, &["update", "--dry-run"]);
+    assert!(none.stderr.contains("Up-to-date"), "{}", none.stderr);
+}

@@ -1,0 +1,52 @@
+//! `skillpkg update [names] [--dry-run]`
+
+use crate::ops::install::Action;
+
+use super::{Context, ExitStatus};
+
+/// Move locked versions to the newest that skills.toml allows.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Packages to update (default: all).
+    packages: Vec<String>,
+    /// Only say what would change.
+    #[arg(long)]
+    dry_run: bool,
+    #[command(flatten)]
+    flags: super::install::InstallFlags,
+}
+
+pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let cwd = context.cwd.clone();
+    let dirs = context.dirs()?.clone();
+    let changes = crate::ops::install::update(
+        &cwd,
+        &dirs,
+        &args.packages,
+        args.dry_run,
+        args.flags.options(false),
+    )?;
+    if args.dry_run {
+        for change in &changes {
+            let verb = match change.action {
+                Action::Installed => "install",
+                Action::Updated => "update to",
+                Action::Removed => "remove",
+                Action::Unchanged => continue,
+            };
+            context.printer.status(
+                "Would",
+                format_args!("{verb} {} v{}", change.name, change.version),
+            );
+        }
+        if changes.iter().all(|c| c.action == Action::Unchanged) {
+            context.printer.status(
+                "Up-to-date",
+                "every package is at the newest allowed version",
+            );
+        }
+    } else {
+        super::install::report(context, &changes);
+    }
+    Ok(ExitStatus::Success)
+}
