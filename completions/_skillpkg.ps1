@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove packages from skills.toml and the project root')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install what skills.toml asks for, as skills.lock pins it')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Move locked versions to the newest that skills.toml allows')
+            [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'List locked packages that have newer versions')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a new signing key for an org')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
@@ -100,6 +101,16 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Only say what would change')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;outdated' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -335,6 +346,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove packages from skills.toml and the project root')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install what skills.toml asks for, as skills.lock pins it')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Move locked versions to the newest that skills.toml allows')
+            [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'List locked packages that have newer versions')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a new signing key for an org')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
@@ -366,6 +378,9 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;update' {
+            break
+        }
+        'skillpkg;help;outdated' {
             break
         }
         'skillpkg;help;trust' {

@@ -46,6 +46,9 @@ _skillpkg() {
             skillpkg,new)
                 cmd="skillpkg__subcmd__new"
                 ;;
+            skillpkg,outdated)
+                cmd="skillpkg__subcmd__outdated"
+                ;;
             skillpkg,pack)
                 cmd="skillpkg__subcmd__pack"
                 ;;
@@ -127,6 +130,9 @@ _skillpkg() {
             skillpkg__subcmd__help,new)
                 cmd="skillpkg__subcmd__help__subcmd__new"
                 ;;
+            skillpkg__subcmd__help,outdated)
+                cmd="skillpkg__subcmd__help__subcmd__outdated"
+                ;;
             skillpkg__subcmd__help,pack)
                 cmd="skillpkg__subcmd__help__subcmd__pack"
                 ;;
@@ -188,7 +194,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install update trust verify search cache list show prompt validate new pack keygen publish yank index completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install update outdated trust verify search cache list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -332,7 +338,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install update trust verify search cache list show prompt validate new pack keygen publish yank index completions help"
+            opts="init add remove install update outdated trust verify search cache list show prompt validate new pack keygen publish yank index completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -514,6 +520,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__outdated)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -838,6 +858,20 @@ _skillpkg() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__outdated)
+            opts="-q -v -h --json --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

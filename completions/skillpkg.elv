@@ -31,6 +31,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand remove 'Remove packages from skills.toml and the project root'
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
             cand update 'Move locked versions to the newest that skills.toml allows'
+            cand outdated 'List locked packages that have newer versions'
             cand trust 'Trust a new signing key for an org'
             cand verify 'Check installed skills against skills.lock'
             cand search 'Search an index''s packages by name and description'
@@ -92,6 +93,15 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --dry-run 'Only say what would change'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;outdated'= {
+            cand --json 'Print JSON on stdout'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -301,6 +311,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand remove 'Remove packages from skills.toml and the project root'
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
             cand update 'Move locked versions to the newest that skills.toml allows'
+            cand outdated 'List locked packages that have newer versions'
             cand trust 'Trust a new signing key for an org'
             cand verify 'Check installed skills against skills.lock'
             cand search 'Search an index''s packages by name and description'
@@ -327,6 +338,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;install'= {
         }
         &'skillpkg;help;update'= {
+        }
+        &'skillpkg;help;outdated'= {
         }
         &'skillpkg;help;trust'= {
         }

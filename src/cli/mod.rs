@@ -9,6 +9,7 @@ mod install;
 mod keygen;
 mod list;
 mod new;
+mod outdated;
 mod pack;
 mod printer;
 mod prompt;
@@ -55,6 +56,8 @@ enum Command {
     Install(install::InstallArgs),
     /// Move locked versions to the newest that skills.toml allows.
     Update(update::Args),
+    /// List locked packages that have newer versions.
+    Outdated(outdated::Args),
     /// Trust a new signing key for an org.
     Trust(trust::Args),
     /// Check installed skills against skills.lock.
@@ -186,6 +189,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Remove(args) => install::remove(args, context),
         Command::Install(args) => install::install(args, context),
         Command::Update(args) => update::run(args, context),
+        Command::Outdated(args) => outdated::run(args, context),
         Command::Trust(args) => trust::run(args, context),
         Command::Verify(args) => verify::run(args, context),
         Command::Search(args) => search::run(args, context),

@@ -4,6 +4,7 @@
 pub mod init;
 pub mod install;
 pub mod new_skill;
+pub mod outdated;
 pub mod pack;
 pub mod publish;
 pub mod search;

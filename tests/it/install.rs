@@ -623,6 +623,14 @@ fn update_moves_pins_only_when_asked() {
             .contains("version = \"1.0.0\"")
     );
 
+    let outdated = in_dir(&t.ctx, &t.app, &["outdated", "--json"]);
+    assert_eq!(outdated.status, 0, "{}", outdated.stderr);
+    let rows: serde_json::Value = serde_json::from_str(&outdated.stdout).unwrap();
+    assert_eq!(
+        rows,
+        serde_json::json!([{"name": "example/citation-style", "locked": "1.0.0", "compatible": "2.0.0", "latest": "2.0.0"}])
+    );
+
     let before = t.snapshot();
     let dry = in_dir(&t.ctx, &t.app, &["update", "--dry-run"]);
     assert_eq!(dry.status, 0, "{}", dry.stderr);
@@ -650,4 +658,12 @@ fn update_moves_pins_only_when_asked() {
     assert!(unknown.stderr.contains("example/nope is not in"));
     let none = in_dir(&t.ctx, &t.app, &["update", "--dry-run"]);
     assert!(none.stderr.contains("Up-to-date"), "{}", none.stderr);
+    let current = in_dir(&t.ctx, &t.app, &["outdated"]);
+    assert!(
+        current
+            .stderr
+            .contains("no locked package has a newer version"),
+        "{}",
+        current.stderr
+    );
 }

@@ -1,0 +1,45 @@
+//! `skillpkg outdated`
+
+use super::{Context, ExitStatus};
+
+/// List locked packages that have newer versions.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let cwd = context.cwd.clone();
+    let dirs = context.dirs()?.clone();
+    let results = crate::ops::outdated::outdated(&cwd, &dirs)?;
+    if args.json {
+        context.printer.json(&results)?;
+        return Ok(ExitStatus::Success);
+    }
+    if results.is_empty() {
+        context
+            .printer
+            .status("Up-to-date", "no locked package has a newer version");
+        return Ok(ExitStatus::Success);
+    }
+    let width = results
+        .iter()
+        .map(|r| r.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    context.printer.data(format_args!(
+        "{:width$}  {:10}  {:10}  LATEST",
+        "NAME", "LOCKED", "COMPATIBLE"
+    ));
+    for r in &results {
+        let compatible = r.compatible.as_deref().unwrap_or("-");
+        context.printer.data(format_args!(
+            "{:width$}  {:10}  {:10}  {}",
+            r.name, r.locked, compatible, r.latest
+        ));
+    }
+    Ok(ExitStatus::Success)
+}

@@ -1,0 +1,76 @@
+//! `skillpkg outdated`: locked versions that have newer releases.
+
+use std::path::Path;
+
+use semver::Version;
+use serde::Serialize;
+
+use crate::dirs::Dirs;
+use crate::index::PackageName;
+use crate::index::source::{BUILTIN_REGISTRY, open_registry};
+use crate::manifest::lock::Lockfile;
+use crate::manifest::{Manifest, Source};
+use crate::ops::install::Project;
+
+/// A locked package with a newer release.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outdated {
+    /// `org/name`.
+    pub name: String,
+    /// The locked version.
+    pub locked: String,
+    /// The newest version `skills.toml` allows (`update` moves to it);
+    /// absent for packages that are only dependencies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compatible: Option<String>,
+    /// The newest version published.
+    pub latest: String,
+}
+
+/// Every locked registry package whose index has a newer non-yanked version.
+pub fn outdated(cwd: &Path, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
+    let project = Project::find(cwd)?;
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let lock = Lockfile::load(&project.lock_path)?;
+    let mut results = Vec::new();
+    for skill in &lock.skills {
+        let Some(label) = skill.source.strip_prefix("registry+") else {
+            continue;
+        };
+        let spec = (label != BUILTIN_REGISTRY).then_some(label);
+        let registry = open_registry(spec, &project.dir, &dirs.cache)?;
+        let package: PackageName = skill.name.parse()?;
+        let versions: Vec<Version> = registry
+            .entries(&package)?
+            .iter()
+            .filter(|e| !e.yanked)
+            .filter_map(|e| Version::parse(&e.vers).ok())
+            .filter(|v| v.pre.is_empty())
+            .collect();
+        let Ok(locked) = Version::parse(&skill.version) else {
+            continue;
+        };
+        let Some(latest) = versions.iter().max().cloned() else {
+            continue;
+        };
+        let requirement = match manifest
+            .skills
+            .get(&skill.name)
+            .map(|spec| spec.source(&skill.name))
+        {
+            Some(Ok(Source::Registry { req, .. })) => Some(req),
+            _ => None,
+        };
+        let compatible =
+            requirement.and_then(|req| versions.iter().filter(|v| req.matches(v)).max().cloned());
+        if latest > locked || compatible.as_ref().is_some_and(|c| *c > locked) {
+            results.push(Outdated {
+                name: skill.name.clone(),
+                locked: locked.to_string(),
+                compatible: compatible.map(|v| v.to_string()),
+                latest: latest.to_string(),
+            });
+        }
+    }
+    Ok(results)
+}
