@@ -60,6 +60,9 @@ pub struct InstallArgs {
 
 pub(super) fn report(context: &Context, changes: &[Change]) {
     for change in changes {
+        for warning in &change.warnings {
+            context.printer.warn(warning);
+        }
         let verb = match change.action {
             Action::Installed => "Installed",
             Action::Updated => "Updated",

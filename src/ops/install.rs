@@ -24,6 +24,7 @@ use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::manifest::{DependencySpec, LOCK_FILE, MANIFEST_FILE, Manifest, Source};
 use crate::resolve::{Candidate, Universe, resolve};
 use crate::store::extract::{Limits, extract};
+use crate::store::scan::scan_hidden_unicode;
 use crate::store::{hash, signing};
 
 /// How `install` may behave.
@@ -82,6 +83,9 @@ pub struct Change {
     pub version: String,
     /// What happened.
     pub action: Action,
+    /// Warnings about the installed files (hidden Unicode), naming file and line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// A project: its manifest, lock and root.
@@ -431,6 +435,7 @@ fn sync(
         }) && target.is_dir()
             && old
                 .is_some_and(|o| hash::tree_hash(&target).ok().as_deref() == Some(o.tree.as_str()));
+        let mut warnings = Vec::new();
         let tree = if unchanged {
             old.expect("checked").tree.clone()
         } else {
@@ -441,6 +446,10 @@ fn sync(
                 &Limits::default(),
             )?;
             let tree = hash::tree_hash(&staged.path())?;
+            warnings = scan_hidden_unicode(&staged.path())?
+                .iter()
+                .map(|hidden| format!("{name}: {hidden}"))
+                .collect();
             if target.exists() {
                 check_replaceable(&target, &name, old, &tree, options, &dirs.cache)?;
             }
@@ -456,6 +465,7 @@ fn sync(
                 Some(_) => Action::Updated,
                 None => Action::Installed,
             },
+            warnings,
         });
         new_lock.skills.push(LockedSkill {
             name,
@@ -492,6 +502,7 @@ fn sync(
             name: old.name.clone(),
             version: old.version.clone(),
             action: Action::Removed,
+            warnings: Vec::new(),
         });
     }
     Ok((new_lock, changes))
@@ -512,6 +523,7 @@ fn planned_changes(plan: &[Planned], old_lock: &Lockfile) -> Vec<Change> {
                 name,
                 version: p.entry.vers.clone(),
                 action,
+                warnings: Vec::new(),
             }
         })
         .collect();
@@ -521,6 +533,7 @@ fn planned_changes(plan: &[Planned], old_lock: &Lockfile) -> Vec<Change> {
                 name: old.name.clone(),
                 version: old.version.clone(),
                 action: Action::Removed,
+                warnings: Vec::new(),
             });
         }
     }

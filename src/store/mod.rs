@@ -5,4 +5,5 @@ pub mod diff;
 pub mod extract;
 pub mod hash;
 pub mod pack;
+pub mod scan;
 pub mod signing;
