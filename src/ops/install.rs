@@ -271,6 +271,13 @@ fn lock_project(project: &Project) -> anyhow::Result<crate::fsutil::FileLock> {
     let state = project.state_dir();
     let lock = crate::fsutil::lock_exclusive(&state.join("lock"))
         .with_context(|| format!("could not lock {}", project.dir.display()))?;
+    // Whatever a killed run left in staging or trash is ours to clear now.
+    for leftovers in ["staging", "trash"] {
+        let dir = state.join(leftovers);
+        if dir.exists() {
+            fs_err::remove_dir_all(&dir)?;
+        }
+    }
     let ignore = state.join(".gitignore");
     if !ignore.exists() {
         crate::fsutil::write_atomically(

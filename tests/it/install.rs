@@ -723,3 +723,134 @@ fn hidden_unicode_in_a_package_is_reported_with_file_and_line() {
         out.stderr
     );
 }
+
+/// A publisher's folder index with `count` packages, and a project that wants them all.
+fn project_with_packages(ctx: &TestContext, count: usize) -> PathBuf {
+    let keys = ctx.root().join("keys");
+    assert_eq!(
+        run(ctx
+            .command()
+            .args(["keygen", "--no-password", "--out"])
+            .arg(&keys))
+        .status,
+        0
+    );
+    let index = ctx.root().join("index");
+    assert_eq!(
+        run(ctx
+            .command()
+            .args(["index", "init"])
+            .arg(&index)
+            .args(["--org", "acme", "--key"])
+            .arg(keys.join("skillpkg.pub")))
+        .status,
+        0
+    );
+    let app = new_project(ctx, Some(index.to_str().unwrap()));
+    let mut manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    for i in 0..count {
+        let name = format!("pkg-{i}");
+        let dir = write_skill(
+            &ctx.root().join("src"),
+            &name,
+            &skill_md(&name, "Bulk. Use when testing."),
+        );
+        std::fs::create_dir_all(dir.join("references")).unwrap();
+        for f in 0..20 {
+            std::fs::write(
+                dir.join(format!("references/r{f}.md")),
+                format!("{name} reference {f}\n").repeat(200),
+            )
+            .unwrap();
+        }
+        let out = run(ctx
+            .command()
+            .arg("publish")
+            .arg(&dir)
+            .args(["--version", "1.0.0", "--index"])
+            .arg(&index)
+            .args(["--org", "acme", "--key"])
+            .arg(keys.join("skillpkg.key")));
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        manifest = manifest.replace(
+            "[skills]\n",
+            &format!("[skills]\n\"acme/{name}\" = \"1\"\n"),
+        );
+    }
+    std::fs::write(app.join("skills.toml"), manifest).unwrap();
+    app
+}
+
+#[test]
+fn install_killed_at_random_points_never_leaves_a_half_installed_skill() {
+    let ctx = TestContext::new();
+    let app = project_with_packages(&ctx, 8);
+    // The reference: a complete install.
+    let out = in_dir(&ctx, &app, &["install"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let root = app.join(".agents/skills");
+    let reference: std::collections::BTreeMap<String, Vec<(String, Vec<u8>)>> =
+        std::fs::read_dir(&root)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    tree(&e.path()),
+                )
+            })
+            .collect();
+    assert_eq!(reference.len(), 8);
+
+    let mut seed: u64 = 0x51_6b11;
+    let mut killed_mid_run = 0;
+    for round in 0..50 {
+        // Start over each round half of the time, so there is work to interrupt.
+        if round % 2 == 0 {
+            let _ = std::fs::remove_dir_all(&root);
+            let _ = std::fs::remove_file(app.join("skills.lock"));
+        }
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let delay = std::time::Duration::from_micros((seed >> 33) % 60_000);
+        let mut child = ctx
+            .command()
+            .current_dir(&app)
+            .arg("install")
+            .arg("-q")
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        if child.try_wait().unwrap().is_none() {
+            killed_mid_run += 1;
+        }
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+
+        // Whatever is visible in the root is a complete skill.
+        if let Ok(entries) = std::fs::read_dir(&root) {
+            for entry in entries {
+                let entry = entry.unwrap();
+                let name = entry.file_name().to_string_lossy().into_owned();
+                assert_eq!(
+                    tree(&entry.path()),
+                    reference[&name],
+                    "round {round}: {name} is half-installed"
+                );
+            }
+        }
+        // The next run completes and leaves everything in place.
+        let out = in_dir(&ctx, &app, &["install"]);
+        assert_eq!(out.status, 0, "round {round}: {}", out.stderr);
+        for (name, files) in &reference {
+            assert_eq!(&tree(&root.join(name)), files, "round {round}: {name}");
+        }
+        assert_eq!(in_dir(&ctx, &app, &["verify"]).status, 0, "round {round}");
+    }
+    println!("killed {killed_mid_run} of 50 installs before they finished");
+    assert!(
+        killed_mid_run >= 10,
+        "too few kills landed mid-run ({killed_mid_run}); the test proves little"
+    );
+}
