@@ -1,6 +1,5 @@
 //! Which files of an installed skill differ from the archive it came from.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
@@ -30,29 +29,6 @@ impl std::fmt::Display for FileChange {
     }
 }
 
-fn file_hashes(dir: &Path) -> std::io::Result<BTreeMap<String, String>> {
-    let mut files = BTreeMap::new();
-    if !dir.exists() {
-        return Ok(files);
-    }
-    for entry in walkdir::WalkDir::new(dir).follow_links(false) {
-        let entry = entry.map_err(std::io::Error::other)?;
-        if entry.file_type().is_dir() {
-            continue;
-        }
-        let relative = entry
-            .path()
-            .strip_prefix(dir)
-            .expect("walk stays under its root");
-        let relative: Vec<String> = relative
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        files.insert(relative.join("/"), hash::sha256_file(entry.path())?);
-    }
-    Ok(files)
-}
-
 /// Compares the skill installed at `installed` with the archive it was
 /// installed from (extracted into a temporary directory under `scratch`).
 /// Returns every differing file, sorted by path.
@@ -63,8 +39,8 @@ pub fn diff_against_archive(
     scratch: &Path,
 ) -> anyhow::Result<Vec<(String, FileChange)>> {
     let staged = extract(archive, Some(name), scratch, &Limits::default())?;
-    let pristine = file_hashes(&staged.path())?;
-    let current = file_hashes(installed)?;
+    let pristine = hash::file_digests(&staged.path())?;
+    let current = hash::file_digests(installed)?;
     let mut changes = Vec::new();
     for (path, digest) in &pristine {
         match current.get(path) {

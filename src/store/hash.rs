@@ -30,13 +30,13 @@ pub fn sha256_file(path: &Path) -> std::io::Result<String> {
     Ok(hex(&hasher.finalize()))
 }
 
-/// The `h1:` hash of a directory tree (Go's dirhash scheme): sha256 over
-/// the sorted lines `<sha256 hex of file>  <relative path>\n`, base64.
-/// Independent of archive bytes, timestamps and permissions, so `verify`
-/// can tell an edited skill from a pristine one.
-pub fn tree_hash(dir: &Path) -> std::io::Result<String> {
-    use base64::Engine as _;
-    let mut files = Vec::new();
+/// The sha256 (hex) of every file under `dir`, by relative path with `/`
+/// separators, sorted. A missing directory has no files.
+pub fn file_digests(dir: &Path) -> std::io::Result<std::collections::BTreeMap<String, String>> {
+    let mut files = std::collections::BTreeMap::new();
+    if !dir.exists() {
+        return Ok(files);
+    }
     for entry in walkdir::WalkDir::new(dir).follow_links(false) {
         let entry = entry.map_err(std::io::Error::other)?;
         if entry.file_type().is_dir() {
@@ -50,12 +50,20 @@ pub fn tree_hash(dir: &Path) -> std::io::Result<String> {
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
-        files.push((relative.join("/"), entry.path().to_path_buf()));
+        files.insert(relative.join("/"), sha256_file(entry.path())?);
     }
-    files.sort();
+    Ok(files)
+}
+
+/// The `h1:` hash of a directory tree (Go's dirhash scheme): sha256 over
+/// the sorted lines `<sha256 hex of file>  <relative path>\n`, base64.
+/// Independent of archive bytes, timestamps and permissions, so `verify`
+/// can tell an edited skill from a pristine one.
+pub fn tree_hash(dir: &Path) -> std::io::Result<String> {
+    use base64::Engine as _;
     let mut summary = Sha256::new();
-    for (relative, path) in files {
-        summary.update(format!("{}  {relative}\n", sha256_file(&path)?).as_bytes());
+    for (relative, digest) in file_digests(dir)? {
+        summary.update(format!("{digest}  {relative}\n").as_bytes());
     }
     Ok(format!(
         "h1:{}",
