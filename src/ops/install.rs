@@ -468,9 +468,9 @@ fn sync(
             version: planned.entry.vers.clone(),
             action: match old {
                 _ if unchanged => Action::Unchanged,
-                Some(o) if o.version == planned.entry.vers => Action::Unchanged,
-                Some(_) => Action::Updated,
-                None => Action::Installed,
+                Some(o) if o.version != planned.entry.vers => Action::Updated,
+                // New, or the locked version put back (missing or replaced with --force).
+                _ => Action::Installed,
             },
             warnings,
         });

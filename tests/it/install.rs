@@ -549,6 +549,12 @@ fn edited_skills_are_listed_file_by_file_by_update_and_verify() {
         "{}",
         out.stderr
     );
+    assert!(
+        out.stderr
+            .contains("Installed example/pdf-processing v1.0.0"),
+        "the missing skill is put back: {}",
+        out.stderr
+    );
     let out = in_dir(&t.ctx, &t.app, &["install"]);
     assert_eq!(out.status, 0, "{}", out.stderr);
     assert_eq!(in_dir(&t.ctx, &t.app, &["verify"]).status, 0);
