@@ -208,7 +208,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-q -v -h --registry --force --allow-unsigned --quiet --verbose --help"
+            opts="-q -v -h --registry --force --allow-unsigned --offline --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -794,7 +794,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__install)
-            opts="-q -v -h --locked --force --allow-unsigned --quiet --verbose --help"
+            opts="-q -v -h --locked --frozen --force --allow-unsigned --offline --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -954,7 +954,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__remove)
-            opts="-q -v -h --force --allow-unsigned --quiet --verbose --help"
+            opts="-q -v -h --force --allow-unsigned --offline --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1018,7 +1018,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__update)
-            opts="-q -v -h --dry-run --force --allow-unsigned --quiet --verbose --help"
+            opts="-q -v -h --dry-run --force --allow-unsigned --offline --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -61,6 +61,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --registry 'The registry (a name under [registries]) to take them from'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
+            cand --offline 'Use only the cache and local indexes: fetch nothing'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -71,6 +72,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;remove'= {
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
+            cand --offline 'Use only the cache and local indexes: fetch nothing'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -80,8 +82,10 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;install'= {
             cand --locked 'Fail if skills.lock would change'
+            cand --frozen '--locked and --offline together: exactly the lock, from this machine alone'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
+            cand --offline 'Use only the cache and local indexes: fetch nothing'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -93,6 +97,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --dry-run 'Only say what would change'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
+            cand --offline 'Use only the cache and local indexes: fetch nothing'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'

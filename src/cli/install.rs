@@ -13,6 +13,9 @@ pub struct InstallFlags {
     /// Accept unsigned packages from remote indexes.
     #[arg(long)]
     allow_unsigned: bool,
+    /// Use only the cache and local indexes: fetch nothing.
+    #[arg(long)]
+    offline: bool,
 }
 
 impl InstallFlags {
@@ -21,6 +24,7 @@ impl InstallFlags {
             locked,
             force: self.force,
             allow_unsigned: self.allow_unsigned,
+            offline: self.offline,
         }
     }
 }
@@ -54,6 +58,9 @@ pub struct InstallArgs {
     /// Fail if skills.lock would change.
     #[arg(long)]
     locked: bool,
+    /// --locked and --offline together: exactly the lock, from this machine alone.
+    #[arg(long)]
+    frozen: bool,
     #[command(flatten)]
     flags: InstallFlags,
 }
@@ -110,7 +117,9 @@ pub fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<ExitSta
 pub fn install(args: InstallArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
-    let changes = crate::ops::install::install(&cwd, &dirs, args.flags.options(args.locked))?;
+    let mut options = args.flags.options(args.locked || args.frozen);
+    options.offline |= args.frozen;
+    let changes = crate::ops::install::install(&cwd, &dirs, options)?;
     report(context, &changes);
     Ok(ExitStatus::Success)
 }

@@ -43,6 +43,12 @@ impl IndexDir {
         let index = IndexDir {
             root: root.to_path_buf(),
         };
+        if !root.exists() {
+            bail!(
+                "the index {} does not exist\nhint: check the index path or URL",
+                root.display()
+            );
+        }
         if !index.config_path().is_file() {
             bail!(
                 "{} is not a skill index: it has no config.json\nhint: create one with `skillpkg index init {}`",

@@ -25,7 +25,14 @@ pub struct Registry {
 }
 
 /// Opens the registry at `spec`, or the embedded sample index for `None`.
-pub fn open_registry(spec: Option<&str>, cwd: &Path, cache: &Path) -> anyhow::Result<Registry> {
+/// With `offline`, a git index is read from its checkout in the cache
+/// without fetching (an error says so when there is none yet).
+pub fn open_registry(
+    spec: Option<&str>,
+    cwd: &Path,
+    cache: &Path,
+    offline: bool,
+) -> anyhow::Result<Registry> {
     let Some(spec) = spec else {
         let dir = materialize(REGISTRY_INDEX, &cache.join("registry")).with_context(|| {
             format!(
@@ -39,9 +46,19 @@ pub fn open_registry(spec: Option<&str>, cwd: &Path, cache: &Path) -> anyhow::Re
             remote: false,
         });
     };
-    if is_git_index(spec) {
-        let git = GitIndex::new(spec, cache);
-        git.sync()?;
+    let git = GitIndex::new(spec, cache);
+    // A git index already checked out is one even when its URL is out of
+    // reach (a `file://` repository that moved, a network that is down).
+    if is_git_index(spec) || git.checkout().join(".git").is_dir() {
+        if offline {
+            if !git.checkout().join(".git").is_dir() {
+                bail!(
+                    "the index {spec} is not in the cache and --offline forbids fetching it\nhint: run once without --offline (or --frozen) to fetch it"
+                );
+            }
+        } else {
+            git.sync()?;
+        }
         return Ok(Registry {
             label: spec.to_string(),
             dir: IndexDir::open(git.checkout())?,

@@ -36,6 +36,8 @@ pub struct InstallOptions {
     pub force: bool,
     /// Accept unsigned packages from remote indexes.
     pub allow_unsigned: bool,
+    /// Use only what is on this machine: no index fetches.
+    pub offline: bool,
 }
 
 /// Which locked versions resolution may move.
@@ -346,7 +348,12 @@ fn sync(
     let mut registries = Vec::new();
     for registry_name in groups.keys() {
         let spec = registry_spec(manifest, registry_name.as_deref())?;
-        registries.push(open_registry(spec, &project.dir, &dirs.cache)?);
+        registries.push(open_registry(
+            spec,
+            &project.dir,
+            &dirs.cache,
+            options.offline,
+        )?);
     }
 
     let mut plan: Vec<Planned> = Vec::new();

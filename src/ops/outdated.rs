@@ -38,7 +38,7 @@ pub fn outdated(cwd: &Path, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
             continue;
         };
         let spec = (label != BUILTIN_REGISTRY).then_some(label);
-        let registry = open_registry(spec, &project.dir, &dirs.cache)?;
+        let registry = open_registry(spec, &project.dir, &dirs.cache, false)?;
         let package: PackageName = skill.name.parse()?;
         let versions: Vec<Version> = registry
             .entries(&package)?

@@ -139,10 +139,9 @@ fn round_trip_on_a_folder_index() {
     round_trip(&ctx, Some(index.to_str().unwrap()));
 }
 
-#[test]
-fn round_trip_on_a_git_index() {
-    let ctx = TestContext::new();
-    let work = ctx.root().join("git-work");
+/// A git repository holding a copy of the sample index; returns its `file://` URL.
+fn git_index(ctx: &TestContext, dir: &str) -> String {
+    let work = ctx.root().join(dir);
     copy_dir(&repo_index(), &work);
     let git = |args: &[&str]| {
         let out = Command::new("git")
@@ -169,7 +168,63 @@ fn round_trip_on_a_git_index() {
         "-m",
         "index",
     ]);
-    round_trip(&ctx, Some(&format!("file://{}", work.display())));
+    format!("file://{}", work.display())
+}
+
+#[test]
+fn round_trip_on_a_git_index() {
+    let ctx = TestContext::new();
+    let url = git_index(&ctx, "git-work");
+    round_trip(&ctx, Some(&url));
+}
+
+#[test]
+fn offline_and_frozen_work_from_the_cache_alone() {
+    let ctx = TestContext::new();
+    // `git+` says it is a git index even once the repository is out of reach.
+    let url = format!("git+{}", git_index(&ctx, "git-work"));
+    let app = new_project(&ctx, Some(&url));
+    let out = in_dir(&ctx, &app, &["add", "example/report-writer"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+
+    // The index goes away, as when the network is down.
+    std::fs::rename(ctx.root().join("git-work"), ctx.root().join("git-gone")).unwrap();
+    let second = ctx.root().join("second");
+    std::fs::create_dir_all(&second).unwrap();
+    for file in ["skills.toml", "skills.lock"] {
+        std::fs::copy(app.join(file), second.join(file)).unwrap();
+    }
+    let online = in_dir(&ctx, &second, &["install"]);
+    assert_eq!(online.status, 1);
+    assert!(
+        online.stderr.contains(&format!(
+            "could not fetch the index {}",
+            url.strip_prefix("git+").unwrap()
+        )),
+        "{}",
+        online.stderr
+    );
+
+    let frozen = in_dir(&ctx, &second, &["install", "--frozen"]);
+    assert_eq!(frozen.status, 0, "{}", frozen.stderr);
+    assert!(tree(&app.join(".agents/skills")) == tree(&second.join(".agents/skills")));
+    let offline = in_dir(&ctx, &second, &["install", "--offline"]);
+    assert_eq!(offline.status, 0, "{}", offline.stderr);
+
+    // A cache that never saw the index cannot help, and says so.
+    let cold = ctx
+        .command()
+        .current_dir(&second)
+        .env("SKILLPKG_CACHE_DIR", ctx.root().join("cold"))
+        .args(["install", "--offline"])
+        .output()
+        .unwrap();
+    assert_eq!(cold.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&cold.stderr);
+    assert!(
+        stderr.contains("is not in the cache and --offline forbids fetching it"),
+        "{stderr}"
+    );
 }
 
 /// A folder index whose org `acme` trusts a freshly made key.
