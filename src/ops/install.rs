@@ -327,6 +327,12 @@ fn sync(
 ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
     let old_lock = Lockfile::load(&project.lock_path)?;
     let root = project.dir.join(manifest.root_dir());
+    let targets = manifest
+        .install
+        .targets
+        .iter()
+        .map(|t| crate::ops::targets::target_dir(&project.dir, t))
+        .collect::<anyhow::Result<Vec<_>>>()?;
 
     // Group the requirements by registry.
     let mut groups: BTreeMap<Option<String>, Vec<(String, VersionReq)>> = BTreeMap::new();
@@ -512,12 +518,27 @@ fn sync(
             }
             fs_err::remove_dir_all(&target)?;
         }
+        for target in &targets {
+            crate::ops::targets::unexpose(target, &root.join(skill_name))?;
+        }
         changes.push(Change {
             name: old.name.clone(),
             version: old.version.clone(),
             action: Action::Removed,
             warnings: Vec::new(),
         });
+    }
+
+    // Expose every installed skill in the agents' folders the manifest names.
+    for target in &targets {
+        for skill in &new_lock.skills {
+            let dir = root.join(skill.name.rsplit('/').next().unwrap_or(&skill.name));
+            if let Some(warning) = crate::ops::targets::expose(target, &dir)?
+                && let Some(change) = changes.iter_mut().find(|c| c.name == skill.name)
+            {
+                change.warnings.push(warning);
+            }
+        }
     }
     Ok((new_lock, changes))
 }

@@ -9,5 +9,6 @@ pub mod pack;
 pub mod publish;
 pub mod search;
 pub mod skills;
+pub mod targets;
 pub mod trust;
 pub mod verify;

@@ -875,3 +875,65 @@ fn install_killed_at_random_points_never_leaves_a_half_installed_skill() {
         "too few kills landed mid-run ({killed_mid_run}); the test proves little"
     );
 }
+
+#[test]
+fn targets_expose_installed_skills_to_other_agents() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    let manifest = app.join("skills.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str("\n[install]\ntargets = [\"claude\", \"codex\"]\n");
+    std::fs::write(&manifest, &text).unwrap();
+    // Something the user made sits where one exposure would go.
+    write_skill(
+        &app.join(".codex/skills"),
+        "citation-style",
+        &skill_md("citation-style", "Mine. Use when citing."),
+    );
+
+    let out = in_dir(&ctx, &app, &["add", "example/report-writer"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    for agent in [".claude", ".codex"] {
+        let link = app.join(agent).join("skills/pdf-processing");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "{agent}"
+        );
+        assert_eq!(
+            std::fs::read_link(&link).unwrap(),
+            PathBuf::from("../../.agents/skills/pdf-processing")
+        );
+        assert_eq!(
+            std::fs::read(link.join("SKILL.md")).unwrap(),
+            std::fs::read(app.join(".agents/skills/pdf-processing/SKILL.md")).unwrap()
+        );
+    }
+    assert!(
+        out.stderr
+            .contains("codex/skills/citation-style exists and skillpkg did not make it"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(app.join(".codex/skills/citation-style/SKILL.md")).unwrap(),
+        skill_md("citation-style", "Mine. Use when citing.")
+    );
+
+    // remove cleans up its links, and only its links.
+    let out = in_dir(&ctx, &app, &["remove", "example/report-writer"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(std::fs::symlink_metadata(app.join(".claude/skills/pdf-processing")).is_err());
+    assert!(app.join(".codex/skills/citation-style/SKILL.md").is_file());
+
+    std::fs::write(&manifest, text.replace("\"codex\"", "\"nope\"")).unwrap();
+    let out = in_dir(&ctx, &app, &["install"]);
+    assert_eq!(out.status, 1);
+    assert!(
+        out.stderr.contains("unknown install target 'nope'"),
+        "{}",
+        out.stderr
+    );
+}

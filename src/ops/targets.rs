@@ -1,0 +1,151 @@
+//! `[install] targets`: expose installed skills in other agents' project
+//! folders (`.claude/skills/<name>`, …) by relative symlink, or by copy
+//! where links fail. Only links and copies skillpkg made are ever changed.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::bail;
+
+/// Known agents and their project skill folders.
+pub const TARGETS: [(&str, &str); 5] = [
+    ("claude", ".claude/skills"),
+    ("codex", ".codex/skills"),
+    ("cursor", ".cursor/skills"),
+    ("gemini", ".gemini/skills"),
+    ("opencode", ".opencode/skills"),
+];
+
+/// The folder of target `name` under `project`.
+pub fn target_dir(project: &Path, name: &str) -> anyhow::Result<PathBuf> {
+    match TARGETS.iter().find(|(n, _)| *n == name) {
+        Some((_, dir)) => Ok(project.join(dir)),
+        None => {
+            let known: Vec<&str> = TARGETS.iter().map(|(n, _)| *n).collect();
+            bail!(
+                "unknown install target '{name}' in skills.toml; known targets: {}",
+                known.join(", ")
+            )
+        }
+    }
+}
+
+/// The marker file in a copy skillpkg made (where symlinks fail).
+const COPY_MARKER: &str = ".skillpkg-copy";
+
+/// What is at a skill's place in a target folder.
+enum Exposure {
+    Missing,
+    OurLink,
+    OurCopy,
+    Foreign,
+}
+
+fn exposure(exposed: &Path, link_target: &Path) -> Exposure {
+    match std::fs::symlink_metadata(exposed) {
+        Err(_) => Exposure::Missing,
+        Ok(meta) if meta.file_type().is_symlink() => match std::fs::read_link(exposed) {
+            Ok(points_to) if points_to == link_target => Exposure::OurLink,
+            _ => Exposure::Foreign,
+        },
+        Ok(meta) if meta.is_dir() && exposed.join(COPY_MARKER).is_file() => Exposure::OurCopy,
+        Ok(_) => Exposure::Foreign,
+    }
+}
+
+/// Exposes `skill` (a directory of the root) in `target`: a relative
+/// symlink, or a marked copy where links fail; a copy is refreshed each
+/// run. Returns a warning when something skillpkg did not make is in the way.
+pub fn expose(target: &Path, skill: &Path) -> anyhow::Result<Option<String>> {
+    let name = skill.file_name().expect("skills have names");
+    let exposed = target.join(name);
+    let link_target = relative_path(target, skill);
+    match exposure(&exposed, &link_target) {
+        Exposure::OurLink => return Ok(None),
+        Exposure::OurCopy => remove_exposure(&exposed)?,
+        Exposure::Foreign => {
+            return Ok(Some(format!(
+                "{} exists and skillpkg did not make it; not exposing {} there",
+                exposed.display(),
+                name.to_string_lossy()
+            )));
+        }
+        Exposure::Missing => {}
+    }
+    fs_err::create_dir_all(target)?;
+    #[cfg(unix)]
+    let linked = std::os::unix::fs::symlink(&link_target, &exposed).is_ok();
+    #[cfg(not(unix))]
+    let linked = false;
+    if !linked {
+        copy_tree(skill, &exposed)?;
+        fs_err::write(
+            exposed.join(COPY_MARKER),
+            "copied by skillpkg: edit the skill in the project root\n",
+        )?;
+    }
+    Ok(None)
+}
+
+/// Removes skillpkg's exposure of `skill` from `target`, if it made one.
+pub fn unexpose(target: &Path, skill: &Path) -> anyhow::Result<()> {
+    let exposed = target.join(skill.file_name().expect("skills have names"));
+    if let Exposure::OurLink | Exposure::OurCopy = exposure(&exposed, &relative_path(target, skill))
+    {
+        remove_exposure(&exposed)?;
+    }
+    Ok(())
+}
+
+fn remove_exposure(exposed: &Path) -> std::io::Result<()> {
+    if std::fs::symlink_metadata(exposed)?.file_type().is_symlink() {
+        fs_err::remove_file(exposed)
+    } else {
+        fs_err::remove_dir_all(exposed)
+    }
+}
+
+/// `to` relative to the directory `from` (both under one project).
+fn relative_path(from: &Path, to: &Path) -> PathBuf {
+    let from: Vec<_> = from.components().collect();
+    let to_parts: Vec<_> = to.components().collect();
+    let common = from
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut path = PathBuf::new();
+    for _ in common..from.len() {
+        path.push("..");
+    }
+    for part in &to_parts[common..] {
+        path.push(part);
+    }
+    path
+}
+
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.map_err(std::io::Error::other)?;
+        let target = to.join(entry.path().strip_prefix(from).expect("under from"));
+        if entry.file_type().is_dir() {
+            fs_err::create_dir_all(&target)?;
+        } else {
+            fs_err::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_climb_out_of_the_target() {
+        let p = relative_path(
+            Path::new("/p/.claude/skills"),
+            Path::new("/p/.agents/skills/x"),
+        );
+        assert_eq!(p, PathBuf::from("../../.agents/skills/x"));
+    }
+}
