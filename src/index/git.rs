@@ -22,7 +22,7 @@ pub fn is_git_index(spec: &str) -> bool {
         return true;
     }
     let path = Path::new(spec.strip_prefix("file://").unwrap_or(spec));
-    path.join("HEAD").is_file() && path.join("objects").is_dir() || path.join(".git").exists()
+    (path.join("HEAD").is_file() && path.join("objects").is_dir()) || path.join(".git").exists()
 }
 
 /// The URL git2 should use: `git+` stripped.

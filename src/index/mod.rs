@@ -165,14 +165,6 @@ impl PackageName {
     }
 }
 
-/// Expands the `dl` template for one archive.
-pub fn download_url(dl: &str, index: &str, package: &PackageName, version: &str) -> String {
-    dl.replace("{index}", index.trim_end_matches('/'))
-        .replace("{org}", &package.org)
-        .replace("{name}", &package.name)
-        .replace("{version}", version)
-}
-
 /// Parses an entry file. Blank lines are ignored; a bad line is an error
 /// naming the file and line.
 pub fn parse_entries(text: &str, file: &str) -> anyhow::Result<Vec<IndexEntry>> {

@@ -7,7 +7,7 @@ use anyhow::{Context as _, bail};
 
 use super::git::{GitIndex, is_git_index};
 use super::local::IndexDir;
-use super::{IndexEntry, PackageName};
+use super::{IndexConfig, IndexEntry, PackageName};
 use crate::embedded::{REGISTRY_INDEX, materialize};
 
 /// The source label of the embedded index, as `skills.lock` records it.
@@ -19,6 +19,8 @@ pub struct Registry {
     pub label: String,
     /// Its files.
     pub dir: IndexDir,
+    /// Its `config.json`, read once when it was opened.
+    pub config: IndexConfig,
     /// Whether it came over a network transport (unsigned packages are
     /// refused from those unless the user opts in).
     pub remote: bool,
@@ -40,11 +42,7 @@ pub fn open_registry(
                 cache.display()
             )
         })?;
-        return Ok(Registry {
-            label: BUILTIN_REGISTRY.to_string(),
-            dir: IndexDir::open(&dir)?,
-            remote: false,
-        });
+        return Registry::new(BUILTIN_REGISTRY.to_string(), IndexDir::open(&dir)?, false);
     };
     let git = GitIndex::new(spec, cache);
     // A git index already checked out is one even when its URL is out of
@@ -59,13 +57,13 @@ pub fn open_registry(
         } else {
             git.sync()?;
         }
-        return Ok(Registry {
-            label: spec.to_string(),
-            dir: IndexDir::open(git.checkout())?,
-            remote: !spec.starts_with("file://")
+        return Registry::new(
+            spec.to_string(),
+            IndexDir::open(git.checkout())?,
+            !spec.starts_with("file://")
                 && !spec.starts_with("git+file://")
                 && !Path::new(spec).exists(),
-        });
+        );
     }
     if spec.starts_with("http://") || spec.starts_with("https://") {
         bail!(
@@ -73,14 +71,20 @@ pub fn open_registry(
         );
     }
     let path = cwd.join(spec.strip_prefix("file://").unwrap_or(spec));
-    Ok(Registry {
-        label: spec.to_string(),
-        dir: IndexDir::open(&path)?,
-        remote: false,
-    })
+    Registry::new(spec.to_string(), IndexDir::open(&path)?, false)
 }
 
 impl Registry {
+    fn new(label: impl Into<String>, dir: IndexDir, remote: bool) -> anyhow::Result<Registry> {
+        let config = dir.config()?;
+        Ok(Registry {
+            label: label.into(),
+            dir,
+            config,
+            remote,
+        })
+    }
+
     /// Every version of `package`.
     pub fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
         self.dir.entries(package)

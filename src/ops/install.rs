@@ -104,9 +104,7 @@ pub struct Project {
 impl Project {
     /// The project whose `skills.toml` is in `cwd` or above.
     pub fn find(cwd: &Path) -> anyhow::Result<Project> {
-        let dir = cwd
-            .ancestors()
-            .find(|d| d.join(MANIFEST_FILE).is_file())
+        let dir = crate::roots::project::find_manifest_dir(cwd)
             .ok_or_else(|| anyhow::anyhow!("no {MANIFEST_FILE} in {} or any parent directory\nhint: run `skillpkg init` to start one", cwd.display()))?;
         Ok(Project {
             manifest_path: dir.join(MANIFEST_FILE),
@@ -158,8 +156,11 @@ pub fn add(
             project.manifest_path.display()
         );
     }
-    for request in requests {
-        let (package, req) = parse_request(request)?;
+    let parsed = requests
+        .iter()
+        .map(|r| parse_request(r))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for (package, req) in &parsed {
         let spec = spec_for(
             req.as_ref()
                 .map(ToString::to_string)
@@ -169,8 +170,7 @@ pub fn add(
         manifest.skills.insert(package.to_string(), spec);
     }
     let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
-    for request in requests {
-        let (package, req) = parse_request(request)?;
+    for (package, req) in parsed {
         let name = package.to_string();
         let req = match req {
             Some(req) => req.to_string(),
@@ -269,7 +269,7 @@ pub fn update(
     Ok(changes)
 }
 
-fn lock_project(project: &Project) -> anyhow::Result<crate::fsutil::FileLock> {
+pub(crate) fn lock_project(project: &Project) -> anyhow::Result<crate::fsutil::FileLock> {
     let state = project.state_dir();
     let lock = crate::fsutil::lock_exclusive(&state.join("lock"))
         .with_context(|| format!("could not lock {}", project.dir.display()))?;
@@ -659,8 +659,13 @@ fn fetch_verified(
         }
         return Ok((cached, None));
     }
-    let config = planned.registry.dir.config()?;
-    let offered = config.keys.get(&package.org).cloned().unwrap_or_default();
+    let offered = planned
+        .registry
+        .config
+        .keys
+        .get(&package.org)
+        .cloned()
+        .unwrap_or_default();
     let comment = signing::trusted_comment(&package.to_string(), version, &planned.entry.cksum);
     let mut last_error = None;
     for key in &offered {

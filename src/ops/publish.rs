@@ -41,9 +41,8 @@ pub fn init_index(path: &Path, git: bool, org_key: Option<(&str, &str)>) -> anyh
 pub fn change_index(
     spec: &str,
     cache: &Path,
-    change: impl FnMut(&IndexDir) -> anyhow::Result<String>,
+    mut change: impl FnMut(&IndexDir) -> anyhow::Result<String>,
 ) -> anyhow::Result<()> {
-    let mut change = change;
     if is_git_index(spec) {
         return GitIndex::new(spec, cache).publish(cache, change);
     }

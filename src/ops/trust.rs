@@ -14,7 +14,7 @@ pub fn trust(cwd: &Path, org: &str, key: &str) -> anyhow::Result<Vec<String>> {
     }
     let key = read_public_key(key)?;
     let project = Project::find(cwd)?;
-    let _lock = crate::fsutil::lock_exclusive(&project.dir.join(".skillpkg").join("lock"))?;
+    let _lock = crate::ops::install::lock_project(&project)?;
     let mut lock = Lockfile::load(&project.lock_path)?;
     let previous = lock
         .keys

@@ -8,10 +8,15 @@ pub const MANIFEST_FILE: &str = "skills.toml";
 /// The project root's skill directory, relative to the project.
 pub const DEFAULT_PROJECT_ROOT: &str = ".agents/skills";
 
+/// The nearest directory at or above `start` that holds `skills.toml`.
+pub fn find_manifest_dir(start: &Path) -> Option<&Path> {
+    start.ancestors().find(|d| d.join(MANIFEST_FILE).is_file())
+}
+
 /// Walks up from `start` to the nearest directory holding `skills.toml`;
 /// failing that, the nearest git work tree root. `None` outside any project.
 pub fn find_project(start: &Path) -> Option<PathBuf> {
-    if let Some(dir) = start.ancestors().find(|d| d.join(MANIFEST_FILE).is_file()) {
+    if let Some(dir) = find_manifest_dir(start) {
         return Some(dir.to_path_buf());
     }
     start

@@ -9,7 +9,7 @@
 //! removed, so a refused archive leaves nothing behind.
 
 use std::collections::HashSet;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::skill::load_skill;
@@ -361,8 +361,8 @@ pub fn extract(
             .map_err(|e| corrupt(e.to_string()))?;
         let budget = limits.max_total_bytes - written;
         let mut out = fs_err::File::create(&target).map_err(io)?;
-        let copied =
-            copy_limited(reader, &mut out, budget + 1).map_err(|e| corrupt(e.to_string()))?;
+        let copied = std::io::copy(&mut reader.take(budget + 1), &mut out)
+            .map_err(|e| corrupt(e.to_string()))?;
         if copied > budget {
             return Err(refused(Refusal::TooLarge {
                 entry: entry.name.clone(),
@@ -392,8 +392,4 @@ pub fn extract(
         }));
     }
     Ok(Staged { staging, name })
-}
-
-fn copy_limited(reader: impl Read, out: &mut impl Write, limit: u64) -> std::io::Result<u64> {
-    std::io::copy(&mut reader.take(limit), out)
 }
