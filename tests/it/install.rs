@@ -937,3 +937,24 @@ fn targets_expose_installed_skills_to_other_agents() {
         out.stderr
     );
 }
+
+#[test]
+fn verify_flags_a_signer_the_lock_no_longer_trusts() {
+    let t = Tamper::new();
+    assert_eq!(in_dir(&t.ctx, &t.app, &["verify"]).status, 0);
+    let lock_path = t.app.join("skills.lock");
+    let mut lock = skillpkg::manifest::lock::Lockfile::load(&lock_path).unwrap();
+    lock.keys.insert(
+        "example".into(),
+        vec!["RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3".into()],
+    );
+    lock.write(&lock_path).unwrap();
+    let out = in_dir(&t.ctx, &t.app, &["verify"]);
+    assert_eq!(out.status, 1);
+    assert!(
+        out.stdout
+            .contains("example/pdf-processing@1.0.0: untrusted-signer"),
+        "{}",
+        out.stdout
+    );
+}
