@@ -12,3 +12,6 @@ pub const SKILLPKG_USER_ROOT: &str = "SKILLPKG_USER_ROOT";
 pub const NO_COLOR: &str = "NO_COLOR";
 /// The password of an encrypted minisign secret key (for `publish`, `keygen`).
 pub const SKILLPKG_KEY_PASSWORD: &str = "SKILLPKG_KEY_PASSWORD";
+/// Seconds an HTTP request may wait for the next bytes before it is retried
+/// (default 30).
+pub const SKILLPKG_HTTP_TIMEOUT: &str = "SKILLPKG_HTTP_TIMEOUT";

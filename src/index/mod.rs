@@ -9,6 +9,7 @@
 //! ```
 
 pub mod git;
+pub mod http;
 pub mod local;
 pub mod source;
 

@@ -1,11 +1,12 @@
 //! Opening the registry a dependency names: the embedded sample index (the
-//! default), a folder, or a git repository.
+//! default), a folder, a git repository, or a static HTTP index.
 
 use std::path::Path;
 
 use anyhow::{Context as _, bail};
 
 use super::git::{GitIndex, is_git_index};
+use super::http::{HttpIndex, is_http_index};
 use super::local::IndexDir;
 use super::{IndexConfig, IndexEntry, PackageName};
 use crate::embedded::{REGISTRY_INDEX, materialize};
@@ -17,13 +18,21 @@ pub const BUILTIN_REGISTRY: &str = "builtin";
 pub struct Registry {
     /// How `skills.lock` names it (after `registry+`).
     pub label: String,
-    /// Its files.
-    pub dir: IndexDir,
+    /// Where its files come from.
+    backend: Backend,
     /// Its `config.json`, read once when it was opened.
     pub config: IndexConfig,
     /// Whether it came over a network transport (unsigned packages are
     /// refused from those unless the user opts in).
     pub remote: bool,
+}
+
+/// Where an index's files come from.
+enum Backend {
+    /// A folder (a local index, the embedded one, a git checkout).
+    Files(IndexDir),
+    /// A static HTTP index, fetched sparsely.
+    Http(HttpIndex),
 }
 
 /// Opens the registry at `spec`, or the embedded sample index for `None`.
@@ -65,10 +74,14 @@ pub fn open_registry(
                 && !Path::new(spec).exists(),
         );
     }
-    if spec.starts_with("http://") || spec.starts_with("https://") {
-        bail!(
-            "{spec}: this version of skillpkg reads folder and git indexes only, not HTTP ones\nhint: point the registry at the git repository or folder behind {spec}"
-        );
+    if is_http_index(spec) {
+        let (index, config) = HttpIndex::open(spec, cache, offline)?;
+        return Ok(Registry {
+            label: spec.to_string(),
+            backend: Backend::Http(index),
+            config,
+            remote: true,
+        });
     }
     let path = cwd.join(spec.strip_prefix("file://").unwrap_or(spec));
     Registry::new(spec.to_string(), IndexDir::open(&path)?, false)
@@ -79,22 +92,79 @@ impl Registry {
         let config = dir.config()?;
         Ok(Registry {
             label: label.into(),
-            dir,
+            backend: Backend::Files(dir),
             config,
             remote,
         })
     }
 
+    /// Fetches the entry files of `packages` ahead of [`Registry::entries`],
+    /// concurrently where the transport allows it.
+    pub fn prefetch(&self, packages: &[PackageName]) -> anyhow::Result<()> {
+        match &self.backend {
+            Backend::Files(_) => Ok(()),
+            Backend::Http(index) => index.prefetch(packages),
+        }
+    }
+
     /// Every version of `package`.
     pub fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
-        self.dir.entries(package)
+        match &self.backend {
+            Backend::Files(dir) => dir.entries(package),
+            Backend::Http(index) => index.entries(package),
+        }
+    }
+
+    /// Every package the index lists. Only indexes that can be listed
+    /// (folders and git checkouts) can answer.
+    pub fn packages(&self) -> anyhow::Result<Vec<PackageName>> {
+        match &self.backend {
+            Backend::Files(dir) => dir.packages(),
+            Backend::Http(_) => bail!(
+                "{} is an HTTP index, which cannot be listed, so it cannot be searched\nhint: search a git or folder copy of the index, or browse the index's own site",
+                self.label
+            ),
+        }
+    }
+
+    /// Downloads the archives of `versions` into the archive cache `dir`
+    /// (as `<sha256>.skill`), concurrently where the transport allows it.
+    /// Only archives whose checksum matches their entry are kept.
+    pub fn prefetch_archives(
+        &self,
+        versions: &[(&PackageName, &IndexEntry)],
+        dir: &Path,
+    ) -> anyhow::Result<()> {
+        match &self.backend {
+            Backend::Files(_) => Ok(()),
+            Backend::Http(index) => index.download_archives(
+                versions
+                    .iter()
+                    .filter(|(_, entry)| !dir.join(format!("{}.skill", entry.cksum)).is_file())
+                    .map(|(package, entry)| {
+                        (
+                            index.archive_url(&self.config, package, &entry.vers),
+                            entry.cksum.clone(),
+                        )
+                    })
+                    .collect(),
+                dir,
+            ),
+        }
     }
 
     /// The archive bytes of one version.
     pub fn archive(&self, package: &PackageName, version: &str) -> anyhow::Result<Vec<u8>> {
-        let path = self.dir.root().join(package.archive_path(version));
-        fs_err::read(&path).with_context(|| {
-            format!("the index lists {package}@{version} but has no archive for it")
-        })
+        match &self.backend {
+            Backend::Files(dir) => {
+                let path = dir.root().join(package.archive_path(version));
+                fs_err::read(&path).with_context(|| {
+                    format!("the index lists {package}@{version} but has no archive for it")
+                })
+            }
+            Backend::Http(index) => index
+                .archive(&index.archive_url(&self.config, package, version))
+                .with_context(|| format!("could not download {package}@{version}")),
+        }
     }
 }

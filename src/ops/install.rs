@@ -430,7 +430,17 @@ fn sync(
         return Ok((old_lock.clone(), planned_changes(&plan, &old_lock)));
     }
 
-    // Verify every archive before touching the root.
+    // Download what the cache lacks, all at once, then verify every
+    // archive before touching the root.
+    let archive_dir = dirs.cache.join("archives");
+    for registry in &registries {
+        let wanted: Vec<(&PackageName, &IndexEntry)> = plan
+            .iter()
+            .filter(|p| std::ptr::eq(p.registry, registry))
+            .map(|p| (&p.package, &p.entry))
+            .collect();
+        registry.prefetch_archives(&wanted, &archive_dir)?;
+    }
     let mut keys = old_lock.keys.clone();
     let mut verified = Vec::new();
     for planned in &plan {
@@ -575,47 +585,55 @@ fn planned_changes(plan: &[Planned], old_lock: &Lockfile) -> Vec<Change> {
     changes
 }
 
-/// Every version of every package reachable from `requirements`.
+/// Every version of every package reachable from `requirements`, fetched
+/// a layer of the dependency graph at a time.
 fn fetch_universe(
     registry: &Registry,
     requirements: &[(String, VersionReq)],
 ) -> anyhow::Result<Universe> {
     let mut universe = Universe::default();
-    let mut queue: Vec<String> = requirements.iter().map(|(n, _)| n.clone()).collect();
-    while let Some(name) = queue.pop() {
-        if universe.packages.contains_key(&name) {
-            continue;
-        }
-        let package: PackageName = name.parse()?;
-        let mut candidates = Vec::new();
-        for entry in registry.entries(&package)? {
-            let Ok(version) = Version::parse(&entry.vers) else {
-                continue;
-            };
-            let mut dependencies = Vec::new();
-            for dep in &entry.deps {
-                let req = VersionReq::parse(&dep.req).with_context(|| {
-                    format!(
-                        "{name}@{version} in {}: invalid requirement on {}",
-                        registry.label, dep.name
-                    )
-                })?;
-                queue.push(dep.name.clone());
-                dependencies.push((dep.name.clone(), req));
+    let mut layer: BTreeSet<String> = requirements.iter().map(|(n, _)| n.clone()).collect();
+    while !layer.is_empty() {
+        let packages = layer
+            .iter()
+            .map(|name| name.parse::<PackageName>())
+            .collect::<Result<Vec<_>, _>>()?;
+        registry.prefetch(&packages)?;
+        let mut next = BTreeSet::new();
+        for (name, package) in layer.iter().zip(&packages) {
+            let mut candidates = Vec::new();
+            for entry in registry.entries(package)? {
+                let Ok(version) = Version::parse(&entry.vers) else {
+                    continue;
+                };
+                let mut dependencies = Vec::new();
+                for dep in &entry.deps {
+                    let req = VersionReq::parse(&dep.req).with_context(|| {
+                        format!(
+                            "{name}@{version} in {}: invalid requirement on {}",
+                            registry.label, dep.name
+                        )
+                    })?;
+                    if !universe.packages.contains_key(&dep.name) && !layer.contains(&dep.name) {
+                        next.insert(dep.name.clone());
+                    }
+                    dependencies.push((dep.name.clone(), req));
+                }
+                candidates.push(Candidate {
+                    version,
+                    dependencies,
+                    yanked: entry.yanked,
+                });
             }
-            candidates.push(Candidate {
-                version,
-                dependencies,
-                yanked: entry.yanked,
-            });
+            if candidates.is_empty() {
+                bail!(
+                    "{name} is not in the index {}\nhint: check the name with `skillpkg search`",
+                    registry.label
+                );
+            }
+            universe.packages.insert(name.clone(), candidates);
         }
-        if candidates.is_empty() {
-            bail!(
-                "{name} is not in the index {}\nhint: check the name with `skillpkg search`",
-                registry.label
-            );
-        }
-        universe.packages.insert(name, candidates);
+        layer = next;
     }
     Ok(universe)
 }

@@ -46,7 +46,7 @@ pub fn search(
     let registry = open_registry(spec.as_deref(), cwd, &dirs.cache, false)?;
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
     let mut hits = Vec::new();
-    for package in registry.dir.packages()? {
+    for package in registry.packages()? {
         let newest = registry
             .entries(&package)?
             .into_iter()

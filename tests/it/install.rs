@@ -6,12 +6,12 @@ use std::process::Command;
 
 use crate::common::{Output, TestContext, run, skill_md, write_skill};
 
-fn repo_index() -> PathBuf {
+pub(crate) fn repo_index() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("registry-index")
 }
 
 /// Every file under `dir` with its bytes, relative and sorted.
-fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<_> = walkdir::WalkDir::new(dir)
         .into_iter()
         .map(|e| e.unwrap())
@@ -25,7 +25,7 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry.unwrap();
         let target = to.join(entry.path().strip_prefix(from).unwrap());
@@ -37,7 +37,7 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn new_project(ctx: &TestContext, registry: Option<&str>) -> PathBuf {
+pub(crate) fn new_project(ctx: &TestContext, registry: Option<&str>) -> PathBuf {
     let dir = ctx.root().join("app");
     let out = run(ctx.command().arg("init").arg(&dir));
     assert_eq!(out.status, 0, "{}", out.stderr);
@@ -52,12 +52,12 @@ fn new_project(ctx: &TestContext, registry: Option<&str>) -> PathBuf {
     dir
 }
 
-fn in_dir(ctx: &TestContext, dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn in_dir(ctx: &TestContext, dir: &Path, args: &[&str]) -> Output {
     run(ctx.command().current_dir(dir).args(args))
 }
 
 /// add → lock → a fresh copy of the project → install --locked: identical trees.
-fn round_trip(ctx: &TestContext, registry: Option<&str>) {
+pub(crate) fn round_trip(ctx: &TestContext, registry: Option<&str>) {
     let app = new_project(ctx, registry);
     let out = in_dir(ctx, &app, &["add", "example/report-writer"]);
     assert_eq!(out.status, 0, "{}", out.stderr);
@@ -228,13 +228,13 @@ fn offline_and_frozen_work_from_the_cache_alone() {
 }
 
 /// A folder index whose org `acme` trusts a freshly made key.
-struct AcmeIndex {
+pub(crate) struct AcmeIndex {
     keys: PathBuf,
-    index: PathBuf,
+    pub(crate) index: PathBuf,
 }
 
 impl AcmeIndex {
-    fn new(ctx: &TestContext) -> AcmeIndex {
+    pub(crate) fn new(ctx: &TestContext) -> AcmeIndex {
         let keys = ctx.root().join("keys");
         let out = run(ctx
             .command()
@@ -252,7 +252,7 @@ impl AcmeIndex {
     }
 
     /// Publishes the skill in `dir` as version 1.0.0.
-    fn publish(&self, ctx: &TestContext, dir: &Path) {
+    pub(crate) fn publish(&self, ctx: &TestContext, dir: &Path) {
         let mut cmd = ctx.command();
         cmd.arg("publish")
             .arg(dir)
@@ -772,7 +772,7 @@ fn hidden_unicode_in_a_package_is_reported_with_file_and_line() {
 }
 
 /// A publisher's folder index with `count` packages, and a project that wants them all.
-fn project_with_packages(ctx: &TestContext, count: usize) -> PathBuf {
+pub(crate) fn project_with_packages(ctx: &TestContext, count: usize) -> PathBuf {
     let acme = AcmeIndex::new(ctx);
     let index = acme.index.clone();
     let app = new_project(ctx, Some(index.to_str().unwrap()));

@@ -1,0 +1,497 @@
+//! Static HTTP indexes, fetched sparsely: `config.json` and only the entry
+//! files and archives an operation asks for, many at a time, each cached
+//! on disk and revalidated with `ETag` / `Last-Modified`.
+//!
+//! Transient failures (connection errors, a body cut short, timeouts, 5xx
+//! and 429 answers) are retried with exponential backoff; what still fails
+//! is reported with the URL.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context as _, bail};
+use reqwest::StatusCode;
+use reqwest::header::{
+    ETAG, HeaderMap, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, RETRY_AFTER,
+};
+use serde::{Deserialize, Serialize};
+
+use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
+use crate::env_vars;
+use crate::store::hash::sha256_hex;
+
+/// Requests in flight at once, per index.
+const CONCURRENCY: usize = 16;
+/// Attempts per request, the first included.
+const ATTEMPTS: u32 = 4;
+/// The wait before the first retry; it doubles with each one.
+const FIRST_BACKOFF: Duration = Duration::from_millis(200);
+/// The longest `Retry-After` honoured.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(10);
+/// How long a connection may take to open.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a request may wait for the next bytes, unless
+/// `SKILLPKG_HTTP_TIMEOUT` says otherwise.
+const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Whether `spec` names an HTTP index.
+pub fn is_http_index(spec: &str) -> bool {
+    spec.starts_with("http://") || spec.starts_with("https://")
+}
+
+/// A static HTTP index and its on-disk cache.
+pub struct HttpIndex {
+    /// The index URL without a trailing slash (what `{index}` expands to).
+    base: String,
+    /// Where responses are cached.
+    cache_dir: PathBuf,
+    /// Read the cache only; never touch the network.
+    offline: bool,
+    runtime: tokio::runtime::Runtime,
+    client: reqwest::Client,
+    /// Entry files fetched so far (`None`: the index does not list it).
+    entries: Mutex<HashMap<PackageName, Option<Vec<IndexEntry>>>>,
+}
+
+/// A cached response: the validators, then the body.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Validators {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    etag: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_modified: Option<String>,
+}
+
+/// Why a request failed for good.
+#[derive(Debug, thiserror::Error)]
+enum FetchError {
+    #[error("{url}: the server answered {status}")]
+    Status { url: String, status: StatusCode },
+    #[error(
+        "{url}: {attempts} attempts failed; the last: {cause}\nhint: the server may be down or out of reach; try again later, or pass --offline to use what is cached"
+    )]
+    GaveUp {
+        url: String,
+        attempts: u32,
+        cause: String,
+    },
+}
+
+impl HttpIndex {
+    /// Opens the index at `url`, caching under `cache`; fetches (or, with
+    /// `offline`, reads from the cache) its `config.json`.
+    pub fn open(
+        url: &str,
+        cache: &Path,
+        offline: bool,
+    ) -> anyhow::Result<(HttpIndex, IndexConfig)> {
+        let base = url.trim_end_matches('/').to_string();
+        let read_timeout = std::env::var(env_vars::SKILLPKG_HTTP_TIMEOUT)
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|s| *s > 0.0)
+            .map(Duration::from_secs_f64)
+            .unwrap_or(DEFAULT_READ_TIMEOUT);
+        let client = reqwest::Client::builder()
+            .user_agent(concat!("skillpkg/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(CONNECT_TIMEOUT)
+            .read_timeout(read_timeout)
+            .build()
+            .context("could not set up the HTTP client")?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("could not start the async runtime")?;
+        let index = HttpIndex {
+            cache_dir: cache.join("http").join(cache_slug(&base)),
+            base,
+            offline,
+            runtime,
+            client,
+            entries: Mutex::new(HashMap::new()),
+        };
+        let bytes = index
+            .runtime
+            .block_on(index.fetch_cached("config.json"))?
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{}/config.json was not found: {url} is not a skillpkg index\nhint: an index has config.json at its root (see `skillpkg index init`)",
+                    index.base
+                )
+            })?;
+        let config: IndexConfig = serde_json::from_slice(&bytes)
+            .with_context(|| format!("{}/config.json is not a valid index config", index.base))?;
+        Ok((index, config))
+    }
+
+    /// The URL of `relative` inside the index.
+    fn url(&self, relative: &str) -> String {
+        format!("{}/{relative}", self.base)
+    }
+
+    /// Fetches the entry files of `packages` that are not fetched yet, all
+    /// at once.
+    pub fn prefetch(&self, packages: &[PackageName]) -> anyhow::Result<()> {
+        let wanted: Vec<PackageName> = {
+            let known = self.entries.lock().expect("entries lock");
+            let mut wanted: Vec<PackageName> = packages
+                .iter()
+                .filter(|p| !known.contains_key(*p))
+                .cloned()
+                .collect();
+            wanted.sort();
+            wanted.dedup();
+            wanted
+        };
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let fetched = self
+            .runtime
+            .block_on(self.fetch_all(wanted.iter().map(|p| p.entry_path()).collect()))?;
+        let mut known = self.entries.lock().expect("entries lock");
+        for (package, body) in wanted.into_iter().zip(fetched) {
+            let entries = match body {
+                Some(bytes) => {
+                    let text = String::from_utf8(bytes).with_context(|| {
+                        format!("{} is not UTF-8", self.url(&package.entry_path()))
+                    })?;
+                    Some(parse_entries(&text, &self.url(&package.entry_path()))?)
+                }
+                None => None,
+            };
+            known.insert(package, entries);
+        }
+        Ok(())
+    }
+
+    /// Every version of `package` (empty if the index does not list it).
+    pub fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
+        self.prefetch(std::slice::from_ref(package))?;
+        let known = self.entries.lock().expect("entries lock");
+        Ok(known.get(package).cloned().flatten().unwrap_or_default())
+    }
+
+    /// The URL of an archive, from the index's `dl` template.
+    pub fn archive_url(
+        &self,
+        config: &IndexConfig,
+        package: &PackageName,
+        version: &str,
+    ) -> String {
+        let url = config
+            .dl
+            .replace("{index}", &self.base)
+            .replace("{org}", &package.org)
+            .replace("{name}", &package.name)
+            .replace("{version}", version);
+        if is_http_index(&url) {
+            url
+        } else {
+            self.url(url.trim_start_matches('/'))
+        }
+    }
+
+    /// Downloads one archive.
+    pub fn archive(&self, url: &str) -> anyhow::Result<Vec<u8>> {
+        if self.offline {
+            bail!("{url} is not in the cache and --offline forbids downloading it");
+        }
+        match self
+            .runtime
+            .block_on(get(&self.client, url.to_string(), Validators::default()))?
+        {
+            Response::Body(bytes, _) => Ok(bytes),
+            Response::NotModified => unreachable!("no validators were sent"),
+            Response::NotFound => bail!("{url}: not found (404), though the index lists it"),
+        }
+    }
+
+    /// Downloads the archives `(url, sha256)` into `dir` as
+    /// `<sha256>.skill`, all at once. A download whose checksum does not
+    /// match is not kept (the caller reports it when it asks again).
+    pub fn download_archives(&self, jobs: Vec<(String, String)>, dir: &Path) -> anyhow::Result<()> {
+        if self.offline || jobs.is_empty() {
+            return Ok(());
+        }
+        let dir = dir.to_path_buf();
+        self.runtime.block_on(async {
+            let limit = Arc::new(tokio::sync::Semaphore::new(CONCURRENCY));
+            let mut tasks = tokio::task::JoinSet::new();
+            for (url, cksum) in jobs {
+                let client = self.client.clone();
+                let limit = limit.clone();
+                let dir = dir.clone();
+                tasks.spawn(async move {
+                    let _permit = limit.acquire_owned().await.expect("semaphore open");
+                    let response = get(&client, url, Validators::default()).await?;
+                    if let Response::Body(bytes, _) = response
+                        && sha256_hex(&bytes) == cksum
+                    {
+                        let path = dir.join(format!("{cksum}.skill"));
+                        tokio::task::spawn_blocking(move || {
+                            crate::fsutil::write_atomically(&path, &bytes)
+                                .with_context(|| format!("could not write {}", path.display()))
+                        })
+                        .await??;
+                    }
+                    anyhow::Ok(())
+                });
+            }
+            while let Some(result) = tasks.join_next().await {
+                result??;
+            }
+            Ok(())
+        })
+    }
+
+    /// Fetches several files at once, in order; `None` for a 404.
+    async fn fetch_all(&self, paths: Vec<String>) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
+        let limit = Arc::new(tokio::sync::Semaphore::new(CONCURRENCY));
+        let mut tasks = tokio::task::JoinSet::new();
+        let count = paths.len();
+        for (i, path) in paths.into_iter().enumerate() {
+            let limit = limit.clone();
+            let this = self.fetcher();
+            tasks.spawn(async move {
+                let _permit = limit.acquire_owned().await.expect("semaphore open");
+                (i, this.fetch_cached(&path).await)
+            });
+        }
+        let mut results: Vec<Option<Vec<u8>>> = vec![None; count];
+        while let Some(joined) = tasks.join_next().await {
+            let (i, result) = joined?;
+            results[i] = result?;
+        }
+        Ok(results)
+    }
+
+    fn fetcher(&self) -> Fetcher {
+        Fetcher {
+            base: self.base.clone(),
+            cache_dir: self.cache_dir.clone(),
+            offline: self.offline,
+            client: self.client.clone(),
+        }
+    }
+
+    async fn fetch_cached(&self, relative: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        self.fetcher().fetch_cached(relative).await
+    }
+}
+
+/// What a task needs to fetch one cached file.
+struct Fetcher {
+    base: String,
+    cache_dir: PathBuf,
+    offline: bool,
+    client: reqwest::Client,
+}
+
+impl Fetcher {
+    /// One file of the index: revalidated against the cache, or from the
+    /// cache alone when offline. `None` when the server says 404/410.
+    async fn fetch_cached(&self, relative: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        let url = format!("{}/{relative}", self.base);
+        let cache_path = self.cache_dir.join(relative);
+        let cached = read_cache(&cache_path).await;
+        if self.offline {
+            return match cached {
+                Some((_, body)) => Ok(Some(body)),
+                None => bail!(
+                    "{url} is not in the cache and --offline forbids fetching it\nhint: run once without --offline (or --frozen) to fill the cache"
+                ),
+            };
+        }
+        let validators = cached.as_ref().map(|(v, _)| v.clone()).unwrap_or_default();
+        match get(&self.client, url.clone(), validators).await? {
+            Response::Body(body, validators) => {
+                write_cache(cache_path, validators, body.clone()).await?;
+                Ok(Some(body))
+            }
+            Response::NotModified => match cached {
+                Some((_, body)) => Ok(Some(body)),
+                None => bail!("{url}: the server answered 304 Not Modified to a plain request"),
+            },
+            Response::NotFound => {
+                let _ = tokio::fs::remove_file(&cache_path).await;
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// A usable answer.
+enum Response {
+    Body(Vec<u8>, Validators),
+    NotModified,
+    NotFound,
+}
+
+/// GETs `url` (conditionally, given validators), retrying what may pass.
+async fn get(
+    client: &reqwest::Client,
+    url: String,
+    validators: Validators,
+) -> anyhow::Result<Response> {
+    let mut last_cause = String::new();
+    for attempt in 0..ATTEMPTS {
+        let mut request = client.get(&url);
+        if let Some(etag) = &validators.etag {
+            request = request.header(IF_NONE_MATCH, etag);
+        }
+        if let Some(date) = &validators.last_modified {
+            request = request.header(IF_MODIFIED_SINCE, date);
+        }
+        let mut wait = FIRST_BACKOFF * 2u32.pow(attempt);
+        match request.send().await {
+            Ok(response) => {
+                let status = response.status();
+                if status == StatusCode::NOT_MODIFIED {
+                    return Ok(Response::NotModified);
+                }
+                if status == StatusCode::NOT_FOUND || status == StatusCode::GONE {
+                    return Ok(Response::NotFound);
+                }
+                if status.is_success() {
+                    let validators = validators_of(response.headers());
+                    match response.bytes().await {
+                        Ok(body) => return Ok(Response::Body(body.to_vec(), validators)),
+                        Err(e) => last_cause = format!("the body broke off: {}", error_chain(&e)),
+                    }
+                } else if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
+                    if let Some(after) = retry_after(response.headers()) {
+                        wait = wait.max(after);
+                    }
+                    last_cause = format!("the server answered {status}");
+                } else {
+                    return Err(FetchError::Status { url, status }.into());
+                }
+            }
+            Err(e) => last_cause = error_chain(&e),
+        }
+        if attempt + 1 < ATTEMPTS {
+            tokio::time::sleep(wait).await;
+        }
+    }
+    Err(FetchError::GaveUp {
+        url,
+        attempts: ATTEMPTS,
+        cause: last_cause,
+    }
+    .into())
+}
+
+/// A reqwest error with its sources, on one line.
+fn error_chain(error: &reqwest::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+fn validators_of(headers: &HeaderMap) -> Validators {
+    let text = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
+            .map(str::to_string)
+    };
+    Validators {
+        etag: text(ETAG),
+        last_modified: text(LAST_MODIFIED),
+    }
+}
+
+/// `Retry-After` in seconds, capped.
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let seconds: u64 = headers
+        .get(RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(Duration::from_secs(seconds).min(MAX_RETRY_AFTER))
+}
+
+/// A cache folder name for an index URL: readable, and unique by a hash.
+fn cache_slug(base: &str) -> String {
+    let readable: String = base
+        .split_once("://")
+        .map_or(base, |(_, rest)| rest)
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(60)
+        .collect();
+    format!("{readable}-{}", &sha256_hex(base.as_bytes())[..12])
+}
+
+/// A cache file holds one JSON line of validators, then the body.
+async fn read_cache(path: &Path) -> Option<(Validators, Vec<u8>)> {
+    let bytes = tokio::fs::read(path).await.ok()?;
+    let newline = bytes.iter().position(|b| *b == b'\n')?;
+    let validators = serde_json::from_slice(&bytes[..newline]).ok()?;
+    Some((validators, bytes[newline + 1..].to_vec()))
+}
+
+async fn write_cache(path: PathBuf, validators: Validators, body: Vec<u8>) -> anyhow::Result<()> {
+    let mut bytes = serde_json::to_vec(&validators).expect("validators serialise");
+    bytes.push(b'\n');
+    bytes.extend_from_slice(&body);
+    tokio::task::spawn_blocking(move || {
+        crate::fsutil::write_atomically(&path, &bytes)
+            .with_context(|| format!("could not write the cache file {}", path.display()))
+    })
+    .await?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_slugs_are_readable_and_distinct() {
+        let a = cache_slug("http://127.0.0.1:8080/index");
+        let b = cache_slug("http://127.0.0.1:8080/index2");
+        assert!(a.starts_with("127.0.0.1_8080_index-"), "{a}");
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn retry_after_is_capped() {
+        let mut headers = HeaderMap::new();
+        headers.insert(RETRY_AFTER, "3".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(3)));
+        headers.insert(RETRY_AFTER, "3600".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(MAX_RETRY_AFTER));
+    }
+
+    #[tokio::test]
+    async fn cache_files_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index/acme/pdf");
+        let validators = Validators {
+            etag: Some("\"abc\"".into()),
+            last_modified: None,
+        };
+        write_cache(path.clone(), validators, b"line 1\nline 2\n".to_vec())
+            .await
+            .unwrap();
+        let (validators, body) = read_cache(&path).await.unwrap();
+        assert_eq!(validators.etag.as_deref(), Some("\"abc\""));
+        assert_eq!(body, b"line 1\nline 2\n");
+    }
+}

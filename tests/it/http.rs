@@ -1,0 +1,276 @@
+//! Static HTTP indexes on a loopback server: the round trip, sparse
+//! fetching, revalidation, retries, hard failures, `--offline`, the `dl`
+//! template and unsigned packages.
+
+use crate::common::{TestContext, skill_md, write_skill};
+use crate::install::{AcmeIndex, copy_dir, in_dir, new_project, repo_index, round_trip, tree};
+use crate::server::{Fault, StaticServer};
+
+/// The sample index served over HTTP from a private copy.
+fn served_sample(ctx: &TestContext) -> StaticServer {
+    let dir = ctx.root().join("www");
+    copy_dir(&repo_index(), &dir);
+    StaticServer::start(&dir)
+}
+
+#[test]
+fn round_trip_on_an_http_index() {
+    let ctx = TestContext::new();
+    let server = served_sample(&ctx);
+    round_trip(&ctx, Some(&server.url()));
+}
+
+#[test]
+fn only_the_files_resolution_needs_are_fetched_and_then_revalidated() {
+    let ctx = TestContext::new();
+    let server = served_sample(&ctx);
+    let app = new_project(&ctx, Some(&server.url()));
+    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let mut paths: Vec<String> = server.log().into_iter().map(|(p, _)| p).collect();
+    paths.sort();
+    assert_eq!(
+        paths,
+        [
+            "/config.json",
+            "/index/example/pdf-processing",
+            "/packages/example/pdf-processing/pdf-processing-1.0.0.skill",
+        ],
+        "nothing about the other packages is fetched"
+    );
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(
+        lock.contains(&format!("source = \"registry+{}\"", server.url())),
+        "{lock}"
+    );
+
+    // A second run revalidates the index files and reuses the cached archive.
+    server.clear_log();
+    let out = in_dir(&ctx, &app, &["install"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let mut log = server.log();
+    log.sort();
+    assert_eq!(
+        log,
+        [
+            ("/config.json".to_string(), 304),
+            ("/index/example/pdf-processing".to_string(), 304),
+        ]
+    );
+}
+
+#[test]
+fn answers_of_500_and_bodies_cut_short_are_retried() {
+    let ctx = TestContext::new();
+    let server = served_sample(&ctx);
+    let archive = "packages/example/report-writer/report-writer-1.0.0.skill";
+    server.fault("config.json", Fault::Status(500), Some(2));
+    server.fault("index/example/citation-style", Fault::Status(503), Some(2));
+    server.fault("index/example/report-writer", Fault::DropMidBody, Some(2));
+    server.fault(archive, Fault::DropMidBody, Some(2));
+    server.fault(
+        "packages/example/pdf-processing/pdf-processing-1.0.0.skill",
+        Fault::Status(500),
+        Some(2),
+    );
+    let app = new_project(&ctx, Some(&server.url()));
+    let out = in_dir(&ctx, &app, &["add", "example/report-writer"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let log = server.log();
+    let tries = |path: &str| log.iter().filter(|(p, _)| p == path).count();
+    assert_eq!(tries("/config.json"), 3);
+    assert_eq!(tries("/index/example/report-writer"), 3);
+    assert_eq!(tries(&format!("/{archive}")), 3);
+    let reference = TestContext::new();
+    let embedded = new_project(&reference, None);
+    let out = in_dir(&reference, &embedded, &["add", "example/report-writer"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        tree(&app.join(".agents/skills")) == tree(&embedded.join(".agents/skills")),
+        "what the retries fetched is what the embedded index holds"
+    );
+}
+
+#[test]
+fn a_server_that_always_fails_is_named_and_nothing_changes() {
+    let ctx = TestContext::new();
+    let server = served_sample(&ctx);
+    let app = new_project(&ctx, Some(&server.url()));
+    let out = in_dir(&ctx, &app, &["add", "example/citation-style"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let before = (
+        tree(&app),
+        std::fs::read_to_string(app.join("skills.lock")).unwrap(),
+    );
+
+    let archive = "packages/example/pdf-processing/pdf-processing-1.0.0.skill";
+    server.fault(archive, Fault::Status(502), None);
+    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("{}{archive}: 4 attempts failed", server.url())),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("502 Bad Gateway"), "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills.lock")).unwrap(),
+        before.1
+    );
+
+    // A 403 is not retried, and is named as well.
+    server.fault("index/example/pdf-processing", Fault::Status(403), None);
+    server.clear_log();
+    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "{}index/example/pdf-processing: the server answered 403 Forbidden",
+            server.url()
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        server
+            .log()
+            .iter()
+            .filter(|(p, _)| p == "/index/example/pdf-processing")
+            .count(),
+        1
+    );
+    assert!(
+        tree(&app) == before.0,
+        "a failed add leaves the project as it was"
+    );
+}
+
+#[test]
+fn offline_after_a_warm_install_needs_no_server() {
+    let ctx = TestContext::new();
+    let mut server = served_sample(&ctx);
+    let app = new_project(&ctx, Some(&server.url()));
+    let out = in_dir(&ctx, &app, &["add", "example/report-writer"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    server.stop();
+
+    let second = ctx.root().join("second");
+    std::fs::create_dir_all(&second).unwrap();
+    for file in ["skills.toml", "skills.lock"] {
+        std::fs::copy(app.join(file), second.join(file)).unwrap();
+    }
+    let online = in_dir(&ctx, &second, &["install"]);
+    assert_eq!(online.status, 1, "{}", online.stderr);
+    assert!(
+        online
+            .stderr
+            .contains(&format!("{}config.json", server.url())),
+        "{}",
+        online.stderr
+    );
+    for flag in ["--offline", "--frozen"] {
+        let out = in_dir(&ctx, &second, &["install", flag]);
+        assert_eq!(out.status, 0, "{flag}: {}", out.stderr);
+    }
+    assert!(tree(&app.join(".agents/skills")) == tree(&second.join(".agents/skills")));
+}
+
+#[test]
+fn the_dl_template_says_where_archives_live() {
+    let ctx = TestContext::new();
+    let dir = ctx.root().join("www");
+    copy_dir(&repo_index(), &dir);
+    // Move the archives to a flat folder and say so in config.json.
+    let flat = dir.join("dl");
+    std::fs::create_dir_all(&flat).unwrap();
+    for entry in walkdir::WalkDir::new(dir.join("packages")) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            std::fs::rename(entry.path(), flat.join(format!("example--{name}"))).unwrap();
+        }
+    }
+    let config_path = dir.join("config.json");
+    let config = std::fs::read_to_string(&config_path).unwrap().replace(
+        "{index}/packages/{org}/{name}/{name}-{version}.skill",
+        "{index}/dl/{org}--{name}-{version}.skill",
+    );
+    std::fs::write(&config_path, config).unwrap();
+    let server = StaticServer::start(&dir);
+    let app = new_project(&ctx, Some(&server.url()));
+    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        server
+            .log()
+            .contains(&("/dl/example--pdf-processing-1.0.0.skill".to_string(), 200))
+    );
+}
+
+#[test]
+fn unsigned_packages_from_an_http_index_need_allow_unsigned() {
+    let ctx = TestContext::new();
+    let acme = AcmeIndex::new(&ctx);
+    let dir = write_skill(
+        &ctx.root().join("src"),
+        "plain",
+        &skill_md("plain", "Unsigned. Use when testing."),
+    );
+    acme.publish(&ctx, &dir);
+    // An index that serves the package without its signature.
+    let entry_file = acme.index.join("index/acme/plain");
+    let mut entry: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&entry_file).unwrap()).unwrap();
+    entry["sig"] = serde_json::Value::String(String::new());
+    std::fs::write(&entry_file, format!("{entry}\n")).unwrap();
+    let server = StaticServer::start(&acme.index);
+    let app = new_project(&ctx, Some(&server.url()));
+    let refused = in_dir(&ctx, &app, &["add", "acme/plain"]);
+    assert_eq!(refused.status, 1, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("acme/plain@1.0.0 is not signed"),
+        "{}",
+        refused.stderr
+    );
+    assert!(
+        refused.stderr.contains("--allow-unsigned"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!app.join(".agents/skills/plain").exists());
+    let allowed = in_dir(&ctx, &app, &["add", "acme/plain", "--allow-unsigned"]);
+    assert_eq!(allowed.status, 0, "{}", allowed.stderr);
+    assert!(app.join(".agents/skills/plain/SKILL.md").is_file());
+}
+
+#[test]
+fn search_explains_that_http_indexes_cannot_be_listed() {
+    let ctx = TestContext::new();
+    let server = served_sample(&ctx);
+    let app = new_project(&ctx, Some(&server.url()));
+    let out = in_dir(&ctx, &app, &["search", "pdf"]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("is an HTTP index, which cannot be listed"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_url_that_is_not_an_index_says_so() {
+    let ctx = TestContext::new();
+    let empty = ctx.root().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let server = StaticServer::start(&empty);
+    let app = new_project(&ctx, Some(&server.url()));
+    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("is not a skillpkg index"),
+        "{}",
+        out.stderr
+    );
+}

@@ -1,0 +1,186 @@
+//! A static file server on loopback, serving an index folder the way any
+//! HTTP server would (with `ETag` revalidation), with faults to order:
+//! error answers, bodies that break off, and a request log.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::response::Response;
+
+/// A fault the server injects into the next requests for one path.
+#[derive(Debug, Clone, Copy)]
+pub enum Fault {
+    /// Answer with this status.
+    Status(u16),
+    /// Send the headers and half the body, then close the connection.
+    DropMidBody,
+}
+
+#[derive(Default)]
+struct Shared {
+    root: PathBuf,
+    /// Per path: faults still to inject, in order; `None` as the count means forever.
+    faults: Mutex<HashMap<String, (Fault, Option<usize>)>>,
+    /// `(path, status)` of every request, in arrival order.
+    log: Mutex<Vec<(String, u16)>>,
+}
+
+/// A running server; stopped when dropped.
+pub struct StaticServer {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl StaticServer {
+    /// Serves the files under `root` on 127.0.0.1 at a free port.
+    pub fn start(root: &Path) -> StaticServer {
+        let shared = Arc::new(Shared {
+            root: root.to_path_buf(),
+            ..Shared::default()
+        });
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let app = axum::Router::new()
+            .fallback(serve)
+            .with_state(shared.clone());
+        runtime.spawn(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            axum::serve(listener, app).await.unwrap();
+        });
+        StaticServer {
+            addr,
+            shared,
+            runtime: Some(runtime),
+        }
+    }
+
+    /// The URL of the served folder, with a trailing slash.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// Injects `fault` into the next `times` requests for `path` (relative,
+    /// no leading slash); `None` for every request from now on.
+    pub fn fault(&self, path: &str, fault: Fault, times: Option<usize>) {
+        self.shared
+            .faults
+            .lock()
+            .unwrap()
+            .insert(format!("/{path}"), (fault, times));
+    }
+
+    /// Every request so far as `(path, status)`.
+    pub fn log(&self) -> Vec<(String, u16)> {
+        self.shared.log.lock().unwrap().clone()
+    }
+
+    /// Forgets the requests so far.
+    pub fn clear_log(&self) {
+        self.shared.log.lock().unwrap().clear();
+    }
+
+    /// Stops serving: connections are refused from now on.
+    pub fn stop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn take_fault(shared: &Shared, path: &str) -> Option<Fault> {
+    let mut faults = shared.faults.lock().unwrap();
+    let (fault, remaining) = faults.get_mut(path)?;
+    let fault = *fault;
+    match remaining {
+        None => Some(fault),
+        Some(0) => None,
+        Some(n) => {
+            *n -= 1;
+            Some(fault)
+        }
+    }
+}
+
+async fn serve(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMap) -> Response {
+    let path = uri.path().to_string();
+    let response = answer(&shared, &path, &headers);
+    shared
+        .log
+        .lock()
+        .unwrap()
+        .push((path, response.status().as_u16()));
+    response
+}
+
+fn answer(shared: &Shared, path: &str, headers: &HeaderMap) -> Response {
+    let status = |code: u16| {
+        Response::builder()
+            .status(code)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let fault = take_fault(shared, path);
+    if let Some(Fault::Status(code)) = fault {
+        return status(code);
+    }
+    let relative = path.trim_start_matches('/');
+    if relative.split('/').any(|part| part == "..") {
+        return status(400);
+    }
+    let Ok(bytes) = std::fs::read(shared.root.join(relative)) else {
+        return status(404);
+    };
+    let etag = format!("\"{:x}-{}\"", fnv1a(&bytes), bytes.len());
+    if headers
+        .get(header::IF_NONE_MATCH)
+        .is_some_and(|v| v.as_bytes() == etag.as_bytes())
+    {
+        return Response::builder()
+            .status(StatusCode::NOT_MODIFIED)
+            .header(header::ETAG, etag)
+            .body(Body::empty())
+            .unwrap();
+    }
+    let length = bytes.len();
+    let body = match fault {
+        Some(Fault::DropMidBody) => {
+            let half = Bytes::from(bytes[..length / 2].to_vec());
+            Body::from_stream(futures_util::stream::iter([
+                Ok(half),
+                Err(std::io::Error::other("connection dropped on purpose")),
+            ]))
+        }
+        _ => Body::from(bytes),
+    };
+    Response::builder()
+        .status(200)
+        .header(header::ETAG, etag)
+        .header(header::CONTENT_LENGTH, length)
+        .body(body)
+        .unwrap()
+}
+
+/// A cheap content hash for the ETag (FNV-1a).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf29ce484222325, |hash, b| {
+        (hash ^ u64::from(*b)).wrapping_mul(0x100000001b3)
+    })
+}
