@@ -64,6 +64,10 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;add' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'The registry (a name under [registries]) to take them from')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Install the skill in this folder (pinned by content hash)')
+            [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'Install the skill from this git repository (pinned by commit)')
+            [CompletionResult]::new('--rev', '--rev', [CompletionResultType]::ParameterName, 'With --git: the branch, tag or commit (default: the remote''s HEAD)')
+            [CompletionResult]::new('--subdir', '--subdir', [CompletionResultType]::ParameterName, 'With --git: the skill''s folder inside the repository')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')

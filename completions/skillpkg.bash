@@ -208,13 +208,29 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-q -v -h --registry --force --allow-unsigned --offline --quiet --verbose --help"
+            opts="-q -v -h --registry --path --git --rev --subdir --force --allow-unsigned --offline --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rev)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --subdir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -59,6 +59,10 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;add'= {
             cand --registry 'The registry (a name under [registries]) to take them from'
+            cand --path 'Install the skill in this folder (pinned by content hash)'
+            cand --git 'Install the skill from this git repository (pinned by commit)'
+            cand --rev 'With --git: the branch, tag or commit (default: the remote''s HEAD)'
+            cand --subdir 'With --git: the skill''s folder inside the repository'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'

@@ -54,6 +54,10 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand init" -s q -l quiet -d
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand init" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand init" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l registry -d 'The registry (a name under [registries]) to take them from' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l path -d 'Install the skill in this folder (pinned by content hash)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l git -d 'Install the skill from this git repository (pinned by commit)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l rev -d 'With --git: the branch, tag or commit (default: the remote\'s HEAD)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l subdir -d 'With --git: the skill\'s folder inside the repository' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l force -d 'Replace managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l offline -d 'Use only the cache and local indexes: fetch nothing'

@@ -32,12 +32,25 @@ impl InstallFlags {
 /// Add packages to skills.toml and install them.
 #[derive(Debug, clap::Args)]
 pub struct AddArgs {
-    /// Packages: org/name or org/name@requirement.
-    #[arg(required = true)]
+    /// Packages: org/name or org/name@requirement. With --path or --git, the
+    /// name to record the skill under (default: the skill's own name).
+    #[arg(required_unless_present_any = ["path", "git"])]
     packages: Vec<String>,
     /// The registry (a name under [registries]) to take them from.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["path", "git"])]
     registry: Option<String>,
+    /// Install the skill in this folder (pinned by content hash).
+    #[arg(long, value_name = "DIR", conflicts_with = "git")]
+    path: Option<std::path::PathBuf>,
+    /// Install the skill from this git repository (pinned by commit).
+    #[arg(long, value_name = "URL")]
+    git: Option<String>,
+    /// With --git: the branch, tag or commit (default: the remote's HEAD).
+    #[arg(long, requires = "git")]
+    rev: Option<String>,
+    /// With --git: the skill's folder inside the repository.
+    #[arg(long, requires = "git")]
+    subdir: Option<String>,
     #[command(flatten)]
     flags: InstallFlags,
 }
@@ -94,6 +107,27 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
 pub fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
+    if args.path.is_some() || args.git.is_some() {
+        if args.packages.len() > 1 {
+            anyhow::bail!("--path and --git add one skill at a time");
+        }
+        let spec = crate::manifest::DetailedSpec {
+            path: args.path.map(|p| p.display().to_string()),
+            git: args.git,
+            rev: args.rev,
+            subdir: args.subdir,
+            ..Default::default()
+        };
+        let changes = crate::ops::install::add_direct(
+            &cwd,
+            &dirs,
+            args.packages.first().map(String::as_str),
+            spec,
+            args.flags.options(false),
+        )?;
+        report(context, &changes);
+        return Ok(ExitStatus::Success);
+    }
     let changes = crate::ops::install::add(
         &cwd,
         &dirs,

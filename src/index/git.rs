@@ -300,3 +300,154 @@ pub fn init_repository(path: &Path, org_key: Option<(&str, &str)>) -> anyhow::Re
     }
     Ok(())
 }
+
+/// Fetches the repository at `url` into a bare copy under `cache` and
+/// returns the commit to use: `pinned` when given (fetched only if it is
+/// not there yet), else what `rev` names (a branch, a tag or a commit id;
+/// the remote's HEAD when `None`). With `offline`, nothing is fetched.
+pub fn fetch_commit(
+    url: &str,
+    rev: Option<&str>,
+    pinned: Option<&str>,
+    cache: &Path,
+    offline: bool,
+) -> anyhow::Result<(Repository, git2::Oid)> {
+    let url = git_url(url);
+    let key = crate::store::hash::sha256_hex(url.as_bytes());
+    let db = cache.join("git-db").join(&key[..16]);
+    let _lock = crate::fsutil::lock_exclusive(&db.with_extension("lock"))
+        .with_context(|| format!("could not lock {}", db.display()))?;
+    let repo = if db.join("HEAD").is_file() {
+        Repository::open_bare(&db)?
+    } else {
+        if offline {
+            bail!(
+                "{url} is not in the cache and --offline forbids fetching it\nhint: run once without --offline (or --frozen) to fetch it"
+            );
+        }
+        fs_err::create_dir_all(&db)?;
+        let repo = Repository::init_bare(&db)?;
+        repo.remote("origin", &url)?;
+        repo
+    };
+    let pinned = pinned
+        .map(|id| git2::Oid::from_str(id).with_context(|| format!("'{id}' is not a commit id")))
+        .transpose()?;
+    let have = |oid: git2::Oid| repo.find_commit(oid).is_ok();
+    if let Some(oid) = pinned
+        && have(oid)
+    {
+        return Ok((repo, oid));
+    }
+    if offline {
+        bail!(
+            "{} of {url} is not in the cache and --offline forbids fetching it\nhint: run once without --offline (or --frozen) to fetch it",
+            rev.unwrap_or("HEAD")
+        );
+    }
+    {
+        let mut remote = repo.find_remote("origin")?;
+        let mut options = FetchOptions::new();
+        options.remote_callbacks(callbacks());
+        remote
+            .fetch(
+                &[
+                    "+refs/heads/*:refs/remotes/origin/*",
+                    "+refs/tags/*:refs/tags/*",
+                    "+HEAD:refs/remotes/origin/HEAD",
+                ],
+                Some(&mut options),
+                None,
+            )
+            .with_context(|| format!("could not fetch {url}"))?;
+    }
+    if let Some(oid) = pinned {
+        if !have(oid) {
+            bail!(
+                "commit {oid}, which skills.lock pins, is no longer in {url}\nhint: `skillpkg update` moves the pin to what the manifest names now"
+            );
+        }
+        return Ok((repo, oid));
+    }
+    let oid = match rev {
+        None => repo
+            .find_reference("refs/remotes/origin/HEAD")
+            .and_then(|r| r.peel_to_commit())
+            .map(|c| c.id())
+            .with_context(|| format!("{url} has no HEAD to install"))?,
+        Some(rev) => [
+            format!("refs/remotes/origin/{rev}"),
+            format!("refs/tags/{rev}"),
+        ]
+        .iter()
+        .find_map(|name| repo.find_reference(name).ok()?.peel_to_commit().ok())
+        .or_else(|| repo.revparse_single(rev).ok()?.peel_to_commit().ok())
+        .map(|c| c.id())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "{url} has no branch, tag or commit '{rev}'\nhint: check `rev` in skills.toml"
+            )
+        })?,
+    };
+    Ok((repo, oid))
+}
+
+/// Writes the files of `commit` (under `subdir` when given) into `dest`,
+/// executable bits kept. Symbolic links and submodules are refused, as
+/// packing refuses them.
+pub fn export_tree(
+    repo: &Repository,
+    commit: git2::Oid,
+    subdir: Option<&str>,
+    dest: &Path,
+) -> anyhow::Result<()> {
+    fs_err::create_dir_all(dest)?;
+    let commit = repo.find_commit(commit)?;
+    let mut tree = commit.tree()?;
+    if let Some(subdir) = subdir
+        .map(|s| s.trim_matches('/'))
+        .filter(|s| !s.is_empty())
+    {
+        let entry = tree
+            .get_path(Path::new(subdir))
+            .map_err(|_| anyhow::anyhow!("commit {} has no folder '{subdir}'", commit.id()))?;
+        tree = entry
+            .to_object(repo)?
+            .into_tree()
+            .map_err(|_| anyhow::anyhow!("'{subdir}' in commit {} is not a folder", commit.id()))?;
+    }
+    let mut failure = None;
+    let walked = tree.walk(git2::TreeWalkMode::PreOrder, |parent, entry| {
+        let result = (|| -> anyhow::Result<()> {
+            let name = entry.name().context("a file name that is not UTF-8")?;
+            let path = dest.join(parent).join(name);
+            match entry.kind() {
+                Some(git2::ObjectType::Tree) => fs_err::create_dir_all(&path)?,
+                Some(git2::ObjectType::Blob) if entry.filemode() == 0o120000 => {
+                    bail!("{parent}{name} is a symbolic link; skills may not contain links")
+                }
+                Some(git2::ObjectType::Blob) => {
+                    let blob = repo.find_blob(entry.id())?;
+                    fs_err::write(&path, blob.content())?;
+                    if entry.filemode() == 0o100755 {
+                        use std::os::unix::fs::PermissionsExt;
+                        fs_err::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+                    }
+                }
+                _ => bail!("{parent}{name} is a submodule; skills may not contain submodules"),
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => git2::TreeWalkResult::Ok,
+            Err(e) => {
+                failure = Some(e);
+                git2::TreeWalkResult::Abort
+            }
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(walked?),
+    }
+}

@@ -22,6 +22,7 @@ use crate::index::{IndexEntry, PackageName};
 use crate::manifest::edit::ManifestDocument;
 use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::manifest::{DependencySpec, LOCK_FILE, MANIFEST_FILE, Manifest, Source};
+use crate::ops::direct::{Origin, prepare as prepare_direct};
 use crate::resolve::{Candidate, Universe, resolve};
 use crate::store::extract::{Limits, extract};
 use crate::store::scan::scan_hidden_unicode;
@@ -189,6 +190,64 @@ pub fn add(
     Ok(changes)
 }
 
+/// Adds a path or git skill under `name` (derived from the source when
+/// `None`), then installs.
+pub fn add_direct(
+    cwd: &Path,
+    dirs: &Dirs,
+    name: Option<&str>,
+    mut spec: crate::manifest::DetailedSpec,
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let project = Project::find(cwd)?;
+    let _lock = lock_project(&project)?;
+    let text = fs_err::read_to_string(&project.manifest_path)?;
+    let mut manifest = Manifest::parse(&text, &project.manifest_path)?;
+    let mut doc = ManifestDocument::parse(&text, &project.manifest_path)?;
+    if let Some(path) = &spec.path {
+        // Recorded relative to the project when it lies inside it.
+        let absolute = cwd.join(path);
+        let absolute = fs_err::canonicalize(&absolute)
+            .with_context(|| format!("no skill folder at {}", absolute.display()))?;
+        let project_dir = fs_err::canonicalize(&project.dir)?;
+        spec.path = Some(match absolute.strip_prefix(&project_dir) {
+            Ok(relative) => relative.display().to_string(),
+            Err(_) => absolute.display().to_string(),
+        });
+    }
+    let name = match name {
+        Some(name) => name.to_string(),
+        None => match (&spec.path, &spec.git) {
+            (Some(path), _) => {
+                crate::skill::load::load_skill(&project.dir.join(path))
+                    .with_context(|| format!("could not read the skill in {path}"))?
+                    .meta
+                    .name
+            }
+            (None, Some(url)) => spec
+                .subdir
+                .as_deref()
+                .unwrap_or(url)
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or_default()
+                .trim_end_matches(".git")
+                .to_string(),
+            (None, None) => bail!("give --path or --git"),
+        },
+    };
+    let spec = DependencySpec::Detailed(spec);
+    spec.source(&name)?;
+    manifest.skills.insert(name.clone(), spec.clone());
+    let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
+    doc.set_dependency(&name, &spec)?;
+    lock.write(&project.lock_path)?;
+    crate::fsutil::write_atomically(&project.manifest_path, doc.to_text().as_bytes())
+        .with_context(|| format!("could not write {}", project.manifest_path.display()))?;
+    Ok(changes)
+}
+
 fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
     match registry {
         None => DependencySpec::Version(req),
@@ -290,10 +349,45 @@ pub(crate) fn lock_project(project: &Project) -> anyhow::Result<crate::fsutil::F
     Ok(lock)
 }
 
+/// A package with its archive verified (or packed, for path and git
+/// skills), ready to extract.
+struct Ready<'a> {
+    name: String,
+    skill: &'a str,
+    version: String,
+    source: String,
+    checksum: Option<String>,
+    signer: Option<String>,
+    dependencies: Vec<String>,
+    archive: PathBuf,
+}
+
+/// A path or git dependency's origin, owned.
+enum DirectOrigin {
+    Path(String),
+    Git {
+        url: String,
+        rev: Option<String>,
+        subdir: Option<String>,
+    },
+}
+
+impl DirectOrigin {
+    fn borrowed(&self) -> Origin<'_> {
+        match self {
+            DirectOrigin::Path(path) => Origin::Path(path),
+            DirectOrigin::Git { url, rev, subdir } => Origin::Git {
+                url,
+                rev: rev.as_deref(),
+                subdir: subdir.as_deref(),
+            },
+        }
+    }
+}
+
 /// A resolved package, ready to install.
 struct Planned<'r> {
     package: PackageName,
-    version: Version,
     entry: IndexEntry,
     registry: &'r Registry,
 }
@@ -334,22 +428,41 @@ fn sync(
         .map(|t| crate::ops::targets::target_dir(&project.dir, t))
         .collect::<anyhow::Result<Vec<_>>>()?;
 
-    // Group the requirements by registry.
+    // Path and git skills are fetched, validated and packed first: their
+    // dependencies join the default registry's requirements.
+    let staging_parent = project.state_dir().join("staging");
     let mut groups: BTreeMap<Option<String>, Vec<(String, VersionReq)>> = BTreeMap::new();
+    let mut direct = Vec::new();
     for (name, spec) in &manifest.skills {
-        match spec.source(name)? {
+        let origin = match spec.source(name)? {
             Source::Registry { req, registry } => {
                 name.parse::<PackageName>()?;
                 groups
                     .entry(registry)
                     .or_default()
                     .push((name.clone(), req));
+                continue;
             }
-            Source::Path(_) | Source::Git { .. } => bail!(
-                "'{name}': path and git dependencies are not supported by this version of skillpkg\nhint: publish the skill to an index, or copy it into {} by hand",
-                root.display()
-            ),
+            Source::Path(path) => DirectOrigin::Path(path),
+            Source::Git { url, rev, subdir } => DirectOrigin::Git { url, rev, subdir },
+        };
+        let locked = old_lock.get(name).filter(|_| unlock.keeps(name));
+        let skill = prepare_direct(
+            name,
+            &origin.borrowed(),
+            &project.dir,
+            locked,
+            &dirs.cache,
+            options.offline,
+            &staging_parent,
+        )?;
+        for (dependency, req) in &skill.dependencies {
+            groups
+                .entry(None)
+                .or_default()
+                .push((dependency.clone(), req.clone()));
         }
+        direct.push(skill);
     }
     let mut registries = Vec::new();
     for registry_name in groups.keys() {
@@ -382,41 +495,57 @@ fn sync(
                 .expect("resolved versions come from the index");
             plan.push(Planned {
                 package,
-                version,
                 entry,
                 registry,
             });
         }
     }
+    // (lock name, skill folder, version, source) of everything wanted.
+    let wanted: Vec<(String, &str, String, String)> = plan
+        .iter()
+        .map(|p| {
+            (
+                p.package.to_string(),
+                p.package.name.as_str(),
+                p.entry.vers.clone(),
+                format!("registry+{}", p.registry.label),
+            )
+        })
+        .chain(direct.iter().map(|d| {
+            (
+                d.name.clone(),
+                d.skill.as_str(),
+                d.version.clone(),
+                d.source.clone(),
+            )
+        }))
+        .collect();
 
     // Two packages may not install the same skill name into one root.
-    let mut by_skill: BTreeMap<&str, &PackageName> = BTreeMap::new();
-    for planned in &plan {
-        if let Some(other) = by_skill.insert(&planned.package.name, &planned.package) {
+    let mut by_skill: BTreeMap<&str, &str> = BTreeMap::new();
+    for (name, skill, _, _) in &wanted {
+        if let Some(other) = by_skill.insert(skill, name) {
             bail!(
-                "{} and {} both install a skill named '{}' into {}; one root holds one skill of a name\nhint: remove one of them from {MANIFEST_FILE}",
-                other,
-                planned.package,
-                planned.package.name,
+                "{other} and {name} both install a skill named '{skill}' into {}; one root holds one skill of a name\nhint: remove one of them from {MANIFEST_FILE}",
                 root.display()
             );
         }
     }
 
     if options.locked {
-        let wanted: BTreeSet<(String, String)> = plan
+        let want: BTreeSet<(&str, &str, &str)> = wanted
             .iter()
-            .map(|p| (p.package.to_string(), p.version.to_string()))
+            .map(|(n, _, v, s)| (n.as_str(), v.as_str(), s.as_str()))
             .collect();
-        let have: BTreeSet<(String, String)> = old_lock
+        let have: BTreeSet<(&str, &str, &str)> = old_lock
             .skills
             .iter()
-            .map(|s| (s.name.clone(), s.version.clone()))
+            .map(|s| (s.name.as_str(), s.version.as_str(), s.source.as_str()))
             .collect();
-        if wanted != have {
-            let differences: Vec<String> = wanted
+        if want != have {
+            let differences: Vec<String> = want
                 .symmetric_difference(&have)
-                .map(|(n, v)| format!("{n}@{v}"))
+                .map(|(n, v, _)| format!("{n}@{v}"))
                 .collect();
             bail!(
                 "{} needs to change ({}) but --locked was given\nhint: run `skillpkg install` without --locked and commit the new lock",
@@ -427,7 +556,11 @@ fn sync(
     }
 
     if dry_run {
-        return Ok((old_lock.clone(), planned_changes(&plan, &old_lock)));
+        let versions: Vec<(String, String)> = wanted
+            .iter()
+            .map(|(n, _, v, _)| (n.clone(), v.clone()))
+            .collect();
+        return Ok((old_lock.clone(), planned_changes(&versions, &old_lock)));
     }
 
     // Download what the cache lacks, all at once, then verify every
@@ -442,69 +575,112 @@ fn sync(
         registry.prefetch_archives(&wanted, &archive_dir)?;
     }
     let mut keys = old_lock.keys.clone();
-    let mut verified = Vec::new();
+    let mut ready = Vec::new();
     for planned in &plan {
         let (archive, signer) = fetch_verified(planned, &mut keys, dirs, options)?;
-        verified.push((planned, archive, signer));
+        ready.push(Ready {
+            name: planned.package.to_string(),
+            skill: &planned.package.name,
+            version: planned.entry.vers.clone(),
+            source: format!("registry+{}", planned.registry.label),
+            checksum: Some(format!("sha256:{}", planned.entry.cksum)),
+            signer,
+            dependencies: planned.entry.deps.iter().map(|d| d.name.clone()).collect(),
+            archive,
+        });
+    }
+    for skill in &direct {
+        ready.push(Ready {
+            name: skill.name.clone(),
+            skill: &skill.skill,
+            version: skill.version.clone(),
+            source: skill.source.clone(),
+            checksum: None,
+            signer: None,
+            dependencies: skill.dependencies.iter().map(|(n, _)| n.clone()).collect(),
+            archive: skill.archive.path().to_path_buf(),
+        });
     }
 
-    let staging_parent = project.state_dir().join("staging");
     let mut changes = Vec::new();
     let mut new_lock = Lockfile {
         keys,
         ..Lockfile::default()
     };
     fs_err::create_dir_all(&root)?;
-    for (planned, archive_path, signer) in verified {
-        let name = planned.package.to_string();
-        let target = root.join(&planned.package.name);
-        let old = old_lock.get(&name);
-        let checksum = format!("sha256:{}", planned.entry.cksum);
-        let unchanged = old.is_some_and(|o| {
-            o.version == planned.entry.vers && o.checksum.as_deref() == Some(&checksum)
-        }) && target.is_dir()
+    for ready in ready {
+        let target = root.join(ready.skill);
+        let old = old_lock.get(&ready.name);
+        // A registry package whose archive and tree are as locked is left
+        // alone without unpacking it.
+        let as_locked = ready.checksum.is_some()
+            && old.is_some_and(|o| o.version == ready.version && o.checksum == ready.checksum)
+            && target.is_dir()
             && old
                 .is_some_and(|o| hash::tree_hash(&target).ok().as_deref() == Some(o.tree.as_str()));
         let mut warnings = Vec::new();
-        let tree = if unchanged {
+        let mut in_place = as_locked;
+        let tree = if as_locked {
             old.expect("checked").tree.clone()
         } else {
             let staged = extract(
-                &archive_path,
-                Some(&planned.package.name),
+                &ready.archive,
+                Some(ready.skill),
                 &staging_parent,
                 &Limits::default(),
             )?;
             let tree = hash::tree_hash(&staged.path())?;
+            if options.locked
+                && let Some(old) = old
+                && old.tree != tree
+            {
+                bail!(
+                    "{} changed since {} was written (its files hash to {tree}, the lock says {}) but --locked was given\nhint: run `skillpkg install` without --locked and commit the new lock",
+                    ready.name,
+                    project.lock_path.display(),
+                    old.tree
+                );
+            }
             warnings = scan_hidden_unicode(&staged.path())?
                 .iter()
-                .map(|hidden| format!("{name}: {hidden}"))
+                .map(|hidden| format!("{}: {hidden}", ready.name))
                 .collect();
             if target.exists() {
-                check_replaceable(&target, &name, old, &tree, options, &dirs.cache)?;
+                check_replaceable(&target, &ready.name, old, &tree, options, &dirs.cache)?;
+                in_place = hash::tree_hash(&target)? == tree;
             }
-            swap_into_place(staged, &target, &project.state_dir())?;
+            if !in_place {
+                swap_into_place(staged, &target, &project.state_dir())?;
+            }
             tree
         };
+        let action = match old {
+            Some(o)
+                if in_place
+                    && o.version == ready.version
+                    && o.tree == tree
+                    && o.source == ready.source =>
+            {
+                Action::Unchanged
+            }
+            Some(o) if o.version != ready.version || o.tree != tree => Action::Updated,
+            // New, or the locked version put back (missing or replaced with --force).
+            _ => Action::Installed,
+        };
         changes.push(Change {
-            name: name.clone(),
-            version: planned.entry.vers.clone(),
-            action: match old {
-                _ if unchanged => Action::Unchanged,
-                Some(o) if o.version != planned.entry.vers => Action::Updated,
-                // New, or the locked version put back (missing or replaced with --force).
-                _ => Action::Installed,
-            },
+            name: ready.name.clone(),
+            version: ready.version.clone(),
+            action,
             warnings,
         });
         new_lock.skills.push(LockedSkill {
-            name,
-            version: planned.entry.vers.clone(),
-            source: format!("registry+{}", planned.registry.label),
-            checksum: Some(checksum),
+            name: ready.name,
+            version: ready.version,
+            source: ready.source,
+            checksum: ready.checksum,
             tree,
-            signer,
-            dependencies: planned.entry.deps.iter().map(|d| d.name.clone()).collect(),
+            signer: ready.signer,
+            dependencies: ready.dependencies,
         });
     }
 
@@ -513,9 +689,7 @@ fn sync(
         if new_lock.get(&old.name).is_some() {
             continue;
         }
-        let Some(skill_name) = old.name.split('/').nth(1) else {
-            continue;
-        };
+        let skill_name = old.name.rsplit('/').next().unwrap_or(&old.name);
         let target = root.join(skill_name);
         if target.exists() {
             let tree = hash::tree_hash(&target)?;
@@ -553,27 +727,26 @@ fn sync(
     Ok((new_lock, changes))
 }
 
-/// What applying `plan` would change, without doing it.
-fn planned_changes(plan: &[Planned], old_lock: &Lockfile) -> Vec<Change> {
-    let mut changes: Vec<Change> = plan
+/// What installing `wanted` (`(name, version)`) would change, without doing it.
+fn planned_changes(wanted: &[(String, String)], old_lock: &Lockfile) -> Vec<Change> {
+    let mut changes: Vec<Change> = wanted
         .iter()
-        .map(|p| {
-            let name = p.package.to_string();
-            let action = match old_lock.get(&name) {
+        .map(|(name, version)| {
+            let action = match old_lock.get(name) {
                 None => Action::Installed,
-                Some(old) if old.version == p.entry.vers => Action::Unchanged,
+                Some(old) if &old.version == version => Action::Unchanged,
                 Some(_) => Action::Updated,
             };
             Change {
-                name,
-                version: p.entry.vers.clone(),
+                name: name.clone(),
+                version: version.clone(),
                 action,
                 warnings: Vec::new(),
             }
         })
         .collect();
     for old in &old_lock.skills {
-        if !plan.iter().any(|p| p.package.to_string() == old.name) {
+        if !wanted.iter().any(|(name, _)| *name == old.name) {
             changes.push(Change {
                 name: old.name.clone(),
                 version: old.version.clone(),

@@ -1,6 +1,7 @@
 //! One function per user operation, composing the library's modules.
 //! The CLI parses arguments, calls these, and renders what they return.
 
+pub(crate) mod direct;
 pub mod init;
 pub mod install;
 pub mod new_skill;

@@ -1,5 +1,6 @@
 //! `skillpkg outdated`: locked versions that have newer releases.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use semver::Version;
@@ -32,13 +33,29 @@ pub fn outdated(cwd: &Path, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
     let project = Project::find(cwd)?;
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
+    // Each registry is opened once, and its entries fetched all at once.
+    let mut registries = BTreeMap::new();
+    for skill in &lock.skills {
+        let Some(label) = skill.source.strip_prefix("registry+") else {
+            continue;
+        };
+        if !registries.contains_key(label) {
+            let spec = (label != BUILTIN_REGISTRY).then_some(label);
+            let registry = open_registry(spec, &project.dir, &dirs.cache, false)?;
+            registries.insert(label, (registry, Vec::new()));
+        }
+        let package: PackageName = skill.name.parse()?;
+        registries.get_mut(label).expect("inserted").1.push(package);
+    }
+    for (registry, packages) in registries.values() {
+        registry.prefetch(packages)?;
+    }
     let mut results = Vec::new();
     for skill in &lock.skills {
         let Some(label) = skill.source.strip_prefix("registry+") else {
             continue;
         };
-        let spec = (label != BUILTIN_REGISTRY).then_some(label);
-        let registry = open_registry(spec, &project.dir, &dirs.cache, false)?;
+        let registry = &registries[label].0;
         let package: PackageName = skill.name.parse()?;
         let versions: Vec<Version> = registry
             .entries(&package)?

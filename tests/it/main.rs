@@ -5,6 +5,7 @@ mod commands;
 mod common;
 mod corpus;
 mod differential;
+mod direct;
 mod http;
 mod install;
 mod publish;

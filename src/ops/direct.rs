@@ -1,0 +1,169 @@
+//! Path and git dependencies: skills taken straight from a folder or a git
+//! repository rather than from an index.
+//!
+//! Either way the skill is validated and packed exactly as `publish` would
+//! pack it, so it is installed through the same extraction as a registry
+//! package (same exclusions, same refusals). A path skill is pinned by the
+//! `tree` hash of what was installed; a git skill by its commit, which
+//! `skills.lock` records in its source (`git+<url>?rev=…#<commit>`).
+
+use std::path::Path;
+
+use anyhow::{Context as _, bail};
+use semver::VersionReq;
+
+use crate::index::parse_dependencies;
+use crate::manifest::lock::LockedSkill;
+
+/// A path or git skill, packed and ready to extract.
+#[derive(Debug)]
+pub(crate) struct DirectSkill {
+    /// Its key in `skills.toml`.
+    pub name: String,
+    /// The skill's own name: its folder in the root.
+    pub skill: String,
+    /// `metadata.version`, else `0.0.0`.
+    pub version: String,
+    /// The lock's source: `path+<dir>` or `git+<url>[?query]#<commit>`.
+    pub source: String,
+    /// The packed archive, in the staging folder.
+    pub archive: tempfile::NamedTempFile,
+    /// `metadata.dependencies`, for resolution against the default registry.
+    pub dependencies: Vec<(String, VersionReq)>,
+}
+
+/// Where a direct skill comes from, as the manifest says.
+pub(crate) enum Origin<'a> {
+    /// A folder, relative to the project.
+    Path(&'a str),
+    /// A git repository.
+    Git {
+        url: &'a str,
+        rev: Option<&'a str>,
+        subdir: Option<&'a str>,
+    },
+}
+
+/// Fetches (for git), validates and packs the skill `name` from `origin`.
+/// `locked` is its lock entry when resolution may keep it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn prepare(
+    name: &str,
+    origin: &Origin,
+    project_dir: &Path,
+    locked: Option<&LockedSkill>,
+    cache: &Path,
+    offline: bool,
+    staging: &Path,
+) -> anyhow::Result<DirectSkill> {
+    fs_err::create_dir_all(staging)?;
+    let wanted = name.rsplit('/').next().unwrap_or(name);
+    let checkout = tempfile::Builder::new()
+        .prefix(".source-")
+        .tempdir_in(staging)?;
+    let (dir, source) = match origin {
+        Origin::Path(path) => (project_dir.join(path), format!("path+{path}")),
+        Origin::Git { url, rev, subdir } => {
+            let base = git_source_base(url, *rev, *subdir);
+            let pinned = locked
+                .and_then(|l| l.source.split_once('#'))
+                .filter(|(locked_base, _)| *locked_base == base)
+                .map(|(_, commit)| commit);
+            let (repo, commit) = crate::index::git::fetch_commit(url, *rev, pinned, cache, offline)
+                .with_context(|| format!("'{name}': could not get {url}"))?;
+            // The folder is named as in the repository, for validation.
+            let folder = subdir
+                .unwrap_or(url)
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or(wanted)
+                .trim_end_matches(".git");
+            let dir = checkout.path().join(folder);
+            crate::index::git::export_tree(&repo, commit, *subdir, &dir)
+                .with_context(|| format!("'{name}': could not read {url} at {commit}"))?;
+            (dir, format!("{base}#{commit}"))
+        }
+    };
+    if !dir.join("SKILL.md").is_file() && !dir.join("skill.md").is_file() {
+        bail!(
+            "'{name}': {} holds no SKILL.md\nhint: point `{}` at the skill's own folder",
+            dir.display(),
+            match origin {
+                Origin::Path(_) => "path",
+                Origin::Git { .. } => "subdir",
+            }
+        );
+    }
+    let (skill, bytes, _) = crate::ops::pack::pack_skill(&dir)
+        .with_context(|| format!("'{name}' cannot be installed"))?;
+    if skill.meta.name != wanted {
+        bail!(
+            "'{name}' names the skill '{}', but skills.toml calls it '{name}'\nhint: use \"{}\" (or \"<org>/{}\") as its key in skills.toml",
+            skill.meta.name,
+            skill.meta.name,
+            skill.meta.name
+        );
+    }
+    let dependencies = match skill.meta.metadata.get("dependencies") {
+        Some(text) => parse_dependencies(text)
+            .with_context(|| format!("'{name}': invalid metadata.dependencies"))?
+            .into_iter()
+            .map(|d| {
+                let req = VersionReq::parse(&d.req)
+                    .with_context(|| format!("'{name}': invalid requirement on {}", d.name))?;
+                Ok((d.name, req))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?,
+        None => Vec::new(),
+    };
+    let mut archive = tempfile::Builder::new()
+        .prefix(".direct-")
+        .suffix(".skill")
+        .tempfile_in(staging)?;
+    std::io::Write::write_all(&mut archive, &bytes)?;
+    Ok(DirectSkill {
+        name: name.to_string(),
+        skill: skill.meta.name,
+        version: skill
+            .meta
+            .metadata
+            .get("version")
+            .cloned()
+            .unwrap_or_else(|| "0.0.0".to_string()),
+        source,
+        archive,
+        dependencies,
+    })
+}
+
+/// `git+<url>`, with `?rev=…&subdir=…` when the manifest gives them.
+fn git_source_base(url: &str, rev: Option<&str>, subdir: Option<&str>) -> String {
+    let mut base = format!("git+{}", url.strip_prefix("git+").unwrap_or(url));
+    let query: Vec<String> = [("rev", rev), ("subdir", subdir)]
+        .into_iter()
+        .filter_map(|(key, value)| Some(format!("{key}={}", value?)))
+        .collect();
+    if !query.is_empty() {
+        base.push('?');
+        base.push_str(&query.join("&"));
+    }
+    base
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn git_sources_name_url_rev_and_subdir() {
+        assert_eq!(
+            git_source_base("https://example.com/s.git", None, None),
+            "git+https://example.com/s.git"
+        );
+        assert_eq!(
+            git_source_base("git+https://example.com/s.git", Some("v1"), Some("lint")),
+            "git+https://example.com/s.git?rev=v1&subdir=lint"
+        );
+    }
+}

@@ -1,0 +1,341 @@
+//! Path and git dependencies: installed like registry packages, pinned by
+//! content hash (path) or commit (git), and kept by `install` until
+//! `update` moves them.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::{TestContext, write_skill};
+use crate::install::{copy_dir, in_dir, new_project, tree};
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+fn lint_md(version: &str, body: &str) -> String {
+    format!(
+        "---\nname: lint\ndescription: Lints things. Use when checking style.\nmetadata:\n  version: {version}\n---\n\n{body}\n"
+    )
+}
+
+/// A repository with `skills/lint`, tagged v1.0.0; returns its file:// URL.
+fn lint_repository(ctx: &TestContext) -> (std::path::PathBuf, String) {
+    let repo = ctx.root().join("lint-repo");
+    write_skill(
+        &repo.join("skills"),
+        "lint",
+        &lint_md("1.0.0", "Version one."),
+    );
+    std::fs::create_dir_all(repo.join("skills/lint/scripts")).unwrap();
+    std::fs::write(
+        repo.join("skills/lint/scripts/run.sh"),
+        "#!/bin/sh\necho lint\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        repo.join("skills/lint/scripts/run.sh"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "lint 1"]);
+    git(&repo, &["tag", "v1.0.0"]);
+    let url = format!("file://{}", repo.display());
+    (repo, url)
+}
+
+#[test]
+fn a_path_skill_is_pinned_by_its_content() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    let source = write_skill(
+        &app.join("tools"),
+        "helper",
+        "---\nname: helper\ndescription: Helps. Use when testing.\nmetadata:\n  dependencies: example/citation-style@^1\n---\n\nHelp.\n",
+    );
+    let out = in_dir(&ctx, &app, &["add", "--path", "tools/helper"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("Installed helper v0.0.0"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("Installed example/citation-style v1.0.0"),
+        "its dependencies come from the default registry: {}",
+        out.stderr
+    );
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    assert!(
+        manifest.contains("helper = { path = \"tools/helper\" }"),
+        "{manifest}"
+    );
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(lock.contains("source = \"path+tools/helper\""), "{lock}");
+    let installed = app.join(".agents/skills/helper/SKILL.md");
+    assert_eq!(
+        std::fs::read_to_string(&installed).unwrap(),
+        std::fs::read_to_string(source.join("SKILL.md")).unwrap()
+    );
+
+    // A fresh clone of the project reproduces it with --locked.
+    let copy = ctx.root().join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for file in ["skills.toml", "skills.lock"] {
+        std::fs::copy(app.join(file), copy.join(file)).unwrap();
+    }
+    copy_dir(&app.join("tools"), &copy.join("tools"));
+    let out = in_dir(&ctx, &copy, &["install", "--locked"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
+
+    // The source changes: --locked refuses, install takes it.
+    std::fs::write(source.join("notes.md"), "more\n").unwrap();
+    let out = in_dir(&ctx, &app, &["install", "--locked"]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("helper changed since") && out.stderr.contains("--locked"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills.lock")).unwrap(),
+        lock
+    );
+    let out = in_dir(&ctx, &app, &["install"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("Updated helper v0.0.0"),
+        "{}",
+        out.stderr
+    );
+    assert!(app.join(".agents/skills/helper/notes.md").is_file());
+    let again = in_dir(&ctx, &app, &["install"]);
+    assert!(!again.stderr.contains("helper"), "{}", again.stderr);
+
+    let out = in_dir(&ctx, &app, &["remove", "helper"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(!app.join(".agents/skills/helper").exists());
+    assert!(
+        source.join("SKILL.md").is_file(),
+        "the source is left alone"
+    );
+}
+
+#[test]
+fn a_git_skill_is_pinned_by_commit_until_update() {
+    let ctx = TestContext::new();
+    let (repo, url) = lint_repository(&ctx);
+    let first = git(&repo, &["rev-parse", "HEAD"]);
+    let app = new_project(&ctx, None);
+    let out = in_dir(
+        &ctx,
+        &app,
+        &[
+            "add",
+            "team/lint",
+            "--git",
+            &url,
+            "--rev",
+            "main",
+            "--subdir",
+            "skills/lint",
+        ],
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("Installed team/lint v1.0.0"),
+        "{}",
+        out.stderr
+    );
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    assert!(
+        manifest.contains(&format!(
+            "\"team/lint\" = {{ git = \"{url}\", rev = \"main\", subdir = \"skills/lint\" }}"
+        )),
+        "{manifest}"
+    );
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(
+        lock.contains(&format!(
+            "source = \"git+{url}?rev=main&subdir=skills/lint#{first}\""
+        )),
+        "{lock}"
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let script = app.join(".agents/skills/lint/scripts/run.sh");
+    assert_ne!(
+        std::fs::metadata(&script).unwrap().permissions().mode() & 0o111,
+        0
+    );
+
+    // The branch moves on; install keeps the pinned commit.
+    std::fs::write(
+        repo.join("skills/lint/SKILL.md"),
+        lint_md("1.1.0", "Version two."),
+    )
+    .unwrap();
+    git(&repo, &["commit", "-q", "-am", "lint 2"]);
+    let out = in_dir(&ctx, &app, &["install"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills.lock")).unwrap(),
+        lock
+    );
+
+    // A fresh copy gets the pinned commit too, and then works offline.
+    let copy = ctx.root().join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for file in ["skills.toml", "skills.lock"] {
+        std::fs::copy(app.join(file), copy.join(file)).unwrap();
+    }
+    let out = in_dir(&ctx, &copy, &["install", "--locked"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
+    let out = in_dir(&ctx, &copy, &["install", "--frozen"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+
+    // update moves the pin.
+    let out = in_dir(&ctx, &app, &["update", "team/lint"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("Updated team/lint v1.1.0"),
+        "{}",
+        out.stderr
+    );
+    let second = git(&repo, &["rev-parse", "HEAD"]);
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(lock.contains(&format!("#{second}\"")), "{lock}");
+    assert!(
+        std::fs::read_to_string(app.join(".agents/skills/lint/SKILL.md"))
+            .unwrap()
+            .contains("Version two.")
+    );
+}
+
+#[test]
+fn a_git_tag_and_the_remote_head_can_be_installed() {
+    let ctx = TestContext::new();
+    let (repo, url) = lint_repository(&ctx);
+    std::fs::write(repo.join("skills/lint/SKILL.md"), lint_md("2.0.0", "Head.")).unwrap();
+    git(&repo, &["commit", "-q", "-am", "lint 2"]);
+    let app = new_project(&ctx, None);
+    let out = in_dir(
+        &ctx,
+        &app,
+        &[
+            "add",
+            "--git",
+            &url,
+            "--rev",
+            "v1.0.0",
+            "--subdir",
+            "skills/lint",
+        ],
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("Installed lint v1.0.0"),
+        "{}",
+        out.stderr
+    );
+
+    let other = ctx.root().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let out = in_dir(&ctx, &app, &["init", other.to_str().unwrap()]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = in_dir(
+        &ctx,
+        &other,
+        &["add", "--git", &url, "--subdir", "skills/lint"],
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("Installed lint v2.0.0"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn bad_direct_sources_are_explained_and_change_nothing() {
+    let ctx = TestContext::new();
+    let (_repo, url) = lint_repository(&ctx);
+    let app = new_project(&ctx, None);
+    let before = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![
+                "add",
+                "--git",
+                &url,
+                "--rev",
+                "nope",
+                "--subdir",
+                "skills/lint",
+            ],
+            "has no branch, tag or commit 'nope'",
+        ),
+        (
+            vec!["add", "--git", &url, "--subdir", "skills/missing"],
+            "has no folder 'skills/missing'",
+        ),
+        (
+            vec![
+                "add",
+                "team/other",
+                "--git",
+                &url,
+                "--subdir",
+                "skills/lint",
+            ],
+            "'team/other' names the skill 'lint'",
+        ),
+        (vec!["add", "--git", &url], "holds no SKILL.md"),
+        (vec!["add", "--path", "nowhere"], "no skill folder at"),
+    ];
+    for (args, message) in cases {
+        let out = in_dir(&ctx, &app, &args);
+        assert_eq!(out.status, 1, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+        assert_eq!(
+            std::fs::read_to_string(app.join("skills.toml")).unwrap(),
+            before
+        );
+        assert!(
+            !app.join("skills.lock").exists()
+                || !std::fs::read_to_string(app.join("skills.lock"))
+                    .unwrap()
+                    .contains("lint")
+        );
+    }
+
+    // An invalid skill gets the validator's verdict.
+    write_skill(
+        &app.join("tools"),
+        "broken",
+        "---\nname: Broken\ndescription: x\n---\n",
+    );
+    let out = in_dir(&ctx, &app, &["add", "broken", "--path", "tools/broken"]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("is not a valid skill"),
+        "{}",
+        out.stderr
+    );
+}
