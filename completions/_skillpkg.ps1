@@ -71,6 +71,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -83,6 +85,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -97,6 +101,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -110,6 +116,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -120,6 +128,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;outdated' {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -130,6 +140,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;trust' {
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Its minisign public key: a `.pub` file or its base64 line')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -140,6 +152,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;verify' {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')

@@ -208,7 +208,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-q -v -h --registry --path --git --rev --subdir --force --allow-unsigned --offline --quiet --verbose --help"
+            opts="-g -q -v -h --registry --path --git --rev --subdir --force --allow-unsigned --offline --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -810,7 +810,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__install)
-            opts="-q -v -h --locked --frozen --force --allow-unsigned --offline --quiet --verbose --help"
+            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -882,7 +882,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__outdated)
-            opts="-q -v -h --json --quiet --verbose --help"
+            opts="-g -q -v -h --json --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -970,7 +970,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__remove)
-            opts="-q -v -h --force --allow-unsigned --offline --quiet --verbose --help"
+            opts="-g -q -v -h --force --allow-unsigned --offline --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1016,7 +1016,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__trust)
-            opts="-q -v -h --key --quiet --verbose --help"
+            opts="-g -q -v -h --key --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1034,7 +1034,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__update)
-            opts="-q -v -h --dry-run --force --allow-unsigned --offline --quiet --verbose --help"
+            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1062,7 +1062,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__verify)
-            opts="-q -v -h --json --quiet --verbose --help"
+            opts="-g -q -v -h --json --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

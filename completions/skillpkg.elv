@@ -66,6 +66,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
+            cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
+            cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -77,6 +79,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
+            cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
+            cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -90,6 +94,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
+            cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
+            cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -102,6 +108,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
+            cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
+            cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -111,6 +119,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;outdated'= {
             cand --json 'Print JSON on stdout'
+            cand -g 'The user''s global skills instead of the project''s'
+            cand --global 'The user''s global skills instead of the project''s'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -120,6 +130,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;trust'= {
             cand --key 'Its minisign public key: a `.pub` file or its base64 line'
+            cand -g 'The user''s global skills instead of the project''s'
+            cand --global 'The user''s global skills instead of the project''s'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -129,6 +141,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;verify'= {
             cand --json 'Print JSON on stdout'
+            cand -g 'The user''s global skills instead of the project''s'
+            cand --global 'The user''s global skills instead of the project''s'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'

@@ -16,6 +16,10 @@ pub struct InstallFlags {
     /// Use only the cache and local indexes: fetch nothing.
     #[arg(long)]
     offline: bool,
+    /// Work on the user's global skills (a manifest and lock under the data
+    /// directory, installing into the user root) instead of the project's.
+    #[arg(long, short = 'g')]
+    pub(super) global: bool,
 }
 
 impl InstallFlags {
@@ -118,7 +122,9 @@ pub fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
             subdir: args.subdir,
             ..Default::default()
         };
+        let project = context.project(args.flags.global)?;
         let changes = crate::ops::install::add_direct(
+            &project,
             &cwd,
             &dirs,
             args.packages.first().map(String::as_str),
@@ -128,8 +134,9 @@ pub fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
         report(context, &changes);
         return Ok(ExitStatus::Success);
     }
+    let project = context.project(args.flags.global)?;
     let changes = crate::ops::install::add(
-        &cwd,
+        &project,
         &dirs,
         &args.packages,
         args.registry.as_deref(),
@@ -140,20 +147,20 @@ pub fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
 }
 
 pub fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
-    let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
+    let project = context.project(args.flags.global)?;
     let changes =
-        crate::ops::install::remove(&cwd, &dirs, &args.packages, args.flags.options(false))?;
+        crate::ops::install::remove(&project, &dirs, &args.packages, args.flags.options(false))?;
     report(context, &changes);
     Ok(ExitStatus::Success)
 }
 
 pub fn install(args: InstallArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
-    let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
     let mut options = args.flags.options(args.locked || args.frozen);
     options.offline |= args.frozen;
-    let changes = crate::ops::install::install(&cwd, &dirs, options)?;
+    let project = context.project(args.flags.global)?;
+    let changes = crate::ops::install::install(&project, &dirs, options)?;
     report(context, &changes);
     Ok(ExitStatus::Success)
 }

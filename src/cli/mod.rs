@@ -132,6 +132,13 @@ impl Context {
         }
         Ok(self.dirs.as_ref().expect("set above"))
     }
+
+    /// The project a command works on: the global one with `global`,
+    /// else the one around the working directory.
+    pub fn project(&mut self, global: bool) -> anyhow::Result<crate::ops::install::Project> {
+        let cwd = self.cwd.clone();
+        crate::ops::install::Project::locate(&cwd, self.dirs()?, global)
+    }
 }
 
 /// The clap command, for completions and documentation.

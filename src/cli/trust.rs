@@ -10,10 +10,14 @@ pub struct Args {
     /// Its minisign public key: a `.pub` file or its base64 line.
     #[arg(long)]
     key: String,
+    /// The user's global skills instead of the project's.
+    #[arg(long, short = 'g')]
+    global: bool,
 }
 
 pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
-    let previous = crate::ops::trust::trust(&context.cwd, &args.org, &args.key)?;
+    let project = context.project(args.global)?;
+    let previous = crate::ops::trust::trust(&project, &args.org, &args.key)?;
     for old in previous {
         context
             .printer

@@ -17,10 +17,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
-    let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
+    let project = context.project(args.flags.global)?;
     let changes = crate::ops::install::update(
-        &cwd,
+        &project,
         &dirs,
         &args.packages,
         args.dry_run,

@@ -9,12 +9,15 @@ pub struct Args {
     /// Print JSON on stdout.
     #[arg(long)]
     json: bool,
+    /// The user's global skills instead of the project's.
+    #[arg(long, short = 'g')]
+    global: bool,
 }
 
 pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
-    let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
-    let results = crate::ops::verify::verify(&cwd, &dirs)?;
+    let project = context.project(args.global)?;
+    let results = crate::ops::verify::verify(&project, &dirs)?;
     let bad = results.iter().filter(|r| !r.is_ok()).count();
     if args.json {
         context.printer.json(&results)?;

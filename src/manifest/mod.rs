@@ -198,6 +198,9 @@ impl Manifest {
     }
 }
 
+/// The global manifest a first `--global` command writes.
+pub const GLOBAL_MANIFEST_TEMPLATE: &str = "# Skills installed for this user (`skillpkg add --global`), into the user\n# root. skills.lock beside this file records exactly what was installed.\n\n[skills]\n";
+
 /// The text `skillpkg init` writes.
 pub const MANIFEST_TEMPLATE: &str = "# The skills this project uses. `skillpkg add org/name` adds them here;\n# skills.lock records exactly what was installed. Commit both files.\n\n[skills]\n";
 

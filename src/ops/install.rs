@@ -100,9 +100,49 @@ pub struct Project {
     pub manifest_path: PathBuf,
     /// `skills.lock`.
     pub lock_path: PathBuf,
+    /// The root skills go into, when it is not the manifest's
+    /// `[install] root` (the user root, for the global project).
+    pub root: Option<PathBuf>,
 }
 
 impl Project {
+    /// The global project: a manifest and lock under the data directory
+    /// that install into the user root. Created on first use.
+    pub fn global(dirs: &Dirs) -> anyhow::Result<Project> {
+        let dir = dirs.data.join("global");
+        let manifest_path = dir.join(MANIFEST_FILE);
+        if !manifest_path.exists() {
+            crate::fsutil::write_atomically(
+                &manifest_path,
+                crate::manifest::GLOBAL_MANIFEST_TEMPLATE.as_bytes(),
+            )
+            .with_context(|| format!("could not write {}", manifest_path.display()))?;
+        }
+        Ok(Project {
+            manifest_path,
+            lock_path: dir.join(LOCK_FILE),
+            dir,
+            root: Some(dirs.user_root.clone()),
+        })
+    }
+
+    /// The global project with `global`, else the one around `cwd`.
+    pub fn locate(cwd: &Path, dirs: &Dirs, global: bool) -> anyhow::Result<Project> {
+        if global {
+            Project::global(dirs)
+        } else {
+            Project::find(cwd)
+        }
+    }
+
+    /// Where this project's skills are installed.
+    pub fn skill_root(&self, manifest: &Manifest) -> PathBuf {
+        match &self.root {
+            Some(root) => root.clone(),
+            None => self.dir.join(manifest.root_dir()),
+        }
+    }
+
     /// The project whose `skills.toml` is in `cwd` or above.
     pub fn find(cwd: &Path) -> anyhow::Result<Project> {
         let dir = crate::roots::project::find_manifest_dir(cwd)
@@ -111,12 +151,44 @@ impl Project {
             manifest_path: dir.join(MANIFEST_FILE),
             lock_path: dir.join(LOCK_FILE),
             dir: dir.to_path_buf(),
+            root: None,
         })
     }
 
     fn state_dir(&self) -> PathBuf {
         self.dir.join(".skillpkg")
     }
+}
+
+/// A project opened for a change to its manifest, locked against other runs.
+struct Editing {
+    project: Project,
+    lock: crate::fsutil::FileLock,
+    /// The manifest as data.
+    manifest: Manifest,
+    /// The manifest as a document, for edits that keep its comments.
+    doc: ManifestDocument,
+}
+
+impl Editing {
+    fn open(project: &Project) -> anyhow::Result<Editing> {
+        let project = project.clone();
+        let lock = lock_project(&project)?;
+        let text = fs_err::read_to_string(&project.manifest_path)?;
+        Ok(Editing {
+            manifest: Manifest::parse(&text, &project.manifest_path)?,
+            doc: ManifestDocument::parse(&text, &project.manifest_path)?,
+            project,
+            lock,
+        })
+    }
+}
+
+/// Writes the lock, then the edited manifest, each atomically.
+fn save(project: &Project, lock: &Lockfile, doc: &ManifestDocument) -> anyhow::Result<()> {
+    lock.write(&project.lock_path)?;
+    crate::fsutil::write_atomically(&project.manifest_path, doc.to_text().as_bytes())
+        .with_context(|| format!("could not write {}", project.manifest_path.display()))
 }
 
 /// Parses `org/name[@req]`.
@@ -138,17 +210,18 @@ fn parse_request(text: &str) -> anyhow::Result<(PackageName, Option<VersionReq>)
 /// Adds packages to the manifest, then installs. A package given without
 /// a requirement is recorded as `^<the version resolved>`.
 pub fn add(
-    cwd: &Path,
+    project: &Project,
     dirs: &Dirs,
     requests: &[String],
     registry: Option<&str>,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let project = Project::find(cwd)?;
-    let _lock = lock_project(&project)?;
-    let text = fs_err::read_to_string(&project.manifest_path)?;
-    let mut manifest = Manifest::parse(&text, &project.manifest_path)?;
-    let mut doc = ManifestDocument::parse(&text, &project.manifest_path)?;
+    let Editing {
+        project,
+        lock: _lock,
+        mut manifest,
+        mut doc,
+    } = Editing::open(project)?;
     if let Some(name) = registry
         && !manifest.registries.contains_key(name)
     {
@@ -184,26 +257,26 @@ pub fn add(
         };
         doc.set_dependency(&name, &spec_for(req, registry))?;
     }
-    lock.write(&project.lock_path)?;
-    crate::fsutil::write_atomically(&project.manifest_path, doc.to_text().as_bytes())
-        .with_context(|| format!("could not write {}", project.manifest_path.display()))?;
+    save(&project, &lock, &doc)?;
     Ok(changes)
 }
 
 /// Adds a path or git skill under `name` (derived from the source when
 /// `None`), then installs.
 pub fn add_direct(
+    project: &Project,
     cwd: &Path,
     dirs: &Dirs,
     name: Option<&str>,
     mut spec: crate::manifest::DetailedSpec,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let project = Project::find(cwd)?;
-    let _lock = lock_project(&project)?;
-    let text = fs_err::read_to_string(&project.manifest_path)?;
-    let mut manifest = Manifest::parse(&text, &project.manifest_path)?;
-    let mut doc = ManifestDocument::parse(&text, &project.manifest_path)?;
+    let Editing {
+        project,
+        lock: _lock,
+        mut manifest,
+        mut doc,
+    } = Editing::open(project)?;
     if let Some(path) = &spec.path {
         // Recorded relative to the project when it lies inside it.
         let absolute = cwd.join(path);
@@ -242,9 +315,7 @@ pub fn add_direct(
     manifest.skills.insert(name.clone(), spec.clone());
     let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
     doc.set_dependency(&name, &spec)?;
-    lock.write(&project.lock_path)?;
-    crate::fsutil::write_atomically(&project.manifest_path, doc.to_text().as_bytes())
-        .with_context(|| format!("could not write {}", project.manifest_path.display()))?;
+    save(&project, &lock, &doc)?;
     Ok(changes)
 }
 
@@ -261,16 +332,17 @@ fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
 
 /// Removes packages from the manifest and their skills from the root.
 pub fn remove(
-    cwd: &Path,
+    project: &Project,
     dirs: &Dirs,
     names: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let project = Project::find(cwd)?;
-    let _lock = lock_project(&project)?;
-    let text = fs_err::read_to_string(&project.manifest_path)?;
-    let mut manifest = Manifest::parse(&text, &project.manifest_path)?;
-    let mut doc = ManifestDocument::parse(&text, &project.manifest_path)?;
+    let Editing {
+        project,
+        lock: _lock,
+        mut manifest,
+        mut doc,
+    } = Editing::open(project)?;
     for name in names {
         if manifest.skills.remove(name).is_none() {
             bail!("{name} is not in {}", project.manifest_path.display());
@@ -278,14 +350,17 @@ pub fn remove(
         doc.remove_dependency(name)?;
     }
     let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
-    lock.write(&project.lock_path)?;
-    crate::fsutil::write_atomically(&project.manifest_path, doc.to_text().as_bytes())?;
+    save(&project, &lock, &doc)?;
     Ok(changes)
 }
 
 /// Installs what the manifest asks for, keeping locked versions.
-pub fn install(cwd: &Path, dirs: &Dirs, options: InstallOptions) -> anyhow::Result<Vec<Change>> {
-    let project = Project::find(cwd)?;
+pub fn install(
+    project: &Project,
+    dirs: &Dirs,
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let project = project.clone();
     let _lock = lock_project(&project)?;
     let manifest = Manifest::load(&project.manifest_path)?;
     let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
@@ -298,13 +373,13 @@ pub fn install(cwd: &Path, dirs: &Dirs, options: InstallOptions) -> anyhow::Resu
 /// Moves locked versions forward: of `names`, or of every package when
 /// `names` is empty. With `dry_run`, only reports what would change.
 pub fn update(
-    cwd: &Path,
+    project: &Project,
     dirs: &Dirs,
     names: &[String],
     dry_run: bool,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let project = Project::find(cwd)?;
+    let project = project.clone();
     let _lock = lock_project(&project)?;
     let manifest = Manifest::load(&project.manifest_path)?;
     let old_lock = Lockfile::load(&project.lock_path)?;
@@ -420,7 +495,7 @@ fn sync(
     dry_run: bool,
 ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
     let old_lock = Lockfile::load(&project.lock_path)?;
-    let root = project.dir.join(manifest.root_dir());
+    let root = project.skill_root(manifest);
     let targets = manifest
         .install
         .targets

@@ -1,7 +1,6 @@
 //! `skillpkg outdated`: locked versions that have newer releases.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use semver::Version;
 use serde::Serialize;
@@ -29,8 +28,7 @@ pub struct Outdated {
 }
 
 /// Every locked registry package whose index has a newer non-yanked version.
-pub fn outdated(cwd: &Path, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
-    let project = Project::find(cwd)?;
+pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
     // Each registry is opened once, and its entries fetched all at once.

@@ -1,20 +1,17 @@
 //! `skillpkg trust <org> --key KEY`: accept a new signing key for an org.
 
-use std::path::Path;
-
 use crate::manifest::lock::Lockfile;
 use crate::ops::install::Project;
 use crate::store::signing::read_public_key;
 
 /// Pins `key` (a `.pub` file or base64 line) as the only trusted key of
 /// `org` in the project's lock. Returns the keys it replaced.
-pub fn trust(cwd: &Path, org: &str, key: &str) -> anyhow::Result<Vec<String>> {
+pub fn trust(project: &Project, org: &str, key: &str) -> anyhow::Result<Vec<String>> {
     if !crate::skill::name::is_valid_name(org) {
         anyhow::bail!("invalid org name '{org}'");
     }
     let key = read_public_key(key)?;
-    let project = Project::find(cwd)?;
-    let _lock = crate::ops::install::lock_project(&project)?;
+    let _lock = crate::ops::install::lock_project(project)?;
     let mut lock = Lockfile::load(&project.lock_path)?;
     let previous = lock
         .keys

@@ -1,7 +1,5 @@
 //! `skillpkg verify`: re-hash installed skills against `skills.lock`.
 
-use std::path::Path;
-
 use serde::Serialize;
 
 use crate::dirs::Dirs;
@@ -33,11 +31,10 @@ impl Verified {
 }
 
 /// Checks every skill in the project's lock.
-pub fn verify(cwd: &Path, dirs: &Dirs) -> anyhow::Result<Vec<Verified>> {
-    let project = Project::find(cwd)?;
+pub fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verified>> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
-    let root = project.dir.join(manifest.root_dir());
+    let root = project.skill_root(&manifest);
     let scratch = tempfile::tempdir()?;
     let mut results = Vec::new();
     for skill in &lock.skills {

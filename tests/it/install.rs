@@ -958,3 +958,47 @@ fn verify_flags_a_signer_the_lock_no_longer_trusts() {
         out.stdout
     );
 }
+
+#[test]
+fn global_skills_live_in_the_user_root_with_their_own_manifest_and_lock() {
+    let ctx = TestContext::new();
+    // No project around: --global works from anywhere.
+    let anywhere = ctx.root().join("anywhere");
+    std::fs::create_dir_all(&anywhere).unwrap();
+    let out = in_dir(
+        &ctx,
+        &anywhere,
+        &["add", "--global", "example/pdf-processing"],
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("Installed example/pdf-processing v1.0.0"),
+        "{}",
+        out.stderr
+    );
+    assert!(ctx.user_root().join("pdf-processing/SKILL.md").is_file());
+    let data = ctx.root().join("data/global");
+    let manifest = std::fs::read_to_string(data.join("skills.toml")).unwrap();
+    assert!(
+        manifest.contains("\"example/pdf-processing\" = \"^1.0.0\""),
+        "{manifest}"
+    );
+    let lock = std::fs::read_to_string(data.join("skills.lock")).unwrap();
+    assert!(lock.contains("name = \"example/pdf-processing\""), "{lock}");
+    assert!(!anywhere.join("skills.toml").exists());
+
+    // `list` sees it in the user root; verify and remove work on it too.
+    let out = in_dir(&ctx, &anywhere, &["list"]);
+    assert!(out.stdout.contains("pdf-processing"), "{}", out.stdout);
+    let out = in_dir(&ctx, &anywhere, &["verify", "--global"]);
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    let out = in_dir(&ctx, &anywhere, &["remove", "-g", "example/pdf-processing"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(!ctx.user_root().join("pdf-processing").exists());
+
+    // Without --global, a command outside any project says how to start one.
+    let out = in_dir(&ctx, &anywhere, &["install"]);
+    assert_eq!(out.status, 1);
+    assert!(out.stderr.contains("skillpkg init"), "{}", out.stderr);
+}
