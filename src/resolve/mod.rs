@@ -4,16 +4,17 @@
 //! ranges. Yanked versions are skipped unless already locked; locked
 //! versions are preferred when they still satisfy every requirement;
 //! pre-releases are considered only for packages some requirement names a
-//! pre-release for. A conflict is explained in sentences.
+//! pre-release for. A conflict is explained in sentences that name the
+//! requirements as written and why versions are unusable (`report`).
 
 mod ranges;
+mod report;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use pubgrub::{
-    DefaultStringReporter, Dependencies, DependencyConstraints, DependencyProvider,
-    PackageResolutionStatistics, Ranges, Reporter,
+    Dependencies, DependencyConstraints, DependencyProvider, PackageResolutionStatistics, Ranges,
 };
 use semver::{Version, VersionReq};
 
@@ -201,11 +202,8 @@ pub fn resolve(
                 Pkg::Named(name) => Some((name, version)),
             })
             .collect()),
-        Err(pubgrub::PubGrubError::NoSolution(mut tree)) => {
-            tree.collapse_no_versions();
-            Err(ResolveError::NoSolution(DefaultStringReporter::report(
-                &tree,
-            )))
+        Err(pubgrub::PubGrubError::NoSolution(tree)) => {
+            Err(ResolveError::NoSolution(report::explain(&provider, &tree)))
         }
         Err(other) => Err(ResolveError::NoSolution(other.to_string())),
     }
@@ -219,11 +217,11 @@ mod tests {
         Version::parse(s).unwrap()
     }
 
-    fn req(s: &str) -> VersionReq {
+    pub(super) fn req(s: &str) -> VersionReq {
         VersionReq::parse(s).unwrap()
     }
 
-    fn candidate(version: &str, deps: &[(&str, &str)], yanked: bool) -> Candidate {
+    pub(super) fn candidate(version: &str, deps: &[(&str, &str)], yanked: bool) -> Candidate {
         Candidate {
             version: v(version),
             dependencies: deps.iter().map(|(n, r)| (n.to_string(), req(r))).collect(),
@@ -231,7 +229,7 @@ mod tests {
         }
     }
 
-    fn universe() -> Universe {
+    pub(super) fn universe() -> Universe {
         let mut u = Universe::default();
         u.packages.insert(
             "example/report-writer".into(),
@@ -300,38 +298,64 @@ mod tests {
         assert_eq!(solution["example/pdf"], v("1.0.0"));
     }
 
+    /// The explanation of a failure to resolve `root` over `universe`.
+    pub(super) fn explain(universe: &Universe, root: &[(&str, &str)]) -> String {
+        let root: Vec<(String, VersionReq)> =
+            root.iter().map(|(n, r)| (n.to_string(), req(r))).collect();
+        resolve(universe, &root, &BTreeMap::new())
+            .unwrap_err()
+            .to_string()
+    }
+
     #[test]
     fn conflicts_are_explained_in_words() {
-        let err = resolve(
+        // (a) A dependency requires another major version than the project.
+        let text = explain(
             &universe(),
-            &[
-                ("example/report-writer".into(), req("*")),
-                ("example/cite".into(), req("^2")),
+            &[("example/report-writer", "*"), ("example/cite", "^2")],
+        );
+        insta::assert_snapshot!(text, @r"
+        no versions satisfy the requirements:
+        Because your project requires example/cite ^2 and every version of example/report-writer requires example/cite ^1, your project cannot use any version of example/report-writer.
+        And because your project requires any version of example/report-writer, the requirements of your project cannot be met together.
+        ");
+
+        // (b) The only versions that match are yanked.
+        let text = explain(&universe(), &[("example/pdf", ">=1.3")]);
+        insta::assert_snapshot!(text, @r"
+        no versions satisfy the requirements:
+        Because your project requires example/pdf >=1.3 and the only version of example/pdf matching >=1.3 (1.3.0) is yanked, the requirement of your project cannot be met.
+        ");
+
+        // (c) A package the index does not have.
+        let text = explain(&universe(), &[("example/nope", "*")]);
+        insta::assert_snapshot!(text, @r"
+        no versions satisfy the requirements:
+        Because your project requires any version of example/nope and example/nope is not in the index, the requirement of your project cannot be met.
+        ");
+
+        // (d) A conflict three levels down: a -> b ^1 -> c ^1, but c ^2.
+        let mut chain = universe();
+        chain.packages.insert(
+            "example/a".into(),
+            vec![candidate("1.0.0", &[("example/b", "^1")], false)],
+        );
+        chain.packages.insert(
+            "example/b".into(),
+            vec![candidate("1.0.0", &[("example/c", "^1")], false)],
+        );
+        chain.packages.insert(
+            "example/c".into(),
+            vec![
+                candidate("1.0.0", &[], false),
+                candidate("2.0.0", &[], false),
             ],
-            &BTreeMap::new(),
-        )
-        .unwrap_err();
-        let text = err.to_string();
-        assert!(
-            text.contains("example/report-writer") && text.contains("example/cite"),
-            "{text}"
         );
-        let only_yanked = resolve(
-            &universe(),
-            &[("example/pdf".into(), req(">=1.3"))],
-            &BTreeMap::new(),
-        )
-        .unwrap_err();
-        assert!(
-            only_yanked.to_string().contains("example/pdf"),
-            "{only_yanked}"
-        );
-        let missing = resolve(
-            &universe(),
-            &[("example/nope".into(), req("*"))],
-            &BTreeMap::new(),
-        )
-        .unwrap_err();
-        assert!(missing.to_string().contains("example/nope"), "{missing}");
+        let text = explain(&chain, &[("example/a", "^1"), ("example/c", "^2")]);
+        insta::assert_snapshot!(text, @r"
+        no versions satisfy the requirements:
+        Because every version of example/a matching ^1 requires example/b ^1 and every version of example/b matching ^1 requires example/c ^1, every version of example/a matching ^1 requires example/c ^1.
+        And because your project requires example/a ^1 and example/c ^2, the requirements of your project cannot be met together.
+        ");
     }
 }
