@@ -7,6 +7,17 @@ use std::path::Path;
 /// it over `path`: readers never see a half-written file, and a killed
 /// process leaves the old file intact.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_renamed(path, bytes, true)
+}
+
+/// Like [`write_atomically`] without the sync: for cache files, which are
+/// checked against a hash on every read, so a file a power cut tore is
+/// refetched rather than trusted. Readers still never see a partial file.
+pub fn write_cache_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_renamed(path, bytes, false)
+}
+
+fn write_renamed(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> {
     let parent = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -14,7 +25,9 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     fs_err::create_dir_all(parent)?;
     let mut temp = tempfile::NamedTempFile::new_in(parent)?;
     temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
+    if sync {
+        temp.as_file().sync_all()?;
+    }
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

@@ -55,9 +55,12 @@ pub struct HttpIndex {
     entries: Mutex<HashMap<PackageName, Option<Vec<IndexEntry>>>>,
 }
 
-/// A cached response: the validators, then the body.
+/// A cached response's validators (and, in the cache file, the body's
+/// sha256, which a read checks).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Validators {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sha256: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     etag: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -232,7 +235,7 @@ impl HttpIndex {
                     {
                         let path = dir.join(format!("{cksum}.skill"));
                         tokio::task::spawn_blocking(move || {
-                            crate::fsutil::write_atomically(&path, &bytes)
+                            crate::fsutil::write_cache_file(&path, &bytes)
                                 .with_context(|| format!("could not write {}", path.display()))
                         })
                         .await??;
@@ -404,6 +407,7 @@ fn validators_of(headers: &HeaderMap) -> Validators {
             .map(str::to_string)
     };
     Validators {
+        sha256: None,
         etag: text(ETAG),
         last_modified: text(LAST_MODIFIED),
     }
@@ -439,20 +443,27 @@ fn cache_slug(base: &str) -> String {
     format!("{readable}-{}", &sha256_hex(base.as_bytes())[..12])
 }
 
-/// A cache file holds one JSON line of validators, then the body.
+/// A cache file holds one JSON line of validators, then the body. A file
+/// whose body does not match its recorded hash is treated as absent.
 async fn read_cache(path: &Path) -> Option<(Validators, Vec<u8>)> {
     let bytes = tokio::fs::read(path).await.ok()?;
     let newline = bytes.iter().position(|b| *b == b'\n')?;
-    let validators = serde_json::from_slice(&bytes[..newline]).ok()?;
-    Some((validators, bytes[newline + 1..].to_vec()))
+    let validators: Validators = serde_json::from_slice(&bytes[..newline]).ok()?;
+    let body = bytes[newline + 1..].to_vec();
+    (validators.sha256.as_deref() == Some(sha256_hex(&body).as_str())).then_some((validators, body))
 }
 
-async fn write_cache(path: PathBuf, validators: Validators, body: Vec<u8>) -> anyhow::Result<()> {
+async fn write_cache(
+    path: PathBuf,
+    mut validators: Validators,
+    body: Vec<u8>,
+) -> anyhow::Result<()> {
+    validators.sha256 = Some(sha256_hex(&body));
     let mut bytes = serde_json::to_vec(&validators).expect("validators serialise");
     bytes.push(b'\n');
     bytes.extend_from_slice(&body);
     tokio::task::spawn_blocking(move || {
-        crate::fsutil::write_atomically(&path, &bytes)
+        crate::fsutil::write_cache_file(&path, &bytes)
             .with_context(|| format!("could not write the cache file {}", path.display()))
     })
     .await?
@@ -485,7 +496,7 @@ mod tests {
         let path = dir.path().join("index/acme/pdf");
         let validators = Validators {
             etag: Some("\"abc\"".into()),
-            last_modified: None,
+            ..Validators::default()
         };
         write_cache(path.clone(), validators, b"line 1\nline 2\n".to_vec())
             .await
@@ -493,5 +504,9 @@ mod tests {
         let (validators, body) = read_cache(&path).await.unwrap();
         assert_eq!(validators.etag.as_deref(), Some("\"abc\""));
         assert_eq!(body, b"line 1\nline 2\n");
+        // A torn file (body cut short) reads as absent.
+        let text = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &text[..text.len() - 3]).unwrap();
+        assert!(read_cache(&path).await.is_none());
     }
 }

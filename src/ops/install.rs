@@ -911,7 +911,7 @@ fn fetch_verified(
                     planned.entry.cksum
                 );
             }
-            crate::fsutil::write_atomically(&cached, &bytes)?;
+            crate::fsutil::write_cache_file(&cached, &bytes)?;
             bytes
         }
     };

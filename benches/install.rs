@@ -1,0 +1,276 @@
+//! Benchmark: `skillpkg install` of 200 packages from a static HTTP index
+//! of 20,000 packages on loopback, against the floor of fetching exactly
+//! the same files with parallel plain GETs; then a warm `install --locked`
+//! (and `--frozen`) of the same 200 skills, against `cp -r` of the trees.
+//!
+//! Run with `cargo bench --bench install`; it prints a Markdown table for
+//! BENCHMARKS.md.
+
+#[allow(dead_code)]
+#[path = "../tests/it/server.rs"]
+mod server;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use skillpkg::index::local::IndexDir;
+use skillpkg::index::{IndexEntry, PackageName};
+use skillpkg::ops::publish::{PublishRequest, publish};
+
+const RUNS: usize = 5;
+const INDEX_PACKAGES: usize = 20_000;
+const WANTED: usize = 200;
+/// Requests in flight in the floor, as in skillpkg.
+const CONCURRENCY: usize = 16;
+
+/// A folder index of `INDEX_PACKAGES` packages of org `bench`: the first
+/// `WANTED` are real signed packages (each a SKILL.md and 20 reference
+/// files; `pkg-i` depends on `pkg-(i/2)`), the rest entry files only, which
+/// a sparse client never reads.
+fn build_index(temp: &Path) -> PathBuf {
+    let keys = temp.join("keys");
+    std::fs::create_dir_all(&keys).unwrap();
+    let generated = skillpkg::store::signing::generate_keys(&keys, false).unwrap();
+    let index = temp.join("index");
+    IndexDir::init(&index, Some(("bench", &generated.public_key))).unwrap();
+    let cache = temp.join("publish-cache");
+    for i in 0..WANTED {
+        let name = format!("pkg-{i}");
+        let dir = temp.join("src").join(&name);
+        std::fs::create_dir_all(dir.join("references")).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: Benchmark package {i}. Use when measuring installs.\n---\n\n# {name}\n\nInstructions.\n"),
+        )
+        .unwrap();
+        for f in 0..20 {
+            std::fs::write(
+                dir.join(format!("references/r{f}.md")),
+                format!("{name} reference {f}\n").repeat(200),
+            )
+            .unwrap();
+        }
+        let dependencies = (i > 0).then(|| format!("bench/pkg-{}@^1", i / 2));
+        publish(
+            &PublishRequest {
+                skill_dir: &dir,
+                index: index.to_str().unwrap(),
+                org: "bench",
+                key: &generated.secret_key_file,
+                version: Some("1.0.0"),
+                dependencies: dependencies.as_deref(),
+            },
+            &cache,
+        )
+        .unwrap();
+    }
+    let local = IndexDir::open(&index).unwrap();
+    for i in WANTED..INDEX_PACKAGES {
+        let package: PackageName = format!("bench/pkg-{i}").parse().unwrap();
+        let entry = IndexEntry {
+            name: package.to_string(),
+            vers: "1.0.0".into(),
+            cksum: format!("{i:064x}"),
+            deps: Vec::new(),
+            desc: format!("Benchmark package {i}. Use when measuring installs."),
+            sig: String::new(),
+            yanked: false,
+            size: 60_000,
+        };
+        let path = local.root().join(package.entry_path());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, format!("{}\n", entry.to_line())).unwrap();
+    }
+    index
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// Runs `setup` then times `f`, `RUNS` times after one warm-up.
+fn time(mut setup: impl FnMut(), mut f: impl FnMut()) -> Duration {
+    setup();
+    f();
+    median(
+        (0..RUNS)
+            .map(|_| {
+                setup();
+                let start = Instant::now();
+                f();
+                start.elapsed()
+            })
+            .collect(),
+    )
+}
+
+/// Fetches `urls` with `CONCURRENCY` plain GETs in flight; returns the bytes.
+fn plain_gets(urls: &[String]) -> usize {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let client = reqwest::Client::new();
+        let limit = Arc::new(tokio::sync::Semaphore::new(CONCURRENCY));
+        let mut tasks = tokio::task::JoinSet::new();
+        for url in urls {
+            let (client, limit, url) = (client.clone(), limit.clone(), url.clone());
+            tasks.spawn(async move {
+                let _permit = limit.acquire_owned().await.unwrap();
+                let response = client.get(&url).send().await.unwrap();
+                assert!(response.status().is_success(), "{url}");
+                response.bytes().await.unwrap().len()
+            });
+        }
+        let mut total = 0;
+        while let Some(bytes) = tasks.join_next().await {
+            total += bytes.unwrap();
+        }
+        total
+    })
+}
+
+fn skillpkg(temp: &Path, cache: &Path, dir: &Path, args: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skillpkg"))
+        .args(["-q"])
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", temp.join("home"))
+        .env("SKILLPKG_CACHE_DIR", cache)
+        .env("SKILLPKG_CONFIG_DIR", temp.join("config"))
+        .env("SKILLPKG_DATA_DIR", temp.join("data"))
+        .env("SKILLPKG_USER_ROOT", temp.join("user"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn fresh_dir(path: &Path) {
+    if path.exists() {
+        std::fs::remove_dir_all(path).unwrap();
+    }
+    std::fs::create_dir_all(path).unwrap();
+}
+
+fn main() {
+    // `cargo test --all-targets` runs this binary without `--bench`: skip.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let temp = temp.path();
+    let built = Instant::now();
+    let index = build_index(temp);
+    eprintln!("index of {INDEX_PACKAGES} built in {:?}", built.elapsed());
+    let server = server::StaticServer::start(&index);
+    let url = server.url();
+
+    let mut manifest = format!("[registries]\ndefault = {{ index = \"{url}\" }}\n\n[skills]\n");
+    for i in 0..WANTED {
+        manifest.push_str(&format!("\"bench/pkg-{i}\" = \"1\"\n"));
+    }
+    let project = temp.join("project");
+    let cache = temp.join("cache");
+    let cold = time(
+        || {
+            fresh_dir(&project);
+            fresh_dir(&cache);
+            std::fs::write(project.join("skills.toml"), &manifest).unwrap();
+        },
+        || skillpkg(temp, &cache, &project, &["install"]),
+    );
+    let mut fetched: Vec<String> = server.log().into_iter().map(|(path, _)| path).collect();
+    fetched.sort();
+    fetched.dedup();
+    assert_eq!(
+        fetched.len(),
+        1 + 2 * WANTED,
+        "only the needed files: {fetched:?}"
+    );
+    let urls: Vec<String> = fetched
+        .iter()
+        .map(|path| format!("{url}{}", path.trim_start_matches('/')))
+        .collect();
+    let mut bytes = 0;
+    let floor = time(|| {}, || bytes = plain_gets(&urls));
+
+    // Warm: a second checkout of the project with the cache already full.
+    let root = project.join(".agents/skills");
+    let checkout = temp.join("checkout");
+    let prepare = || {
+        fresh_dir(&checkout);
+        for file in ["skills.toml", "skills.lock"] {
+            std::fs::copy(project.join(file), checkout.join(file)).unwrap();
+        }
+    };
+    let locked = time(prepare, || {
+        skillpkg(temp, &cache, &checkout, &["install", "--locked"])
+    });
+    let frozen = time(prepare, || {
+        skillpkg(temp, &cache, &checkout, &["install", "--frozen"])
+    });
+    let copy_target = temp.join("copy");
+    let copy = time(
+        || {
+            if copy_target.exists() {
+                std::fs::remove_dir_all(&copy_target).unwrap();
+            }
+        },
+        || {
+            let status = Command::new("cp")
+                .arg("-r")
+                .arg(&root)
+                .arg(&copy_target)
+                .status()
+                .unwrap();
+            assert!(status.success());
+        },
+    );
+
+    let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
+    let ratio =
+        |d: Duration, floor: Duration| format!("{:.1}×", d.as_secs_f64() / floor.as_secs_f64());
+    println!(
+        "| {WANTED} of {INDEX_PACKAGES} packages over loopback HTTP (median of {RUNS}) | time | vs floor |"
+    );
+    println!("|---|---:|---:|");
+    println!(
+        "| floor: {} plain GETs of the same files ({} KB), {CONCURRENCY} in flight | {} | 1.0× |",
+        urls.len(),
+        bytes / 1024,
+        ms(floor)
+    );
+    println!(
+        "| `skillpkg install`, cold cache: resolve, fetch, verify, extract, lock | {} | {} |",
+        ms(cold),
+        ratio(cold, floor)
+    );
+    println!();
+    println!(
+        "| warm: the same {WANTED} skills into a fresh checkout (median of {RUNS}) | time | vs floor |"
+    );
+    println!("|---|---:|---:|");
+    println!(
+        "| floor: `cp -r` of the installed trees | {} | 1.0× |",
+        ms(copy)
+    );
+    println!(
+        "| `skillpkg install --frozen` (cache only) | {} | {} |",
+        ms(frozen),
+        ratio(frozen, copy)
+    );
+    println!(
+        "| `skillpkg install --locked` (index files revalidated: {} requests answered 304) | {} | {} |",
+        1 + WANTED,
+        ms(locked),
+        ratio(locked, copy)
+    );
+}
