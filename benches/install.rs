@@ -91,7 +91,9 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
-/// Runs `setup` then times `f`, `RUNS` times after one warm-up.
+/// Runs `setup` then times `f`, `RUNS` times after one warm-up. Dirty
+/// pages are flushed before each timed run, so that writeback left by the
+/// setup (or the previous run) is not charged to the next one.
 fn time(mut setup: impl FnMut(), mut f: impl FnMut()) -> Duration {
     setup();
     f();
@@ -99,6 +101,7 @@ fn time(mut setup: impl FnMut(), mut f: impl FnMut()) -> Duration {
         (0..RUNS)
             .map(|_| {
                 setup();
+                assert!(Command::new("sync").status().unwrap().success());
                 let start = Instant::now();
                 f();
                 start.elapsed()
