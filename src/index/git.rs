@@ -420,6 +420,10 @@ pub fn export_tree(
     let walked = tree.walk(git2::TreeWalkMode::PreOrder, |parent, entry| {
         let result = (|| -> anyhow::Result<()> {
             let name = entry.name().context("a file name that is not UTF-8")?;
+            // A crafted tree may hold names git itself would refuse.
+            if matches!(name, "" | "." | ".." | ".git") || name.contains(['/', '\\']) {
+                bail!("{parent}{name}: a file name a skill may not contain");
+            }
             let path = dest.join(parent).join(name);
             match entry.kind() {
                 Some(git2::ObjectType::Tree) => fs_err::create_dir_all(&path)?,
