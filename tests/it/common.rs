@@ -69,6 +69,24 @@ pub fn write_skill(root: &Path, dir: &str, text: &str) -> PathBuf {
     path
 }
 
+/// Runs `git -C dir args…` (with a committer identity), asserts that it
+/// succeeded, and returns its stdout.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// A minimal valid SKILL.md.
 pub fn skill_md(name: &str, description: &str) -> String {
     format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nInstructions.\n")

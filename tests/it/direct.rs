@@ -2,27 +2,8 @@
 //! content hash (path) or commit (git), and kept by `install` until
 //! `update` moves them.
 
-use std::path::Path;
-use std::process::Command;
-
-use crate::common::{TestContext, write_skill};
+use crate::common::{TestContext, git, write_skill};
 use crate::install::{copy_dir, in_dir, new_project, tree};
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
 
 fn lint_md(version: &str, body: &str) -> String {
     format!(
@@ -141,7 +122,7 @@ fn a_path_skill_is_pinned_by_its_content() {
 fn a_git_skill_is_pinned_by_commit_until_update() {
     let ctx = TestContext::new();
     let (repo, url) = lint_repository(&ctx);
-    let first = git(&repo, &["rev-parse", "HEAD"]);
+    let first = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
     let app = new_project(&ctx, None);
     let out = in_dir(
         &ctx,
@@ -218,7 +199,7 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
         "{}",
         out.stderr
     );
-    let second = git(&repo, &["rev-parse", "HEAD"]);
+    let second = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
     let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
     assert!(lock.contains(&format!("#{second}\"")), "{lock}");
     assert!(

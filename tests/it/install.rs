@@ -2,9 +2,8 @@
 //! indexes, and every refusal leaving root and lock as they were.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use crate::common::{Output, TestContext, run, skill_md, write_skill};
+use crate::common::{Output, TestContext, git, run, skill_md, write_skill};
 
 pub(crate) fn repo_index() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("registry-index")
@@ -143,31 +142,10 @@ fn round_trip_on_a_folder_index() {
 fn git_index(ctx: &TestContext, dir: &str) -> String {
     let work = ctx.root().join(dir);
     copy_dir(&repo_index(), &work);
-    let git = |args: &[&str]| {
-        let out = Command::new("git")
-            .arg("-C")
-            .arg(&work)
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
+    let git = |args: &[&str]| git(&work, args);
     git(&["init", "-q", "-b", "main"]);
     git(&["add", "-A"]);
-    git(&[
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@t",
-        "commit",
-        "-q",
-        "-m",
-        "index",
-    ]);
+    git(&["commit", "-q", "-m", "index"]);
     format!("file://{}", work.display())
 }
 

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{TestContext, run, skill_md, write_skill};
+use crate::common::{TestContext, git, run, skill_md, write_skill};
 
 struct Publisher {
     ctx: TestContext,
@@ -198,21 +198,6 @@ fn publish_refuses_bad_requests_and_changes_nothing() {
         snapshot(&index) == before,
         "a refused publish changed the index"
     );
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]
