@@ -43,14 +43,9 @@ pub fn is_http_index(spec: &str) -> bool {
 
 /// A static HTTP index and its on-disk cache.
 pub struct HttpIndex {
-    /// The index URL without a trailing slash (what `{index}` expands to).
-    base: String,
-    /// Where responses are cached.
-    cache_dir: PathBuf,
-    /// Read the cache only; never touch the network.
-    offline: bool,
+    /// Shared with every request task.
+    fetcher: Arc<Fetcher>,
     runtime: tokio::runtime::Runtime,
-    client: reqwest::Client,
     /// Entry files fetched so far (`None`: the index does not list it).
     entries: Mutex<HashMap<PackageName, Option<Vec<IndexEntry>>>>,
 }
@@ -107,31 +102,29 @@ impl HttpIndex {
             .enable_all()
             .build()
             .context("could not start the async runtime")?;
-        let index = HttpIndex {
+        let fetcher = Arc::new(Fetcher {
             cache_dir: cache.join("http").join(cache_slug(&base)),
             base,
             offline,
-            runtime,
             client,
-            entries: Mutex::new(HashMap::new()),
-        };
-        let bytes = index
-            .runtime
-            .block_on(index.fetch_cached("config.json"))?
+        });
+        let bytes = runtime
+            .block_on(fetcher.fetch_cached("config.json"))?
             .ok_or_else(|| {
                 anyhow::anyhow!(
-                    "{}/config.json was not found: {url} is not a skillpkg index\nhint: an index has config.json at its root (see `skillpkg index init`)",
-                    index.base
+                    "{} was not found: {url} is not a skillpkg index\nhint: an index has config.json at its root (see `skillpkg index init`)",
+                    fetcher.url("config.json")
                 )
             })?;
-        let config: IndexConfig = serde_json::from_slice(&bytes)
-            .with_context(|| format!("{}/config.json is not a valid index config", index.base))?;
+        let config: IndexConfig = serde_json::from_slice(&bytes).with_context(|| {
+            format!("{} is not a valid index config", fetcher.url("config.json"))
+        })?;
+        let index = HttpIndex {
+            fetcher,
+            runtime,
+            entries: Mutex::new(HashMap::new()),
+        };
         Ok((index, config))
-    }
-
-    /// The URL of `relative` inside the index.
-    fn url(&self, relative: &str) -> String {
-        format!("{}/{relative}", self.base)
     }
 
     /// Fetches the entry files of `packages` that are not fetched yet, all
@@ -151,17 +144,20 @@ impl HttpIndex {
         if wanted.is_empty() {
             return Ok(());
         }
-        let fetched = self
-            .runtime
-            .block_on(self.fetch_all(wanted.iter().map(|p| p.entry_path()).collect()))?;
+        let paths: Vec<String> = wanted.iter().map(PackageName::entry_path).collect();
+        let fetcher = &self.fetcher;
+        let fetched = self.runtime.block_on(concurrently(paths.clone(), |path| {
+            let fetcher = fetcher.clone();
+            async move { fetcher.fetch_cached(&path).await }
+        }))?;
         let mut known = self.entries.lock().expect("entries lock");
-        for (package, body) in wanted.into_iter().zip(fetched) {
+        for ((package, path), body) in wanted.into_iter().zip(paths).zip(fetched) {
+            let url = self.fetcher.url(&path);
             let entries = match body {
                 Some(bytes) => {
-                    let text = String::from_utf8(bytes).with_context(|| {
-                        format!("{} is not UTF-8", self.url(&package.entry_path()))
-                    })?;
-                    Some(parse_entries(&text, &self.url(&package.entry_path()))?)
+                    let text =
+                        String::from_utf8(bytes).with_context(|| format!("{url} is not UTF-8"))?;
+                    Some(parse_entries(&text, &url)?)
                 }
                 None => None,
             };
@@ -186,26 +182,27 @@ impl HttpIndex {
     ) -> String {
         let url = config
             .dl
-            .replace("{index}", &self.base)
+            .replace("{index}", &self.fetcher.base)
             .replace("{org}", &package.org)
             .replace("{name}", &package.name)
             .replace("{version}", version);
         if is_http_index(&url) {
             url
         } else {
-            self.url(url.trim_start_matches('/'))
+            self.fetcher.url(url.trim_start_matches('/'))
         }
     }
 
     /// Downloads one archive.
     pub fn archive(&self, url: &str) -> anyhow::Result<Vec<u8>> {
-        if self.offline {
+        if self.fetcher.offline {
             bail!("{url} is not in the cache and --offline forbids downloading it");
         }
-        match self
-            .runtime
-            .block_on(get(&self.client, url.to_string(), Validators::default()))?
-        {
+        match self.runtime.block_on(get(
+            &self.fetcher.client,
+            url.to_string(),
+            Validators::default(),
+        ))? {
             Response::Body(bytes, _) => Ok(bytes),
             Response::NotModified => unreachable!("no validators were sent"),
             Response::NotFound => bail!("{url}: not found (404), though the index lists it"),
@@ -216,88 +213,83 @@ impl HttpIndex {
     /// `<sha256>.skill`, all at once. A download whose checksum does not
     /// match is not kept (the caller reports it when it asks again).
     pub fn download_archives(&self, jobs: Vec<(String, String)>, dir: &Path) -> anyhow::Result<()> {
-        if self.offline || jobs.is_empty() {
+        if self.fetcher.offline || jobs.is_empty() {
             return Ok(());
         }
-        let dir = dir.to_path_buf();
-        self.runtime.block_on(async {
-            let limit = Arc::new(tokio::sync::Semaphore::new(CONCURRENCY));
-            let mut tasks = tokio::task::JoinSet::new();
-            for (url, cksum) in jobs {
-                let client = self.client.clone();
-                let limit = limit.clone();
-                let dir = dir.clone();
-                tasks.spawn(async move {
-                    let _permit = limit.acquire_owned().await.expect("semaphore open");
-                    let response = get(&client, url, Validators::default()).await?;
-                    if let Response::Body(bytes, _) = response
-                        && sha256_hex(&bytes) == cksum
-                    {
-                        let path = dir.join(format!("{cksum}.skill"));
-                        tokio::task::spawn_blocking(move || {
-                            crate::fsutil::write_cache_file(&path, &bytes)
-                                .with_context(|| format!("could not write {}", path.display()))
-                        })
-                        .await??;
-                    }
-                    anyhow::Ok(())
-                });
+        let client = &self.fetcher.client;
+        self.runtime.block_on(concurrently(jobs, |(url, cksum)| {
+            let client = client.clone();
+            let path = dir.join(format!("{cksum}.skill"));
+            async move {
+                let response = get(&client, url, Validators::default()).await?;
+                if let Response::Body(bytes, _) = response
+                    && sha256_hex(&bytes) == cksum
+                {
+                    tokio::task::spawn_blocking(move || {
+                        crate::fsutil::write_cache_file(&path, &bytes)
+                            .with_context(|| format!("could not write {}", path.display()))
+                    })
+                    .await??;
+                }
+                Ok(())
             }
-            while let Some(result) = tasks.join_next().await {
-                result??;
-            }
-            Ok(())
-        })
-    }
-
-    /// Fetches several files at once, in order; `None` for a 404.
-    async fn fetch_all(&self, paths: Vec<String>) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
-        let limit = Arc::new(tokio::sync::Semaphore::new(CONCURRENCY));
-        let mut tasks = tokio::task::JoinSet::new();
-        let count = paths.len();
-        for (i, path) in paths.into_iter().enumerate() {
-            let limit = limit.clone();
-            let this = self.fetcher();
-            tasks.spawn(async move {
-                let _permit = limit.acquire_owned().await.expect("semaphore open");
-                (i, this.fetch_cached(&path).await)
-            });
-        }
-        let mut results: Vec<Option<Vec<u8>>> = vec![None; count];
-        while let Some(joined) = tasks.join_next().await {
-            let (i, result) = joined?;
-            results[i] = result?;
-        }
-        Ok(results)
-    }
-
-    fn fetcher(&self) -> Fetcher {
-        Fetcher {
-            base: self.base.clone(),
-            cache_dir: self.cache_dir.clone(),
-            offline: self.offline,
-            client: self.client.clone(),
-        }
-    }
-
-    async fn fetch_cached(&self, relative: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        self.fetcher().fetch_cached(relative).await
+        }))?;
+        Ok(())
     }
 }
 
-/// What a task needs to fetch one cached file.
+/// Runs `job` on every item, `CONCURRENCY` at a time, and returns the
+/// results in the order of `items`; the first error wins.
+async fn concurrently<T, R, F, Fut>(items: Vec<T>, job: F) -> anyhow::Result<Vec<R>>
+where
+    F: Fn(T) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<R>> + Send + 'static,
+    R: Send + 'static,
+{
+    let limit = Arc::new(tokio::sync::Semaphore::new(CONCURRENCY));
+    let mut tasks = tokio::task::JoinSet::new();
+    let count = items.len();
+    for (i, item) in items.into_iter().enumerate() {
+        let limit = limit.clone();
+        let work = job(item);
+        tasks.spawn(async move {
+            let _permit = limit.acquire_owned().await.expect("semaphore open");
+            (i, work.await)
+        });
+    }
+    let mut results: Vec<Option<R>> = (0..count).map(|_| None).collect();
+    while let Some(joined) = tasks.join_next().await {
+        let (i, result) = joined?;
+        results[i] = Some(result?);
+    }
+    Ok(results
+        .into_iter()
+        .map(|r| r.expect("every task ran"))
+        .collect())
+}
+
+/// What a request task needs: where the index is, where its cache is,
+/// and the client.
 struct Fetcher {
+    /// The index URL without a trailing slash (what `{index}` expands to).
     base: String,
+    /// Where responses are cached.
     cache_dir: PathBuf,
+    /// Read the cache only; never touch the network.
     offline: bool,
     client: reqwest::Client,
 }
 
 impl Fetcher {
+    /// The URL of `relative` inside the index.
+    fn url(&self, relative: &str) -> String {
+        format!("{}/{relative}", self.base)
+    }
+
     /// One file of the index: revalidated against the cache, or from the
     /// cache alone when offline. `None` when the server says 404/410.
     async fn fetch_cached(&self, relative: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        let url = format!("{}/{relative}", self.base);
+        let url = self.url(relative);
         let cache_path = self.cache_dir.join(relative);
         let cached = read_cache(&cache_path).await;
         if self.offline {

@@ -58,7 +58,14 @@ pub enum Source {
         /// The registry's name, `None` for the default.
         registry: Option<String>,
     },
-    /// A local directory.
+    /// A skill taken straight from a folder or a git repository.
+    Direct(DirectSource),
+}
+
+/// Where a path or git dependency comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DirectSource {
+    /// A local directory, relative to the manifest.
     Path(String),
     /// A git repository.
     Git {
@@ -95,7 +102,7 @@ impl DependencySpec {
                             "'{name}': a `path` dependency takes no `version`, `registry`, `rev` or `subdir`"
                         );
                     }
-                    Ok(Source::Path(path.clone()))
+                    Ok(Source::Direct(DirectSource::Path(path.clone())))
                 }
                 (None, Some(url)) => {
                     if spec.version.is_some() || spec.registry.is_some() {
@@ -103,11 +110,11 @@ impl DependencySpec {
                             "'{name}': a `git` dependency takes no `version` or `registry` (pin it with `rev`)"
                         );
                     }
-                    Ok(Source::Git {
+                    Ok(Source::Direct(DirectSource::Git {
                         url: url.clone(),
                         rev: spec.rev.clone(),
                         subdir: spec.subdir.clone(),
-                    })
+                    }))
                 }
                 (None, None) => {
                     if spec.rev.is_some() || spec.subdir.is_some() {
@@ -231,7 +238,7 @@ model = "anthropic:claude-sonnet-4-5"
         assert_eq!(m.skills.len(), 4);
         assert!(matches!(
             m.skills["local-helper"].source("local-helper").unwrap(),
-            Source::Path(_)
+            Source::Direct(DirectSource::Path(_))
         ));
         assert!(matches!(
             m.skills["acme/report-writer"].source("x").unwrap(),

@@ -13,6 +13,7 @@ use anyhow::{Context as _, bail};
 use semver::VersionReq;
 
 use crate::index::parse_dependencies;
+use crate::manifest::DirectSource;
 use crate::manifest::lock::LockedSkill;
 
 /// A path or git skill, packed and ready to extract.
@@ -22,6 +23,8 @@ pub(crate) struct DirectSkill {
     pub name: String,
     /// The skill's own name: its folder in the root.
     pub skill: String,
+    /// The `h1:` hash of its files, as installed.
+    pub tree: String,
     /// `metadata.version`, else `0.0.0`.
     pub version: String,
     /// The lock's source: `path+<dir>` or `git+<url>[?query]#<commit>`.
@@ -32,24 +35,12 @@ pub(crate) struct DirectSkill {
     pub dependencies: Vec<(String, VersionReq)>,
 }
 
-/// Where a direct skill comes from, as the manifest says.
-pub(crate) enum Origin<'a> {
-    /// A folder, relative to the project.
-    Path(&'a str),
-    /// A git repository.
-    Git {
-        url: &'a str,
-        rev: Option<&'a str>,
-        subdir: Option<&'a str>,
-    },
-}
-
 /// Fetches (for git), validates and packs the skill `name` from `origin`.
 /// `locked` is its lock entry when resolution may keep it.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare(
     name: &str,
-    origin: &Origin,
+    origin: &DirectSource,
     project_dir: &Path,
     locked: Option<&LockedSkill>,
     cache: &Path,
@@ -62,25 +53,19 @@ pub(crate) fn prepare(
         .prefix(".source-")
         .tempdir_in(staging)?;
     let (dir, source) = match origin {
-        Origin::Path(path) => (project_dir.join(path), format!("path+{path}")),
-        Origin::Git { url, rev, subdir } => {
-            let base = git_source_base(url, *rev, *subdir);
+        DirectSource::Path(path) => (project_dir.join(path), format!("path+{path}")),
+        DirectSource::Git { url, rev, subdir } => {
+            let (rev, subdir) = (rev.as_deref(), subdir.as_deref());
+            let base = git_source_base(url, rev, subdir);
             let pinned = locked
                 .and_then(|l| l.source.split_once('#'))
                 .filter(|(locked_base, _)| *locked_base == base)
                 .map(|(_, commit)| commit);
-            let (repo, commit) = crate::index::git::fetch_commit(url, *rev, pinned, cache, offline)
+            let (repo, commit) = crate::index::git::fetch_commit(url, rev, pinned, cache, offline)
                 .with_context(|| format!("'{name}': could not get {url}"))?;
             // The folder is named as in the repository, for validation.
-            let folder = subdir
-                .unwrap_or(url)
-                .trim_end_matches('/')
-                .rsplit('/')
-                .next()
-                .unwrap_or(wanted)
-                .trim_end_matches(".git");
-            let dir = checkout.path().join(folder);
-            crate::index::git::export_tree(&repo, commit, *subdir, &dir)
+            let dir = checkout.path().join(git_folder_name(url, subdir));
+            crate::index::git::export_tree(&repo, commit, subdir, &dir)
                 .with_context(|| format!("'{name}': could not read {url} at {commit}"))?;
             (dir, format!("{base}#{commit}"))
         }
@@ -90,12 +75,12 @@ pub(crate) fn prepare(
             "'{name}': {} holds no SKILL.md\nhint: point `{}` at the skill's own folder",
             dir.display(),
             match origin {
-                Origin::Path(_) => "path",
-                Origin::Git { .. } => "subdir",
+                DirectSource::Path(_) => "path",
+                DirectSource::Git { .. } => "subdir",
             }
         );
     }
-    let (skill, bytes, _) = crate::ops::pack::pack_skill(&dir)
+    let (skill, bytes, files) = crate::ops::pack::pack_skill(&dir)
         .with_context(|| format!("'{name}' cannot be installed"))?;
     if skill.meta.name != wanted {
         bail!(
@@ -117,6 +102,10 @@ pub(crate) fn prepare(
             .collect::<anyhow::Result<Vec<_>>>()?,
         None => Vec::new(),
     };
+    let mut digests = std::collections::BTreeMap::new();
+    for file in files {
+        digests.insert(file.relative, crate::store::hash::sha256_file(&file.path)?);
+    }
     let mut archive = tempfile::Builder::new()
         .prefix(".direct-")
         .suffix(".skill")
@@ -125,6 +114,7 @@ pub(crate) fn prepare(
     Ok(DirectSkill {
         name: name.to_string(),
         skill: skill.meta.name,
+        tree: crate::store::hash::tree_hash_of(&digests),
         version: skill
             .meta
             .metadata
@@ -135,6 +125,18 @@ pub(crate) fn prepare(
         archive,
         dependencies,
     })
+}
+
+/// The name of the folder a git skill lives in: the last part of `subdir`,
+/// else the repository's name.
+pub(crate) fn git_folder_name<'a>(url: &'a str, subdir: Option<&'a str>) -> &'a str {
+    subdir
+        .unwrap_or(url)
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches(".git")
 }
 
 /// `git+<url>`, with `?rev=…&subdir=…` when the manifest gives them.
@@ -154,6 +156,15 @@ fn git_source_base(url: &str, rev: Option<&str>, subdir: Option<&str>) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn git_folders_are_named_by_subdir_else_repository() {
+        assert_eq!(git_folder_name("https://h/team/skills.git", None), "skills");
+        assert_eq!(
+            git_folder_name("https://h/s.git", Some("skills/lint/")),
+            "lint"
+        );
+    }
 
     #[test]
     fn git_sources_name_url_rev_and_subdir() {

@@ -22,7 +22,7 @@ use crate::index::{IndexEntry, PackageName};
 use crate::manifest::edit::ManifestDocument;
 use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::manifest::{DependencySpec, LOCK_FILE, MANIFEST_FILE, Manifest, Source};
-use crate::ops::direct::{Origin, prepare as prepare_direct};
+use crate::ops::direct::{git_folder_name, prepare as prepare_direct};
 use crate::resolve::{Candidate, Universe, resolve};
 use crate::store::extract::{Limits, extract};
 use crate::store::scan::scan_hidden_unicode;
@@ -160,10 +160,10 @@ impl Project {
     }
 }
 
-/// A project opened for a change to its manifest, locked against other runs.
+/// A project's manifest opened for a change, with the project locked
+/// against other runs until it is dropped.
 struct Editing {
-    project: Project,
-    lock: crate::fsutil::FileLock,
+    _lock: crate::fsutil::FileLock,
     /// The manifest as data.
     manifest: Manifest,
     /// The manifest as a document, for edits that keep its comments.
@@ -172,23 +172,21 @@ struct Editing {
 
 impl Editing {
     fn open(project: &Project) -> anyhow::Result<Editing> {
-        let project = project.clone();
-        let lock = lock_project(&project)?;
+        let lock = lock_project(project)?;
         let text = fs_err::read_to_string(&project.manifest_path)?;
         Ok(Editing {
             manifest: Manifest::parse(&text, &project.manifest_path)?,
             doc: ManifestDocument::parse(&text, &project.manifest_path)?,
-            project,
-            lock,
+            _lock: lock,
         })
     }
-}
 
-/// Writes the lock, then the edited manifest, each atomically.
-fn save(project: &Project, lock: &Lockfile, doc: &ManifestDocument) -> anyhow::Result<()> {
-    lock.write(&project.lock_path)?;
-    crate::fsutil::write_atomically(&project.manifest_path, doc.to_text().as_bytes())
-        .with_context(|| format!("could not write {}", project.manifest_path.display()))
+    /// Writes `lock`, then the edited manifest, each atomically.
+    fn save(&self, project: &Project, lock: &Lockfile) -> anyhow::Result<()> {
+        lock.write(&project.lock_path)?;
+        crate::fsutil::write_atomically(&project.manifest_path, self.doc.to_text().as_bytes())
+            .with_context(|| format!("could not write {}", project.manifest_path.display()))
+    }
 }
 
 /// Parses `org/name[@req]`.
@@ -216,14 +214,9 @@ pub fn add(
     registry: Option<&str>,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let Editing {
-        project,
-        lock: _lock,
-        mut manifest,
-        mut doc,
-    } = Editing::open(project)?;
+    let mut edit = Editing::open(project)?;
     if let Some(name) = registry
-        && !manifest.registries.contains_key(name)
+        && !edit.manifest.registries.contains_key(name)
     {
         bail!(
             "no registry named '{name}' in {}\nhint: add it under [registries]",
@@ -241,9 +234,16 @@ pub fn add(
                 .unwrap_or_else(|| "*".into()),
             registry,
         );
-        manifest.skills.insert(package.to_string(), spec);
+        edit.manifest.skills.insert(package.to_string(), spec);
     }
-    let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
+    let (lock, changes) = sync(
+        project,
+        &edit.manifest,
+        dirs,
+        options,
+        &Unlock::Nothing,
+        false,
+    )?;
     for (package, req) in parsed {
         let name = package.to_string();
         let req = match req {
@@ -255,9 +255,9 @@ pub fn add(
                 format!("^{}", locked.version)
             }
         };
-        doc.set_dependency(&name, &spec_for(req, registry))?;
+        edit.doc.set_dependency(&name, &spec_for(req, registry))?;
     }
-    save(&project, &lock, &doc)?;
+    edit.save(project, &lock)?;
     Ok(changes)
 }
 
@@ -271,12 +271,7 @@ pub fn add_direct(
     mut spec: crate::manifest::DetailedSpec,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let Editing {
-        project,
-        lock: _lock,
-        mut manifest,
-        mut doc,
-    } = Editing::open(project)?;
+    let mut edit = Editing::open(project)?;
     if let Some(path) = &spec.path {
         // Recorded relative to the project when it lies inside it.
         let absolute = cwd.join(path);
@@ -297,25 +292,23 @@ pub fn add_direct(
                     .meta
                     .name
             }
-            (None, Some(url)) => spec
-                .subdir
-                .as_deref()
-                .unwrap_or(url)
-                .trim_end_matches('/')
-                .rsplit('/')
-                .next()
-                .unwrap_or_default()
-                .trim_end_matches(".git")
-                .to_string(),
+            (None, Some(url)) => git_folder_name(url, spec.subdir.as_deref()).to_string(),
             (None, None) => bail!("give --path or --git"),
         },
     };
     let spec = DependencySpec::Detailed(spec);
     spec.source(&name)?;
-    manifest.skills.insert(name.clone(), spec.clone());
-    let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
-    doc.set_dependency(&name, &spec)?;
-    save(&project, &lock, &doc)?;
+    edit.manifest.skills.insert(name.clone(), spec.clone());
+    let (lock, changes) = sync(
+        project,
+        &edit.manifest,
+        dirs,
+        options,
+        &Unlock::Nothing,
+        false,
+    )?;
+    edit.doc.set_dependency(&name, &spec)?;
+    edit.save(project, &lock)?;
     Ok(changes)
 }
 
@@ -337,20 +330,22 @@ pub fn remove(
     names: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let Editing {
-        project,
-        lock: _lock,
-        mut manifest,
-        mut doc,
-    } = Editing::open(project)?;
+    let mut edit = Editing::open(project)?;
     for name in names {
-        if manifest.skills.remove(name).is_none() {
+        if edit.manifest.skills.remove(name).is_none() {
             bail!("{name} is not in {}", project.manifest_path.display());
         }
-        doc.remove_dependency(name)?;
+        edit.doc.remove_dependency(name)?;
     }
-    let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
-    save(&project, &lock, &doc)?;
+    let (lock, changes) = sync(
+        project,
+        &edit.manifest,
+        dirs,
+        options,
+        &Unlock::Nothing,
+        false,
+    )?;
+    edit.save(project, &lock)?;
     Ok(changes)
 }
 
@@ -432,32 +427,11 @@ struct Ready<'a> {
     version: String,
     source: String,
     checksum: Option<String>,
+    /// The tree it installs, when known before unpacking (path and git skills).
+    tree: Option<String>,
     signer: Option<String>,
     dependencies: Vec<String>,
     archive: PathBuf,
-}
-
-/// A path or git dependency's origin, owned.
-enum DirectOrigin {
-    Path(String),
-    Git {
-        url: String,
-        rev: Option<String>,
-        subdir: Option<String>,
-    },
-}
-
-impl DirectOrigin {
-    fn borrowed(&self) -> Origin<'_> {
-        match self {
-            DirectOrigin::Path(path) => Origin::Path(path),
-            DirectOrigin::Git { url, rev, subdir } => Origin::Git {
-                url,
-                rev: rev.as_deref(),
-                subdir: subdir.as_deref(),
-            },
-        }
-    }
 }
 
 /// A resolved package, ready to install.
@@ -518,13 +492,12 @@ fn sync(
                     .push((name.clone(), req));
                 continue;
             }
-            Source::Path(path) => DirectOrigin::Path(path),
-            Source::Git { url, rev, subdir } => DirectOrigin::Git { url, rev, subdir },
+            Source::Direct(origin) => origin,
         };
         let locked = old_lock.get(name).filter(|_| unlock.keeps(name));
         let skill = prepare_direct(
             name,
-            &origin.borrowed(),
+            &origin,
             &project.dir,
             locked,
             &dirs.cache,
@@ -552,7 +525,7 @@ fn sync(
 
     let mut plan: Vec<Planned> = Vec::new();
     for ((_, requirements), registry) in groups.iter().zip(&registries) {
-        let universe = fetch_universe(registry, requirements)?;
+        let (universe, mut entries) = fetch_universe(registry, requirements)?;
         let source = format!("registry+{}", registry.label);
         let locked: BTreeMap<String, Version> = old_lock
             .skills
@@ -563,11 +536,13 @@ fn sync(
         let solution = resolve(&universe, requirements, &locked)?;
         for (name, version) in solution {
             let package: PackageName = name.parse()?;
-            let entry = registry
-                .entries(&package)?
-                .into_iter()
-                .find(|e| e.vers == version.to_string())
-                .expect("resolved versions come from the index");
+            let entry = entries
+                .get_mut(&name)
+                .and_then(|all| {
+                    let at = all.iter().position(|e| e.vers == version.to_string())?;
+                    Some(all.swap_remove(at))
+                })
+                .expect("resolved versions come from the fetched entries");
             plan.push(Planned {
                 package,
                 entry,
@@ -608,6 +583,20 @@ fn sync(
     }
 
     if options.locked {
+        // A path skill's folder may change under the same version.
+        for skill in &direct {
+            if let Some(old) = old_lock.get(&skill.name)
+                && old.tree != skill.tree
+            {
+                bail!(
+                    "{} changed since {} was written (its files hash to {}, the lock says {}) but --locked was given\nhint: run `skillpkg install` without --locked and commit the new lock",
+                    skill.name,
+                    project.lock_path.display(),
+                    skill.tree,
+                    old.tree
+                );
+            }
+        }
         let want: BTreeSet<(&str, &str, &str)> = wanted
             .iter()
             .map(|(n, _, v, s)| (n.as_str(), v.as_str(), s.as_str()))
@@ -659,6 +648,7 @@ fn sync(
             version: planned.entry.vers.clone(),
             source: format!("registry+{}", planned.registry.label),
             checksum: Some(format!("sha256:{}", planned.entry.cksum)),
+            tree: None,
             signer,
             dependencies: planned.entry.deps.iter().map(|d| d.name.clone()).collect(),
             archive,
@@ -671,6 +661,7 @@ fn sync(
             version: skill.version.clone(),
             source: skill.source.clone(),
             checksum: None,
+            tree: Some(skill.tree.clone()),
             signer: None,
             dependencies: skill.dependencies.iter().map(|(n, _)| n.clone()).collect(),
             archive: skill.archive.path().to_path_buf(),
@@ -686,49 +677,52 @@ fn sync(
     for ready in ready {
         let target = root.join(ready.skill);
         let old = old_lock.get(&ready.name);
-        // A registry package whose archive and tree are as locked is left
-        // alone without unpacking it.
-        let as_locked = ready.checksum.is_some()
-            && old.is_some_and(|o| o.version == ready.version && o.checksum == ready.checksum)
-            && target.is_dir()
-            && old
-                .is_some_and(|o| hash::tree_hash(&target).ok().as_deref() == Some(o.tree.as_str()));
-        let mut warnings = Vec::new();
-        let mut in_place = as_locked;
-        let tree = if as_locked {
-            old.expect("checked").tree.clone()
-        } else {
-            let staged = extract(
-                &ready.archive,
-                Some(ready.skill),
-                &staging_parent,
-                &Limits::default(),
-            )?;
-            let tree = hash::tree_hash(&staged.path())?;
-            if options.locked
-                && let Some(old) = old
-                && old.tree != tree
-            {
-                bail!(
-                    "{} changed since {} was written (its files hash to {tree}, the lock says {}) but --locked was given\nhint: run `skillpkg install` without --locked and commit the new lock",
-                    ready.name,
-                    project.lock_path.display(),
-                    old.tree
-                );
-            }
-            warnings = scan_hidden_unicode(&staged.path())?
-                .iter()
-                .map(|hidden| format!("{}: {hidden}", ready.name))
-                .collect();
-            if target.exists() {
-                check_replaceable(&target, &ready.name, old, &tree, options, &dirs.cache)?;
-                in_place = hash::tree_hash(&target)? == tree;
-            }
-            if !in_place {
-                swap_into_place(staged, &target, &project.state_dir())?;
-            }
-            tree
+        // The tree this package installs, when known without unpacking
+        // it: a path or git skill's, or the locked one for the locked archive.
+        let known_tree = ready.tree.clone().or_else(|| {
+            old.filter(|o| o.version == ready.version && o.checksum == ready.checksum)
+                .map(|o| o.tree.clone())
+        });
+        let current = match target.exists() {
+            true => Some(hash::tree_hash(&target)?),
+            false => None,
         };
+        let mut warnings = Vec::new();
+        let in_place = known_tree.is_some() && current == known_tree;
+        let tree = match known_tree {
+            Some(tree) if in_place => tree,
+            _ => {
+                let staged = extract(
+                    &ready.archive,
+                    Some(ready.skill),
+                    &staging_parent,
+                    &Limits::default(),
+                )?;
+                let tree = hash::tree_hash(&staged.path())?;
+                warnings = scan_hidden_unicode(&staged.path())?
+                    .iter()
+                    .map(|hidden| format!("{}: {hidden}", ready.name))
+                    .collect();
+                match &current {
+                    // An interrupted run already put it there.
+                    Some(current) if *current == tree => {}
+                    Some(current) => {
+                        check_replaceable(
+                            &target,
+                            &ready.name,
+                            old,
+                            current,
+                            options,
+                            &dirs.cache,
+                        )?;
+                        swap_into_place(staged, &target, &project.state_dir())?;
+                    }
+                    None => swap_into_place(staged, &target, &project.state_dir())?,
+                }
+                tree
+            }
+        };
+        let in_place = current.as_deref() == Some(tree.as_str());
         let action = match old {
             Some(o)
                 if in_place
@@ -834,12 +828,14 @@ fn planned_changes(wanted: &[(String, String)], old_lock: &Lockfile) -> Vec<Chan
 }
 
 /// Every version of every package reachable from `requirements`, fetched
-/// a layer of the dependency graph at a time.
+/// a layer of the dependency graph at a time: as resolution sees them, and
+/// the entries themselves by package name.
 fn fetch_universe(
     registry: &Registry,
     requirements: &[(String, VersionReq)],
-) -> anyhow::Result<Universe> {
+) -> anyhow::Result<(Universe, BTreeMap<String, Vec<IndexEntry>>)> {
     let mut universe = Universe::default();
+    let mut fetched = BTreeMap::new();
     let mut layer: BTreeSet<String> = requirements.iter().map(|(n, _)| n.clone()).collect();
     while !layer.is_empty() {
         let packages = layer
@@ -850,7 +846,8 @@ fn fetch_universe(
         let mut next = BTreeSet::new();
         for (name, package) in layer.iter().zip(&packages) {
             let mut candidates = Vec::new();
-            for entry in registry.entries(package)? {
+            let entries = registry.entries(package)?;
+            for entry in &entries {
                 let Ok(version) = Version::parse(&entry.vers) else {
                     continue;
                 };
@@ -880,10 +877,11 @@ fn fetch_universe(
                 );
             }
             universe.packages.insert(name.clone(), candidates);
+            fetched.insert(name.clone(), entries);
         }
         layer = next;
     }
-    Ok(universe)
+    Ok((universe, fetched))
 }
 
 /// The archive of `planned`, from the cache or the index, with its sha256
@@ -964,20 +962,16 @@ fn fetch_verified(
     }
 }
 
-/// Refuses to replace `target` unless it is a pristine managed skill (or
-/// `--force`), or already holds exactly the new tree.
+/// Refuses to replace `target`, whose files hash to `current`, unless it
+/// is a pristine managed skill (or `--force`).
 fn check_replaceable(
     target: &Path,
     name: &str,
     old: Option<&LockedSkill>,
-    new_tree: &str,
+    current: &str,
     options: InstallOptions,
     cache: &Path,
 ) -> anyhow::Result<()> {
-    let current = hash::tree_hash(target)?;
-    if current == new_tree {
-        return Ok(()); // an interrupted run already put it there
-    }
     match old {
         None => bail!(
             "{} already exists and skillpkg does not manage it (a hand-written skill?); not overwriting it\nhint: rename or move that folder, then install {name} again",

@@ -26,8 +26,9 @@ pub struct Packed {
 }
 
 /// Validates the skill in `dir` (refusing an invalid one with the
-/// validator's messages) and packs it into bytes.
-pub fn pack_skill(dir: &Path) -> anyhow::Result<(Skill, Vec<u8>, usize)> {
+/// validator's messages) and packs it into bytes. Returns the files packed
+/// too.
+pub fn pack_skill(dir: &Path) -> anyhow::Result<(Skill, Vec<u8>, Vec<pack::PackedFile>)> {
     let report = validate(dir, ValidateOptions::default());
     if !report.valid {
         let problems: Vec<String> = report
@@ -46,7 +47,7 @@ pub fn pack_skill(dir: &Path) -> anyhow::Result<(Skill, Vec<u8>, usize)> {
     let skill = load_skill(dir)?;
     let files = pack::list_files(dir)?;
     let cursor = pack::write_archive(&skill.meta.name, &files, std::io::Cursor::new(Vec::new()))?;
-    Ok((skill, cursor.into_inner(), files.len()))
+    Ok((skill, cursor.into_inner(), files))
 }
 
 /// Packs `dir` and writes the archive to `output` (default
@@ -70,7 +71,7 @@ pub fn pack_to_file(dir: &Path, output: Option<&Path>, cwd: &Path) -> anyhow::Re
         version,
         sha256: hash::sha256_hex(&bytes),
         path,
-        files,
+        files: files.len(),
         size: bytes.len() as u64,
     })
 }

@@ -60,15 +60,21 @@ pub fn file_digests(dir: &Path) -> std::io::Result<std::collections::BTreeMap<St
 /// Independent of archive bytes, timestamps and permissions, so `verify`
 /// can tell an edited skill from a pristine one.
 pub fn tree_hash(dir: &Path) -> std::io::Result<String> {
+    Ok(tree_hash_of(&file_digests(dir)?))
+}
+
+/// The `h1:` hash of a tree given as `relative path → sha256 hex` (the
+/// map keeps the paths sorted, as the scheme wants).
+pub fn tree_hash_of(digests: &std::collections::BTreeMap<String, String>) -> String {
     use base64::Engine as _;
     let mut summary = Sha256::new();
-    for (relative, digest) in file_digests(dir)? {
+    for (relative, digest) in digests {
         summary.update(format!("{digest}  {relative}\n").as_bytes());
     }
-    Ok(format!(
+    format!(
         "h1:{}",
         base64::engine::general_purpose::STANDARD.encode(summary.finalize())
-    ))
+    )
 }
 
 #[cfg(test)]
