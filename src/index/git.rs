@@ -455,3 +455,48 @@ pub fn export_tree(
         None => Ok(walked?),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A commit whose tree holds one entry named `name`, written straight
+    /// into the object database (git itself would refuse such a name).
+    fn commit_with_entry(repo: &Repository, name: &str) -> git2::Oid {
+        let blob = repo.blob(b"payload\n").unwrap();
+        let mut raw = format!("100644 {name}\0").into_bytes();
+        raw.extend_from_slice(blob.as_bytes());
+        let tree = repo
+            .odb()
+            .unwrap()
+            .write(git2::ObjectType::Tree, &raw)
+            .unwrap();
+        let tree = repo.find_tree(tree).unwrap();
+        let who = Signature::now("t", "t@t").unwrap();
+        repo.commit(None, &who, &who, "crafted", &tree, &[])
+            .unwrap()
+    }
+
+    #[test]
+    fn exported_trees_refuse_names_that_escape_or_hide() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Repository::init_bare(dir.path().join("repo.git")).unwrap();
+        for name in ["..", ".git"] {
+            let commit = commit_with_entry(&repo, name);
+            let dest = dir.path().join("out").join("skill");
+            let error = export_tree(&repo, commit, None, &dest).unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains("a file name a skill may not contain"),
+                "{name}: {error}"
+            );
+            assert!(!dir.path().join("out").join("payload").exists());
+            assert!(!dir.path().join("out").join(name).is_file());
+        }
+        let fine = commit_with_entry(&repo, "notes.md");
+        let dest = dir.path().join("fine");
+        export_tree(&repo, fine, None, &dest).unwrap();
+        assert_eq!(std::fs::read(dest.join("notes.md")).unwrap(), b"payload\n");
+    }
+}

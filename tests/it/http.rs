@@ -2,7 +2,7 @@
 //! fetching, revalidation, retries, hard failures, `--offline`, the `dl`
 //! template and unsigned packages.
 
-use crate::common::{TestContext, skill_md, write_skill};
+use crate::common::{TestContext, run, skill_md, write_skill};
 use crate::install::{AcmeIndex, copy_dir, in_dir, new_project, repo_index, round_trip, tree};
 use crate::server::{Fault, StaticServer};
 
@@ -89,6 +89,55 @@ fn answers_of_500_and_bodies_cut_short_are_retried() {
         tree(&app.join(".agents/skills")) == tree(&embedded.join(".agents/skills")),
         "what the retries fetched is what the embedded index holds"
     );
+}
+
+#[test]
+fn a_server_that_stalls_is_timed_out_and_retried() {
+    let ctx = TestContext::new();
+    let server = served_sample(&ctx);
+    server.fault("index/example/pdf-processing", Fault::Stall(3_000), Some(2));
+    let app = new_project(&ctx, Some(&server.url()));
+    let out = run(ctx
+        .command()
+        .current_dir(&app)
+        .env("SKILLPKG_HTTP_TIMEOUT", "0.3")
+        .args(["add", "example/pdf-processing"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(
+        server.arrivals("index/example/pdf-processing"),
+        3,
+        "two stalled requests, then one answered"
+    );
+}
+
+#[test]
+fn a_broken_config_or_entry_file_is_named() {
+    let ctx = TestContext::new();
+    let dir = ctx.root().join("www");
+    copy_dir(&repo_index(), &dir);
+    let server = StaticServer::start(&dir);
+    let app = new_project(&ctx, Some(&server.url()));
+    std::fs::write(dir.join("index/example/pdf-processing"), "{not json\n").unwrap();
+    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("{}index/example/pdf-processing", server.url())),
+        "{}",
+        out.stderr
+    );
+    std::fs::write(dir.join("config.json"), "{\"version\": \"one\"}").unwrap();
+    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "{}config.json is not a valid index config",
+            server.url()
+        )),
+        "{}",
+        out.stderr
+    );
+    assert!(!app.join("skills.lock").exists());
 }
 
 #[test]

@@ -19,6 +19,8 @@ pub enum Fault {
     Status(u16),
     /// Send the headers and half the body, then close the connection.
     DropMidBody,
+    /// Wait this many milliseconds before answering.
+    Stall(u64),
 }
 
 #[derive(Default)]
@@ -26,8 +28,10 @@ struct Shared {
     root: PathBuf,
     /// Per path: faults still to inject, in order; `None` as the count means forever.
     faults: Mutex<HashMap<String, (Fault, Option<usize>)>>,
-    /// `(path, status)` of every request, in arrival order.
+    /// `(path, status)` of every answered request, in order.
     log: Mutex<Vec<(String, u16)>>,
+    /// The path of every request as it arrived, answered or not.
+    arrivals: Mutex<Vec<String>>,
 }
 
 /// A running server; stopped when dropped.
@@ -86,6 +90,18 @@ impl StaticServer {
         self.shared.log.lock().unwrap().clone()
     }
 
+    /// How many requests for `path` (relative) arrived, answered or not.
+    pub fn arrivals(&self, path: &str) -> usize {
+        let path = format!("/{path}");
+        self.shared
+            .arrivals
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|p| **p == path)
+            .count()
+    }
+
     /// Forgets the requests so far.
     pub fn clear_log(&self) {
         self.shared.log.lock().unwrap().clear();
@@ -121,7 +137,12 @@ fn take_fault(shared: &Shared, path: &str) -> Option<Fault> {
 
 async fn serve(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path().to_string();
-    let response = answer(&shared, &path, &headers);
+    shared.arrivals.lock().unwrap().push(path.clone());
+    let fault = take_fault(&shared, &path);
+    if let Some(Fault::Stall(millis)) = fault {
+        tokio::time::sleep(std::time::Duration::from_millis(millis)).await;
+    }
+    let response = answer(&shared, &path, &headers, fault);
     shared
         .log
         .lock()
@@ -130,14 +151,13 @@ async fn serve(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMap) 
     response
 }
 
-fn answer(shared: &Shared, path: &str, headers: &HeaderMap) -> Response {
+fn answer(shared: &Shared, path: &str, headers: &HeaderMap, fault: Option<Fault>) -> Response {
     let status = |code: u16| {
         Response::builder()
             .status(code)
             .body(Body::empty())
             .unwrap()
     };
-    let fault = take_fault(shared, path);
     if let Some(Fault::Status(code)) = fault {
         return status(code);
     }
