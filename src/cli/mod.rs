@@ -120,6 +120,17 @@ pub struct Context {
     dirs: Option<Dirs>,
 }
 
+/// `--json` and `--global`, for the commands that report on a project's lock.
+#[derive(Debug, clap::Args)]
+pub struct ReportFlags {
+    /// Print JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// The user's global skills instead of the project's.
+    #[arg(long, short = 'g')]
+    pub global: bool,
+}
+
 impl Context {
     /// The config, cache, data and user-root directories.
     pub fn dirs(&mut self) -> anyhow::Result<&Dirs> {

@@ -5,19 +5,15 @@ use super::{Context, ExitStatus};
 /// List locked packages that have newer versions.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Print JSON on stdout.
-    #[arg(long)]
-    json: bool,
-    /// The user's global skills instead of the project's.
-    #[arg(long, short = 'g')]
-    global: bool,
+    #[command(flatten)]
+    report: super::ReportFlags,
 }
 
 pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
-    let project = context.project(args.global)?;
+    let project = context.project(args.report.global)?;
     let results = crate::ops::outdated::outdated(&project, &dirs)?;
-    if args.json {
+    if args.report.json {
         context.printer.json(&results)?;
         return Ok(ExitStatus::Success);
     }

@@ -6,20 +6,16 @@ use super::{Context, ExitStatus};
 /// extra files, and signers the lock does not trust. Exits 1 on any problem.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Print JSON on stdout.
-    #[arg(long)]
-    json: bool,
-    /// The user's global skills instead of the project's.
-    #[arg(long, short = 'g')]
-    global: bool,
+    #[command(flatten)]
+    report: super::ReportFlags,
 }
 
 pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
-    let project = context.project(args.global)?;
+    let project = context.project(args.report.global)?;
     let results = crate::ops::verify::verify(&project, &dirs)?;
     let bad = results.iter().filter(|r| !r.is_ok()).count();
-    if args.json {
+    if args.report.json {
         context.printer.json(&results)?;
     } else {
         for result in &results {
