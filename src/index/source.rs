@@ -53,6 +53,15 @@ pub fn open_registry(
         })?;
         return Registry::new(BUILTIN_REGISTRY.to_string(), IndexDir::open(&dir)?, false);
     };
+    if is_http_index(spec) {
+        let (index, config) = HttpIndex::open(spec, cache, offline)?;
+        return Ok(Registry {
+            label: spec.to_string(),
+            backend: Backend::Http(index),
+            config,
+            remote: true,
+        });
+    }
     let git = GitIndex::new(spec, cache);
     // A git index already checked out is one even when its URL is out of
     // reach (a `file://` repository that moved, a network that is down).
@@ -73,15 +82,6 @@ pub fn open_registry(
                 && !spec.starts_with("git+file://")
                 && !Path::new(spec).exists(),
         );
-    }
-    if is_http_index(spec) {
-        let (index, config) = HttpIndex::open(spec, cache, offline)?;
-        return Ok(Registry {
-            label: spec.to_string(),
-            backend: Backend::Http(index),
-            config,
-            remote: true,
-        });
     }
     let path = cwd.join(spec.strip_prefix("file://").unwrap_or(spec));
     Registry::new(spec.to_string(), IndexDir::open(&path)?, false)
