@@ -23,8 +23,9 @@ pub struct InstallFlags {
 }
 
 impl InstallFlags {
-    pub(super) fn options(&self, locked: bool) -> InstallOptions {
+    pub(super) fn options<'p>(&self, locked: bool, context: &'p Context) -> InstallOptions<'p> {
         InstallOptions {
+            progress: &context.progress,
             locked,
             force: self.force,
             allow_unsigned: self.allow_unsigned,
@@ -129,7 +130,7 @@ pub fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
             &dirs,
             args.packages.first().map(String::as_str),
             spec,
-            args.flags.options(false),
+            args.flags.options(false, context),
         )?;
         report(context, &changes);
         return Ok(ExitStatus::Success);
@@ -140,7 +141,7 @@ pub fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
         &dirs,
         &args.packages,
         args.registry.as_deref(),
-        args.flags.options(false),
+        args.flags.options(false, context),
     )?;
     report(context, &changes);
     Ok(ExitStatus::Success)
@@ -149,17 +150,21 @@ pub fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
 pub fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
     let project = context.project(args.flags.global)?;
-    let changes =
-        crate::ops::install::remove(&project, &dirs, &args.packages, args.flags.options(false))?;
+    let changes = crate::ops::install::remove(
+        &project,
+        &dirs,
+        &args.packages,
+        args.flags.options(false, context),
+    )?;
     report(context, &changes);
     Ok(ExitStatus::Success)
 }
 
 pub fn install(args: InstallArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
-    let mut options = args.flags.options(args.locked || args.frozen);
-    options.offline |= args.frozen;
     let project = context.project(args.flags.global)?;
+    let mut options = args.flags.options(args.locked || args.frozen, context);
+    options.offline |= args.frozen;
     let changes = crate::ops::install::install(&project, &dirs, options)?;
     report(context, &changes);
     Ok(ExitStatus::Success)

@@ -12,6 +12,7 @@ mod new;
 mod outdated;
 mod pack;
 mod printer;
+mod progress;
 mod prompt;
 mod publish;
 mod search;
@@ -27,6 +28,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub use printer::{Printer, Verbosity};
+pub use progress::Bars;
+
+use crate::ops::progress::Progress as _;
 
 use crate::dirs::Dirs;
 
@@ -115,6 +119,8 @@ impl From<ExitStatus> for ExitCode {
 pub struct Context {
     /// Where output goes.
     pub printer: Printer,
+    /// Where long steps report their progress.
+    pub progress: Bars,
     /// The working directory.
     pub cwd: std::path::PathBuf,
     dirs: Option<Dirs>,
@@ -188,12 +194,14 @@ pub fn main() -> ExitCode {
     };
     let mut context = Context {
         printer,
+        progress: Bars::new(verbosity >= Verbosity::Normal),
         cwd,
         dirs: None,
     };
     match run(cli.command, &mut context) {
         Ok(status) => status.into(),
         Err(e) => {
+            context.progress.finish(); // no half-drawn bar above the error
             printer.error(&e);
             ExitStatus::Failure.into()
         }

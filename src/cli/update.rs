@@ -24,7 +24,7 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
         &dirs,
         &args.packages,
         args.dry_run,
-        args.flags.options(false),
+        args.flags.options(false, context),
     )?;
     if args.dry_run {
         for change in &changes {

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::env_vars;
+use crate::ops::progress::{Progress, SILENT};
 use crate::store::hash::sha256_hex;
 
 /// Requests in flight at once, per index.
@@ -129,7 +130,11 @@ impl HttpIndex {
 
     /// Fetches the entry files of `packages` that are not fetched yet, all
     /// at once.
-    pub fn prefetch(&self, packages: &[PackageName]) -> anyhow::Result<()> {
+    pub fn prefetch(
+        &self,
+        packages: &[PackageName],
+        progress: &dyn Progress,
+    ) -> anyhow::Result<()> {
         let wanted: Vec<PackageName> = {
             let known = self.entries.lock().expect("entries lock");
             let mut wanted: Vec<PackageName> = packages
@@ -146,10 +151,17 @@ impl HttpIndex {
         }
         let paths: Vec<String> = wanted.iter().map(PackageName::entry_path).collect();
         let fetcher = &self.fetcher;
-        let fetched = self.runtime.block_on(concurrently(paths.clone(), |path| {
-            let fetcher = fetcher.clone();
-            async move { fetcher.fetch_cached(&path).await }
-        }))?;
+        progress.start("Fetching", paths.len() as u64);
+        let fetched = self.runtime.block_on(concurrently(
+            paths.clone(),
+            |path| {
+                let fetcher = fetcher.clone();
+                async move { fetcher.fetch_cached(&path).await }
+            },
+            &|| progress.advance(),
+        ));
+        progress.finish();
+        let fetched = fetched?;
         let mut known = self.entries.lock().expect("entries lock");
         for ((package, path), body) in wanted.into_iter().zip(paths).zip(fetched) {
             let url = self.fetcher.url(&path);
@@ -168,7 +180,7 @@ impl HttpIndex {
 
     /// Every version of `package` (empty if the index does not list it).
     pub fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
-        self.prefetch(std::slice::from_ref(package))?;
+        self.prefetch(std::slice::from_ref(package), &SILENT)?;
         let known = self.entries.lock().expect("entries lock");
         Ok(known.get(package).cloned().flatten().unwrap_or_default())
     }
@@ -212,35 +224,51 @@ impl HttpIndex {
     /// Downloads the archives `(url, sha256)` into `dir` as
     /// `<sha256>.skill`, all at once. A download whose checksum does not
     /// match is not kept (the caller reports it when it asks again).
-    pub fn download_archives(&self, jobs: Vec<(String, String)>, dir: &Path) -> anyhow::Result<()> {
+    pub fn download_archives(
+        &self,
+        jobs: Vec<(String, String)>,
+        dir: &Path,
+        progress: &dyn Progress,
+    ) -> anyhow::Result<()> {
         if self.fetcher.offline || jobs.is_empty() {
             return Ok(());
         }
         let client = &self.fetcher.client;
-        self.runtime.block_on(concurrently(jobs, |(url, cksum)| {
-            let client = client.clone();
-            let path = dir.join(format!("{cksum}.skill"));
-            async move {
-                let response = get(&client, url, Validators::default()).await?;
-                if let Response::Body(bytes, _) = response
-                    && sha256_hex(&bytes) == cksum
-                {
-                    tokio::task::spawn_blocking(move || {
-                        crate::fsutil::write_cache_file(&path, &bytes)
-                            .with_context(|| format!("could not write {}", path.display()))
-                    })
-                    .await??;
+        progress.start("Downloading", jobs.len() as u64);
+        let downloaded = self.runtime.block_on(concurrently(
+            jobs,
+            |(url, cksum)| {
+                let client = client.clone();
+                let path = dir.join(format!("{cksum}.skill"));
+                async move {
+                    let response = get(&client, url, Validators::default()).await?;
+                    if let Response::Body(bytes, _) = response
+                        && sha256_hex(&bytes) == cksum
+                    {
+                        tokio::task::spawn_blocking(move || {
+                            crate::fsutil::write_cache_file(&path, &bytes)
+                                .with_context(|| format!("could not write {}", path.display()))
+                        })
+                        .await??;
+                    }
+                    Ok(())
                 }
-                Ok(())
-            }
-        }))?;
-        Ok(())
+            },
+            &|| progress.advance(),
+        ));
+        progress.finish();
+        downloaded.map(drop)
     }
 }
 
-/// Runs `job` on every item, `CONCURRENCY` at a time, and returns the
-/// results in the order of `items`; the first error wins.
-async fn concurrently<T, R, F, Fut>(items: Vec<T>, job: F) -> anyhow::Result<Vec<R>>
+/// Runs `job` on every item, `CONCURRENCY` at a time, calling `done` as
+/// each finishes, and returns the results in the order of `items`; the
+/// first error wins.
+async fn concurrently<T, R, F, Fut>(
+    items: Vec<T>,
+    job: F,
+    done: &dyn Fn(),
+) -> anyhow::Result<Vec<R>>
 where
     F: Fn(T) -> Fut,
     Fut: std::future::Future<Output = anyhow::Result<R>> + Send + 'static,
@@ -261,6 +289,7 @@ where
     while let Some(joined) = tasks.join_next().await {
         let (i, result) = joined?;
         results[i] = Some(result?);
+        done();
     }
     Ok(results
         .into_iter()

@@ -10,6 +10,7 @@ use super::http::{HttpIndex, is_http_index};
 use super::local::IndexDir;
 use super::{IndexConfig, IndexEntry, PackageName};
 use crate::embedded::{REGISTRY_INDEX, materialize};
+use crate::ops::progress::Progress;
 
 /// The source label of the embedded index, as `skills.lock` records it.
 pub const BUILTIN_REGISTRY: &str = "builtin";
@@ -100,10 +101,14 @@ impl Registry {
 
     /// Fetches the entry files of `packages` ahead of [`Registry::entries`],
     /// concurrently where the transport allows it.
-    pub fn prefetch(&self, packages: &[PackageName]) -> anyhow::Result<()> {
+    pub fn prefetch(
+        &self,
+        packages: &[PackageName],
+        progress: &dyn Progress,
+    ) -> anyhow::Result<()> {
         match &self.backend {
             Backend::Files(_) => Ok(()),
-            Backend::Http(index) => index.prefetch(packages),
+            Backend::Http(index) => index.prefetch(packages, progress),
         }
     }
 
@@ -134,6 +139,7 @@ impl Registry {
         &self,
         versions: &[(&PackageName, &IndexEntry)],
         dir: &Path,
+        progress: &dyn Progress,
     ) -> anyhow::Result<()> {
         match &self.backend {
             Backend::Files(_) => Ok(()),
@@ -149,6 +155,7 @@ impl Registry {
                     })
                     .collect(),
                 dir,
+                progress,
             ),
         }
     }

@@ -23,14 +23,15 @@ use crate::manifest::edit::ManifestDocument;
 use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::manifest::{DependencySpec, LOCK_FILE, MANIFEST_FILE, Manifest, Source};
 use crate::ops::direct::{git_folder_name, prepare as prepare_direct};
+use crate::ops::progress::{Progress, SILENT};
 use crate::resolve::{Candidate, Universe, resolve};
 use crate::store::extract::{Limits, extract};
 use crate::store::scan::scan_hidden_unicode;
 use crate::store::{hash, signing};
 
 /// How `install` may behave.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct InstallOptions {
+#[derive(Clone, Copy)]
+pub struct InstallOptions<'p> {
     /// Fail if the lock would change.
     pub locked: bool,
     /// Overwrite managed skills that were edited locally.
@@ -39,6 +40,31 @@ pub struct InstallOptions {
     pub allow_unsigned: bool,
     /// Use only what is on this machine: no index fetches.
     pub offline: bool,
+    /// Where downloads and installs report their progress.
+    pub progress: &'p dyn Progress,
+}
+
+impl Default for InstallOptions<'_> {
+    fn default() -> Self {
+        InstallOptions {
+            locked: false,
+            force: false,
+            allow_unsigned: false,
+            offline: false,
+            progress: &SILENT,
+        }
+    }
+}
+
+impl std::fmt::Debug for InstallOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InstallOptions")
+            .field("locked", &self.locked)
+            .field("force", &self.force)
+            .field("allow_unsigned", &self.allow_unsigned)
+            .field("offline", &self.offline)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Which locked versions resolution may move.
@@ -525,7 +551,7 @@ fn sync(
 
     let mut plan: Vec<Planned> = Vec::new();
     for ((_, requirements), registry) in groups.iter().zip(&registries) {
-        let (universe, mut entries) = fetch_universe(registry, requirements)?;
+        let (universe, mut entries) = fetch_universe(registry, requirements, options.progress)?;
         let source = format!("registry+{}", registry.label);
         let locked: BTreeMap<String, Version> = old_lock
             .skills
@@ -636,7 +662,7 @@ fn sync(
             .filter(|p| std::ptr::eq(p.registry, registry))
             .map(|p| (&p.package, &p.entry))
             .collect();
-        registry.prefetch_archives(&wanted, &archive_dir)?;
+        registry.prefetch_archives(&wanted, &archive_dir, options.progress)?;
     }
     let mut keys = old_lock.keys.clone();
     let mut ready = Vec::new();
@@ -674,6 +700,7 @@ fn sync(
         ..Lockfile::default()
     };
     fs_err::create_dir_all(&root)?;
+    options.progress.start("Installing", ready.len() as u64);
     for ready in ready {
         let target = root.join(ready.skill);
         let old = old_lock.get(&ready.name);
@@ -751,7 +778,9 @@ fn sync(
             signer: ready.signer,
             dependencies: ready.dependencies,
         });
+        options.progress.advance();
     }
+    options.progress.finish();
 
     // Skills the lock managed that are no longer wanted.
     for old in &old_lock.skills {
@@ -833,6 +862,7 @@ fn planned_changes(wanted: &[(String, String)], old_lock: &Lockfile) -> Vec<Chan
 fn fetch_universe(
     registry: &Registry,
     requirements: &[(String, VersionReq)],
+    progress: &dyn Progress,
 ) -> anyhow::Result<(Universe, BTreeMap<String, Vec<IndexEntry>>)> {
     let mut universe = Universe::default();
     let mut fetched = BTreeMap::new();
@@ -842,7 +872,7 @@ fn fetch_universe(
             .iter()
             .map(|name| name.parse::<PackageName>())
             .collect::<Result<Vec<_>, _>>()?;
-        registry.prefetch(&packages)?;
+        registry.prefetch(&packages, progress)?;
         let mut next = BTreeSet::new();
         for (name, package) in layer.iter().zip(&packages) {
             let mut candidates = Vec::new();

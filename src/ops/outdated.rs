@@ -46,7 +46,7 @@ pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>>
         registries.get_mut(label).expect("inserted").1.push(package);
     }
     for (registry, packages) in registries.values() {
-        registry.prefetch(packages)?;
+        registry.prefetch(packages, &crate::ops::progress::SILENT)?;
     }
     let mut results = Vec::new();
     for skill in &lock.skills {

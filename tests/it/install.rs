@@ -2,6 +2,7 @@
 //! indexes, and every refusal leaving root and lock as they were.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use crate::common::{Output, TestContext, git, run, skill_md, write_skill};
 
@@ -979,4 +980,50 @@ fn global_skills_live_in_the_user_root_with_their_own_manifest_and_lock() {
     let out = in_dir(&ctx, &anywhere, &["install"]);
     assert_eq!(out.status, 1);
     assert!(out.stderr.contains("skillpkg init"), "{}", out.stderr);
+}
+
+#[test]
+fn progress_bars_are_drawn_on_a_terminal_only() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    // Not a terminal: plain status lines, no carriage returns or escapes.
+    let out = in_dir(&ctx, &app, &["add", "example/report-writer"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        !out.stderr.contains('\r') && !out.stderr.contains('\x1b'),
+        "{:?}",
+        out.stderr
+    );
+    in_dir(&ctx, &app, &["remove", "example/report-writer"]);
+
+    // A terminal (a pseudo-terminal made by `script`): a bar per step,
+    // cleared before the status lines; none with -q.
+    let in_terminal = |args: &str| {
+        let base = ctx.command();
+        let mut cmd = Command::new("script");
+        cmd.env_clear().current_dir(&app);
+        for (key, value) in base.get_envs() {
+            if let Some(value) = value {
+                cmd.env(key, value);
+            }
+        }
+        cmd.env("TERM", "xterm");
+        let line = format!("{} {args}", base.get_program().to_string_lossy());
+        let out = cmd.args(["-qec", &line, "/dev/null"]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let shown = in_terminal("add example/report-writer");
+    assert!(shown.contains("  Installing ["), "{shown:?}");
+    assert!(shown.contains("\x1b[2K"), "the bar is cleared: {shown:?}");
+    assert!(
+        shown.contains("Installed example/report-writer v1.0.0"),
+        "{shown:?}"
+    );
+    let quiet = in_terminal("-q remove example/report-writer");
+    assert!(!quiet.contains("["), "{quiet:?}");
 }
