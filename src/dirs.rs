@@ -17,6 +17,9 @@ pub struct Dirs {
     pub data: PathBuf,
     /// The user skill root (`SKILLPKG_USER_ROOT`, default `~/.agents/skills`).
     pub user_root: PathBuf,
+    /// The home directory, when there is one (where agents keep their
+    /// user-level skill folders, for the global project's targets).
+    pub home: Option<PathBuf>,
 }
 
 /// No home directory could be found and no override was set.
@@ -72,8 +75,9 @@ impl Dirs {
             user_root: pick(
                 env_vars::SKILLPKG_USER_ROOT,
                 "user skill root",
-                home.map(|h| h.join(".agents").join("skills")),
+                home.as_ref().map(|h| h.join(".agents").join("skills")),
             )?,
+            home,
         })
     }
 }

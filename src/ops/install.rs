@@ -129,6 +129,9 @@ pub struct Project {
     /// The root skills go into, when it is not the manifest's
     /// `[install] root` (the user root, for the global project).
     pub root: Option<PathBuf>,
+    /// What `[install] targets` folders are relative to: the project, or
+    /// the home directory for the global project (`~/.claude/skills`, …).
+    pub targets_base: PathBuf,
 }
 
 impl Project {
@@ -147,6 +150,7 @@ impl Project {
         Ok(Project {
             manifest_path,
             lock_path: dir.join(LOCK_FILE),
+            targets_base: dirs.home.clone().unwrap_or_else(|| dir.clone()),
             dir,
             root: Some(dirs.user_root.clone()),
         })
@@ -176,6 +180,7 @@ impl Project {
         Ok(Project {
             manifest_path: dir.join(MANIFEST_FILE),
             lock_path: dir.join(LOCK_FILE),
+            targets_base: dir.to_path_buf(),
             dir: dir.to_path_buf(),
             root: None,
         })
@@ -500,7 +505,7 @@ fn sync(
         .install
         .targets
         .iter()
-        .map(|t| crate::ops::targets::target_dir(&project.dir, t))
+        .map(|t| crate::ops::targets::target_dir(&project.targets_base, t))
         .collect::<anyhow::Result<Vec<_>>>()?;
 
     // Path and git skills are fetched, validated and packed first: their

@@ -967,6 +967,20 @@ fn global_skills_live_in_the_user_root_with_their_own_manifest_and_lock() {
     assert!(lock.contains("name = \"example/pdf-processing\""), "{lock}");
     assert!(!anywhere.join("skills.toml").exists());
 
+    // Targets of the global manifest are the agents' user-level folders.
+    let manifest_path = data.join("skills.toml");
+    let mut text = std::fs::read_to_string(&manifest_path).unwrap();
+    text.push_str("\n[install]\ntargets = [\"claude\"]\n");
+    std::fs::write(&manifest_path, text).unwrap();
+    let out = in_dir(&ctx, &anywhere, &["install", "-g"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let exposed = ctx.root().join("home/.claude/skills/pdf-processing");
+    assert_eq!(
+        std::fs::canonicalize(&exposed).unwrap(),
+        std::fs::canonicalize(ctx.user_root().join("pdf-processing")).unwrap()
+    );
+    assert!(!data.join(".claude").exists());
+
     // `list` sees it in the user root; verify and remove work on it too.
     let out = in_dir(&ctx, &anywhere, &["list"]);
     assert!(out.stdout.contains("pdf-processing"), "{}", out.stdout);
@@ -975,6 +989,10 @@ fn global_skills_live_in_the_user_root_with_their_own_manifest_and_lock() {
     let out = in_dir(&ctx, &anywhere, &["remove", "-g", "example/pdf-processing"]);
     assert_eq!(out.status, 0, "{}", out.stderr);
     assert!(!ctx.user_root().join("pdf-processing").exists());
+    assert!(
+        std::fs::symlink_metadata(&exposed).is_err(),
+        "remove unexposes it"
+    );
 
     // Without --global, a command outside any project says how to start one.
     let out = in_dir(&ctx, &anywhere, &["install"]);
