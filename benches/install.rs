@@ -4,7 +4,8 @@
 //! (and `--frozen`) of the same 200 skills, against `cp -r` of the trees.
 //!
 //! Run with `cargo bench --bench install`; it prints a Markdown table for
-//! BENCHMARKS.md.
+//! BENCHMARKS.md. With `BENCH_KEEP=1` the index, projects and caches are
+//! left in the temporary folder it names, for profiling one run by hand.
 
 #[allow(dead_code)]
 #[path = "../tests/it/server.rs"]
@@ -91,23 +92,39 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
-/// Runs `setup` then times `f`, `RUNS` times after one warm-up. Dirty
-/// pages are flushed before each timed run, so that writeback left by the
-/// setup (or the previous run) is not charged to the next one.
-fn time(mut setup: impl FnMut(), mut f: impl FnMut()) -> Duration {
-    setup();
-    f();
-    median(
-        (0..RUNS)
-            .map(|_| {
-                setup();
-                assert!(Command::new("sync").status().unwrap().success());
-                let start = Instant::now();
-                f();
-                start.elapsed()
-            })
-            .collect(),
-    )
+/// One thing to time: a setup that is not timed, then the timed run.
+struct Case<'a> {
+    setup: Box<dyn FnMut() + 'a>,
+    run: Box<dyn FnMut() + 'a>,
+}
+
+impl<'a> Case<'a> {
+    fn new(setup: impl FnMut() + 'a, run: impl FnMut() + 'a) -> Case<'a> {
+        Case {
+            setup: Box::new(setup),
+            run: Box::new(run),
+        }
+    }
+}
+
+/// Times every case `RUNS` times after one warm-up round, interleaved
+/// (a round runs each case once), so that the disk's drift over the run
+/// weighs on every case alike; dirty pages are flushed before each timed
+/// run. Returns each case's median.
+fn time_interleaved(cases: &mut [Case]) -> Vec<Duration> {
+    let mut samples = vec![Vec::new(); cases.len()];
+    for round in 0..=RUNS {
+        for (case, samples) in cases.iter_mut().zip(&mut samples) {
+            (case.setup)();
+            assert!(Command::new("sync").status().unwrap().success());
+            let start = Instant::now();
+            (case.run)();
+            if round > 0 {
+                samples.push(start.elapsed());
+            }
+        }
+    }
+    samples.into_iter().map(median).collect()
 }
 
 /// Fetches `urls` with `CONCURRENCY` plain GETs in flight; returns the bytes.
@@ -156,6 +173,16 @@ fn skillpkg(temp: &Path, cache: &Path, dir: &Path, args: &[&str]) {
     );
 }
 
+fn copy_tree(from: &Path, to: &Path) {
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
 fn fresh_dir(path: &Path) {
     if path.exists() {
         std::fs::remove_dir_all(path).unwrap();
@@ -169,10 +196,19 @@ fn main() {
         return;
     }
     let temp = tempfile::tempdir().unwrap();
-    let temp = temp.path();
+    // BENCH_KEEP=1 keeps the folders, to profile a single run by hand.
+    let temp = match std::env::var_os("BENCH_KEEP") {
+        Some(_) => temp.keep(),
+        None => temp.path().to_path_buf(),
+    };
+    let temp = temp.as_path();
     let built = Instant::now();
     let index = build_index(temp);
-    eprintln!("index of {INDEX_PACKAGES} built in {:?}", built.elapsed());
+    eprintln!(
+        "index of {INDEX_PACKAGES} built in {:?} under {}",
+        built.elapsed(),
+        temp.display()
+    );
     let server = server::StaticServer::start(&index);
     let url = server.url();
 
@@ -182,14 +218,14 @@ fn main() {
     }
     let project = temp.join("project");
     let cache = temp.join("cache");
-    let cold = time(
-        || {
-            fresh_dir(&project);
-            fresh_dir(&cache);
-            std::fs::write(project.join("skills.toml"), &manifest).unwrap();
-        },
-        || skillpkg(temp, &cache, &project, &["install"]),
-    );
+    let fresh_project = || {
+        fresh_dir(&project);
+        fresh_dir(&cache);
+        std::fs::write(project.join("skills.toml"), &manifest).unwrap();
+    };
+    // A first install tells which files a sparse client needs.
+    fresh_project();
+    skillpkg(temp, &cache, &project, &["install"]);
     let mut fetched: Vec<String> = server.log().into_iter().map(|(path, _)| path).collect();
     fetched.sort();
     fetched.dedup();
@@ -202,41 +238,54 @@ fn main() {
         .iter()
         .map(|path| format!("{url}{}", path.trim_start_matches('/')))
         .collect();
-    let mut bytes = 0;
-    let floor = time(|| {}, || bytes = plain_gets(&urls));
+    let bytes = plain_gets(&urls);
 
-    // Warm: a second checkout of the project with the cache already full.
-    let root = project.join(".agents/skills");
+    // Warm runs install into a second checkout with the project's cache
+    // full; the cold run starts from nothing each time.
+    let warm_cache = temp.join("warm-cache");
+    let warm_project = temp.join("warm-project");
+    copy_tree(&cache, &warm_cache);
+    copy_tree(&project, &warm_project);
+    let root = warm_project.join(".agents/skills");
     let checkout = temp.join("checkout");
     let prepare = || {
         fresh_dir(&checkout);
         for file in ["skills.toml", "skills.lock"] {
-            std::fs::copy(project.join(file), checkout.join(file)).unwrap();
+            std::fs::copy(warm_project.join(file), checkout.join(file)).unwrap();
         }
     };
-    let locked = time(prepare, || {
-        skillpkg(temp, &cache, &checkout, &["install", "--locked"])
-    });
-    let frozen = time(prepare, || {
-        skillpkg(temp, &cache, &checkout, &["install", "--frozen"])
-    });
     let copy_target = temp.join("copy");
-    let copy = time(
-        || {
-            if copy_target.exists() {
-                std::fs::remove_dir_all(&copy_target).unwrap();
-            }
-        },
-        || {
-            let status = Command::new("cp")
-                .arg("-r")
-                .arg(&root)
-                .arg(&copy_target)
-                .status()
-                .unwrap();
-            assert!(status.success());
-        },
-    );
+    let mut cases = [
+        Case::new(|| {}, || assert_eq!(plain_gets(&urls), bytes)),
+        Case::new(fresh_project, || {
+            skillpkg(temp, &cache, &project, &["install"])
+        }),
+        Case::new(
+            || {
+                if copy_target.exists() {
+                    std::fs::remove_dir_all(&copy_target).unwrap();
+                }
+            },
+            || {
+                let status = Command::new("cp")
+                    .arg("-r")
+                    .arg(&root)
+                    .arg(&copy_target)
+                    .status()
+                    .unwrap();
+                assert!(status.success());
+            },
+        ),
+        Case::new(prepare, || {
+            skillpkg(temp, &warm_cache, &checkout, &["install", "--frozen"])
+        }),
+        Case::new(prepare, || {
+            skillpkg(temp, &warm_cache, &checkout, &["install", "--locked"])
+        }),
+    ];
+    let [floor, cold, copy, frozen, locked] = time_interleaved(&mut cases)[..] else {
+        unreachable!("five cases")
+    };
 
     let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
     let ratio =
@@ -255,6 +304,16 @@ fn main() {
         "| `skillpkg install`, cold cache: resolve, fetch, verify, extract, lock | {} | {} |",
         ms(cold),
         ratio(cold, floor)
+    );
+    println!(
+        "| floor with the files written: the GETs plus `cp -r` of the trees | {} | {} |",
+        ms(floor + copy),
+        ratio(floor + copy, floor)
+    );
+    println!();
+    println!(
+        "Cold install against the GETs plus `cp -r`: {}.",
+        ratio(cold, floor + copy)
     );
     println!();
     println!(
