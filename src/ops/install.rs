@@ -26,7 +26,6 @@ use crate::ops::direct::{git_folder_name, prepare as prepare_direct};
 use crate::ops::progress::{Progress, SILENT};
 use crate::resolve::{Candidate, Universe, resolve};
 use crate::store::extract::{Limits, extract};
-use crate::store::scan::scan_hidden_unicode;
 use crate::store::{hash, signing};
 
 /// How `install` may behave.
@@ -730,8 +729,9 @@ fn sync(
                     &staging_parent,
                     &Limits::default(),
                 )?;
-                let tree = hash::tree_hash(&staged.path())?;
-                warnings = scan_hidden_unicode(&staged.path())?
+                let tree = staged.tree_hash();
+                warnings = staged
+                    .scan_hidden_unicode()?
                     .iter()
                     .map(|hidden| format!("{}: {hidden}", ready.name))
                     .collect();

@@ -8,9 +8,11 @@
 //! exist and name the same skill. On any error the staging directory is
 //! removed, so a refused archive leaves nothing behind.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
 
 use crate::skill::load_skill;
 
@@ -171,9 +173,26 @@ pub struct Staged {
     staging: tempfile::TempDir,
     /// The skill's name (the archive's top-level directory).
     pub name: String,
+    /// The sha256 of every file written, by path relative to the skill.
+    digests: BTreeMap<String, String>,
+    /// The files holding a byte outside ASCII, relative to the skill.
+    non_ascii: Vec<String>,
 }
 
 impl Staged {
+    /// The `h1:` tree hash of what was extracted, from the digests taken
+    /// while writing (the same as [`crate::store::hash::tree_hash`] of
+    /// [`Staged::path`], without reading the files back).
+    pub fn tree_hash(&self) -> String {
+        crate::store::hash::tree_hash_of(&self.digests)
+    }
+
+    /// Hidden Unicode in the extracted files (see
+    /// [`crate::store::scan`]); only files with non-ASCII bytes are read.
+    pub fn scan_hidden_unicode(&self) -> std::io::Result<Vec<crate::store::scan::HiddenChar>> {
+        crate::store::scan::scan_files(&self.path(), &self.non_ascii)
+    }
+
     /// The extracted skill directory.
     pub fn path(&self) -> PathBuf {
         self.staging.path().join(&self.name)
@@ -341,14 +360,21 @@ pub fn extract(
         .tempdir_in(staging_parent)
         .map_err(io)?;
     let mut written: u64 = 0;
+    let mut digests = BTreeMap::new();
+    let mut non_ascii = Vec::new();
+    let mut made_dirs = HashSet::new();
     for entry in &entries {
         let target = staging.path().join(&entry.name);
         if entry.is_dir {
             fs_err::create_dir_all(&target).map_err(io)?;
+            made_dirs.insert(target);
             continue;
         }
-        if let Some(parent) = target.parent() {
+        if let Some(parent) = target.parent()
+            && !made_dirs.contains(parent)
+        {
             fs_err::create_dir_all(parent).map_err(io)?;
+            made_dirs.insert(parent.to_path_buf());
         }
         let corrupt = |message: String| {
             refused(Refusal::Corrupt {
@@ -360,9 +386,22 @@ pub fn extract(
             .by_index(entry.index)
             .map_err(|e| corrupt(e.to_string()))?;
         let budget = limits.max_total_bytes - written;
-        let mut out = fs_err::File::create(&target).map_err(io)?;
+        let mut out = HashingWriter {
+            file: fs_err::File::create(&target).map_err(io)?,
+            hasher: Sha256::new(),
+            ascii: true,
+        };
         let copied = std::io::copy(&mut reader.take(budget + 1), &mut out)
             .map_err(|e| corrupt(e.to_string()))?;
+        let relative = entry
+            .name
+            .strip_prefix(&format!("{name}/"))
+            .unwrap_or(&entry.name)
+            .to_string();
+        if !out.ascii {
+            non_ascii.push(relative.clone());
+        }
+        digests.insert(relative, crate::store::hash::hex(&out.hasher.finalize()));
         if copied > budget {
             return Err(refused(Refusal::TooLarge {
                 entry: entry.name.clone(),
@@ -391,5 +430,76 @@ pub fn extract(
             problem: format!("names skill '{}', not '{name}'", skill.meta.name),
         }));
     }
-    Ok(Staged { staging, name })
+    Ok(Staged {
+        staging,
+        name,
+        digests,
+        non_ascii,
+    })
+}
+
+/// Writes to a file, hashing what it writes and noting any byte outside
+/// ASCII.
+struct HashingWriter {
+    file: fs_err::File,
+    hasher: Sha256,
+    ascii: bool,
+}
+
+impl std::io::Write for HashingWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(bytes)?;
+        self.hasher.update(&bytes[..n]);
+        self.ascii &= bytes[..n].is_ascii();
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tree_hash_taken_while_writing_matches_the_files_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let skill = dir.path().join("demo");
+        std::fs::create_dir_all(skill.join("references/deep")).unwrap();
+        std::fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: demo\ndescription: Demo. Use when testing.\n---\nBody.\n",
+        )
+        .unwrap();
+        std::fs::write(skill.join("references/a.md"), "a\n".repeat(5000)).unwrap();
+        std::fs::write(skill.join("references/deep/b.md"), "b\n\u{202E}c\n").unwrap();
+        let archive = dir.path().join("demo.skill");
+        std::fs::write(
+            &archive,
+            crate::store::pack::pack_to_bytes(&skill, "demo").unwrap(),
+        )
+        .unwrap();
+        let staged = extract(
+            &archive,
+            Some("demo"),
+            &dir.path().join("staging"),
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            staged.tree_hash(),
+            crate::store::hash::tree_hash(&staged.path()).unwrap()
+        );
+        assert_eq!(
+            staged.tree_hash(),
+            crate::store::hash::tree_hash(&skill).unwrap()
+        );
+        assert_eq!(
+            staged.scan_hidden_unicode().unwrap(),
+            crate::store::scan::scan_hidden_unicode(&staged.path()).unwrap()
+        );
+        assert_eq!(staged.scan_hidden_unicode().unwrap().len(), 1);
+    }
 }

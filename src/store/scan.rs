@@ -46,21 +46,27 @@ pub fn describe(c: char) -> Option<&'static str> {
 /// Scans every UTF-8 text file under `dir` (binary files are skipped).
 /// A byte-order mark at the very start of a file is not reported.
 pub fn scan_hidden_unicode(dir: &Path) -> std::io::Result<Vec<HiddenChar>> {
-    let mut found = Vec::new();
+    let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let entry = entry.map_err(std::io::Error::other)?;
-        if !entry.file_type().is_file() {
-            continue;
+        if entry.file_type().is_file() {
+            let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+            files.push(relative.display().to_string());
         }
-        let Ok(text) = String::from_utf8(fs_err::read(entry.path())?) else {
+    }
+    scan_files(dir, &files)
+}
+
+/// Scans the files `relative` (paths under `dir`), as
+/// [`scan_hidden_unicode`] does. Every character it reports is outside
+/// ASCII, so a caller that knows which files hold only ASCII bytes need
+/// not pass those.
+pub fn scan_files(dir: &Path, relative: &[String]) -> std::io::Result<Vec<HiddenChar>> {
+    let mut found = Vec::new();
+    for relative in relative {
+        let Ok(text) = String::from_utf8(fs_err::read(dir.join(relative))?) else {
             continue;
         };
-        let relative = entry
-            .path()
-            .strip_prefix(dir)
-            .unwrap_or(entry.path())
-            .display()
-            .to_string();
         for (index, line) in text.lines().enumerate() {
             for (at, c) in line.char_indices() {
                 if describe(c).is_some() && !(index == 0 && at == 0 && c == '\u{FEFF}') {
