@@ -49,6 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Pack, sign and add a skill to an index')
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked, or not')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Manage an index')
+            [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run an agent over the resolved skills')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -354,6 +355,29 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         'skillpkg;index;help;help' {
             break
         }
+        'skillpkg;exec' {
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model: anthropic:<model>, openai:<model> or scripted:<file>')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model: anthropic:<model>, openai:<model> or scripted:<file>')
+            [CompletionResult]::new('--allow-tool', '--allow-tool', [CompletionResultType]::ParameterName, 'Approve this tool (`shell`, `write_file`, `run_script`, `Bash(git:*)`, …)')
+            [CompletionResult]::new('--deny-tool', '--deny-tool', [CompletionResultType]::ParameterName, 'Refuse this tool, whatever else allows it')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Most model turns')
+            [CompletionResult]::new('--max-tool-calls', '--max-tool-calls', [CompletionResultType]::ParameterName, 'Most tool calls')
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Most tokens, input and output together')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds a script or shell command may run')
+            [CompletionResult]::new('--catalog-budget', '--catalog-budget', [CompletionResultType]::ParameterName, 'The catalog''s budget in characters (default: 2% of the model''s context)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the system prompt, the tool schemas and a token estimate; call no model')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON on stdout')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Approve every tool call that is not denied')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Approve every tool call that is not denied')
+            [CompletionResult]::new('--restrict-tools', '--restrict-tools', [CompletionResultType]::ParameterName, 'Make an active skill''s allowed-tools the only tools available')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'skillpkg;completions' {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -384,6 +408,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Pack, sign and add a skill to an index')
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked, or not')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Manage an index')
+            [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run an agent over the resolved skills')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -458,6 +483,9 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;index;init' {
+            break
+        }
+        'skillpkg;help;exec' {
             break
         }
         'skillpkg;help;completions' {

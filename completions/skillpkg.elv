@@ -46,6 +46,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand publish 'Pack, sign and add a skill to an index'
             cand yank 'Mark a published version as yanked, or not'
             cand index 'Manage an index'
+            cand exec 'Run an agent over the resolved skills'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -320,6 +321,28 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;index;help;help'= {
         }
+        &'skillpkg;exec'= {
+            cand -m 'The model: anthropic:<model>, openai:<model> or scripted:<file>'
+            cand --model 'The model: anthropic:<model>, openai:<model> or scripted:<file>'
+            cand --allow-tool 'Approve this tool (`shell`, `write_file`, `run_script`, `Bash(git:*)`, …)'
+            cand --deny-tool 'Refuse this tool, whatever else allows it'
+            cand --max-turns 'Most model turns'
+            cand --max-tool-calls 'Most tool calls'
+            cand --max-tokens 'Most tokens, input and output together'
+            cand --timeout 'Seconds a script or shell command may run'
+            cand --catalog-budget 'The catalog''s budget in characters (default: 2% of the model''s context)'
+            cand --dry-run 'Print the system prompt, the tool schemas and a token estimate; call no model'
+            cand --json 'Print the result as JSON on stdout'
+            cand -y 'Approve every tool call that is not denied'
+            cand --yes 'Approve every tool call that is not denied'
+            cand --restrict-tools 'Make an active skill''s allowed-tools the only tools available'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'skillpkg;completions'= {
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
@@ -349,6 +372,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand publish 'Pack, sign and add a skill to an index'
             cand yank 'Mark a published version as yanked, or not'
             cand index 'Manage an index'
+            cand exec 'Run an agent over the resolved skills'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -400,6 +424,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand init 'Create an index (a folder, or a new git repository with --git); with --org and --key, also allow that key to sign the org''s packages'
         }
         &'skillpkg;help;index;init'= {
+        }
+        &'skillpkg;help;exec'= {
         }
         &'skillpkg;help;completions'= {
         }

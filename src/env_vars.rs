@@ -15,3 +15,9 @@ pub const SKILLPKG_KEY_PASSWORD: &str = "SKILLPKG_KEY_PASSWORD";
 /// Seconds an HTTP request may wait for the next bytes before it is retried
 /// (default 30).
 pub const SKILLPKG_HTTP_TIMEOUT: &str = "SKILLPKG_HTTP_TIMEOUT";
+/// The model `exec` uses when `--model` is not given.
+pub const SKILLPKG_MODEL: &str = "SKILLPKG_MODEL";
+/// An Anthropic API key: `exec` picks an Anthropic model when it is set.
+pub const ANTHROPIC_API_KEY: &str = "ANTHROPIC_API_KEY";
+/// An OpenAI API key: `exec` picks an OpenAI model when it is set.
+pub const OPENAI_API_KEY: &str = "OPENAI_API_KEY";

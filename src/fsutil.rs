@@ -52,3 +52,16 @@ pub fn lock_exclusive(path: &Path) -> std::io::Result<FileLock> {
     file.lock()?;
     Ok(FileLock { _file: file })
 }
+
+/// Makes sure `dir` exists and holds a `.gitignore` that ignores it whole:
+/// skillpkg's working folders (`.skillpkg/`) never show up in version control.
+pub fn ignore_in_git(dir: &Path) -> std::io::Result<()> {
+    let ignore = dir.join(".gitignore");
+    if !ignore.exists() {
+        write_atomically(
+            &ignore,
+            b"# skillpkg's working files: not for version control.\n*\n",
+        )?;
+    }
+    Ok(())
+}

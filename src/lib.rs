@@ -6,6 +6,7 @@
 //! [`ops`] holds one function per user operation, and [`cli`] parses
 //! arguments and renders output.
 
+pub mod agent;
 pub mod cli;
 pub mod dirs;
 pub mod embedded;

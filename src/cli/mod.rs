@@ -3,6 +3,7 @@
 
 mod cache;
 mod completions;
+mod exec;
 mod index;
 mod init;
 mod install;
@@ -90,6 +91,8 @@ enum Command {
     Yank(yank::Args),
     /// Manage an index.
     Index(index::Args),
+    /// Run an agent over the resolved skills.
+    Exec(exec::Args),
     /// Print a shell completion script.
     Completions(completions::Args),
 }
@@ -230,6 +233,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Publish(args) => publish::run(args, context),
         Command::Yank(args) => yank::run(args, context),
         Command::Index(args) => index::run(args, context),
+        Command::Exec(args) => exec::run(args, context),
         Command::Completions(args) => completions::run(args),
     }
 }

@@ -439,13 +439,7 @@ pub(crate) fn lock_project(project: &Project) -> anyhow::Result<crate::fsutil::F
             fs_err::remove_dir_all(&dir)?;
         }
     }
-    let ignore = state.join(".gitignore");
-    if !ignore.exists() {
-        crate::fsutil::write_atomically(
-            &ignore,
-            b"# skillpkg's working files: not for version control.\n*\n",
-        )?;
-    }
+    crate::fsutil::ignore_in_git(&state)?;
     Ok(lock)
 }
 

@@ -1,0 +1,250 @@
+//! `skillpkg exec`: an agent over exactly the skills the roots resolve,
+//! disclosing them in three levels (catalog → body → resources), with a
+//! tool policy, budgets and an audit log (DESIGN §8).
+//!
+//! The agent sees skills only through [`crate::skill`]; the caller loads
+//! them from the roots and passes the resolved set in.
+
+pub mod audit;
+pub mod catalog;
+pub mod confine;
+pub mod model;
+pub mod policy;
+pub mod process;
+pub mod run;
+pub mod scripted;
+pub mod slash;
+pub mod tools;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::bail;
+use serde::Serialize;
+use serde_json::json;
+
+use crate::env_vars;
+use crate::skill::Skill;
+use audit::Audit;
+use catalog::Catalog;
+use model::{Message, Model, ToolSpec};
+use policy::Policy;
+use run::{Approver, Budgets, Outcome, Run};
+use tools::Toolbox;
+
+/// The model used when `ANTHROPIC_API_KEY` is set and nothing else is configured.
+pub const DEFAULT_ANTHROPIC_MODEL: &str = "anthropic:claude-sonnet-4-5";
+/// The model used when `OPENAI_API_KEY` is set and nothing else is configured.
+pub const DEFAULT_OPENAI_MODEL: &str = "openai:gpt-4o";
+
+/// The model to use: `--model`, else `SKILLPKG_MODEL`, else `[agent] model`
+/// of skills.toml, else whichever API key the environment holds.
+pub fn choose_model(flag: Option<&str>, manifest: Option<&str>) -> anyhow::Result<String> {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    if let Some(spec) = flag
+        .map(str::to_string)
+        .or_else(|| env(env_vars::SKILLPKG_MODEL))
+        .or_else(|| manifest.map(str::to_string))
+    {
+        return Ok(spec);
+    }
+    if env(env_vars::ANTHROPIC_API_KEY).is_some() {
+        return Ok(DEFAULT_ANTHROPIC_MODEL.into());
+    }
+    if env(env_vars::OPENAI_API_KEY).is_some() {
+        return Ok(DEFAULT_OPENAI_MODEL.into());
+    }
+    bail!(
+        "no model is configured\nhint: pass --model anthropic:<model>, openai:<model> or scripted:<file>\nhint: or set SKILLPKG_MODEL, or `[agent] model = \"…\"` in skills.toml\nhint: or export ANTHROPIC_API_KEY or OPENAI_API_KEY to use {DEFAULT_ANTHROPIC_MODEL} or {DEFAULT_OPENAI_MODEL}"
+    )
+}
+
+/// Opens the model `spec` names.
+pub fn open_model(spec: &str, cwd: &Path) -> anyhow::Result<Box<dyn Model>> {
+    match spec.split_once(':') {
+        Some(("scripted", file)) => Ok(Box::new(scripted::Scripted::load(&cwd.join(file))?)),
+        Some(("anthropic" | "openai", _)) => bail!(
+            "{spec}: this version of skillpkg runs scripted models only; the Anthropic and OpenAI adapters are not built yet\nhint: use --model scripted:<file>, or --dry-run to see the prompt"
+        ),
+        _ => bail!(
+            "unknown model '{spec}'\nhint: models are anthropic:<model>, openai:<model> or scripted:<file>"
+        ),
+    }
+}
+
+/// How the agent starts.
+const BASE_INSTRUCTIONS: &str = "You are an agent working in the directory {workspace}, with tools to read and write files, run commands and use skills.
+
+Skills are folders of instructions, scripts and references. The catalog below lists the skills you can use. When a task matches a skill's description, call use_skill with its name before starting, then follow its instructions; read its resources with read_resource and run its scripts with run_script only when the instructions call for them. Answer in plain text when the task is done.";
+
+/// The system prompt: instructions, then the catalog.
+pub fn system_prompt(workspace: &Path, catalog: &Catalog) -> String {
+    format!(
+        "{}\n\n{}",
+        BASE_INSTRUCTIONS.replace("{workspace}", &workspace.display().to_string()),
+        catalog.text
+    )
+}
+
+/// What `exec` is asked to do.
+pub struct ExecOptions<'a> {
+    /// The task, or `/name args`.
+    pub task: &'a str,
+    /// Where tools work (the current directory).
+    pub workspace: &'a Path,
+    /// Where the audit goes (`<project>/.skillpkg`).
+    pub state_dir: &'a Path,
+    /// What may run.
+    pub policy: Policy,
+    /// Limits.
+    pub budgets: Budgets,
+    /// The catalog's budget in characters (default: from the model's context).
+    pub catalog_budget: Option<usize>,
+    /// How long a script or shell command may run.
+    pub timeout: Duration,
+    /// Names whose skill in a lower root is hidden by a higher one.
+    pub shadowed: Vec<String>,
+}
+
+/// What `--dry-run` shows.
+#[derive(Debug, Serialize)]
+pub struct DryRun {
+    /// The system prompt.
+    pub system: String,
+    /// The tools.
+    pub tools: Vec<ToolSpec>,
+    /// The catalog's entries and omissions.
+    pub catalog: Catalog,
+    /// A rough token count of prompt and tools.
+    pub estimated_tokens: u64,
+}
+
+/// The skills the model may see in the catalog.
+fn listed<'s>(skills: &[&'s Skill]) -> Vec<&'s Skill> {
+    skills
+        .iter()
+        .filter(|s| !s.meta.disable_model_invocation())
+        .copied()
+        .collect()
+}
+
+/// The prompt and tools a run would send, without calling a model.
+pub fn dry_run(
+    skills: &[&Skill],
+    options: &ExecOptions,
+    context_window: Option<usize>,
+) -> anyhow::Result<DryRun> {
+    let budget = options
+        .catalog_budget
+        .unwrap_or_else(|| catalog::budget_for(context_window));
+    let catalog = catalog::build(&listed(skills), options.task, budget);
+    let toolbox = Toolbox::new(options.workspace, skills)?;
+    let system = system_prompt(toolbox.workspace(), &catalog);
+    let tools = toolbox.specs();
+    let chars = system.len() + serde_json::to_string(&tools)?.len();
+    Ok(DryRun {
+        estimated_tokens: scripted::estimate_tokens(chars),
+        system,
+        tools,
+        catalog,
+    })
+}
+
+/// A finished run.
+#[derive(Debug, Serialize)]
+pub struct Finished {
+    /// What happened.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// The audit log.
+    pub audit: PathBuf,
+}
+
+/// Runs the agent: catalog, loop, audit.
+pub fn exec(
+    model: &mut dyn Model,
+    skills: &[&Skill],
+    options: ExecOptions,
+    on_text: &mut dyn FnMut(&str),
+    approve: &mut Approver,
+) -> anyhow::Result<Finished> {
+    let plan = dry_run(skills, &options, model.context_window())?;
+    let mut audit = Audit::create(options.state_dir).map_err(|e| {
+        anyhow::anyhow!(
+            "could not create the audit log under {}: {e}",
+            options.state_dir.display()
+        )
+    })?;
+    audit.record(
+        "start",
+        json!({
+            "model": model.id(),
+            "task": options.task,
+            "workspace": options.workspace,
+            "budgets": {
+                "max_turns": options.budgets.max_turns,
+                "max_tool_calls": options.budgets.max_tool_calls,
+                "max_tokens": options.budgets.max_tokens,
+            },
+            "policy": {
+                "yes": options.policy.yes,
+                "allow": options.policy.allow,
+                "deny": options.policy.deny,
+                "restrict": options.policy.restrict,
+            },
+        }),
+    );
+    audit.record(
+        "catalog",
+        json!({
+            "budget": plan.catalog.budget,
+            "chars": plan.catalog.text.len(),
+            "skills": plan.catalog.entries,
+            "omitted": plan.catalog.omitted,
+            "shadowed": options.shadowed,
+            "estimated_tokens": plan.estimated_tokens,
+        }),
+    );
+    let mut toolbox = Toolbox::new(options.workspace, skills)?;
+    toolbox.timeout = options.timeout;
+    let first = match parse_slash(options.task) {
+        Some((name, args)) => {
+            let skill = skills
+                .iter()
+                .find(|s| s.meta.name == name)
+                .ok_or_else(|| anyhow::anyhow!("/{name}: there is no skill named '{name}'\nhint: `skillpkg list` shows the skills"))?;
+            if !skill.meta.user_invocable() {
+                bail!("/{name}: the skill '{name}' is not user-invocable (user-invocable: false)");
+            }
+            let output = toolbox.activate(name, args).map_err(anyhow::Error::msg)?;
+            if let Some(disclosure) = &output.disclosure {
+                audit.record(
+                    "disclosure",
+                    json!({"via": "slash", "disclosure": disclosure}),
+                );
+            }
+            output.content
+        }
+        None => options.task.to_string(),
+    };
+    let mut run = Run {
+        toolbox: &mut toolbox,
+        policy: &options.policy,
+        budgets: options.budgets,
+        system: &plan.system,
+        audit: &mut audit,
+        max_output_tokens: 8_192,
+    };
+    let outcome = run.run(model, vec![Message::user(first)], on_text, approve)?;
+    Ok(Finished {
+        outcome,
+        audit: audit.path().to_path_buf(),
+    })
+}
+
+/// `/name args` → `(name, args)`.
+pub fn parse_slash(task: &str) -> Option<(&str, &str)> {
+    let rest = task.trim_start().strip_prefix('/')?;
+    let (name, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    (!name.is_empty() && !name.contains('/')).then_some((name, args.trim()))
+}

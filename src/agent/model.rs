@@ -1,0 +1,170 @@
+//! The model seam: neutral message types every adapter maps to and from,
+//! and the [`Model`] trait the loop drives.
+
+use serde::{Deserialize, Serialize};
+
+/// Who said a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The user, and tool results sent back to the model.
+    User,
+    /// The model.
+    Assistant,
+}
+
+/// One part of a message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Block {
+    /// Text.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// The model asks for a tool call.
+    ToolUse {
+        /// The call's id, echoed by its result.
+        id: String,
+        /// The tool.
+        name: String,
+        /// Its arguments.
+        input: serde_json::Value,
+    },
+    /// The result of a tool call.
+    ToolResult {
+        /// The id of the call.
+        id: String,
+        /// What the tool returned.
+        content: String,
+        /// Whether the call failed.
+        is_error: bool,
+    },
+}
+
+/// A message of the conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// Who said it.
+    pub role: Role,
+    /// Its parts.
+    pub blocks: Vec<Block>,
+}
+
+impl Message {
+    /// A user message of plain text.
+    pub fn user(text: impl Into<String>) -> Message {
+        Message {
+            role: Role::User,
+            blocks: vec![Block::Text { text: text.into() }],
+        }
+    }
+
+    /// The text parts, joined.
+    pub fn text(&self) -> String {
+        self.blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("")
+    }
+}
+
+/// A tool the model may call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolSpec {
+    /// Its name.
+    pub name: String,
+    /// What it does, for the model.
+    pub description: String,
+    /// A JSON Schema of its arguments.
+    pub input_schema: serde_json::Value,
+}
+
+/// Why the model stopped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// It finished its answer.
+    EndTurn,
+    /// It wants tool results.
+    ToolUse,
+    /// It ran out of output tokens.
+    MaxTokens,
+    /// Something else the provider said.
+    Other(String),
+}
+
+/// Tokens used, cache fields included.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Input tokens billed at the full rate.
+    #[serde(default)]
+    pub input_tokens: u64,
+    /// Output tokens.
+    #[serde(default)]
+    pub output_tokens: u64,
+    /// Input tokens read from the provider's prompt cache.
+    #[serde(default)]
+    pub cache_read_tokens: u64,
+    /// Input tokens written to the provider's prompt cache.
+    #[serde(default)]
+    pub cache_write_tokens: u64,
+}
+
+impl Usage {
+    /// Every token counted.
+    pub fn total(&self) -> u64 {
+        self.input_tokens + self.output_tokens + self.cache_read_tokens + self.cache_write_tokens
+    }
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, other: Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+        self.cache_read_tokens += other.cache_read_tokens;
+        self.cache_write_tokens += other.cache_write_tokens;
+    }
+}
+
+/// One answer of the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    /// Its text and tool calls, in order.
+    pub blocks: Vec<Block>,
+    /// Why it stopped.
+    pub stop: StopReason,
+    /// What it cost.
+    pub usage: Usage,
+}
+
+/// What the loop sends.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    /// The system prompt.
+    pub system: &'a str,
+    /// The conversation so far.
+    pub messages: &'a [Message],
+    /// The tools offered.
+    pub tools: &'a [ToolSpec],
+    /// The most output tokens for this turn.
+    pub max_tokens: u32,
+}
+
+/// A language model behind some API.
+pub trait Model {
+    /// How the run names it (`anthropic:claude-…`).
+    fn id(&self) -> String;
+    /// Its context window in tokens, when known.
+    fn context_window(&self) -> Option<usize>;
+    /// One turn. Text is passed to `on_text` as it arrives.
+    fn complete(
+        &mut self,
+        request: &Request,
+        on_text: &mut dyn FnMut(&str),
+    ) -> anyhow::Result<Turn>;
+}

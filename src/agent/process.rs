@@ -1,0 +1,210 @@
+//! Running scripts and shell commands for the model: in their own process
+//! group (killed whole on timeout), with secrets removed from the
+//! environment, output captured and truncated.
+
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+/// How a command ended.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    /// Its exit code (`None` when killed by a signal).
+    pub code: Option<i32>,
+    /// Whether it was killed at the timeout.
+    pub timed_out: bool,
+    /// stdout, truncated to the limit.
+    pub stdout: String,
+    /// stderr, truncated to the limit.
+    pub stderr: String,
+    /// Whether either stream was cut.
+    pub truncated: bool,
+}
+
+impl Outcome {
+    /// The text the model gets back.
+    pub fn report(&self) -> String {
+        let mut text = String::new();
+        if self.timed_out {
+            text.push_str("[killed: the command ran past its time limit]\n");
+        }
+        text.push_str(&format!(
+            "exit status: {}\n",
+            self.code
+                .map_or("killed by a signal".to_string(), |c| c.to_string())
+        ));
+        if !self.stdout.is_empty() {
+            text.push_str("stdout:\n");
+            text.push_str(&self.stdout);
+            if !self.stdout.ends_with('\n') {
+                text.push('\n');
+            }
+        }
+        if !self.stderr.is_empty() {
+            text.push_str("stderr:\n");
+            text.push_str(&self.stderr);
+            if !self.stderr.ends_with('\n') {
+                text.push('\n');
+            }
+        }
+        if self.truncated {
+            text.push_str("[output truncated]\n");
+        }
+        text
+    }
+}
+
+/// Whether an environment variable looks like a secret: API keys,
+/// tokens, passwords, private keys.
+pub fn is_secret(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    [
+        "_API_KEY",
+        "_TOKEN",
+        "_SECRET",
+        "_PASSWORD",
+        "_ACCESS_KEY",
+        "_PRIVATE_KEY",
+    ]
+    .iter()
+    .any(|suffix| upper.ends_with(suffix))
+        || ["API_KEY", "TOKEN", "PASSWORD", "SECRET"].contains(&upper.as_str())
+        || upper.contains("SECRET")
+        || upper.starts_with("AWS_SECRET")
+}
+
+/// Runs `program args…` in `cwd` with the process's environment minus its
+/// secrets, plus `extra_env`; kills its whole process group after
+/// `timeout`; keeps at most `max_output` bytes of each stream.
+pub fn run(
+    program: &Path,
+    args: &[String],
+    cwd: &Path,
+    extra_env: &[(&str, &Path)],
+    timeout: Duration,
+    max_output: usize,
+) -> std::io::Result<Outcome> {
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(cwd)
+        .env_clear()
+        .envs(std::env::vars_os().filter(|(k, _)| !is_secret(&k.to_string_lossy())))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    for (key, value) in extra_env {
+        command.env(key, value);
+    }
+    let mut child = command.spawn()?;
+    let group = child.id() as i32;
+    let capture = |stream: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut kept = Vec::new();
+            let mut truncated = false;
+            if let Some(mut stream) = stream {
+                let mut buf = [0u8; 8192];
+                while let Ok(n) = stream.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    let room = max_output.saturating_sub(kept.len());
+                    kept.extend_from_slice(&buf[..n.min(room)]);
+                    truncated |= n > room;
+                }
+            }
+            (String::from_utf8_lossy(&kept).into_owned(), truncated)
+        })
+    };
+    let stdout = capture(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let stderr = capture(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let started = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if started.elapsed() >= timeout {
+            timed_out = true;
+            // SAFETY: kill(2) on a process group this function created.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+            break child.wait()?;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    // Whatever the group left behind goes with it, so the pipes close.
+    // SAFETY: as above; the group may already be gone (ESRCH is fine).
+    unsafe {
+        libc::kill(-group, libc::SIGKILL);
+    }
+    let (stdout, cut_out) = stdout.join().unwrap_or_default();
+    let (stderr, cut_err) = stderr.join().unwrap_or_default();
+    Ok(Outcome {
+        code: status.code(),
+        timed_out,
+        stdout,
+        stderr,
+        truncated: cut_out || cut_err,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_recognised() {
+        for name in [
+            "ANTHROPIC_API_KEY",
+            "OPENAI_API_KEY",
+            "GITHUB_TOKEN",
+            "AWS_SECRET_ACCESS_KEY",
+            "DB_PASSWORD",
+        ] {
+            assert!(is_secret(name), "{name}");
+        }
+        for name in [
+            "PATH",
+            "HOME",
+            "LANG",
+            "SKILL_DIR",
+            "TOKENIZERS_PARALLELISM",
+        ] {
+            assert!(!is_secret(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn output_is_truncated_with_a_note() {
+        let dir = tempfile::tempdir().unwrap();
+        let outcome = run(
+            Path::new("/bin/sh"),
+            &["-c".into(), "yes | head -c 100000".into()],
+            dir.path(),
+            &[],
+            Duration::from_secs(10),
+            1000,
+        )
+        .unwrap();
+        assert_eq!(outcome.stdout.len(), 1000);
+        assert!(outcome.truncated);
+        assert!(outcome.report().ends_with("[output truncated]\n"));
+    }
+}

@@ -1,0 +1,331 @@
+//! The tool-calling loop: the model answers, its tool calls go through the
+//! policy and the toolbox, results go back, until it answers without a
+//! tool call, a budget ends the run, or the user interrupts.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::audit::Audit;
+use super::model::{Block, Message, Model, Request, Role, ToolSpec, Usage};
+use super::policy::{Decision, Policy};
+use super::tools::{ToolOutput, Toolbox};
+
+/// Limits of one run.
+#[derive(Debug, Clone, Copy)]
+pub struct Budgets {
+    /// Model turns.
+    pub max_turns: u32,
+    /// Tool calls.
+    pub max_tool_calls: u32,
+    /// Tokens, all kinds counted.
+    pub max_tokens: u64,
+}
+
+impl Default for Budgets {
+    fn default() -> Budgets {
+        Budgets {
+            max_turns: 25,
+            max_tool_calls: 50,
+            max_tokens: 500_000,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum Ending {
+    /// The model answered.
+    Answered,
+    /// A budget ran out.
+    Budget {
+        /// Which one.
+        budget: String,
+        /// Its limit.
+        limit: u64,
+        /// The flag that raises it.
+        flag: String,
+    },
+    /// A call needs approval and there was no one to ask.
+    NeedsApproval {
+        /// The tool.
+        tool: String,
+    },
+    /// The user refused a call at the prompt.
+    Refused {
+        /// The tool.
+        tool: String,
+    },
+    /// Ctrl-C.
+    Interrupted,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    /// The model's last text.
+    pub answer: String,
+    /// How it ended.
+    pub ending: Ending,
+    /// Model turns taken.
+    pub turns: u32,
+    /// Tool calls made.
+    pub tool_calls: u32,
+    /// Tokens used.
+    pub usage: Usage,
+}
+
+/// Set by the SIGINT handler; checked between steps.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_interrupt(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Makes Ctrl-C end the run cleanly (between steps) instead of killing
+/// the process, so the audit is complete.
+pub fn catch_interrupts() {
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
+    }
+}
+
+/// Asks the user about a call; `None` when no one can be asked.
+pub type Approver<'a> = dyn FnMut(&str, &Value) -> Option<bool> + 'a;
+
+/// Everything a run needs besides the model.
+pub struct Run<'a, 's> {
+    /// The tools.
+    pub toolbox: &'a mut Toolbox<'s>,
+    /// What may run.
+    pub policy: &'a Policy,
+    /// Limits.
+    pub budgets: Budgets,
+    /// The system prompt.
+    pub system: &'a str,
+    /// The audit log.
+    pub audit: &'a mut Audit,
+    /// Most output tokens per turn.
+    pub max_output_tokens: u32,
+}
+
+impl Run<'_, '_> {
+    /// Runs the loop from `messages` (the task, or an injected skill).
+    pub fn run(
+        &mut self,
+        model: &mut dyn Model,
+        mut messages: Vec<Message>,
+        on_text: &mut dyn FnMut(&str),
+        approve: &mut Approver,
+    ) -> anyhow::Result<Outcome> {
+        let specs: Vec<ToolSpec> = self.toolbox.specs();
+        let mut outcome = Outcome {
+            answer: String::new(),
+            ending: Ending::Answered,
+            turns: 0,
+            tool_calls: 0,
+            usage: Usage::default(),
+        };
+        let budget = |budget: &str, limit: u64, flag: &str| Ending::Budget {
+            budget: budget.into(),
+            limit,
+            flag: flag.into(),
+        };
+        'run: loop {
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                outcome.ending = Ending::Interrupted;
+                break;
+            }
+            if outcome.turns >= self.budgets.max_turns {
+                outcome.ending = budget("turns", self.budgets.max_turns.into(), "--max-turns");
+                break;
+            }
+            let request = Request {
+                system: self.system,
+                messages: &messages,
+                tools: &specs,
+                max_tokens: self.max_output_tokens,
+            };
+            let started = std::time::Instant::now();
+            let turn = model.complete(&request, on_text)?;
+            outcome.turns += 1;
+            outcome.usage += turn.usage;
+            self.audit.record(
+                "model_turn",
+                json!({
+                    "turn": outcome.turns,
+                    "stop": turn.stop,
+                    "usage": turn.usage,
+                    "elapsed_ms": started.elapsed().as_millis() as u64,
+                }),
+            );
+            let text: String = turn
+                .blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Text { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if !text.is_empty() {
+                outcome.answer = text;
+            }
+            let calls: Vec<(String, String, Value)> = turn
+                .blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::ToolUse { id, name, input } => {
+                        Some((id.clone(), name.clone(), input.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            messages.push(Message {
+                role: Role::Assistant,
+                blocks: turn.blocks,
+            });
+            if outcome.usage.total() > self.budgets.max_tokens {
+                outcome.ending = budget("tokens", self.budgets.max_tokens, "--max-tokens");
+                break;
+            }
+            if calls.is_empty() {
+                break;
+            }
+            let mut results = Vec::new();
+            for (id, name, input) in calls {
+                if INTERRUPTED.load(Ordering::SeqCst) {
+                    outcome.ending = Ending::Interrupted;
+                    break 'run;
+                }
+                if outcome.tool_calls >= self.budgets.max_tool_calls {
+                    outcome.ending = budget(
+                        "tool calls",
+                        self.budgets.max_tool_calls.into(),
+                        "--max-tool-calls",
+                    );
+                    break 'run;
+                }
+                outcome.tool_calls += 1;
+                let output = match self.call(&name, input, approve) {
+                    Ok(output) => output,
+                    Err(ending) => {
+                        outcome.ending = ending;
+                        break 'run;
+                    }
+                };
+                results.push(Block::ToolResult {
+                    id,
+                    content: output.content,
+                    is_error: output.is_error,
+                });
+            }
+            messages.push(Message {
+                role: Role::User,
+                blocks: results,
+            });
+        }
+        self.audit.record(
+            "end",
+            json!({
+                "ending": outcome.ending,
+                "turns": outcome.turns,
+                "tool_calls": outcome.tool_calls,
+                "usage": outcome.usage,
+            }),
+        );
+        Ok(outcome)
+    }
+
+    /// One tool call through routing, policy and the toolbox.
+    fn call(
+        &mut self,
+        name: &str,
+        mut input: Value,
+        approve: &mut Approver,
+    ) -> Result<ToolOutput, Ending> {
+        // Models call skills by name; that means use_skill.
+        let mut tool = name.to_string();
+        let mut routed_from = None;
+        if self.toolbox.is_invocable(name) {
+            routed_from = Some(name.to_string());
+            let args = input["args"].as_str().unwrap_or("").to_string();
+            input = json!({"name": name, "args": args});
+            tool = "use_skill".into();
+        }
+        self.audit.record(
+            "tool_call",
+            json!({"tool": tool, "input": input, "routed_from": routed_from}),
+        );
+        let decision = self.policy.decide(&tool, &input, &self.toolbox.active());
+        let approved_by = match decision {
+            Decision::Run { by } => by,
+            Decision::Refuse { reason } => {
+                self.audit.record(
+                    "approval",
+                    json!({"tool": tool, "decision": "refused", "reason": reason}),
+                );
+                return Ok(
+                    self.record_result(&tool, ToolOutput::error(format!("refused: {reason}")))
+                );
+            }
+            Decision::Ask => match approve(&tool, &input) {
+                Some(true) => "the user".to_string(),
+                Some(false) => {
+                    self.audit.record(
+                        "approval",
+                        json!({"tool": tool, "decision": "refused by the user"}),
+                    );
+                    return Err(Ending::Refused { tool });
+                }
+                None => {
+                    self.audit.record(
+                        "approval",
+                        json!({"tool": tool, "decision": "needs approval, and there is no terminal to ask"}),
+                    );
+                    return Err(Ending::NeedsApproval { tool });
+                }
+            },
+        };
+        self.audit.record(
+            "approval",
+            json!({"tool": tool, "decision": "run", "by": approved_by}),
+        );
+        let output = self.toolbox.call(&tool, &input);
+        Ok(self.record_result(&tool, output))
+    }
+
+    fn record_result(&mut self, tool: &str, output: ToolOutput) -> ToolOutput {
+        if let Some(disclosure) = &output.disclosure {
+            self.audit.record("disclosure", json!(disclosure));
+        }
+        self.audit.record(
+            "tool_result",
+            json!({
+                "tool": tool,
+                "bytes": output.content.len(),
+                "is_error": output.is_error,
+                "truncated": output.truncated,
+                "output": truncate(&output.content, 2_000),
+            }),
+        );
+        output
+    }
+}
+
+/// At most `max` bytes of `text`, cut at a character boundary.
+fn truncate(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}

@@ -1,0 +1,174 @@
+//! `scripted:<file>`: a deterministic model that replays turns from a JSON
+//! file, for tests and evals.
+//!
+//! ```json
+//! {"turns": [
+//!   {"tool_calls": [{"name": "use_skill", "input": {"name": "pdf-processing"}}]},
+//!   {"text": "The report says: {{last_tool_result}}"}
+//! ], "repeat_last": false, "context_window": 200000}
+//! ```
+//!
+//! `{{last_tool_result}}` in a turn's text is replaced by the content of
+//! the most recent tool result in the conversation. With `repeat_last`, the
+//! last turn is replayed forever (a model that never stops).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+use serde::Deserialize;
+
+use super::model::{Block, Model, Request, StopReason, Turn, Usage};
+
+/// The script file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Script {
+    /// The turns, in order.
+    pub turns: Vec<ScriptedTurn>,
+    /// Replay the last turn forever once the others are used.
+    #[serde(default)]
+    pub repeat_last: bool,
+    /// The context window to report.
+    #[serde(default)]
+    pub context_window: Option<usize>,
+}
+
+/// One scripted turn.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedTurn {
+    /// Text of the answer.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Tool calls, in order.
+    #[serde(default)]
+    pub tool_calls: Vec<ScriptedCall>,
+    /// Usage to report (default: a rough count of the request and answer).
+    #[serde(default)]
+    pub usage: Option<Usage>,
+}
+
+/// One scripted tool call.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedCall {
+    /// The tool.
+    pub name: String,
+    /// Its arguments.
+    #[serde(default = "empty_object")]
+    pub input: serde_json::Value,
+}
+
+fn empty_object() -> serde_json::Value {
+    serde_json::Value::Object(Default::default())
+}
+
+/// The replaying model.
+pub struct Scripted {
+    path: PathBuf,
+    script: Script,
+    next: usize,
+    calls: usize,
+}
+
+impl Scripted {
+    /// Reads the script at `path`.
+    pub fn load(path: &Path) -> anyhow::Result<Scripted> {
+        let text = fs_err::read_to_string(path)?;
+        let script: Script = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a valid model script", path.display()))?;
+        if script.turns.is_empty() {
+            bail!("{} has no turns", path.display());
+        }
+        Ok(Scripted {
+            path: path.to_path_buf(),
+            script,
+            next: 0,
+            calls: 0,
+        })
+    }
+}
+
+/// A rough token count: four characters a token.
+pub fn estimate_tokens(chars: usize) -> u64 {
+    chars.div_ceil(4) as u64
+}
+
+impl Model for Scripted {
+    fn id(&self) -> String {
+        format!("scripted:{}", self.path.display())
+    }
+
+    fn context_window(&self) -> Option<usize> {
+        self.script.context_window
+    }
+
+    fn complete(
+        &mut self,
+        request: &Request,
+        on_text: &mut dyn FnMut(&str),
+    ) -> anyhow::Result<Turn> {
+        let index = if self.next < self.script.turns.len() {
+            self.next
+        } else if self.script.repeat_last {
+            self.script.turns.len() - 1
+        } else {
+            bail!(
+                "the model script {} has {} turns and the run asked for turn {}\nhint: add a final turn with only text to end the run",
+                self.path.display(),
+                self.script.turns.len(),
+                self.next + 1
+            );
+        };
+        self.next += 1;
+        let turn = &self.script.turns[index];
+        let mut blocks = Vec::new();
+        if let Some(text) = &turn.text {
+            let last_result = request
+                .messages
+                .iter()
+                .flat_map(|m| &m.blocks)
+                .filter_map(|b| match b {
+                    Block::ToolResult { content, .. } => Some(content.as_str()),
+                    _ => None,
+                })
+                .next_back()
+                .unwrap_or("");
+            let text = text.replace("{{last_tool_result}}", last_result);
+            on_text(&text);
+            blocks.push(Block::Text { text });
+        }
+        for call in &turn.tool_calls {
+            self.calls += 1;
+            blocks.push(Block::ToolUse {
+                id: format!("call_{}", self.calls),
+                name: call.name.clone(),
+                input: call.input.clone(),
+            });
+        }
+        let stop = if turn.tool_calls.is_empty() {
+            StopReason::EndTurn
+        } else {
+            StopReason::ToolUse
+        };
+        let usage = turn.usage.unwrap_or_else(|| {
+            let sent = request.system.len()
+                + request
+                    .messages
+                    .iter()
+                    .map(|m| serde_json::to_string(m).map_or(0, |s| s.len()))
+                    .sum::<usize>();
+            let answered = serde_json::to_string(&blocks).map_or(0, |s| s.len());
+            Usage {
+                input_tokens: estimate_tokens(sent),
+                output_tokens: estimate_tokens(answered),
+                ..Usage::default()
+            }
+        });
+        Ok(Turn {
+            blocks,
+            stop,
+            usage,
+        })
+    }
+}

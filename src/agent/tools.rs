@@ -1,0 +1,554 @@
+//! The tools the model sees (DESIGN §8): skills at levels 2 and 3, and
+//! general workspace tools, all confined to the workspace and the skill
+//! directories.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::catalog::{relevance, words};
+use super::confine::Confinement;
+use super::model::ToolSpec;
+use super::process;
+use super::slash::substitute;
+use crate::skill::Skill;
+
+/// Files listed with an activated skill, at most.
+const MAX_LISTED_FILES: usize = 50;
+/// Bytes of a file `read_file`/`read_resource` returns, at most.
+const MAX_READ: usize = 100_000;
+/// Hits `grep` returns, at most.
+const MAX_GREP_HITS: usize = 200;
+/// Entries `list_dir` returns, at most.
+const MAX_LIST: usize = 500;
+
+/// Something the model was shown of a skill.
+#[derive(Debug, Clone, Serialize)]
+pub struct Disclosure {
+    /// The skill.
+    pub skill: String,
+    /// 2: its body; 3: one of its resources.
+    pub level: u8,
+    /// The resource, for level 3.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Bytes sent to the model.
+    pub bytes: usize,
+}
+
+/// What a tool call gave back.
+#[derive(Debug, Clone)]
+pub struct ToolOutput {
+    /// The text for the model.
+    pub content: String,
+    /// Whether the call failed.
+    pub is_error: bool,
+    /// What it disclosed of a skill.
+    pub disclosure: Option<Disclosure>,
+    /// Whether output was cut.
+    pub truncated: bool,
+}
+
+impl ToolOutput {
+    fn ok(content: impl Into<String>) -> ToolOutput {
+        ToolOutput {
+            content: content.into(),
+            is_error: false,
+            disclosure: None,
+            truncated: false,
+        }
+    }
+
+    /// A failed call, explained to the model.
+    pub fn error(content: impl Into<String>) -> ToolOutput {
+        ToolOutput {
+            is_error: true,
+            ..ToolOutput::ok(content)
+        }
+    }
+}
+
+/// The tools of one run and the state they keep (active skills).
+pub struct Toolbox<'s> {
+    workspace: PathBuf,
+    skills: BTreeMap<String, &'s Skill>,
+    invocable: Vec<String>,
+    active: Vec<String>,
+    loaded: BTreeSet<(String, String)>,
+    confinement: Confinement,
+    /// How long a script or shell command may run.
+    pub timeout: Duration,
+    /// Bytes of each output stream kept.
+    pub max_output: usize,
+}
+
+impl<'s> Toolbox<'s> {
+    /// Tools over `skills` (the resolved set) in `workspace`.
+    pub fn new(workspace: &Path, skills: &[&'s Skill]) -> anyhow::Result<Toolbox<'s>> {
+        let workspace = std::fs::canonicalize(workspace)?;
+        let confinement = Confinement::new(
+            std::iter::once(workspace.clone()).chain(skills.iter().map(|s| s.dir.clone())),
+        );
+        Ok(Toolbox {
+            invocable: skills
+                .iter()
+                .filter(|s| !s.meta.disable_model_invocation())
+                .map(|s| s.meta.name.clone())
+                .collect(),
+            skills: skills.iter().map(|s| (s.meta.name.clone(), *s)).collect(),
+            active: Vec::new(),
+            loaded: BTreeSet::new(),
+            confinement,
+            workspace,
+            timeout: Duration::from_secs(120),
+            max_output: 30_000,
+        })
+    }
+
+    /// The workspace (canonical).
+    pub fn workspace(&self) -> &Path {
+        &self.workspace
+    }
+
+    /// Whether the model may activate `name`.
+    pub fn is_invocable(&self, name: &str) -> bool {
+        self.invocable.iter().any(|n| n == name)
+    }
+
+    /// The skills activated so far, with their `allowed-tools`.
+    pub fn active(&self) -> Vec<(&str, &[String])> {
+        self.active
+            .iter()
+            .filter_map(|name| self.skills.get(name))
+            .map(|s| (s.meta.name.as_str(), s.meta.allowed_tools.as_slice()))
+            .collect()
+    }
+
+    /// The tool schemas.
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        let spec = |name: &str, description: &str, schema: Value| ToolSpec {
+            name: name.into(),
+            description: description.into(),
+            input_schema: schema,
+        };
+        let path = json!({"type": "string"});
+        vec![
+            spec(
+                "use_skill",
+                "Load a skill's instructions (the body of its SKILL.md) before doing a task it describes. Returns the instructions, the skill's directory and its files.",
+                json!({"type": "object", "properties": {
+                    "name": {"type": "string", "enum": self.invocable},
+                    "args": {"type": "string", "description": "Arguments for the skill, as a user would type them after /name."}
+                }, "required": ["name"]}),
+            ),
+            spec(
+                "read_resource",
+                "Read a file inside an activated skill's directory (references, assets, scripts).",
+                json!({"type": "object", "properties": {"skill": {"type": "string"}, "path": path}, "required": ["skill", "path"]}),
+            ),
+            spec(
+                "run_script",
+                "Run a script from a skill's directory, with the workspace as working directory.",
+                json!({"type": "object", "properties": {"skill": {"type": "string"}, "path": path, "args": {"type": "array", "items": {"type": "string"}}}, "required": ["skill", "path"]}),
+            ),
+            spec(
+                "search_skills",
+                "Search every available skill by keywords, including ones not listed in the catalog.",
+                json!({"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}),
+            ),
+            spec(
+                "read_file",
+                "Read a text file in the workspace.",
+                json!({"type": "object", "properties": {"path": path}, "required": ["path"]}),
+            ),
+            spec(
+                "list_dir",
+                "List a directory in the workspace.",
+                json!({"type": "object", "properties": {"path": path}, "required": ["path"]}),
+            ),
+            spec(
+                "grep",
+                "Find lines matching a regular expression in a file or under a directory of the workspace.",
+                json!({"type": "object", "properties": {"pattern": {"type": "string"}, "path": path}, "required": ["pattern"]}),
+            ),
+            spec(
+                "write_file",
+                "Write a text file in the workspace (needs approval).",
+                json!({"type": "object", "properties": {"path": path, "content": {"type": "string"}}, "required": ["path", "content"]}),
+            ),
+            spec(
+                "shell",
+                "Run a shell command in the workspace (needs approval).",
+                json!({"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}),
+            ),
+        ]
+    }
+
+    /// Runs a call. Unknown tools and bad arguments are errors for the model.
+    pub fn call(&mut self, tool: &str, input: &Value) -> ToolOutput {
+        let result = match tool {
+            "use_skill" => self.use_skill(input),
+            "read_resource" => self.read_resource(input),
+            "run_script" => self.run_script(input),
+            "search_skills" => str_arg(input, "query").map(|q| self.search_skills(q)),
+            "read_file" => self.read_file(input),
+            "list_dir" => self.list_dir(input),
+            "grep" => self.grep(input),
+            "write_file" => self.write_file(input),
+            "shell" => self.shell(input),
+            other => Err(format!("there is no tool named '{other}'")),
+        };
+        result.unwrap_or_else(ToolOutput::error)
+    }
+
+    /// Level 2: activates a skill (the model's `use_skill`, or `/name`).
+    /// A second identical activation returns a short note.
+    pub fn activate(&mut self, name: &str, args: &str) -> Result<ToolOutput, String> {
+        let skill = *self
+            .skills
+            .get(name)
+            .ok_or_else(|| format!("there is no skill named '{name}'"))?;
+        if !self.loaded.insert((name.to_string(), args.to_string())) {
+            return Ok(ToolOutput::ok(format!(
+                "The skill '{name}' is already loaded with these arguments; its instructions are above."
+            )));
+        }
+        let body = skill.read_instructions().map_err(|e| e.to_string())?;
+        let names: Vec<String> = match skill.meta.extra.get("arguments") {
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            Some(Value::String(s)) => s.split_whitespace().map(str::to_string).collect(),
+            _ => Vec::new(),
+        };
+        let body = substitute(&body, args, &names);
+        let files = list_files(&skill.dir);
+        let mut text = format!(
+            "<skill name=\"{name}\">\n{}\n</skill>\nSkill directory: {}\n",
+            body.trim_end(),
+            skill.dir.display()
+        );
+        if !files.is_empty() {
+            text.push_str("Files:\n");
+            for file in files.iter().take(MAX_LISTED_FILES) {
+                text.push_str(&format!("- {file}\n"));
+            }
+            if files.len() > MAX_LISTED_FILES {
+                text.push_str(&format!(
+                    "- … and {} more\n",
+                    files.len() - MAX_LISTED_FILES
+                ));
+            }
+        }
+        if !self.active.iter().any(|n| n == name) {
+            self.active.push(name.to_string());
+        }
+        Ok(ToolOutput {
+            disclosure: Some(Disclosure {
+                skill: name.to_string(),
+                level: 2,
+                path: None,
+                bytes: text.len(),
+            }),
+            ..ToolOutput::ok(text)
+        })
+    }
+
+    fn use_skill(&mut self, input: &Value) -> Result<ToolOutput, String> {
+        let name = str_arg(input, "name")?;
+        if !self.is_invocable(name) {
+            return Err(if self.skills.contains_key(name) {
+                format!(
+                    "the skill '{name}' can only be invoked by the user (disable-model-invocation)"
+                )
+            } else {
+                format!("there is no skill named '{name}'; search_skills finds skills by keyword")
+            });
+        }
+        let args = input["args"].as_str().unwrap_or("");
+        self.activate(name, args)
+    }
+
+    fn skill_dir(&self, input: &Value) -> Result<(&'s Skill, PathBuf), String> {
+        let name = str_arg(input, "skill")?;
+        let skill = *self
+            .skills
+            .get(name)
+            .ok_or_else(|| format!("there is no skill named '{name}'"))?;
+        let dir = std::fs::canonicalize(&skill.dir).map_err(|e| e.to_string())?;
+        Ok((skill, dir))
+    }
+
+    /// The file `{skill, path}` names, confined to that skill's directory.
+    fn resource<'v>(&self, input: &'v Value) -> Result<Resource<'s, 'v>, String> {
+        let (skill, dir) = self.skill_dir(input)?;
+        let relative = str_arg(input, "path")?;
+        let path = Confinement::new([dir.clone()])
+            .existing(&dir, relative)
+            .map_err(|e| e.to_string())?;
+        Ok(Resource {
+            skill,
+            dir,
+            relative,
+            path,
+        })
+    }
+
+    fn read_resource(&mut self, input: &Value) -> Result<ToolOutput, String> {
+        let resource = self.resource(input)?;
+        Ok(resource.disclose(read_text(&resource.path)?))
+    }
+
+    fn run_script(&mut self, input: &Value) -> Result<ToolOutput, String> {
+        let resource = self.resource(input)?;
+        let (dir, relative, path) = (&resource.dir, resource.relative, &resource.path);
+        let args: Vec<String> = match &input["args"] {
+            Value::Array(items) => items
+                .iter()
+                .map(|v| {
+                    v.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| v.to_string())
+                })
+                .collect(),
+            Value::Null => Vec::new(),
+            Value::String(s) => super::slash::split_args(s),
+            other => return Err(format!("args must be a list of strings, not {other}")),
+        };
+        let outcome = process::run(
+            path,
+            &args,
+            &self.workspace,
+            &[("SKILL_DIR", dir)],
+            self.timeout,
+            self.max_output,
+        )
+        .map_err(|e| format!("could not run {relative}: {e}"))?;
+        Ok(resource.disclose(ToolOutput {
+            is_error: outcome.code != Some(0),
+            truncated: outcome.truncated,
+            ..ToolOutput::ok(outcome.report())
+        }))
+    }
+
+    /// Every skill whose name or description holds a word of `query`,
+    /// best first (the model-invocable ones only).
+    pub fn search_skills(&self, query: &str) -> ToolOutput {
+        let query = words(query);
+        let mut hits: Vec<(usize, &Skill)> = self
+            .invocable
+            .iter()
+            .filter_map(|name| self.skills.get(name))
+            .map(|s| (relevance(s, &query), *s))
+            .filter(|(score, _)| *score > 0)
+            .collect();
+        hits.sort_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then_with(|| a.1.meta.name.cmp(&b.1.meta.name))
+        });
+        if hits.is_empty() {
+            return ToolOutput::ok("No skill matches those words.");
+        }
+        let lines: Vec<String> = hits
+            .iter()
+            .take(10)
+            .map(|(_, s)| format!("- {}: {}", s.meta.name, s.meta.catalog_description()))
+            .collect();
+        ToolOutput::ok(format!("{}\nLoad one with use_skill.", lines.join("\n")))
+    }
+
+    fn read_file(&mut self, input: &Value) -> Result<ToolOutput, String> {
+        let path = self
+            .confinement
+            .existing(&self.workspace, str_arg(input, "path")?)
+            .map_err(|e| e.to_string())?;
+        read_text(&path)
+    }
+
+    fn list_dir(&mut self, input: &Value) -> Result<ToolOutput, String> {
+        let relative = input["path"].as_str().unwrap_or(".");
+        let path = self
+            .confinement
+            .existing(&self.workspace, relative)
+            .map_err(|e| e.to_string())?;
+        let mut names: Vec<String> = std::fs::read_dir(&path)
+            .map_err(|e| format!("{relative}: {e}"))?
+            .filter_map(Result::ok)
+            .map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if e.file_type().is_ok_and(|t| t.is_dir()) {
+                    format!("{name}/")
+                } else {
+                    name
+                }
+            })
+            .collect();
+        names.sort();
+        let truncated = names.len() > MAX_LIST;
+        names.truncate(MAX_LIST);
+        Ok(ToolOutput {
+            truncated,
+            ..ToolOutput::ok(names.join("\n"))
+        })
+    }
+
+    fn grep(&mut self, input: &Value) -> Result<ToolOutput, String> {
+        let pattern = regex::Regex::new(str_arg(input, "pattern")?)
+            .map_err(|e| format!("invalid pattern: {e}"))?;
+        let relative = input["path"].as_str().unwrap_or(".");
+        let root = self
+            .confinement
+            .existing(&self.workspace, relative)
+            .map_err(|e| e.to_string())?;
+        let mut hits = Vec::new();
+        let walk = ignore::WalkBuilder::new(&root).hidden(true).build();
+        'files: for entry in walk.filter_map(Result::ok) {
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                continue;
+            };
+            let shown = entry
+                .path()
+                .strip_prefix(&self.workspace)
+                .unwrap_or(entry.path())
+                .display()
+                .to_string();
+            for (number, line) in text.lines().enumerate() {
+                if pattern.is_match(line) {
+                    hits.push(format!("{shown}:{}: {line}", number + 1));
+                    if hits.len() > MAX_GREP_HITS {
+                        break 'files;
+                    }
+                }
+            }
+        }
+        let truncated = hits.len() > MAX_GREP_HITS;
+        hits.truncate(MAX_GREP_HITS);
+        if hits.is_empty() {
+            return Ok(ToolOutput::ok("No matches."));
+        }
+        Ok(ToolOutput {
+            truncated,
+            ..ToolOutput::ok(hits.join("\n"))
+        })
+    }
+
+    fn write_file(&mut self, input: &Value) -> Result<ToolOutput, String> {
+        let relative = str_arg(input, "path")?;
+        let content = str_arg(input, "content")?;
+        let path = Confinement::new([self.workspace.clone()])
+            .writable(&self.workspace, relative)
+            .map_err(|e| e.to_string())?;
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{relative}: {e}"))?;
+        }
+        crate::fsutil::write_atomically(&path, content.as_bytes())
+            .map_err(|e| format!("{relative}: {e}"))?;
+        Ok(ToolOutput::ok(format!(
+            "Wrote {} bytes to {relative}.",
+            content.len()
+        )))
+    }
+
+    fn shell(&mut self, input: &Value) -> Result<ToolOutput, String> {
+        let command = str_arg(input, "command")?;
+        let outcome = process::run(
+            Path::new("/bin/sh"),
+            &["-c".to_string(), command.to_string()],
+            &self.workspace,
+            &[],
+            self.timeout,
+            self.max_output,
+        )
+        .map_err(|e| format!("could not run the shell: {e}"))?;
+        Ok(ToolOutput {
+            is_error: outcome.code != Some(0),
+            truncated: outcome.truncated,
+            ..ToolOutput::ok(outcome.report())
+        })
+    }
+}
+
+/// A file of a skill's directory, resolved.
+struct Resource<'s, 'v> {
+    skill: &'s Skill,
+    dir: PathBuf,
+    relative: &'v str,
+    path: PathBuf,
+}
+
+impl Resource<'_, '_> {
+    /// `output`, recorded as a level-3 disclosure of this resource.
+    fn disclose(&self, output: ToolOutput) -> ToolOutput {
+        ToolOutput {
+            disclosure: Some(Disclosure {
+                skill: self.skill.meta.name.clone(),
+                level: 3,
+                path: Some(self.relative.to_string()),
+                bytes: output.content.len(),
+            }),
+            ..output
+        }
+    }
+}
+
+fn str_arg<'v>(input: &'v Value, key: &str) -> Result<&'v str, String> {
+    input[key]
+        .as_str()
+        .ok_or_else(|| format!("missing string argument '{key}'"))
+}
+
+fn read_text(path: &Path) -> Result<ToolOutput, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let head = &bytes[..bytes.len().min(MAX_READ)];
+    let text = match std::str::from_utf8(head) {
+        Ok(text) => text,
+        // A character cut by the limit is not binary.
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&head[..e.valid_up_to()]).expect("valid prefix")
+        }
+        Err(_) => {
+            return Ok(ToolOutput::ok(format!(
+                "{} is a binary file ({} bytes); use a script to work with it.",
+                path.display(),
+                bytes.len()
+            )));
+        }
+    };
+    let truncated = bytes.len() > MAX_READ;
+    let mut shown = text.to_string();
+    if truncated {
+        shown.push_str(&format!(
+            "\n[truncated: the file has {} bytes]",
+            bytes.len()
+        ));
+    }
+    Ok(ToolOutput {
+        truncated,
+        ..ToolOutput::ok(shown)
+    })
+}
+
+/// The files of a skill directory, relative, sorted.
+fn list_files(dir: &Path) -> Vec<String> {
+    let mut files: Vec<String> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| {
+            e.path()
+                .strip_prefix(dir)
+                .ok()
+                .map(|p| p.display().to_string())
+        })
+        .filter(|p| p != "SKILL.md" && p != "skill.md")
+        .collect();
+    files.sort();
+    files
+}

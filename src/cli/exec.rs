@@ -1,0 +1,182 @@
+//! `skillpkg exec <task>`
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::time::Duration;
+
+use crate::agent::policy::Policy;
+use crate::agent::run::{Budgets, Ending, catch_interrupts};
+use crate::agent::{ExecOptions, choose_model, dry_run, exec, open_model};
+use crate::manifest::{MANIFEST_FILE, Manifest};
+
+use super::{Context, ExitStatus};
+
+/// Run an agent over the resolved skills.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The task, or `/skill-name args` to start from that skill.
+    task: String,
+    /// The model: anthropic:<model>, openai:<model> or scripted:<file>.
+    #[arg(long, short = 'm')]
+    model: Option<String>,
+    /// Print the system prompt, the tool schemas and a token estimate; call no model.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print the result as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Approve every tool call that is not denied.
+    #[arg(long, short = 'y')]
+    yes: bool,
+    /// Approve this tool (`shell`, `write_file`, `run_script`, `Bash(git:*)`, …).
+    #[arg(long, value_name = "TOOL")]
+    allow_tool: Vec<String>,
+    /// Refuse this tool, whatever else allows it.
+    #[arg(long, value_name = "TOOL")]
+    deny_tool: Vec<String>,
+    /// Make an active skill's allowed-tools the only tools available.
+    #[arg(long)]
+    restrict_tools: bool,
+    /// Most model turns.
+    #[arg(long, default_value_t = Budgets::default().max_turns)]
+    max_turns: u32,
+    /// Most tool calls.
+    #[arg(long, default_value_t = Budgets::default().max_tool_calls)]
+    max_tool_calls: u32,
+    /// Most tokens, input and output together.
+    #[arg(long, default_value_t = Budgets::default().max_tokens)]
+    max_tokens: u64,
+    /// Seconds a script or shell command may run.
+    #[arg(long, default_value_t = 120)]
+    timeout: u64,
+    /// The catalog's budget in characters (default: 2% of the model's context).
+    #[arg(long)]
+    catalog_budget: Option<usize>,
+}
+
+pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let cwd = context.cwd.clone();
+    let loaded = super::load_skills(context)?;
+    let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();
+    let shadowed: Vec<String> = loaded
+        .set
+        .all()
+        .iter()
+        .filter(|e| e.shadowed_by.is_some())
+        .map(|e| e.skill.meta.name.clone())
+        .collect();
+    let project = crate::roots::project::find_project(&cwd).unwrap_or_else(|| cwd.clone());
+    let manifest = match project.join(MANIFEST_FILE) {
+        path if path.is_file() => Manifest::load(&path)?,
+        _ => Manifest::default(),
+    };
+    let state_dir = project.join(".skillpkg");
+    let options = ExecOptions {
+        task: &args.task,
+        workspace: &cwd,
+        state_dir: &state_dir,
+        policy: Policy {
+            yes: args.yes,
+            allow: args.allow_tool.clone(),
+            deny: args.deny_tool.clone(),
+            restrict: args.restrict_tools || manifest.agent.tools.as_deref() == Some("restrict"),
+        },
+        budgets: Budgets {
+            max_turns: args.max_turns,
+            max_tool_calls: args.max_tool_calls,
+            max_tokens: args.max_tokens,
+        },
+        catalog_budget: args.catalog_budget,
+        timeout: Duration::from_secs(args.timeout),
+        shadowed,
+    };
+    if args.dry_run {
+        let plan = dry_run(&skills, &options, None)?;
+        if args.json {
+            context.printer.json(&plan)?;
+        } else {
+            context.printer.data(&plan.system);
+            context.printer.data("");
+            context
+                .printer
+                .data(serde_json::to_string_pretty(&plan.tools)?);
+            context.printer.data("");
+            context.printer.data(format_args!(
+                "about {} tokens ({} skills listed, {} left out)",
+                plan.estimated_tokens,
+                plan.catalog.entries.len(),
+                plan.catalog.omitted.len()
+            ));
+        }
+        return Ok(ExitStatus::Success);
+    }
+    let spec = choose_model(args.model.as_deref(), manifest.agent.model.as_deref())?;
+    let mut model = open_model(&spec, &cwd)?;
+    let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    let mut approve = |tool: &str, input: &serde_json::Value| -> Option<bool> {
+        if !interactive {
+            return None;
+        }
+        eprint!("Allow {tool} {input}? [y/N] ");
+        let _ = std::io::stderr().flush();
+        let mut answer = String::new();
+        std::io::stdin().lock().read_line(&mut answer).ok()?;
+        Some(matches!(answer.trim(), "y" | "Y" | "yes"))
+    };
+    let streaming = !args.json;
+    let mut on_text = |text: &str| {
+        if streaming {
+            print!("{text}");
+            let _ = std::io::stdout().flush();
+        }
+    };
+    catch_interrupts();
+    let finished = exec(model.as_mut(), &skills, options, &mut on_text, &mut approve)?;
+    if args.json {
+        context.printer.json(&finished)?;
+    } else if !finished.outcome.answer.is_empty() && !finished.outcome.answer.ends_with('\n') {
+        println!();
+    }
+    context
+        .printer
+        .verbose(format_args!("audit log: {}", finished.audit.display()));
+    match &finished.outcome.ending {
+        Ending::Answered => Ok(ExitStatus::Success),
+        Ending::Budget {
+            budget,
+            limit,
+            flag,
+        } => {
+            context.printer.error(&anyhow::anyhow!(
+                "the run stopped at its budget of {limit} {budget}\nhint: raise it with {flag}; the audit log is {}",
+                finished.audit.display()
+            ));
+            Ok(ExitStatus::Failure)
+        }
+        Ending::NeedsApproval { tool } => {
+            context.printer.error(&anyhow::anyhow!(
+                "the model called {tool}, which needs approval, and there is no terminal to ask\nhint: re-run with approval: skillpkg exec --allow-tool {tool} {}\nhint: or approve every tool: skillpkg exec --yes {}",
+                shell_quote(&args.task),
+                shell_quote(&args.task)
+            ));
+            Ok(ExitStatus::Failure)
+        }
+        Ending::Refused { tool } => {
+            context
+                .printer
+                .error(&anyhow::anyhow!("the run stopped: you refused {tool}"));
+            Ok(ExitStatus::Failure)
+        }
+        Ending::Interrupted => {
+            context.printer.error(&anyhow::anyhow!(
+                "interrupted; the audit log is {}",
+                finished.audit.display()
+            ));
+            Ok(ExitStatus::Failure)
+        }
+    }
+}
+
+/// `text` quoted for a POSIX shell.
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}

@@ -1,0 +1,508 @@
+//! `skillpkg exec` with scripted models: disclosure levels, the catalog
+//! budget, tool policy, confinement, scripts, budgets, approvals, the
+//! audit log, slash commands and `--dry-run`.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::common::{Output, TestContext, run, skill_md, write_skill};
+
+/// A minimal one-page PDF whose text layer says `text`.
+fn make_pdf(path: &Path, text: &str) {
+    let stream = format!("BT /F1 12 Tf 72 720 Td ({text}) Tj ET");
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>".to_string(),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+        format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()),
+    ];
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend_from_slice(format!("{} 0 obj\n{object}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for offset in offsets {
+        pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    pdf.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    std::fs::write(path, pdf).unwrap();
+}
+
+/// Writes a model script and returns its `--model` value.
+fn script(ctx: &TestContext, name: &str, turns: Value) -> String {
+    let path = ctx.root().join(format!("{name}.json"));
+    std::fs::write(&path, turns.to_string()).unwrap();
+    format!("scripted:{}", path.display())
+}
+
+fn exec(ctx: &TestContext, args: &[&str]) -> Output {
+    run(ctx.command().arg("exec").args(args))
+}
+
+/// Every event of the newest audit log of the project.
+fn audit(ctx: &TestContext) -> Vec<Value> {
+    let runs = ctx.root().join("project/.skillpkg/runs");
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(&runs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    logs.sort();
+    let newest = logs.last().expect("an audit log");
+    std::fs::read_to_string(newest)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn events<'a>(log: &'a [Value], event: &str) -> Vec<&'a Value> {
+    log.iter().filter(|e| e["event"] == event).collect()
+}
+
+#[test]
+fn a_pdf_task_activates_the_skill_runs_its_script_and_answers_from_the_pdf() {
+    if std::process::Command::new("pdftotext")
+        .arg("-v")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: pdftotext (poppler-utils) is not installed; .ci/run installs it");
+        return;
+    }
+    let ctx = TestContext::new();
+    let out = run(ctx.command().args(["add", "example/pdf-processing"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    make_pdf(
+        &ctx.root().join("project/report.pdf"),
+        "Quarterly revenue grew by 12 percent",
+    );
+    let model = script(
+        &ctx,
+        "pdf",
+        json!({"turns": [
+            {"tool_calls": [{"name": "use_skill", "input": {"name": "pdf-processing"}}]},
+            {"tool_calls": [{"name": "run_script", "input": {"skill": "pdf-processing", "path": "scripts/extract_text.sh", "args": ["report.pdf"]}}]},
+            {"text": "Summary: {{last_tool_result}}"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--model", &model, "--yes", "summarize report.pdf"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("Quarterly revenue grew by 12 percent"),
+        "{}",
+        out.stdout
+    );
+    let log = audit(&ctx);
+    let disclosures = events(&log, "disclosure");
+    assert_eq!(disclosures[0]["skill"], "pdf-processing");
+    assert_eq!(disclosures[0]["level"], 2);
+    assert_eq!(disclosures[1]["level"], 3);
+    assert_eq!(disclosures[1]["path"], "scripts/extract_text.sh");
+    assert_eq!(events(&log, "end")[0]["ending"]["reason"], "answered");
+    assert_eq!(events(&log, "end")[0]["tool_calls"], 2);
+}
+
+#[test]
+fn with_fifty_skills_only_the_one_used_is_disclosed_and_search_reaches_omitted_ones() {
+    let ctx = TestContext::new();
+    let root = ctx.project_root();
+    for i in 0..50 {
+        let name = format!("skill-{i:02}");
+        write_skill(
+            &root,
+            &name,
+            &skill_md(
+                &name,
+                &format!("Handles topic number {i} in depth. Use when topic {i} comes up."),
+            ),
+        );
+    }
+    // Named to sort after the others, so only relevance can lift it.
+    write_skill(
+        &root,
+        "warehouse-invoices",
+        &skill_md(
+            "warehouse-invoices",
+            "Creates invoices from orders. Use when billing a customer.",
+        ),
+    );
+    let model = script(
+        &ctx,
+        "one",
+        json!({"turns": [
+            {"tool_calls": [{"name": "search_skills", "input": {"query": "invoice billing"}}]},
+            {"tool_calls": [{"name": "use_skill", "input": {"name": "warehouse-invoices"}}]},
+            {"text": "done"}
+        ]}),
+    );
+    // A budget too small for 51 entries: some are left out, with a notice.
+    let out = exec(
+        &ctx,
+        &[
+            "--model",
+            &model,
+            "--catalog-budget",
+            "2000",
+            "compose a haiku",
+        ],
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let log = audit(&ctx);
+    let catalog = events(&log, "catalog")[0];
+    assert!(catalog["chars"].as_u64().unwrap() <= 2000, "{catalog}");
+    let omitted = catalog["omitted"].as_array().unwrap();
+    assert!(
+        omitted.iter().any(|n| n == "warehouse-invoices"),
+        "{catalog}"
+    );
+    let found = events(&log, "tool_result")[0]["output"].as_str().unwrap();
+    assert!(found.contains("warehouse-invoices"), "{found}");
+    let disclosures = events(&log, "disclosure");
+    assert_eq!(disclosures.len(), 1);
+    assert_eq!(disclosures[0]["skill"], "warehouse-invoices");
+
+    // With the default budget, all of them fit (the 51 and the 2 builtin skills).
+    let out = exec(&ctx, &["--model", &model, "make an invoice"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let log = audit(&ctx);
+    let catalog = events(&log, "catalog")[0];
+    assert_eq!(catalog["skills"].as_array().unwrap().len(), 53);
+    assert!(catalog["omitted"].as_array().unwrap().is_empty());
+    assert_eq!(
+        catalog["skills"][0]["name"], "warehouse-invoices",
+        "most relevant first"
+    );
+}
+
+#[test]
+fn restrict_tools_refuses_what_the_active_skill_does_not_allow() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "reader",
+        "---\nname: reader\ndescription: Reads files. Use when reading.\nallowed-tools: Read\n---\nRead only.\n",
+    );
+    let model = script(
+        &ctx,
+        "restrict",
+        json!({"turns": [
+            {"tool_calls": [{"name": "use_skill", "input": {"name": "reader"}}]},
+            {"tool_calls": [{"name": "shell", "input": {"command": "echo hi"}}]},
+            {"text": "{{last_tool_result}}"}
+        ]}),
+    );
+    let out = exec(
+        &ctx,
+        &["--model", &model, "--restrict-tools", "--yes", "read"],
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("refused: shell is not in the allowed-tools of skill 'reader'"),
+        "{}",
+        out.stdout
+    );
+    let log = audit(&ctx);
+    let result = events(&log, "tool_result")[1];
+    assert_eq!(result["is_error"], true);
+}
+
+#[test]
+fn paths_outside_the_workspace_and_skill_directories_are_refused() {
+    let ctx = TestContext::new();
+    let skill = write_skill(
+        &ctx.project_root(),
+        "docs",
+        &skill_md("docs", "Docs. Use when testing."),
+    );
+    std::fs::write(ctx.root().join("secret.txt"), "top secret").unwrap();
+    std::os::unix::fs::symlink(ctx.root().join("secret.txt"), skill.join("escape.txt")).unwrap();
+    std::os::unix::fs::symlink(
+        ctx.root().join("secret.txt"),
+        ctx.root().join("project/link.txt"),
+    )
+    .unwrap();
+    let secret = ctx.root().join("secret.txt");
+    let calls = json!([
+        {"name": "read_resource", "input": {"skill": "docs", "path": "../../../../secret.txt"}},
+        {"name": "read_resource", "input": {"skill": "docs", "path": "escape.txt"}},
+        {"name": "read_resource", "input": {"skill": "docs", "path": secret}},
+        {"name": "read_file", "input": {"path": secret}},
+        {"name": "read_file", "input": {"path": "../secret.txt"}},
+        {"name": "read_file", "input": {"path": "link.txt"}},
+        {"name": "run_script", "input": {"skill": "docs", "path": "../../../../secret.txt"}}
+    ]);
+    let model = script(
+        &ctx,
+        "escape",
+        json!({"turns": [{"tool_calls": calls}, {"text": "ok"}]}),
+    );
+    let out = exec(&ctx, &["--model", &model, "--yes", "read"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let log = audit(&ctx);
+    let results = events(&log, "tool_result");
+    assert_eq!(results.len(), 7);
+    for result in results {
+        assert_eq!(result["is_error"], true, "{result}");
+        assert!(
+            result["output"]
+                .as_str()
+                .unwrap()
+                .contains("is outside the directories"),
+            "{result}"
+        );
+        assert!(!result["output"].as_str().unwrap().contains("top secret"));
+    }
+}
+
+#[test]
+fn scripts_get_no_secrets_and_are_killed_whole_at_the_timeout() {
+    let ctx = TestContext::new();
+    let skill = write_skill(
+        &ctx.project_root(),
+        "tools",
+        &skill_md("tools", "Tools. Use when testing."),
+    );
+    std::fs::create_dir_all(skill.join("scripts")).unwrap();
+    let write_script = |name: &str, body: &str| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = skill.join("scripts").join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    write_script("env.sh", "env");
+    write_script("hang.sh", "sleep 300 &\necho $! > child.pid\nsleep 300");
+    let model = script(
+        &ctx,
+        "scripts",
+        json!({"turns": [
+            {"tool_calls": [{"name": "run_script", "input": {"skill": "tools", "path": "scripts/env.sh"}}]},
+            {"tool_calls": [{"name": "run_script", "input": {"skill": "tools", "path": "scripts/hang.sh"}}]},
+            {"text": "{{last_tool_result}}"}
+        ]}),
+    );
+    let started = std::time::Instant::now();
+    let out = run(ctx
+        .command()
+        .env("FAKE_API_KEY", "sk-do-not-leak")
+        .env("GITHUB_TOKEN", "ghp-do-not-leak")
+        .env("VISIBLE_SETTING", "shown")
+        .args(["exec", "--model", &model, "--yes", "--timeout", "1", "go"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    assert!(
+        out.stdout
+            .contains("[killed: the command ran past its time limit]"),
+        "{}",
+        out.stdout
+    );
+    let log = audit(&ctx);
+    let env = events(&log, "tool_result")[0]["output"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(env.contains("VISIBLE_SETTING=shown"), "{env}");
+    assert!(env.contains("SKILL_DIR="), "{env}");
+    assert!(!env.contains("do-not-leak"), "{env}");
+    let child: i32 = std::fs::read_to_string(ctx.root().join("project/child.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // Gone, or a zombie waiting for whoever adopted it to reap it.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let alive = std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next()
+            != Some("Z")
+    });
+    assert!(!alive, "the script's child {child} outlived the timeout");
+}
+
+#[test]
+fn without_a_terminal_a_call_needing_approval_fails_closed_with_the_rerun_command() {
+    let ctx = TestContext::new();
+    let model = script(
+        &ctx,
+        "write",
+        json!({"turns": [
+            {"tool_calls": [{"name": "write_file", "input": {"path": "out.txt", "content": "hello"}}]},
+            {"text": "written"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--model", &model, "save a greeting"]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("needs approval, and there is no terminal to ask"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("skillpkg exec --allow-tool write_file 'save a greeting'"),
+        "{}",
+        out.stderr
+    );
+    assert!(!ctx.root().join("project/out.txt").exists());
+    let out = exec(&ctx, &["--model", &model, "--yes", "save a greeting"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(ctx.root().join("project/out.txt")).unwrap(),
+        "hello"
+    );
+}
+
+#[test]
+fn a_model_that_never_stops_is_ended_by_each_budget() {
+    let ctx = TestContext::new();
+    let model = script(
+        &ctx,
+        "loop",
+        json!({"turns": [
+            {"text": "again", "tool_calls": [{"name": "list_dir", "input": {"path": "."}}], "usage": {"input_tokens": 40, "output_tokens": 10}}
+        ], "repeat_last": true}),
+    );
+    for (flag, value, message) in [
+        ("--max-turns", "3", "budget of 3 turns"),
+        ("--max-tool-calls", "4", "budget of 4 tool calls"),
+        ("--max-tokens", "120", "budget of 120 tokens"),
+    ] {
+        let out = exec(&ctx, &["--model", &model, flag, value, "loop"]);
+        assert_eq!(out.status, 1, "{flag}: {}", out.stderr);
+        assert!(out.stderr.contains(message), "{flag}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!("raise it with {flag}")),
+            "{}",
+            out.stderr
+        );
+        let log = audit(&ctx);
+        let end = events(&log, "end");
+        assert_eq!(end.len(), 1, "{flag}: the audit is complete");
+        assert_eq!(end[0]["ending"]["reason"], "budget");
+        assert_eq!(events(&log, "start").len(), 1);
+    }
+}
+
+#[test]
+fn a_tool_call_named_after_a_skill_loads_it_once() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "greeter",
+        &skill_md("greeter", "Greets. Use when greeting."),
+    );
+    let model = script(
+        &ctx,
+        "route",
+        json!({"turns": [
+            {"tool_calls": [{"name": "greeter", "input": {}}]},
+            {"tool_calls": [{"name": "use_skill", "input": {"name": "greeter"}}]},
+            {"text": "{{last_tool_result}}"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--model", &model, "greet"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("already loaded"), "{}", out.stdout);
+    let log = audit(&ctx);
+    assert_eq!(events(&log, "tool_call")[0]["routed_from"], "greeter");
+    assert_eq!(events(&log, "disclosure").len(), 1);
+}
+
+#[test]
+fn user_only_skills_are_hidden_from_the_model_but_slash_invocable() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "deploy",
+        "---\nname: deploy\ndescription: Deploys. Use when shipping.\ndisable-model-invocation: true\n---\nDeploy $ARGUMENTS now.\n",
+    );
+    let model = script(
+        &ctx,
+        "user-only",
+        json!({"turns": [
+            {"tool_calls": [{"name": "use_skill", "input": {"name": "deploy"}}]},
+            {"text": "{{last_tool_result}}"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--model", &model, "ship it"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("can only be invoked by the user"),
+        "{}",
+        out.stdout
+    );
+    let log = audit(&ctx);
+    let listed = events(&log, "catalog")[0]["skills"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(!listed.is_empty());
+    assert!(listed.iter().all(|e| e["name"] != "deploy"), "{listed:?}");
+
+    let done = script(&ctx, "done", json!({"turns": [{"text": "deployed"}]}));
+    let out = exec(&ctx, &["--model", &done, "/deploy staging"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let log = audit(&ctx);
+    let disclosure = events(&log, "disclosure")[0];
+    assert_eq!(disclosure["via"], "slash");
+    assert_eq!(disclosure["disclosure"]["skill"], "deploy");
+    let out = exec(&ctx, &["--model", &done, "/nope x"]);
+    assert_eq!(out.status, 1);
+    assert!(
+        out.stderr.contains("there is no skill named 'nope'"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn dry_run_shows_the_prompt_tools_and_estimate_and_no_model_says_how_to_configure_one() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "greeter",
+        &skill_md("greeter", "Greets. Use when greeting."),
+    );
+    let out = exec(&ctx, &["--dry-run", "greet"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("<available_skills>"), "{}", out.stdout);
+    assert!(out.stdout.contains("<name>greeter</name>"));
+    assert!(out.stdout.contains("\"name\": \"use_skill\""));
+    // The greeter and the two builtin skills.
+    assert!(
+        out.stdout.contains("tokens (3 skills listed, 0 left out)"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        !ctx.root().join("project/.skillpkg/runs").exists(),
+        "a dry run writes no audit"
+    );
+
+    let out = exec(&ctx, &["greet"]);
+    assert_eq!(out.status, 1);
+    assert!(
+        out.stderr.contains("no model is configured"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("--model"), "{}", out.stderr);
+    assert!(out.stderr.contains("ANTHROPIC_API_KEY"), "{}", out.stderr);
+}
