@@ -358,6 +358,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         'skillpkg;exec' {
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model: anthropic:<model>, openai:<model> or scripted:<file>')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model: anthropic:<model>, openai:<model> or scripted:<file>')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Another server speaking the model''s API (Ollama, vLLM, a proxy, a mock)')
             [CompletionResult]::new('--allow-tool', '--allow-tool', [CompletionResultType]::ParameterName, 'Approve this tool (`shell`, `write_file`, `run_script`, `Bash(git:*)`, …)')
             [CompletionResult]::new('--deny-tool', '--deny-tool', [CompletionResultType]::ParameterName, 'Refuse this tool, whatever else allows it')
             [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Most model turns')
@@ -365,6 +366,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Most tokens, input and output together')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds a script or shell command may run')
             [CompletionResult]::new('--catalog-budget', '--catalog-budget', [CompletionResultType]::ParameterName, 'The catalog''s budget in characters (default: 2% of the model''s context)')
+            [CompletionResult]::new('--no-stream', '--no-stream', [CompletionResultType]::ParameterName, 'Wait for each whole answer instead of streaming it')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the system prompt, the tool schemas and a token estimate; call no model')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON on stdout')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Approve every tool call that is not denied')

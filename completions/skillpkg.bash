@@ -360,7 +360,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__exec)
-            opts="-m -y -q -v -h --model --dry-run --json --yes --allow-tool --deny-tool --restrict-tools --max-turns --max-tool-calls --max-tokens --timeout --catalog-budget --quiet --verbose --help"
+            opts="-m -y -q -v -h --model --base-url --no-stream --dry-run --json --yes --allow-tool --deny-tool --restrict-tools --max-turns --max-tool-calls --max-tokens --timeout --catalog-budget --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -371,6 +371,10 @@ _skillpkg() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

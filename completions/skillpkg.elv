@@ -324,6 +324,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;exec'= {
             cand -m 'The model: anthropic:<model>, openai:<model> or scripted:<file>'
             cand --model 'The model: anthropic:<model>, openai:<model> or scripted:<file>'
+            cand --base-url 'Another server speaking the model''s API (Ollama, vLLM, a proxy, a mock)'
             cand --allow-tool 'Approve this tool (`shell`, `write_file`, `run_script`, `Bash(git:*)`, …)'
             cand --deny-tool 'Refuse this tool, whatever else allows it'
             cand --max-turns 'Most model turns'
@@ -331,6 +332,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --max-tokens 'Most tokens, input and output together'
             cand --timeout 'Seconds a script or shell command may run'
             cand --catalog-budget 'The catalog''s budget in characters (default: 2% of the model''s context)'
+            cand --no-stream 'Wait for each whole answer instead of streaming it'
             cand --dry-run 'Print the system prompt, the tool schemas and a token estimate; call no model'
             cand --json 'Print the result as JSON on stdout'
             cand -y 'Approve every tool call that is not denied'

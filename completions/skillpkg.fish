@@ -186,6 +186,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "init" -d 'Create an index (a folder, or a new git repository with --git); with --org and --key, also allow that key to sign the org\'s packages'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -s m -l model -d 'The model: anthropic:<model>, openai:<model> or scripted:<file>' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l base-url -d 'Another server speaking the model\'s API (Ollama, vLLM, a proxy, a mock)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l allow-tool -d 'Approve this tool (`shell`, `write_file`, `run_script`, `Bash(git:*)`, …)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l deny-tool -d 'Refuse this tool, whatever else allows it' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l max-turns -d 'Most model turns' -r
@@ -193,6 +194,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l max-tool-call
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l max-tokens -d 'Most tokens, input and output together' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l timeout -d 'Seconds a script or shell command may run' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l catalog-budget -d 'The catalog\'s budget in characters (default: 2% of the model\'s context)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l no-stream -d 'Wait for each whole answer instead of streaming it'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l dry-run -d 'Print the system prompt, the tool schemas and a token estimate; call no model'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l json -d 'Print the result as JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -s y -l yes -d 'Approve every tool call that is not denied'

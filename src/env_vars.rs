@@ -21,3 +21,7 @@ pub const SKILLPKG_MODEL: &str = "SKILLPKG_MODEL";
 pub const ANTHROPIC_API_KEY: &str = "ANTHROPIC_API_KEY";
 /// An OpenAI API key: `exec` picks an OpenAI model when it is set.
 pub const OPENAI_API_KEY: &str = "OPENAI_API_KEY";
+/// Another server for `anthropic:` models (a proxy, a gateway, a mock).
+pub const ANTHROPIC_BASE_URL: &str = "ANTHROPIC_BASE_URL";
+/// Another server for `openai:` models (Ollama, vLLM, llama.cpp, a mock).
+pub const OPENAI_BASE_URL: &str = "OPENAI_BASE_URL";

@@ -5,15 +5,19 @@
 //! The agent sees skills only through [`crate::skill`]; the caller loads
 //! them from the roots and passes the resolved set in.
 
+pub mod anthropic;
 pub mod audit;
 pub mod catalog;
 pub mod confine;
+pub mod http;
 pub mod model;
+pub mod openai;
 pub mod policy;
 pub mod process;
 pub mod run;
 pub mod scripted;
 pub mod slash;
+pub mod sse;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
@@ -59,13 +63,70 @@ pub fn choose_model(flag: Option<&str>, manifest: Option<&str>) -> anyhow::Resul
     )
 }
 
-/// Opens the model `spec` names.
-pub fn open_model(spec: &str, cwd: &Path) -> anyhow::Result<Box<dyn Model>> {
+/// How a model is reached.
+#[derive(Debug, Clone, Default)]
+pub struct Connection<'a> {
+    /// `--base-url`: another server speaking the same API.
+    pub base_url: Option<&'a str>,
+    /// Stream the answer as it is written.
+    pub stream: bool,
+}
+
+/// How long a model request may wait for the next bytes.
+const MODEL_READ_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Opens the model `spec` names. API keys come from the environment; the
+/// default servers need one, other servers (`--base-url`) may not.
+pub fn open_model(
+    spec: &str,
+    cwd: &Path,
+    connection: &Connection,
+) -> anyhow::Result<Box<dyn Model>> {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let base_url = |var: &str, default: &str| {
+        connection
+            .base_url
+            .map(str::to_string)
+            .or_else(|| env(var))
+            .unwrap_or_else(|| default.to_string())
+    };
+    let key = |var: &str, base: &str, default: &str| -> anyhow::Result<Option<String>> {
+        match env(var) {
+            Some(key) => Ok(Some(key)),
+            None if base == default => bail!(
+                "{spec} needs an API key and {var} is not set\nhint: export {var}=…, or point --base-url at a server that needs none"
+            ),
+            None => Ok(None),
+        }
+    };
     match spec.split_once(':') {
         Some(("scripted", file)) => Ok(Box::new(scripted::Scripted::load(&cwd.join(file))?)),
-        Some(("anthropic" | "openai", _)) => bail!(
-            "{spec}: this version of skillpkg runs scripted models only; the Anthropic and OpenAI adapters are not built yet\nhint: use --model scripted:<file>, or --dry-run to see the prompt"
-        ),
+        Some(("anthropic", model)) if !model.is_empty() => {
+            let base = base_url(env_vars::ANTHROPIC_BASE_URL, anthropic::DEFAULT_BASE_URL);
+            let key = key(
+                env_vars::ANTHROPIC_API_KEY,
+                &base,
+                anthropic::DEFAULT_BASE_URL,
+            )?;
+            Ok(Box::new(anthropic::Anthropic(http::Endpoint::new(
+                model,
+                &base,
+                key,
+                connection.stream,
+                http::Client::new(MODEL_READ_TIMEOUT)?,
+            ))))
+        }
+        Some(("openai", model)) if !model.is_empty() => {
+            let base = base_url(env_vars::OPENAI_BASE_URL, openai::DEFAULT_BASE_URL);
+            let key = key(env_vars::OPENAI_API_KEY, &base, openai::DEFAULT_BASE_URL)?;
+            Ok(Box::new(openai::OpenAi(http::Endpoint::new(
+                model,
+                &base,
+                key,
+                connection.stream,
+                http::Client::new(MODEL_READ_TIMEOUT)?,
+            ))))
+        }
         _ => bail!(
             "unknown model '{spec}'\nhint: models are anthropic:<model>, openai:<model> or scripted:<file>"
         ),

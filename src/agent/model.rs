@@ -62,15 +62,19 @@ impl Message {
 
     /// The text parts, joined.
     pub fn text(&self) -> String {
-        self.blocks
-            .iter()
-            .filter_map(|b| match b {
-                Block::Text { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("")
+        text_of(&self.blocks)
     }
+}
+
+/// The text parts of `blocks`, joined.
+pub fn text_of(blocks: &[Block]) -> String {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A tool the model may call.

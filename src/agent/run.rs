@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::audit::Audit;
-use super::model::{Block, Message, Model, Request, Role, ToolSpec, Usage};
+use super::model::{Block, Message, Model, Request, Role, ToolSpec, Usage, text_of};
 use super::policy::{Decision, Policy};
 use super::tools::{ToolOutput, Toolbox};
 
@@ -165,15 +165,9 @@ impl Run<'_, '_> {
                     "elapsed_ms": started.elapsed().as_millis() as u64,
                 }),
             );
-            let text: String = turn
-                .blocks
-                .iter()
-                .filter_map(|b| match b {
-                    Block::Text { text } => Some(text.as_str()),
-                    _ => None,
-                })
-                .collect();
-            if !text.is_empty() {
+            let text = text_of(&turn.blocks);
+            let spoke = !text.is_empty();
+            if spoke {
                 outcome.answer = text;
             }
             let calls: Vec<(String, String, Value)> = turn
@@ -196,6 +190,10 @@ impl Run<'_, '_> {
             }
             if calls.is_empty() {
                 break;
+            }
+            // Text before tool calls ends its line, so the next turn's starts afresh.
+            if spoke && !outcome.answer.ends_with('\n') {
+                on_text("\n");
             }
             let mut results = Vec::new();
             for (id, name, input) in calls {

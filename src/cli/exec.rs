@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::agent::policy::Policy;
 use crate::agent::run::{Budgets, Ending, catch_interrupts};
-use crate::agent::{ExecOptions, choose_model, dry_run, exec, open_model};
+use crate::agent::{Connection, ExecOptions, choose_model, dry_run, exec, open_model};
 use crate::manifest::{MANIFEST_FILE, Manifest};
 
 use super::{Context, ExitStatus};
@@ -18,6 +18,12 @@ pub struct Args {
     /// The model: anthropic:<model>, openai:<model> or scripted:<file>.
     #[arg(long, short = 'm')]
     model: Option<String>,
+    /// Another server speaking the model's API (Ollama, vLLM, a proxy, a mock).
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// Wait for each whole answer instead of streaming it.
+    #[arg(long)]
+    no_stream: bool,
     /// Print the system prompt, the tool schemas and a token estimate; call no model.
     #[arg(long)]
     dry_run: bool,
@@ -110,7 +116,11 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
         return Ok(ExitStatus::Success);
     }
     let spec = choose_model(args.model.as_deref(), manifest.agent.model.as_deref())?;
-    let mut model = open_model(&spec, &cwd)?;
+    let connection = Connection {
+        base_url: args.base_url.as_deref(),
+        stream: !args.no_stream,
+    };
+    let mut model = open_model(&spec, &cwd, &connection)?;
     let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     let mut approve = |tool: &str, input: &serde_json::Value| -> Option<bool> {
         if !interactive {

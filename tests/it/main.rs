@@ -9,6 +9,7 @@ mod direct;
 mod exec;
 mod http;
 mod install;
+mod models;
 mod publish;
 mod roots;
 mod sample_index;
