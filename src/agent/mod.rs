@@ -10,6 +10,7 @@ pub mod audit;
 pub mod catalog;
 pub mod confine;
 pub mod http;
+pub mod interrupt;
 pub mod model;
 pub mod openai;
 pub mod policy;
@@ -184,7 +185,7 @@ pub struct DryRun {
 fn listed<'s>(skills: &[&'s Skill]) -> Vec<&'s Skill> {
     skills
         .iter()
-        .filter(|s| !s.meta.disable_model_invocation())
+        .filter(|s| s.model_invocable())
         .copied()
         .collect()
 }

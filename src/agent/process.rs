@@ -139,8 +139,9 @@ pub fn run(
         if let Some(status) = child.try_wait()? {
             break status;
         }
-        if started.elapsed() >= timeout {
-            timed_out = true;
+        let interrupted = super::interrupt::requested();
+        if started.elapsed() >= timeout || interrupted {
+            timed_out = !interrupted;
             // SAFETY: kill(2) on a process group this function created.
             unsafe {
                 libc::kill(-group, libc::SIGKILL);

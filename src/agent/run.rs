@@ -2,8 +2,6 @@
 //! policy and the toolbox, results go back, until it answers without a
 //! tool call, a budget ends the run, or the user interrupts.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -77,25 +75,6 @@ pub struct Outcome {
     pub usage: Usage,
 }
 
-/// Set by the SIGINT handler; checked between steps.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_interrupt(_: libc::c_int) {
-    INTERRUPTED.store(true, Ordering::SeqCst);
-}
-
-/// Makes Ctrl-C end the run cleanly (between steps) instead of killing
-/// the process, so the audit is complete.
-pub fn catch_interrupts() {
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as *const () as libc::sighandler_t,
-        );
-    }
-}
-
 /// Asks the user about a call; `None` when no one can be asked.
 pub type Approver<'a> = dyn FnMut(&str, &Value) -> Option<bool> + 'a;
 
@@ -138,7 +117,7 @@ impl Run<'_, '_> {
             flag: flag.into(),
         };
         'run: loop {
-            if INTERRUPTED.load(Ordering::SeqCst) {
+            if super::interrupt::requested() {
                 outcome.ending = Ending::Interrupted;
                 break;
             }
@@ -197,7 +176,7 @@ impl Run<'_, '_> {
             }
             let mut results = Vec::new();
             for (id, name, input) in calls {
-                if INTERRUPTED.load(Ordering::SeqCst) {
+                if super::interrupt::requested() {
                     outcome.ending = Ending::Interrupted;
                     break 'run;
                 }

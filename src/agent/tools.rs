@@ -95,7 +95,7 @@ impl<'s> Toolbox<'s> {
         Ok(Toolbox {
             invocable: skills
                 .iter()
-                .filter(|s| !s.meta.disable_model_invocation())
+                .filter(|s| s.model_invocable())
                 .map(|s| s.meta.name.clone())
                 .collect(),
             skills: skills.iter().map(|s| (s.meta.name.clone(), *s)).collect(),

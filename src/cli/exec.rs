@@ -4,7 +4,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::time::Duration;
 
 use crate::agent::policy::Policy;
-use crate::agent::run::{Budgets, Ending, catch_interrupts};
+use crate::agent::run::{Budgets, Ending};
 use crate::agent::{Connection, ExecOptions, choose_model, dry_run, exec, open_model};
 use crate::manifest::{MANIFEST_FILE, Manifest};
 
@@ -139,7 +139,7 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
             let _ = std::io::stdout().flush();
         }
     };
-    catch_interrupts();
+    crate::agent::interrupt::catch();
     let finished = exec(model.as_mut(), &skills, options, &mut on_text, &mut approve)?;
     if args.json {
         context.printer.json(&finished)?;

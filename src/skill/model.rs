@@ -100,6 +100,27 @@ impl Skill {
     }
 }
 
+impl Skill {
+    /// Whether a model may activate the skill on its own: not with
+    /// `disable-model-invocation: true`, nor when Codex's
+    /// `agents/openai.yaml` says `policy: {allow_implicit_invocation: false}`.
+    pub fn model_invocable(&self) -> bool {
+        !self.meta.disable_model_invocation() && codex_allows_implicit(&self.dir)
+    }
+}
+
+/// `policy.allow_implicit_invocation` of `<dir>/agents/openai.yaml`; true
+/// when the file or the field is absent or unreadable.
+fn codex_allows_implicit(dir: &std::path::Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(dir.join("agents").join("openai.yaml")) else {
+        return true;
+    };
+    match super::load::parse_yaml(&text) {
+        Ok(value) => value["policy"]["allow_implicit_invocation"].as_bool() != Some(false),
+        Err(_) => true,
+    }
+}
+
 /// Replaces `{baseDir}` and `${SKILL_DIR}` with the skill directory.
 pub fn resolve_base_dir(text: &str, dir: &std::path::Path) -> String {
     let dir = dir.to_string_lossy();

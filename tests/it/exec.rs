@@ -433,6 +433,18 @@ fn user_only_skills_are_hidden_from_the_model_but_slash_invocable() {
         "deploy",
         "---\nname: deploy\ndescription: Deploys. Use when shipping.\ndisable-model-invocation: true\n---\nDeploy $ARGUMENTS now.\n",
     );
+    // Codex's way of saying the same thing.
+    let codex = write_skill(
+        &ctx.project_root(),
+        "release",
+        &skill_md("release", "Releases. Use when releasing."),
+    );
+    std::fs::create_dir_all(codex.join("agents")).unwrap();
+    std::fs::write(
+        codex.join("agents/openai.yaml"),
+        "interface:\n  display_name: Release\npolicy:\n  allow_implicit_invocation: false\n",
+    )
+    .unwrap();
     let model = script(
         &ctx,
         "user-only",
@@ -454,7 +466,12 @@ fn user_only_skills_are_hidden_from_the_model_but_slash_invocable() {
         .unwrap()
         .clone();
     assert!(!listed.is_empty());
-    assert!(listed.iter().all(|e| e["name"] != "deploy"), "{listed:?}");
+    assert!(
+        listed
+            .iter()
+            .all(|e| e["name"] != "deploy" && e["name"] != "release"),
+        "{listed:?}"
+    );
 
     let done = script(&ctx, "done", json!({"turns": [{"text": "deployed"}]}));
     let out = exec(&ctx, &["--model", &done, "/deploy staging"]);
@@ -505,4 +522,75 @@ fn dry_run_shows_the_prompt_tools_and_estimate_and_no_model_says_how_to_configur
     );
     assert!(out.stderr.contains("--model"), "{}", out.stderr);
     assert!(out.stderr.contains("ANTHROPIC_API_KEY"), "{}", out.stderr);
+}
+
+#[test]
+fn ctrl_c_ends_the_run_cleanly_and_the_audit_is_complete() {
+    let ctx = TestContext::new();
+    let skill = write_skill(
+        &ctx.project_root(),
+        "slow",
+        &skill_md("slow", "Slow. Use when waiting."),
+    );
+    std::fs::create_dir_all(skill.join("scripts")).unwrap();
+    let wait = skill.join("scripts/wait.sh");
+    std::fs::write(&wait, "#!/bin/sh\nsleep 30\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wait, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let model = script(
+        &ctx,
+        "slow",
+        json!({"turns": [
+            {"tool_calls": [{"name": "run_script", "input": {"skill": "slow", "path": "scripts/wait.sh"}}]},
+            {"text": "never reached"}
+        ]}),
+    );
+    let child = ctx
+        .command()
+        .args(["exec", "--model", &model, "--yes", "wait"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the script runs, then press Ctrl-C.
+    let started = std::time::Instant::now();
+    while !audit_exists(&ctx) || !audit(&ctx).iter().any(|e| e["event"] == "approval") {
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "the script was not waited out"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("interrupted; the audit log is"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("never reached"));
+    let log = audit(&ctx);
+    assert_eq!(events(&log, "end")[0]["ending"]["reason"], "interrupted");
+}
+
+fn audit_exists(ctx: &TestContext) -> bool {
+    std::fs::read_dir(ctx.root().join("project/.skillpkg/runs"))
+        .is_ok_and(|mut d| d.next().is_some())
+}
+
+#[test]
+fn json_prints_the_result() {
+    let ctx = TestContext::new();
+    let model = script(&ctx, "answer", json!({"turns": [{"text": "forty-two"}]}));
+    let out = exec(&ctx, &["--model", &model, "--json", "the answer"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let result: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(result["answer"], "forty-two");
+    assert_eq!(result["ending"]["reason"], "answered");
+    assert_eq!(result["turns"], 1);
+    assert!(result["audit"].as_str().unwrap().ends_with(".jsonl"));
 }
