@@ -25,3 +25,8 @@ pub fn catch() {
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::SeqCst)
 }
+
+/// Forgets an earlier Ctrl-C (the REPL starts each input afresh).
+pub fn reset() {
+    REQUESTED.store(false, Ordering::SeqCst);
+}

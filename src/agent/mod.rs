@@ -222,7 +222,7 @@ pub struct Finished {
     pub audit: PathBuf,
 }
 
-/// Runs the agent: catalog, loop, audit.
+/// Runs the agent on `options.task`: catalog, loop, audit.
 pub fn exec(
     model: &mut dyn Model,
     skills: &[&Skill],
@@ -230,78 +230,161 @@ pub fn exec(
     on_text: &mut dyn FnMut(&str),
     approve: &mut Approver,
 ) -> anyhow::Result<Finished> {
-    let plan = dry_run(skills, &options, model.context_window())?;
-    let mut audit = Audit::create(options.state_dir).map_err(|e| {
-        anyhow::anyhow!(
-            "could not create the audit log under {}: {e}",
-            options.state_dir.display()
-        )
-    })?;
-    audit.record(
-        "start",
-        json!({
-            "model": model.id(),
-            "task": options.task,
-            "workspace": options.workspace,
-            "budgets": {
-                "max_turns": options.budgets.max_turns,
-                "max_tool_calls": options.budgets.max_tool_calls,
-                "max_tokens": options.budgets.max_tokens,
-            },
-            "policy": {
-                "yes": options.policy.yes,
-                "allow": options.policy.allow,
-                "deny": options.policy.deny,
-                "restrict": options.policy.restrict,
-            },
-        }),
-    );
-    audit.record(
-        "catalog",
-        json!({
-            "budget": plan.catalog.budget,
-            "chars": plan.catalog.text.len(),
-            "skills": plan.catalog.entries,
-            "omitted": plan.catalog.omitted,
-            "shadowed": options.shadowed,
-            "estimated_tokens": plan.estimated_tokens,
-        }),
-    );
-    let mut toolbox = Toolbox::new(options.workspace, skills)?;
-    toolbox.timeout = options.timeout;
-    let first = match parse_slash(options.task) {
-        Some((name, args)) => {
-            let skill = skills
-                .iter()
-                .find(|s| s.meta.name == name)
-                .ok_or_else(|| anyhow::anyhow!("/{name}: there is no skill named '{name}'\nhint: `skillpkg list` shows the skills"))?;
-            if !skill.meta.user_invocable() {
-                bail!("/{name}: the skill '{name}' is not user-invocable (user-invocable: false)");
-            }
-            let output = toolbox.activate(name, args).map_err(anyhow::Error::msg)?;
-            if let Some(disclosure) = &output.disclosure {
-                audit.record(
-                    "disclosure",
-                    json!({"via": "slash", "disclosure": disclosure}),
-                );
-            }
-            output.content
-        }
-        None => options.task.to_string(),
-    };
-    let mut run = Run {
-        toolbox: &mut toolbox,
-        policy: &options.policy,
-        budgets: options.budgets,
-        system: &plan.system,
-        audit: &mut audit,
-        max_output_tokens: 8_192,
-    };
-    let outcome = run.run(model, vec![Message::user(first)], on_text, approve)?;
+    let mut session = Session::start(model.id(), &options)?;
+    let outcome = session.send(model, skills, options.task, on_text, approve)?;
     Ok(Finished {
         outcome,
-        audit: audit.path().to_path_buf(),
+        audit: session.audit_path().to_path_buf(),
     })
+}
+
+/// A conversation: one audit log, messages kept from one input to the
+/// next (the REPL sends many).
+pub struct Session<'o> {
+    options: &'o ExecOptions<'o>,
+    audit: Audit,
+    messages: Vec<Message>,
+}
+
+impl<'o> Session<'o> {
+    /// Opens the audit log and records how the run was set up.
+    pub fn start(model_id: String, options: &'o ExecOptions<'o>) -> anyhow::Result<Session<'o>> {
+        let mut audit = Audit::create(options.state_dir).map_err(|e| {
+            anyhow::anyhow!(
+                "could not create the audit log under {}: {e}",
+                options.state_dir.display()
+            )
+        })?;
+        audit.record(
+            "start",
+            json!({
+                "model": model_id,
+                "task": options.task,
+                "workspace": options.workspace,
+                "budgets": {
+                    "max_turns": options.budgets.max_turns,
+                    "max_tool_calls": options.budgets.max_tool_calls,
+                    "max_tokens": options.budgets.max_tokens,
+                },
+                "policy": {
+                    "yes": options.policy.yes,
+                    "allow": options.policy.allow,
+                    "deny": options.policy.deny,
+                    "restrict": options.policy.restrict,
+                },
+            }),
+        );
+        Ok(Session {
+            options,
+            audit,
+            messages: Vec::new(),
+        })
+    }
+
+    /// The audit log.
+    pub fn audit_path(&self) -> &Path {
+        self.audit.path()
+    }
+
+    /// A run that stopped between a tool call and its result (a budget,
+    /// a refusal) leaves calls unanswered; APIs refuse a conversation like
+    /// that, so each gets an error result before the next input.
+    fn answer_dangling_calls(&mut self) {
+        let Some(last) = self.messages.last() else {
+            return;
+        };
+        if last.role != model::Role::Assistant {
+            return;
+        }
+        let results: Vec<model::Block> = last
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                model::Block::ToolUse { id, .. } => Some(model::Block::ToolResult {
+                    id: id.clone(),
+                    content: "not run: the previous run stopped first".into(),
+                    is_error: true,
+                }),
+                _ => None,
+            })
+            .collect();
+        if !results.is_empty() {
+            self.messages.push(Message {
+                role: model::Role::User,
+                blocks: results,
+            });
+        }
+    }
+
+    /// Sends one input (a task, or `/name args`) over `skills` as they are
+    /// now, and runs the loop until the model answers.
+    pub fn send(
+        &mut self,
+        model: &mut dyn Model,
+        skills: &[&Skill],
+        input: &str,
+        on_text: &mut dyn FnMut(&str),
+        approve: &mut Approver,
+    ) -> anyhow::Result<Outcome> {
+        let options = self.options;
+        let budget = options
+            .catalog_budget
+            .unwrap_or_else(|| catalog::budget_for(model.context_window()));
+        let catalog = catalog::build(&listed(skills), input, budget);
+        let mut toolbox = Toolbox::new(options.workspace, skills)?;
+        toolbox.timeout = options.timeout;
+        let system = system_prompt(toolbox.workspace(), &catalog);
+        self.audit.record(
+            "catalog",
+            json!({
+                "budget": catalog.budget,
+                "chars": catalog.text.len(),
+                "skills": catalog.entries,
+                "omitted": catalog.omitted,
+                "shadowed": options.shadowed,
+            }),
+        );
+        let first = match parse_slash(input) {
+            Some((name, args)) => {
+                let skill = skills.iter().find(|s| s.meta.name == name).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "/{name}: there is no skill named '{name}'\nhint: `skillpkg list` shows the skills"
+                    )
+                })?;
+                if !skill.meta.user_invocable() {
+                    bail!(
+                        "/{name}: the skill '{name}' is not user-invocable (user-invocable: false)"
+                    );
+                }
+                let output = toolbox.activate(name, args).map_err(anyhow::Error::msg)?;
+                if let Some(disclosure) = &output.disclosure {
+                    self.audit.record(
+                        "disclosure",
+                        json!({"via": "slash", "disclosure": disclosure}),
+                    );
+                }
+                output.content
+            }
+            None => input.to_string(),
+        };
+        self.answer_dangling_calls();
+        // Roles alternate: a new input joins a trailing user message.
+        match self.messages.last_mut() {
+            Some(last) if last.role == model::Role::User => {
+                last.blocks.push(model::Block::Text { text: first });
+            }
+            _ => self.messages.push(Message::user(first)),
+        }
+        let mut run = Run {
+            toolbox: &mut toolbox,
+            policy: &options.policy,
+            budgets: options.budgets,
+            system: &system,
+            audit: &mut self.audit,
+            max_output_tokens: 8_192,
+        };
+        run.run(model, &mut self.messages, on_text, approve)
+    }
 }
 
 /// `/name args` → `(name, args)`.

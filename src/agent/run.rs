@@ -99,7 +99,7 @@ impl Run<'_, '_> {
     pub fn run(
         &mut self,
         model: &mut dyn Model,
-        mut messages: Vec<Message>,
+        messages: &mut Vec<Message>,
         on_text: &mut dyn FnMut(&str),
         approve: &mut Approver,
     ) -> anyhow::Result<Outcome> {
@@ -127,7 +127,7 @@ impl Run<'_, '_> {
             }
             let request = Request {
                 system: self.system,
-                messages: &messages,
+                messages,
                 tools: &specs,
                 max_tokens: self.max_output_tokens,
             };

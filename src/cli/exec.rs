@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::agent::policy::Policy;
 use crate::agent::run::{Budgets, Ending};
-use crate::agent::{Connection, ExecOptions, choose_model, dry_run, exec, open_model};
+use crate::agent::{Connection, ExecOptions, Session, choose_model, dry_run, exec, open_model};
 use crate::manifest::{MANIFEST_FILE, Manifest};
 
 use super::{Context, ExitStatus};
@@ -13,8 +13,9 @@ use super::{Context, ExitStatus};
 /// Run an agent over the resolved skills.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The task, or `/skill-name args` to start from that skill.
-    task: String,
+    /// The task, or `/skill-name args` to start from that skill. Without
+    /// one, on a terminal, a REPL.
+    task: Option<String>,
     /// The model: anthropic:<model>, openai:<model> or scripted:<file>.
     #[arg(long, short = 'm')]
     model: Option<String>,
@@ -77,7 +78,7 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     };
     let state_dir = project.join(".skillpkg");
     let options = ExecOptions {
-        task: &args.task,
+        task: args.task.as_deref().unwrap_or(""),
         workspace: &cwd,
         state_dir: &state_dir,
         policy: Policy {
@@ -140,6 +141,21 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
         }
     };
     crate::agent::interrupt::catch();
+    let Some(task) = args.task.as_deref() else {
+        if !interactive {
+            anyhow::bail!(
+                "no task given, and no terminal for the REPL\nhint: skillpkg exec \"<task>\""
+            );
+        }
+        drop(loaded);
+        return repl(
+            context,
+            model.as_mut(),
+            &options,
+            &mut on_text,
+            &mut approve,
+        );
+    };
     let finished = exec(model.as_mut(), &skills, options, &mut on_text, &mut approve)?;
     if args.json {
         context.printer.json(&finished)?;
@@ -149,7 +165,17 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     context
         .printer
         .verbose(format_args!("audit log: {}", finished.audit.display()));
-    match &finished.outcome.ending {
+    report_ending(context, &finished.outcome.ending, &finished.audit, task)
+}
+
+/// Says why a run ended, when it did not end with an answer.
+fn report_ending(
+    context: &Context,
+    ending: &Ending,
+    audit: &std::path::Path,
+    task: &str,
+) -> anyhow::Result<ExitStatus> {
+    match ending {
         Ending::Answered => Ok(ExitStatus::Success),
         Ending::Budget {
             budget,
@@ -158,15 +184,15 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
         } => {
             context.printer.error(&anyhow::anyhow!(
                 "the run stopped at its budget of {limit} {budget}\nhint: raise it with {flag}; the audit log is {}",
-                finished.audit.display()
+                audit.display()
             ));
             Ok(ExitStatus::Failure)
         }
         Ending::NeedsApproval { tool } => {
             context.printer.error(&anyhow::anyhow!(
                 "the model called {tool}, which needs approval, and there is no terminal to ask\nhint: re-run with approval: skillpkg exec --allow-tool {tool} {}\nhint: or approve every tool: skillpkg exec --yes {}",
-                shell_quote(&args.task),
-                shell_quote(&args.task)
+                shell_quote(task),
+                shell_quote(task)
             ));
             Ok(ExitStatus::Failure)
         }
@@ -179,7 +205,7 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Ending::Interrupted => {
             context.printer.error(&anyhow::anyhow!(
                 "interrupted; the audit log is {}",
-                finished.audit.display()
+                audit.display()
             ));
             Ok(ExitStatus::Failure)
         }
@@ -189,4 +215,61 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
 /// `text` quoted for a POSIX shell.
 fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// The REPL: reads inputs until `/exit` or end of input; `/skills` lists
+/// the skills; `/name args` starts from a skill; anything else is a task.
+/// The conversation carries on from one input to the next, and the skills
+/// are loaded afresh for each, so ones added or edited meanwhile are used.
+fn repl(
+    context: &mut Context,
+    model: &mut dyn crate::agent::model::Model,
+    options: &ExecOptions,
+    on_text: &mut dyn FnMut(&str),
+    approve: &mut crate::agent::run::Approver,
+) -> anyhow::Result<ExitStatus> {
+    let mut session = Session::start(model.id(), options)?;
+    eprintln!("skillpkg exec: type a task, /skills, /<skill> args, or /exit");
+    let stdin = std::io::stdin();
+    loop {
+        eprint!("> ");
+        let _ = std::io::stderr().flush();
+        let mut line = String::new();
+        if stdin.lock().read_line(&mut line)? == 0 {
+            break;
+        }
+        let input = line.trim();
+        match input {
+            "" => continue,
+            "/exit" | "/quit" => break,
+            _ => {}
+        }
+        crate::agent::interrupt::reset();
+        let loaded = super::load_skills(context)?;
+        let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();
+        if input == "/skills" {
+            for skill in &skills {
+                context.printer.data(format_args!(
+                    "/{:24} {}",
+                    skill.meta.name,
+                    skill.meta.catalog_description()
+                ));
+            }
+            continue;
+        }
+        match session.send(model, &skills, input, on_text, approve) {
+            Ok(outcome) => {
+                if !outcome.answer.ends_with('\n') {
+                    println!();
+                }
+                report_ending(context, &outcome.ending, session.audit_path(), input)?;
+            }
+            Err(e) => context.printer.error(&e),
+        }
+    }
+    context.printer.verbose(format_args!(
+        "audit log: {}",
+        session.audit_path().display()
+    ));
+    Ok(ExitStatus::Success)
 }

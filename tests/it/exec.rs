@@ -594,3 +594,59 @@ fn json_prints_the_result() {
     assert_eq!(result["turns"], 1);
     assert!(result["audit"].as_str().unwrap().ends_with(".jsonl"));
 }
+
+#[test]
+fn the_repl_keeps_the_conversation_and_picks_up_new_skills() {
+    let ctx = TestContext::new();
+    let model = script(
+        &ctx,
+        "repl",
+        json!({"turns": [
+            {"tool_calls": [{"name": "write_file", "input": {
+                "path": ".agents/skills/late/SKILL.md",
+                "content": "---\nname: late\ndescription: Added while the REPL ran. Use when testing.\n---\nLate body for $ARGUMENTS.\n"
+            }}]},
+            {"text": "made the skill"},
+            {"text": "used: {{last_tool_result}}"}
+        ]}),
+    );
+    // A pseudo-terminal (script(1)) so that exec sees one and opens the REPL.
+    let base = ctx.command();
+    let mut cmd = std::process::Command::new("script");
+    cmd.env_clear().current_dir(ctx.root().join("project"));
+    for (key, value) in base.get_envs() {
+        if let Some(value) = value {
+            cmd.env(key, value);
+        }
+    }
+    let line = format!(
+        "{} exec --yes --model {model}",
+        base.get_program().to_string_lossy()
+    );
+    let mut child = cmd
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"make a skill\n/skills\n/late tomorrow\n/exit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{shown}");
+    assert!(shown.contains("made the skill"), "{shown}");
+    assert!(shown.contains("/late "), "the new skill is listed: {shown}");
+    let log = audit(&ctx);
+    assert_eq!(events(&log, "start").len(), 1, "one session, one log");
+    let slash = events(&log, "disclosure")
+        .into_iter()
+        .find(|d| d["via"] == "slash")
+        .expect("the slash command disclosed the new skill");
+    assert_eq!(slash["disclosure"]["skill"], "late");
+    assert_eq!(events(&log, "end").len(), 2, "two inputs reached the model");
+}
