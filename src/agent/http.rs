@@ -186,3 +186,20 @@ fn error_message(body: &str) -> String {
         .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
         .unwrap_or_else(|| body.chars().take(500).collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_and_error_messages_are_read() {
+        let mut headers = HeaderMap::new();
+        headers.insert(RETRY_AFTER, "2.5".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::from_millis(2500)));
+        assert_eq!(
+            error_message(r#"{"error": {"message": "rate limited"}}"#),
+            "rate limited"
+        );
+        assert_eq!(error_message("Bad Gateway"), "Bad Gateway");
+    }
+}

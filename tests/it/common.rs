@@ -87,6 +87,39 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Runs `skillpkg <args>` in `dir` on a pseudo-terminal made by script(1)
+/// (with TERM=xterm), typing `input`; returns whether it succeeded and
+/// what the terminal showed.
+pub fn in_terminal(ctx: &TestContext, dir: &Path, args: &str, input: &str) -> (bool, String) {
+    use std::io::Write;
+    let base = ctx.command();
+    let mut cmd = Command::new("script");
+    cmd.env_clear().current_dir(dir).env("TERM", "xterm");
+    for (key, value) in base.get_envs() {
+        if let Some(value) = value {
+            cmd.env(key, value);
+        }
+    }
+    let line = format!("{} {args}", base.get_program().to_string_lossy());
+    let mut child = cmd
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 /// A minimal valid SKILL.md.
 pub fn skill_md(name: &str, description: &str) -> String {
     format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nInstructions.\n")

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::common::{Output, TestContext, run, skill_md, write_skill};
+use crate::common::{Output, TestContext, in_terminal, run, skill_md, write_skill};
 
 /// A minimal one-page PDF whose text layer says `text`.
 fn make_pdf(path: &Path, text: &str) {
@@ -611,34 +611,13 @@ fn the_repl_keeps_the_conversation_and_picks_up_new_skills() {
         ]}),
     );
     // A pseudo-terminal (script(1)) so that exec sees one and opens the REPL.
-    let base = ctx.command();
-    let mut cmd = std::process::Command::new("script");
-    cmd.env_clear().current_dir(ctx.root().join("project"));
-    for (key, value) in base.get_envs() {
-        if let Some(value) = value {
-            cmd.env(key, value);
-        }
-    }
-    let line = format!(
-        "{} exec --yes --model {model}",
-        base.get_program().to_string_lossy()
+    let (ok, shown) = in_terminal(
+        &ctx,
+        &ctx.root().join("project"),
+        &format!("exec --yes --model {model}"),
+        "make a skill\n/skills\n/late tomorrow\n/exit\n",
     );
-    let mut child = cmd
-        .args(["-qec", &line, "/dev/null"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"make a skill\n/skills\n/late tomorrow\n/exit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let shown = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{shown}");
+    assert!(ok, "{shown}");
     assert!(shown.contains("made the skill"), "{shown}");
     assert!(shown.contains("/late "), "the new skill is listed: {shown}");
     let log = audit(&ctx);
@@ -649,4 +628,39 @@ fn the_repl_keeps_the_conversation_and_picks_up_new_skills() {
         .expect("the slash command disclosed the new skill");
     assert_eq!(slash["disclosure"]["skill"], "late");
     assert_eq!(events(&log, "end").len(), 2, "two inputs reached the model");
+}
+
+#[test]
+fn on_a_terminal_a_call_needing_approval_is_asked_about() {
+    let ctx = TestContext::new();
+    let model = script(
+        &ctx,
+        "ask",
+        json!({"turns": [
+            {"tool_calls": [{"name": "write_file", "input": {"path": "out.txt", "content": "hello"}}]},
+            {"text": "written"}
+        ]}),
+    );
+    let (ok, shown) = in_terminal(
+        &ctx,
+        &ctx.root().join("project"),
+        &format!("exec --model {model} 'save it'"),
+        "n\n",
+    );
+    assert!(!ok, "{shown}");
+    assert!(shown.contains("Allow write_file"), "{shown}");
+    assert!(shown.contains("you refused write_file"), "{shown}");
+    assert!(!ctx.root().join("project/out.txt").exists());
+    let (ok, shown) = in_terminal(
+        &ctx,
+        &ctx.root().join("project"),
+        &format!("exec --model {model} 'save it again'"),
+        "y\n",
+    );
+    assert!(ok, "{shown}");
+    assert!(shown.contains("written"), "{shown}");
+    assert_eq!(
+        std::fs::read_to_string(ctx.root().join("project/out.txt")).unwrap(),
+        "hello"
+    );
 }

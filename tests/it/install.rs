@@ -2,9 +2,8 @@
 //! indexes, and every refusal leaving root and lock as they were.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use crate::common::{Output, TestContext, git, run, skill_md, write_skill};
+use crate::common::{Output, TestContext, git, in_terminal, run, skill_md, write_skill};
 
 pub(crate) fn repo_index() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("registry-index")
@@ -1017,23 +1016,9 @@ fn progress_bars_are_drawn_on_a_terminal_only() {
     // A terminal (a pseudo-terminal made by `script`): a bar per step,
     // cleared before the status lines; none with -q.
     let in_terminal = |args: &str| {
-        let base = ctx.command();
-        let mut cmd = Command::new("script");
-        cmd.env_clear().current_dir(&app);
-        for (key, value) in base.get_envs() {
-            if let Some(value) = value {
-                cmd.env(key, value);
-            }
-        }
-        cmd.env("TERM", "xterm");
-        let line = format!("{} {args}", base.get_program().to_string_lossy());
-        let out = cmd.args(["-qec", &line, "/dev/null"]).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stdout)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        let (ok, shown) = in_terminal(&ctx, &app, args, "");
+        assert!(ok, "{shown}");
+        shown
     };
     let shown = in_terminal("add example/report-writer");
     assert!(shown.contains("  Installing ["), "{shown:?}");
