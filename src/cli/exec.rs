@@ -217,7 +217,8 @@ fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
 }
 
-/// The REPL: reads inputs until `/exit` or end of input; `/skills` lists
+/// The REPL: reads inputs (with line editing and a history kept in
+/// `.skillpkg/history`) until `/exit` or end of input; `/skills` lists
 /// the skills; `/name args` starts from a skill; anything else is a task.
 /// The conversation carries on from one input to the next, and the skills
 /// are loaded afresh for each, so ones added or edited meanwhile are used.
@@ -229,21 +230,26 @@ fn repl(
     approve: &mut crate::agent::run::Approver,
 ) -> anyhow::Result<ExitStatus> {
     let mut session = Session::start(model.id(), options)?;
-    eprintln!("skillpkg exec: type a task, /skills, /<skill> args, or /exit");
-    let stdin = std::io::stdin();
+    eprintln!("skillpkg exec: type a task, /skills, /name args, or /exit");
+    // Line editing, and a history kept with the project's state.
+    let history = options.state_dir.join("history");
+    let mut editor = rustyline::DefaultEditor::new()?;
+    let _ = editor.load_history(&history); // none yet is fine
     loop {
-        eprint!("> ");
-        let _ = std::io::stderr().flush();
-        let mut line = String::new();
-        if stdin.lock().read_line(&mut line)? == 0 {
-            break;
-        }
+        let line = match editor.readline("> ") {
+            Ok(line) => line,
+            // Ctrl-C at the prompt clears the line, as in a shell.
+            Err(rustyline::error::ReadlineError::Interrupted) => continue,
+            Err(rustyline::error::ReadlineError::Eof) => break,
+            Err(e) => return Err(e.into()),
+        };
         let input = line.trim();
         match input {
             "" => continue,
             "/exit" | "/quit" => break,
             _ => {}
         }
+        let _ = editor.add_history_entry(input);
         crate::agent::interrupt::reset();
         let loaded = super::load_skills(context)?;
         let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();
@@ -266,6 +272,12 @@ fn repl(
             }
             Err(e) => context.printer.error(&e),
         }
+    }
+    if let Err(e) = editor.save_history(&history) {
+        context.printer.warn(format_args!(
+            "could not save the history to {}: {e}",
+            history.display()
+        ));
     }
     context.printer.verbose(format_args!(
         "audit log: {}",

@@ -120,6 +120,72 @@ pub fn in_terminal(ctx: &TestContext, dir: &Path, args: &str, input: &str) -> (b
     )
 }
 
+/// Like [`in_terminal`], but types each of `lines` only once the program
+/// has shown `prompt` one more time (a line editor discards what is typed
+/// ahead of its prompt, as a terminal user would not).
+pub fn in_terminal_typing(
+    ctx: &TestContext,
+    dir: &Path,
+    args: &str,
+    prompt: &str,
+    lines: &[&str],
+) -> (bool, String) {
+    use std::io::{Read, Write};
+    use std::sync::{Arc, Mutex};
+    let base = ctx.command();
+    let mut cmd = Command::new("script");
+    cmd.env_clear().current_dir(dir).env("TERM", "xterm");
+    for (key, value) in base.get_envs() {
+        if let Some(value) = value {
+            cmd.env(key, value);
+        }
+    }
+    let line = format!("{} {args}", base.get_program().to_string_lossy());
+    let mut child = cmd
+        .args(["-qfec", &line, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let shown = Arc::new(Mutex::new(String::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = {
+        let shown = shown.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                shown
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    for (typed, line) in lines.iter().enumerate() {
+        let started = std::time::Instant::now();
+        while shown.lock().unwrap().matches(prompt).count() <= typed {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "no prompt {} in: {}",
+                typed + 1,
+                shown.lock().unwrap()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+    let status = child.wait().unwrap();
+    drop(stdin);
+    reader.join().unwrap();
+    let shown = shown.lock().unwrap().clone();
+    (status.success(), shown)
+}
+
 /// A minimal valid SKILL.md.
 pub fn skill_md(name: &str, description: &str) -> String {
     format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nInstructions.\n")

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::common::{Output, TestContext, in_terminal, run, skill_md, write_skill};
+use crate::common::{
+    Output, TestContext, in_terminal, in_terminal_typing, run, skill_md, write_skill,
+};
 
 /// A minimal one-page PDF whose text layer says `text`.
 fn make_pdf(path: &Path, text: &str) {
@@ -611,11 +613,12 @@ fn the_repl_keeps_the_conversation_and_picks_up_new_skills() {
         ]}),
     );
     // A pseudo-terminal (script(1)) so that exec sees one and opens the REPL.
-    let (ok, shown) = in_terminal(
+    let (ok, shown) = in_terminal_typing(
         &ctx,
         &ctx.root().join("project"),
         &format!("exec --yes --model {model}"),
-        "make a skill\n/skills\n/late tomorrow\n/exit\n",
+        "> ",
+        &["make a skill", "/skills", "/late tomorrow", "/exit"],
     );
     assert!(ok, "{shown}");
     assert!(shown.contains("made the skill"), "{shown}");
@@ -628,6 +631,11 @@ fn the_repl_keeps_the_conversation_and_picks_up_new_skills() {
         .expect("the slash command disclosed the new skill");
     assert_eq!(slash["disclosure"]["skill"], "late");
     assert_eq!(events(&log, "end").len(), 2, "two inputs reached the model");
+    let history = std::fs::read_to_string(ctx.root().join("project/.skillpkg/history")).unwrap();
+    assert!(
+        history.contains("/late tomorrow"),
+        "the history is kept: {history}"
+    );
 }
 
 #[test]
