@@ -87,11 +87,9 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// Runs `skillpkg <args>` in `dir` on a pseudo-terminal made by script(1)
-/// (with TERM=xterm), typing `input`; returns whether it succeeded and
-/// what the terminal showed.
-pub fn in_terminal(ctx: &TestContext, dir: &Path, args: &str, input: &str) -> (bool, String) {
-    use std::io::Write;
+/// Starts `skillpkg <args>` in `dir` on a pseudo-terminal made by script(1)
+/// (with TERM=xterm, output flushed as it comes), stdin and stdout piped.
+fn spawn_in_terminal(ctx: &TestContext, dir: &Path, args: &str) -> std::process::Child {
     let base = ctx.command();
     let mut cmd = Command::new("script");
     cmd.env_clear().current_dir(dir).env("TERM", "xterm");
@@ -101,12 +99,19 @@ pub fn in_terminal(ctx: &TestContext, dir: &Path, args: &str, input: &str) -> (b
         }
     }
     let line = format!("{} {args}", base.get_program().to_string_lossy());
-    let mut child = cmd
-        .args(["-qec", &line, "/dev/null"])
+    cmd.args(["-qfec", &line, "/dev/null"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs `skillpkg <args>` in `dir` on a pseudo-terminal made by script(1)
+/// (with TERM=xterm), typing `input`; returns whether it succeeded and
+/// what the terminal showed.
+pub fn in_terminal(ctx: &TestContext, dir: &Path, args: &str, input: &str) -> (bool, String) {
+    use std::io::Write;
+    let mut child = spawn_in_terminal(ctx, dir, args);
     child
         .stdin
         .take()
@@ -132,21 +137,7 @@ pub fn in_terminal_typing(
 ) -> (bool, String) {
     use std::io::{Read, Write};
     use std::sync::{Arc, Mutex};
-    let base = ctx.command();
-    let mut cmd = Command::new("script");
-    cmd.env_clear().current_dir(dir).env("TERM", "xterm");
-    for (key, value) in base.get_envs() {
-        if let Some(value) = value {
-            cmd.env(key, value);
-        }
-    }
-    let line = format!("{} {args}", base.get_program().to_string_lossy());
-    let mut child = cmd
-        .args(["-qfec", &line, "/dev/null"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_in_terminal(ctx, dir, args);
     let shown = Arc::new(Mutex::new(String::new()));
     let mut stdout = child.stdout.take().unwrap();
     let reader = {
