@@ -9,6 +9,7 @@ pub mod anthropic;
 pub mod audit;
 pub mod catalog;
 pub mod confine;
+pub mod credentials;
 pub mod http;
 pub mod interrupt;
 pub mod model;
@@ -43,8 +44,13 @@ pub const DEFAULT_ANTHROPIC_MODEL: &str = "anthropic:claude-sonnet-4-5";
 pub const DEFAULT_OPENAI_MODEL: &str = "openai:gpt-4o";
 
 /// The model to use: `--model`, else `SKILLPKG_MODEL`, else `[agent] model`
-/// of skills.toml, else whichever API key the environment holds.
-pub fn choose_model(flag: Option<&str>, manifest: Option<&str>) -> anyhow::Result<String> {
+/// of skills.toml, else whichever API key the environment (or the
+/// credentials file) holds.
+pub fn choose_model(
+    flag: Option<&str>,
+    manifest: Option<&str>,
+    credentials: &credentials::Credentials,
+) -> anyhow::Result<String> {
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
     if let Some(spec) = flag
         .map(str::to_string)
@@ -53,14 +59,14 @@ pub fn choose_model(flag: Option<&str>, manifest: Option<&str>) -> anyhow::Resul
     {
         return Ok(spec);
     }
-    if env(env_vars::ANTHROPIC_API_KEY).is_some() {
+    if credentials.get(env_vars::ANTHROPIC_API_KEY)?.is_some() {
         return Ok(DEFAULT_ANTHROPIC_MODEL.into());
     }
-    if env(env_vars::OPENAI_API_KEY).is_some() {
+    if credentials.get(env_vars::OPENAI_API_KEY)?.is_some() {
         return Ok(DEFAULT_OPENAI_MODEL.into());
     }
     bail!(
-        "no model is configured\nhint: pass --model anthropic:<model>, openai:<model> or scripted:<file>\nhint: or set SKILLPKG_MODEL, or `[agent] model = \"…\"` in skills.toml\nhint: or export ANTHROPIC_API_KEY or OPENAI_API_KEY to use {DEFAULT_ANTHROPIC_MODEL} or {DEFAULT_OPENAI_MODEL}"
+        "no model is configured\nhint: pass --model anthropic:<model>, openai:<model> or scripted:<file>\nhint: or set SKILLPKG_MODEL, or `[agent] model = \"…\"` in skills.toml\nhint: or export ANTHROPIC_API_KEY or OPENAI_API_KEY (or put it in credentials.toml in the config directory) to use {DEFAULT_ANTHROPIC_MODEL} or {DEFAULT_OPENAI_MODEL}"
     )
 }
 
@@ -71,6 +77,8 @@ pub struct Connection<'a> {
     pub base_url: Option<&'a str>,
     /// Stream the answer as it is written.
     pub stream: bool,
+    /// Where API keys come from.
+    pub credentials: credentials::Credentials,
 }
 
 /// How long a model request may wait for the next bytes.
@@ -92,7 +100,7 @@ pub fn open_model(
             .unwrap_or_else(|| default.to_string())
     };
     let key = |var: &str, base: &str, default: &str| -> anyhow::Result<Option<String>> {
-        match env(var) {
+        match connection.credentials.get(var)? {
             Some(key) => Ok(Some(key)),
             None if base == default => bail!(
                 "{spec} needs an API key and {var} is not set\nhint: export {var}=…, or point --base-url at a server that needs none"

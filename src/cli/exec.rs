@@ -3,6 +3,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Duration;
 
+use crate::agent::credentials::Credentials;
 use crate::agent::policy::Policy;
 use crate::agent::run::{Budgets, Ending};
 use crate::agent::{Connection, ExecOptions, Session, choose_model, dry_run, exec, open_model};
@@ -116,10 +117,16 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
         }
         return Ok(ExitStatus::Success);
     }
-    let spec = choose_model(args.model.as_deref(), manifest.agent.model.as_deref())?;
+    let credentials = Credentials::new(Some(&context.dirs()?.config));
+    let spec = choose_model(
+        args.model.as_deref(),
+        manifest.agent.model.as_deref(),
+        &credentials,
+    )?;
     let connection = Connection {
         base_url: args.base_url.as_deref(),
         stream: !args.no_stream,
+        credentials,
     };
     let mut model = open_model(&spec, &cwd, &connection)?;
     let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();

@@ -206,3 +206,48 @@ fn a_missing_key_for_the_default_server_is_explained() {
         out.stderr
     );
 }
+
+#[test]
+fn keys_come_from_the_credentials_file_when_the_environment_has_none() {
+    let ctx = TestContext::new();
+    greeter(&ctx);
+    let Some(server) = FakeLlm::start(&ctx, ROUND_TRIP) else {
+        return;
+    };
+    let credentials = ctx.root().join("config/credentials.toml");
+    std::fs::write(&credentials, "ANTHROPIC_API_KEY = \"sk-from-file\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&credentials, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let exec = || {
+        run(ctx
+            .command()
+            .env("ANTHROPIC_BASE_URL", server.url())
+            .args(["exec", "greet from the file"]))
+    };
+    let refused = exec();
+    assert_eq!(refused.status, 1);
+    assert!(
+        refused.stderr.contains("can be read by other users"),
+        "{}",
+        refused.stderr
+    );
+    assert!(refused.stderr.contains("chmod 600"), "{}", refused.stderr);
+
+    std::fs::set_permissions(&credentials, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let out = exec();
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout.trim_end().lines().last(),
+        Some("Bonjour from the greeter skill")
+    );
+    let runs = ctx.root().join("project/.skillpkg/runs");
+    let log = std::fs::read_dir(&runs)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect::<String>();
+    assert!(
+        log.contains("anthropic:claude-sonnet-4-5"),
+        "chosen from the key: {log}"
+    );
+    assert!(!log.contains("sk-from-file"));
+}

@@ -1,0 +1,59 @@
+//! API keys: from the environment, else from `credentials.toml` in the
+//! config directory (`ANTHROPIC_API_KEY = "…"`, `OPENAI_API_KEY = "…"`).
+//! Keys are never printed, logged or written to the audit; a credentials
+//! file that others can read is refused.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+
+/// The credentials file's name in the config directory.
+pub const CREDENTIALS_FILE: &str = "credentials.toml";
+
+/// Where keys are looked up.
+#[derive(Debug, Clone, Default)]
+pub struct Credentials {
+    file: Option<PathBuf>,
+}
+
+impl Credentials {
+    /// Keys from the environment, then from `config_dir/credentials.toml`.
+    pub fn new(config_dir: Option<&Path>) -> Credentials {
+        Credentials {
+            file: config_dir.map(|d| d.join(CREDENTIALS_FILE)),
+        }
+    }
+
+    /// The key named `var`, if any.
+    pub fn get(&self, var: &str) -> anyhow::Result<Option<String>> {
+        if let Some(key) = std::env::var(var).ok().filter(|v| !v.trim().is_empty()) {
+            return Ok(Some(key));
+        }
+        let Some(file) = &self.file else {
+            return Ok(None);
+        };
+        let text = match std::fs::read_to_string(file) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e).with_context(|| format!("could not read {}", file.display())),
+        };
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(file)?.permissions().mode();
+            if mode & 0o077 != 0 {
+                bail!(
+                    "{} can be read by other users (mode {:o}); not using its keys\nhint: chmod 600 {}",
+                    file.display(),
+                    mode & 0o777,
+                    file.display()
+                );
+            }
+        }
+        let keys: BTreeMap<String, String> = toml::from_str(&text).with_context(|| {
+            format!("{} is not a table of KEY = \"value\" lines", file.display())
+        })?;
+        Ok(keys.get(var).filter(|v| !v.trim().is_empty()).cloned())
+    }
+}
