@@ -50,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked, or not')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Manage an index')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run an agent over the resolved skills')
+            [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Run eval cases: do the skills trigger and behave as intended?')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -380,6 +381,24 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'skillpkg;eval' {
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model for every case (default: each case''s, else exec''s choice)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model for every case (default: each case''s, else exec''s choice)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Another server speaking the model''s API')
+            [CompletionResult]::new('--filter', '--filter', [CompletionResultType]::ParameterName, 'Only cases whose name contains this')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Cases run at once (default: the number of cores)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Cases run at once (default: the number of cores)')
+            [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'Also run each case against a baseline, and report the difference')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds a script or shell command may run')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the report as JSON on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'skillpkg;completions' {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -411,6 +430,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked, or not')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Manage an index')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run an agent over the resolved skills')
+            [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Run eval cases: do the skills trigger and behave as intended?')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -488,6 +508,9 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;exec' {
+            break
+        }
+        'skillpkg;help;eval' {
             break
         }
         'skillpkg;help;completions' {

@@ -25,6 +25,9 @@ _skillpkg() {
             skillpkg,completions)
                 cmd="skillpkg__subcmd__completions"
                 ;;
+            skillpkg,eval)
+                cmd="skillpkg__subcmd__eval"
+                ;;
             skillpkg,exec)
                 cmd="skillpkg__subcmd__exec"
                 ;;
@@ -111,6 +114,9 @@ _skillpkg() {
                 ;;
             skillpkg__subcmd__help,completions)
                 cmd="skillpkg__subcmd__help__subcmd__completions"
+                ;;
+            skillpkg__subcmd__help,eval)
+                cmd="skillpkg__subcmd__help__subcmd__eval"
                 ;;
             skillpkg__subcmd__help,exec)
                 cmd="skillpkg__subcmd__help__subcmd__exec"
@@ -200,7 +206,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install update outdated trust verify search cache list show prompt validate new pack keygen publish yank index exec completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install update outdated trust verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -359,6 +365,52 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__eval)
+            opts="-m -j -q -v -h --model --base-url --filter --jobs --baseline --timeout --json --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --filter)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --baseline)
+                    COMPREPLY=($(compgen -W "none" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__exec)
             opts="-m -y -q -v -h --model --base-url --no-stream --dry-run --json --yes --allow-tool --deny-tool --restrict-tools --max-turns --max-tool-calls --max-tokens --timeout --catalog-budget --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -414,7 +466,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install update outdated trust verify search cache list show prompt validate new pack keygen publish yank index exec completions help"
+            opts="init add remove install update outdated trust verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -484,6 +536,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__eval)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

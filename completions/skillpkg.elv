@@ -47,6 +47,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand yank 'Mark a published version as yanked, or not'
             cand index 'Manage an index'
             cand exec 'Run an agent over the resolved skills'
+            cand eval 'Run eval cases: do the skills trigger and behave as intended?'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -345,6 +346,23 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'skillpkg;eval'= {
+            cand -m 'The model for every case (default: each case''s, else exec''s choice)'
+            cand --model 'The model for every case (default: each case''s, else exec''s choice)'
+            cand --base-url 'Another server speaking the model''s API'
+            cand --filter 'Only cases whose name contains this'
+            cand -j 'Cases run at once (default: the number of cores)'
+            cand --jobs 'Cases run at once (default: the number of cores)'
+            cand --baseline 'Also run each case against a baseline, and report the difference'
+            cand --timeout 'Seconds a script or shell command may run'
+            cand --json 'Print the report as JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'skillpkg;completions'= {
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
@@ -375,6 +393,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand yank 'Mark a published version as yanked, or not'
             cand index 'Manage an index'
             cand exec 'Run an agent over the resolved skills'
+            cand eval 'Run eval cases: do the skills trigger and behave as intended?'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -428,6 +447,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;index;init'= {
         }
         &'skillpkg;help;exec'= {
+        }
+        &'skillpkg;help;eval'= {
         }
         &'skillpkg;help;completions'= {
         }

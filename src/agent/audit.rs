@@ -14,6 +14,8 @@ pub struct Audit {
     path: PathBuf,
     file: std::fs::File,
     started: Instant,
+    /// Every event recorded, for callers that judge the run (evals).
+    events: Vec<Value>,
 }
 
 impl Audit {
@@ -40,12 +42,18 @@ impl Audit {
             path,
             file,
             started: Instant::now(),
+            events: Vec::new(),
         })
     }
 
     /// Where the log is.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The events recorded so far.
+    pub fn events(&self) -> &[Value] {
+        &self.events
     }
 
     /// Appends one event; `fields` must be a JSON object.
@@ -59,8 +67,10 @@ impl Audit {
         if let Value::Object(fields) = fields {
             line.extend(fields);
         }
-        let mut text = Value::Object(line).to_string();
+        let line = Value::Object(line);
+        let mut text = line.to_string();
         text.push('\n');
+        self.events.push(line);
         // An audit line that cannot be written must not end the run; the
         // final summary says where the log is, and the OS error shows there.
         let _ = self.file.write_all(text.as_bytes());

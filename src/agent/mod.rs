@@ -10,6 +10,7 @@ pub mod audit;
 pub mod catalog;
 pub mod confine;
 pub mod credentials;
+pub mod eval;
 pub mod http;
 pub mod interrupt;
 pub mod model;
@@ -292,6 +293,11 @@ impl<'o> Session<'o> {
     /// The audit log.
     pub fn audit_path(&self) -> &Path {
         self.audit.path()
+    }
+
+    /// The events recorded so far.
+    pub fn events(&self) -> &[serde_json::Value] {
+        self.audit.events()
     }
 
     /// A run that stopped between a tool call and its result (a budget,

@@ -3,6 +3,7 @@
 
 mod cache;
 mod completions;
+mod eval;
 mod exec;
 mod index;
 mod init;
@@ -93,6 +94,8 @@ enum Command {
     Index(index::Args),
     /// Run an agent over the resolved skills.
     Exec(exec::Args),
+    /// Run eval cases: do the skills trigger and behave as intended?
+    Eval(eval::Args),
     /// Print a shell completion script.
     Completions(completions::Args),
 }
@@ -234,6 +237,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Yank(args) => yank::run(args, context),
         Command::Index(args) => index::run(args, context),
         Command::Exec(args) => exec::run(args, context),
+        Command::Eval(args) => eval::run(args, context),
         Command::Completions(args) => completions::run(args),
     }
 }

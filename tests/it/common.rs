@@ -177,6 +177,20 @@ pub fn in_terminal_typing(
     (status.success(), shown)
 }
 
+/// Whether pdftotext (poppler-utils) is installed; says loudly that the
+/// test is skipped when it is not, and fails under CI, which installs it.
+pub fn has_pdftotext() -> bool {
+    let found = Command::new("pdftotext").arg("-v").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install poppler-utils"
+        );
+        eprintln!("SKIPPED: pdftotext is not installed (apt-get install poppler-utils)");
+    }
+    found
+}
+
 /// A minimal valid SKILL.md.
 pub fn skill_md(name: &str, description: &str) -> String {
     format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nInstructions.\n")

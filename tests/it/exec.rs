@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::common::{
-    Output, TestContext, in_terminal, in_terminal_typing, run, skill_md, write_skill,
+    Output, TestContext, has_pdftotext, in_terminal, in_terminal_typing, run, skill_md, write_skill,
 };
 
 /// A minimal one-page PDF whose text layer says `text`.
@@ -76,12 +76,7 @@ fn events<'a>(log: &'a [Value], event: &str) -> Vec<&'a Value> {
 
 #[test]
 fn a_pdf_task_activates_the_skill_runs_its_script_and_answers_from_the_pdf() {
-    if std::process::Command::new("pdftotext")
-        .arg("-v")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIPPED: pdftotext (poppler-utils) is not installed; .ci/run installs it");
+    if !has_pdftotext() {
         return;
     }
     let ctx = TestContext::new();

@@ -6,6 +6,7 @@ mod common;
 mod corpus;
 mod differential;
 mod direct;
+mod eval;
 mod exec;
 mod http;
 mod install;

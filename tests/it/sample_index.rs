@@ -80,12 +80,7 @@ fn extract_script() -> PathBuf {
 
 #[test]
 fn pdf_script_extracts_text_from_a_real_pdf() {
-    if Command::new("pdftotext").arg("-v").output().is_err() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install poppler-utils"
-        );
-        eprintln!("SKIPPED: pdftotext is not installed (apt-get install poppler-utils)");
+    if !crate::common::has_pdftotext() {
         return;
     }
     let pdf = repo().join("../shared/corpus/anthropics-skills/theme-factory/theme-showcase.pdf");

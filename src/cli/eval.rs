@@ -1,0 +1,164 @@
+//! `skillpkg eval <cases>...`
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::agent::credentials::Credentials;
+use crate::agent::eval::{self, EvalOptions, Report};
+use crate::agent::{Connection, choose_model};
+use crate::manifest::{MANIFEST_FILE, Manifest};
+
+use super::{Context, ExitStatus};
+
+/// What `--baseline` compares against.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Baseline {
+    /// Each case also runs with no skills at all.
+    None,
+}
+
+/// Run eval cases: do the skills trigger and behave as intended?
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Case files (.toml) or directories of them.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// The model for every case (default: each case's, else exec's choice).
+    #[arg(long, short = 'm')]
+    model: Option<String>,
+    /// Another server speaking the model's API.
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// Only cases whose name contains this.
+    #[arg(long, value_name = "PATTERN")]
+    filter: Option<String>,
+    /// Cases run at once (default: the number of cores).
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// Also run each case against a baseline, and report the difference.
+    #[arg(long, value_enum)]
+    baseline: Option<Baseline>,
+    /// Seconds a script or shell command may run.
+    #[arg(long, default_value_t = 120)]
+    timeout: u64,
+    /// Print the report as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let cwd = context.cwd.clone();
+    let paths: Vec<PathBuf> = args.paths.iter().map(|p| cwd.join(p)).collect();
+    let mut cases = eval::cases::load(&paths)?;
+    if let Some(filter) = &args.filter {
+        cases.retain(|c| c.name.contains(filter.as_str()));
+    }
+    if cases.is_empty() {
+        anyhow::bail!("no cases to run\nhint: check the paths and --filter");
+    }
+    let loaded = super::load_skills(context)?;
+    let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();
+    let project = crate::roots::project::find_project(&cwd).unwrap_or_else(|| cwd.clone());
+    let manifest = match project.join(MANIFEST_FILE) {
+        path if path.is_file() => Manifest::load(&path)?,
+        _ => Manifest::default(),
+    };
+    let credentials = Credentials::new(Some(&context.dirs()?.config));
+    // Cases without a model of their own use exec's choice, when there is one.
+    let default_model = choose_model(None, manifest.agent.model.as_deref(), &credentials).ok();
+    let options = EvalOptions {
+        model: args.model.as_deref(),
+        default_model,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        baseline_none: matches!(args.baseline, Some(Baseline::None)),
+        connection: Connection {
+            base_url: args.base_url.as_deref(),
+            stream: false,
+            credentials,
+        },
+        cwd: &cwd,
+        timeout: Duration::from_secs(args.timeout),
+    };
+    let report = eval::run(&cases, &skills, &options)?;
+    if args.json {
+        context.printer.json(&report)?;
+    } else {
+        print_table(context, &report);
+    }
+    Ok(if report.summary.failed == 0 {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
+}
+
+fn percent(value: Option<f64>) -> String {
+    value.map_or("-".into(), |v| format!("{:.0}%", v * 100.0))
+}
+
+fn print_table(context: &Context, report: &Report) {
+    let printer = &context.printer;
+    let width = report
+        .cases
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    printer.data(format_args!(
+        "{:width$}  {:6}  {:24}  {:>7}  {:>7}",
+        "CASE", "RESULT", "SKILLS", "TOKENS", "MS"
+    ));
+    for case in &report.cases {
+        let verdict = match (case.passed, case.runs.len()) {
+            (true, _) => "pass".to_string(),
+            (false, 1) => "FAIL".to_string(),
+            (false, n) => format!("{}/{n}", case.passed_runs),
+        };
+        let first = &case.runs[0];
+        let skills = if first.skills.is_empty() {
+            "-".to_string()
+        } else {
+            first.skills.join(",")
+        };
+        let tokens: u64 = case.runs.iter().map(|r| r.tokens).sum();
+        let ms: u64 = case.runs.iter().map(|r| r.latency_ms).sum();
+        printer.data(format_args!(
+            "{:width$}  {verdict:6}  {skills:24}  {tokens:>7}  {ms:>7}",
+            case.name
+        ));
+        for run in case.runs.iter().filter(|r| !r.passed) {
+            for failure in &run.failures {
+                let text = serde_json::to_value(failure).unwrap_or_default();
+                printer.data(format_args!(
+                    "{:width$}    - {}: {}",
+                    "",
+                    text["kind"].as_str().unwrap_or("").replace('_', " "),
+                    text["detail"].as_str().unwrap_or("")
+                ));
+            }
+        }
+    }
+    let s = &report.summary;
+    printer.data("");
+    printer.data(format_args!(
+        "{} cases: {} passed, {} failed. Triggers: precision {}, recall {}. Violations: {}. Output checks: {} passed. pass@N: {}.{} Tokens: {}. Time: {} ms.",
+        s.cases,
+        s.passed,
+        s.failed,
+        percent(s.trigger_precision),
+        percent(s.trigger_recall),
+        s.violations,
+        percent(s.output_pass_rate),
+        percent(s.pass_at_n),
+        s.baseline_pass_rate.map_or(String::new(), |b| format!(
+            " Pass rate {} with the skills, {} without.",
+            percent(Some(s.pass_rate)),
+            percent(Some(b))
+        )),
+        s.tokens,
+        s.time_ms
+    ));
+}
