@@ -10,10 +10,8 @@ export RUST_BACKTRACE=0
 if ! python3 -c 'import skills_ref' 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check 'skills-ref==0.1.1'
 fi
-if ! command -v fakellm >/dev/null 2>&1; then
+if ! python3 -c 'import fakellm' 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check 'fakellm==0.3.5'
-  # A per-user install puts the command under the user base.
-  command -v fakellm >/dev/null 2>&1 || export PATH="$(python3 -m site --user-base)/bin:$PATH"
 fi
 
 cargo fmt --all -- --check

@@ -18,7 +18,12 @@ impl FakeLlm {
     /// Starts fakellm with `rules` (YAML), or `None` when it is not
     /// installed outside CI (said loudly).
     fn start(ctx: &TestContext, rules: &str) -> Option<FakeLlm> {
-        if Command::new("fakellm").arg("--version").output().is_err() {
+        // Run as a module: no console script on PATH needed.
+        let installed = Command::new("python3")
+            .args(["-c", "import fakellm"])
+            .status()
+            .is_ok_and(|s| s.success());
+        if !installed {
             assert!(
                 std::env::var_os("CI").is_none(),
                 "fakellm is not installed; .ci/run installs it (pip install fakellm==0.3.5)"
@@ -33,8 +38,15 @@ impl FakeLlm {
             .local_addr()
             .unwrap()
             .port();
-        let child = Command::new("fakellm")
-            .args(["serve", "--port", &port.to_string(), "--config"])
+        let child = Command::new("python3")
+            .args([
+                "-m",
+                "fakellm.cli",
+                "serve",
+                "--port",
+                &port.to_string(),
+                "--config",
+            ])
             .arg(&config)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
