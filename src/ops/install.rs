@@ -211,6 +211,23 @@ impl Editing {
         })
     }
 
+    /// Installs what the edited manifest asks for, keeping every pin it can.
+    fn install(
+        &self,
+        project: &Project,
+        dirs: &Dirs,
+        options: InstallOptions,
+    ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
+        sync(
+            project,
+            &self.manifest,
+            dirs,
+            options,
+            &Unlock::Nothing,
+            false,
+        )
+    }
+
     /// Writes `lock`, then the edited manifest, each atomically.
     fn save(&self, project: &Project, lock: &Lockfile) -> anyhow::Result<()> {
         lock.write(&project.lock_path)?;
@@ -266,14 +283,7 @@ pub fn add(
         );
         edit.manifest.skills.insert(package.to_string(), spec);
     }
-    let (lock, changes) = sync(
-        project,
-        &edit.manifest,
-        dirs,
-        options,
-        &Unlock::Nothing,
-        false,
-    )?;
+    let (lock, changes) = edit.install(project, dirs, options)?;
     for (package, req) in parsed {
         let name = package.to_string();
         let req = match req {
@@ -329,14 +339,7 @@ pub fn add_direct(
     let spec = DependencySpec::Detailed(spec);
     spec.source(&name)?;
     edit.manifest.skills.insert(name.clone(), spec.clone());
-    let (lock, changes) = sync(
-        project,
-        &edit.manifest,
-        dirs,
-        options,
-        &Unlock::Nothing,
-        false,
-    )?;
+    let (lock, changes) = edit.install(project, dirs, options)?;
     edit.doc.set_dependency(&name, &spec)?;
     edit.save(project, &lock)?;
     Ok(changes)
@@ -367,14 +370,7 @@ pub fn remove(
         }
         edit.doc.remove_dependency(name)?;
     }
-    let (lock, changes) = sync(
-        project,
-        &edit.manifest,
-        dirs,
-        options,
-        &Unlock::Nothing,
-        false,
-    )?;
+    let (lock, changes) = edit.install(project, dirs, options)?;
     edit.save(project, &lock)?;
     Ok(changes)
 }
