@@ -36,7 +36,10 @@ pub fn content_key(files: &[EmbeddedFile]) -> String {
         hasher.update((bytes.len() as u64).to_le_bytes());
         hasher.update(bytes);
     }
-    crate::store::hash::hex(&hasher.finalize()[..8])
+    hasher.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Writes `files` under `parent/<version>-<content key>/` unless already

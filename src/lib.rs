@@ -1,20 +1,26 @@
 //! skillpkg: a package manager for Agent Skills, with the agent built in.
 //!
 //! The binary is a thin wrapper around [`cli::main`]; everything is testable
-//! through this library. Modules follow the design's map: [`skill`] is the
-//! leaf (one skill on disk), [`roots`] layers project > user > builtin,
-//! [`ops`] holds one function per user operation, and [`cli`] parses
-//! arguments and renders output.
+//! through this library. Modules sit in layers, and each uses only the
+//! layers below it (`tests/it/layers.rs` checks this; docs/architecture.md
+//! explains it): utilities ([`env_vars`], [`fsutil`], [`dirs`],
+//! [`progress`]) → [`skill`], one skill on disk → [`embedded`],
+//! [`manifest`], [`store`], [`resolve`], [`project`], [`roots`] → [`index`]
+//! → [`ops`], one function per user operation, and [`agent`] → [`eval`] →
+//! [`cli`], which parses arguments and renders output.
 
 pub mod agent;
 pub mod cli;
 pub mod dirs;
 pub mod embedded;
 pub mod env_vars;
+pub mod eval;
 pub mod fsutil;
 pub mod index;
 pub mod manifest;
 pub mod ops;
+pub mod progress;
+pub mod project;
 pub mod resolve;
 pub mod roots;
 pub mod skill;

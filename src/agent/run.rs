@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::audit::Audit;
 use super::model::{Block, Message, Model, Request, Role, ToolSpec, Usage, text_of};
-use super::policy::{Decision, Policy};
+use super::tools::policy::{Decision, Policy};
 use super::tools::{ToolOutput, Toolbox};
 
 /// Limits of one run.

@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::agent::credentials::Credentials;
-use crate::agent::eval::{self, EvalOptions, Report};
+use crate::agent::model::credentials::Credentials;
 use crate::agent::{Connection, choose_model};
-use crate::manifest::{MANIFEST_FILE, Manifest};
+use crate::eval::{self, EvalOptions, Report};
+use crate::manifest::Manifest;
+use crate::project::MANIFEST_FILE;
 
 use super::{Context, ExitStatus};
 
@@ -58,7 +59,7 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     }
     let loaded = super::load_skills(context)?;
     let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();
-    let project = crate::roots::project::find_project(&cwd).unwrap_or_else(|| cwd.clone());
+    let project = crate::project::find_project(&cwd).unwrap_or_else(|| cwd.clone());
     let manifest = match project.join(MANIFEST_FILE) {
         path if path.is_file() => Manifest::load(&path)?,
         _ => Manifest::default(),

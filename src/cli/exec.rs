@@ -3,11 +3,12 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Duration;
 
-use crate::agent::credentials::Credentials;
-use crate::agent::policy::Policy;
+use crate::agent::model::credentials::Credentials;
 use crate::agent::run::{Budgets, Ending};
+use crate::agent::tools::policy::Policy;
 use crate::agent::{Connection, ExecOptions, Session, choose_model, dry_run, exec, open_model};
-use crate::manifest::{MANIFEST_FILE, Manifest};
+use crate::manifest::Manifest;
+use crate::project::MANIFEST_FILE;
 
 use super::{Context, ExitStatus};
 
@@ -72,7 +73,7 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
         .filter(|e| e.shadowed_by.is_some())
         .map(|e| e.skill.meta.name.clone())
         .collect();
-    let project = crate::roots::project::find_project(&cwd).unwrap_or_else(|| cwd.clone());
+    let project = crate::project::find_project(&cwd).unwrap_or_else(|| cwd.clone());
     let manifest = match project.join(MANIFEST_FILE) {
         path if path.is_file() => Manifest::load(&path)?,
         _ => Manifest::default(),

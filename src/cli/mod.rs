@@ -32,7 +32,7 @@ use clap::{Parser, Subcommand};
 pub use printer::{Printer, Verbosity};
 pub use progress::Bars;
 
-use crate::ops::progress::Progress as _;
+use crate::progress::Progress as _;
 
 use crate::dirs::Dirs;
 
@@ -158,9 +158,9 @@ impl Context {
 
     /// The project a command works on: the global one with `global`,
     /// else the one around the working directory.
-    pub fn project(&mut self, global: bool) -> anyhow::Result<crate::ops::install::Project> {
+    pub fn project(&mut self, global: bool) -> anyhow::Result<crate::project::Project> {
         let cwd = self.cwd.clone();
-        crate::ops::install::Project::locate(&cwd, self.dirs()?, global)
+        crate::project::Project::locate(&cwd, self.dirs()?, global)
     }
 }
 

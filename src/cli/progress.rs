@@ -5,7 +5,7 @@ use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::ops::progress::Progress;
+use crate::progress::Progress;
 
 /// One bar at a time, in cargo's layout: a right-aligned verb, the bar, a count.
 #[derive(Debug)]

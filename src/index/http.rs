@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::env_vars;
-use crate::ops::progress::{Progress, SILENT};
+use crate::progress::{Progress, SILENT};
 use crate::store::hash::sha256_hex;
 
 /// Requests in flight at once, per index.

@@ -10,7 +10,7 @@ use super::http::{HttpIndex, is_http_index};
 use super::local::IndexDir;
 use super::{IndexConfig, IndexEntry, PackageName};
 use crate::embedded::{REGISTRY_INDEX, materialize};
-use crate::ops::progress::Progress;
+use crate::progress::Progress;
 
 /// The source label of the embedded index, as `skills.lock` records it.
 pub const BUILTIN_REGISTRY: &str = "builtin";

@@ -9,11 +9,6 @@ use std::path::Path;
 use anyhow::{Context as _, bail};
 use serde::{Deserialize, Serialize};
 
-pub use crate::roots::project::{DEFAULT_PROJECT_ROOT, MANIFEST_FILE};
-
-/// The lockfile's name, beside the manifest.
-pub const LOCK_FILE: &str = "skills.lock";
-
 /// One entry of `[skills]` as written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -199,14 +194,12 @@ impl Manifest {
         Manifest::parse(&text, path)
     }
 
-    /// The project root's directory relative to the manifest.
-    pub fn root_dir(&self) -> &str {
-        self.install.root.as_deref().unwrap_or(DEFAULT_PROJECT_ROOT)
+    /// `[install] root`: the project root's directory relative to the
+    /// manifest, when the manifest sets one.
+    pub fn install_root(&self) -> Option<&str> {
+        self.install.root.as_deref()
     }
 }
-
-/// The global manifest a first `--global` command writes.
-pub const GLOBAL_MANIFEST_TEMPLATE: &str = "# Skills installed for this user (`skillpkg add --global`), into the user\n# root. skills.lock beside this file records exactly what was installed.\n\n[skills]\n";
 
 /// The text `skillpkg init` writes.
 pub const MANIFEST_TEMPLATE: &str = "# The skills this project uses. `skillpkg add org/name` adds them here;\n# skills.lock records exactly what was installed. Commit both files.\n\n[skills]\n";

@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-use crate::manifest::{MANIFEST_FILE, MANIFEST_TEMPLATE};
+use crate::manifest::MANIFEST_TEMPLATE;
+use crate::project::MANIFEST_FILE;
 
 /// Writes a new `skills.toml` in `dir` and returns its path. Refuses to
 /// overwrite an existing one.

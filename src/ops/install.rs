@@ -21,9 +21,10 @@ use crate::index::source::{Registry, open_registry};
 use crate::index::{IndexEntry, PackageName};
 use crate::manifest::edit::ManifestDocument;
 use crate::manifest::lock::{LockedSkill, Lockfile};
-use crate::manifest::{DependencySpec, LOCK_FILE, MANIFEST_FILE, Manifest, Source};
+use crate::manifest::{DependencySpec, Manifest, Source};
 use crate::ops::direct::{git_folder_name, prepare as prepare_direct};
-use crate::ops::progress::{Progress, SILENT};
+use crate::progress::{Progress, SILENT};
+use crate::project::{MANIFEST_FILE, Project};
 use crate::resolve::{Candidate, Universe, resolve};
 use crate::store::extract::{Limits, extract};
 use crate::store::{hash, signing};
@@ -116,80 +117,6 @@ pub struct Change {
     pub warnings: Vec<String>,
 }
 
-/// A project: its manifest, lock and root.
-#[derive(Debug, Clone)]
-pub struct Project {
-    /// The directory holding `skills.toml`.
-    pub dir: PathBuf,
-    /// `skills.toml`.
-    pub manifest_path: PathBuf,
-    /// `skills.lock`.
-    pub lock_path: PathBuf,
-    /// The root skills go into, when it is not the manifest's
-    /// `[install] root` (the user root, for the global project).
-    pub root: Option<PathBuf>,
-    /// What `[install] targets` folders are relative to: the project, or
-    /// the home directory for the global project (`~/.claude/skills`, …).
-    pub targets_base: PathBuf,
-}
-
-impl Project {
-    /// The global project: a manifest and lock under the data directory
-    /// that install into the user root. Created on first use.
-    pub fn global(dirs: &Dirs) -> anyhow::Result<Project> {
-        let dir = dirs.data.join("global");
-        let manifest_path = dir.join(MANIFEST_FILE);
-        if !manifest_path.exists() {
-            crate::fsutil::write_atomically(
-                &manifest_path,
-                crate::manifest::GLOBAL_MANIFEST_TEMPLATE.as_bytes(),
-            )
-            .with_context(|| format!("could not write {}", manifest_path.display()))?;
-        }
-        Ok(Project {
-            manifest_path,
-            lock_path: dir.join(LOCK_FILE),
-            targets_base: dirs.home.clone().unwrap_or_else(|| dir.clone()),
-            dir,
-            root: Some(dirs.user_root.clone()),
-        })
-    }
-
-    /// The global project with `global`, else the one around `cwd`.
-    pub fn locate(cwd: &Path, dirs: &Dirs, global: bool) -> anyhow::Result<Project> {
-        if global {
-            Project::global(dirs)
-        } else {
-            Project::find(cwd)
-        }
-    }
-
-    /// Where this project's skills are installed.
-    pub fn skill_root(&self, manifest: &Manifest) -> PathBuf {
-        match &self.root {
-            Some(root) => root.clone(),
-            None => self.dir.join(manifest.root_dir()),
-        }
-    }
-
-    /// The project whose `skills.toml` is in `cwd` or above.
-    pub fn find(cwd: &Path) -> anyhow::Result<Project> {
-        let dir = crate::roots::project::find_manifest_dir(cwd)
-            .ok_or_else(|| anyhow::anyhow!("no {MANIFEST_FILE} in {} or any parent directory\nhint: run `skillpkg init` to start one", cwd.display()))?;
-        Ok(Project {
-            manifest_path: dir.join(MANIFEST_FILE),
-            lock_path: dir.join(LOCK_FILE),
-            targets_base: dir.to_path_buf(),
-            dir: dir.to_path_buf(),
-            root: None,
-        })
-    }
-
-    fn state_dir(&self) -> PathBuf {
-        self.dir.join(".skillpkg")
-    }
-}
-
 /// A project's manifest opened for a change, with the project locked
 /// against other runs until it is dropped.
 struct Editing {
@@ -202,7 +129,7 @@ struct Editing {
 
 impl Editing {
     fn open(project: &Project) -> anyhow::Result<Editing> {
-        let lock = lock_project(project)?;
+        let lock = project.lock()?;
         let text = fs_err::read_to_string(&project.manifest_path)?;
         Ok(Editing {
             manifest: Manifest::parse(&text, &project.manifest_path)?,
@@ -382,15 +309,13 @@ pub fn install(
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
     let project = project.clone();
-    let _lock = lock_project(&project)?;
+    let _lock = project.lock()?;
     let manifest = Manifest::load(&project.manifest_path)?;
     let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
     lock.write(&project.lock_path)?;
     Ok(changes)
 }
 
-/// Locks the project against concurrent skillpkg runs. The state folder
-/// `.skillpkg/` ignores itself, so it never shows up in version control.
 /// Moves locked versions forward: of `names`, or of every package when
 /// `names` is empty. With `dry_run`, only reports what would change.
 pub fn update(
@@ -401,7 +326,7 @@ pub fn update(
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
     let project = project.clone();
-    let _lock = lock_project(&project)?;
+    let _lock = project.lock()?;
     let manifest = Manifest::load(&project.manifest_path)?;
     let old_lock = Lockfile::load(&project.lock_path)?;
     let unlock = if names.is_empty() {
@@ -422,21 +347,6 @@ pub fn update(
         lock.write(&project.lock_path)?;
     }
     Ok(changes)
-}
-
-pub(crate) fn lock_project(project: &Project) -> anyhow::Result<crate::fsutil::FileLock> {
-    let state = project.state_dir();
-    let lock = crate::fsutil::lock_exclusive(&state.join("lock"))
-        .with_context(|| format!("could not lock {}", project.dir.display()))?;
-    // Whatever a killed run left in staging or trash is ours to clear now.
-    for leftovers in ["staging", "trash"] {
-        let dir = state.join(leftovers);
-        if dir.exists() {
-            fs_err::remove_dir_all(&dir)?;
-        }
-    }
-    crate::fsutil::ignore_in_git(&state)?;
-    Ok(lock)
 }
 
 /// A package with its archive verified (or packed, for path and git
@@ -489,7 +399,7 @@ fn sync(
     dry_run: bool,
 ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
     let old_lock = Lockfile::load(&project.lock_path)?;
-    let root = project.skill_root(manifest);
+    let root = project.skill_root(manifest.install_root());
     let targets = manifest
         .install
         .targets
@@ -499,7 +409,7 @@ fn sync(
 
     // Path and git skills are fetched, validated and packed first: their
     // dependencies join the default registry's requirements.
-    let staging_parent = project.state_dir().join("staging");
+    let staging_parent = project.staging_dir();
     let mut groups: BTreeMap<Option<String>, Vec<(String, VersionReq)>> = BTreeMap::new();
     let mut direct = Vec::new();
     for (name, spec) in &manifest.skills {
@@ -737,9 +647,9 @@ fn sync(
                             options,
                             &dirs.cache,
                         )?;
-                        swap_into_place(staged, &target, &project.state_dir())?;
+                        swap_into_place(staged, &target, &project.trash_dir())?;
                     }
-                    None => swap_into_place(staged, &target, &project.state_dir())?,
+                    None => swap_into_place(staged, &target, &project.trash_dir())?,
                 }
                 tree
             }
@@ -1044,13 +954,12 @@ fn describe_changes(target: &Path, old: &LockedSkill, cache: &Path) -> String {
 fn swap_into_place(
     staged: crate::store::extract::Staged,
     target: &Path,
-    state: &Path,
+    trash: &Path,
 ) -> anyhow::Result<()> {
-    let trash = state.join("trash");
-    fs_err::create_dir_all(&trash)?;
+    fs_err::create_dir_all(trash)?;
     let aside = tempfile::Builder::new()
         .prefix("old-")
-        .tempdir_in(&trash)?
+        .tempdir_in(trash)?
         .keep();
     let old = aside.join("tree");
     if target.exists() {

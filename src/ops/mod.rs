@@ -7,7 +7,6 @@ pub mod install;
 pub mod new_skill;
 pub mod outdated;
 pub mod pack;
-pub mod progress;
 pub mod publish;
 pub mod search;
 pub mod skills;

@@ -10,7 +10,7 @@ use crate::index::PackageName;
 use crate::index::source::{BUILTIN_REGISTRY, open_registry};
 use crate::manifest::lock::Lockfile;
 use crate::manifest::{Manifest, Source};
-use crate::ops::install::Project;
+use crate::project::Project;
 
 /// A locked package with a newer release.
 #[derive(Debug, Clone, Serialize)]
@@ -46,7 +46,7 @@ pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>>
         registries.get_mut(label).expect("inserted").1.push(package);
     }
     for (registry, packages) in registries.values() {
-        registry.prefetch(packages, &crate::ops::progress::SILENT)?;
+        registry.prefetch(packages, &crate::progress::SILENT)?;
     }
     let mut results = Vec::new();
     for skill in &lock.skills {

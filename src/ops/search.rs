@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::dirs::Dirs;
 use crate::index::source::open_registry;
 use crate::manifest::Manifest;
-use crate::ops::install::Project;
+use crate::project::Project;
 
 /// One package that matched.
 #[derive(Debug, Clone, Serialize)]

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 
 use crate::dirs::Dirs;
-use crate::manifest::{DEFAULT_PROJECT_ROOT, MANIFEST_FILE, Manifest};
-use crate::roots::project::find_project;
+use crate::manifest::Manifest;
+use crate::project::{Project, find_project};
 use crate::roots::{Root, SkillSet, discover_roots};
 
 /// The roots and every skill in them, for a command run in `cwd`.
@@ -24,13 +24,14 @@ pub fn project_root(cwd: &Path) -> anyhow::Result<Option<PathBuf>> {
     let Some(project) = find_project(cwd) else {
         return Ok(None);
     };
-    let manifest_path = project.join(MANIFEST_FILE);
-    let root = if manifest_path.is_file() {
-        Manifest::load(&manifest_path)?.root_dir().to_string()
-    } else {
-        DEFAULT_PROJECT_ROOT.to_string()
+    let project = Project::at(&project);
+    let manifest = match project.manifest_path.is_file() {
+        true => Some(Manifest::load(&project.manifest_path)?),
+        false => None,
     };
-    Ok(Some(project.join(root)))
+    Ok(Some(project.skill_root(
+        manifest.as_ref().and_then(Manifest::install_root),
+    )))
 }
 
 /// Discovers the roots for `cwd` and loads their skills.

@@ -1,7 +1,7 @@
 //! `skillpkg trust <org> --key KEY`: accept a new signing key for an org.
 
 use crate::manifest::lock::Lockfile;
-use crate::ops::install::Project;
+use crate::project::Project;
 use crate::store::signing::read_public_key;
 
 /// Pins `key` (a `.pub` file or base64 line) as the only trusted key of
@@ -11,7 +11,7 @@ pub fn trust(project: &Project, org: &str, key: &str) -> anyhow::Result<Vec<Stri
         anyhow::bail!("invalid org name '{org}'");
     }
     let key = read_public_key(key)?;
-    let _lock = crate::ops::install::lock_project(project)?;
+    let _lock = project.lock()?;
     let mut lock = Lockfile::load(&project.lock_path)?;
     let previous = lock
         .keys

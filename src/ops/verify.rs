@@ -5,7 +5,7 @@ use serde::Serialize;
 use crate::dirs::Dirs;
 use crate::manifest::Manifest;
 use crate::manifest::lock::Lockfile;
-use crate::ops::install::Project;
+use crate::project::Project;
 use crate::store::diff::{FileChange, diff_against_archive};
 use crate::store::hash;
 
@@ -34,7 +34,7 @@ impl Verified {
 pub fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verified>> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
-    let root = project.skill_root(&manifest);
+    let root = project.skill_root(manifest.install_root());
     let scratch = tempfile::tempdir()?;
     let mut results = Vec::new();
     for skill in &lock.skills {

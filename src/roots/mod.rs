@@ -6,7 +6,6 @@
 //! are kept, marked as shadowed, so `list` and `show` can say so.
 
 pub mod builtin;
-pub mod project;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

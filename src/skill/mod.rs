@@ -3,14 +3,15 @@
 
 pub mod document;
 mod error;
-pub mod lint;
 pub mod load;
 pub mod model;
 pub mod name;
 pub mod prompt;
 pub mod pystr;
+pub mod spec;
 pub mod strict_yaml;
 pub mod validate;
+pub mod yaml;
 
 pub use error::SkillError;
 pub use load::load_skill;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::validate::MAX_DESCRIPTION_LENGTH;
+use super::spec::MAX_DESCRIPTION_LENGTH;
 
 /// The frontmatter of a loaded skill.
 #[derive(Debug, Clone, Serialize)]
@@ -115,7 +115,7 @@ fn codex_allows_implicit(dir: &std::path::Path) -> bool {
     let Ok(text) = std::fs::read_to_string(dir.join("agents").join("openai.yaml")) else {
         return true;
     };
-    match super::load::parse_yaml(&text) {
+    match super::yaml::parse_yaml(&text) {
         Ok(value) => value["policy"]["allow_implicit_invocation"].as_bool() != Some(false),
         Err(_) => true,
     }

@@ -10,6 +10,7 @@ mod eval;
 mod exec;
 mod http;
 mod install;
+mod layers;
 mod models;
 mod publish;
 mod roots;

@@ -5,7 +5,7 @@ use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
 use super::http::{Endpoint, emit_text};
-use super::model::{Block, Message, Model, Request, Role, StopReason, Turn, Usage};
+use super::{Block, Message, Model, Request, Role, StopReason, Turn, Usage};
 
 /// The API's default address.
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, bail};
 use serde::Deserialize;
 
-use super::model::{Block, Model, Request, StopReason, Turn, Usage};
+use super::{Block, Model, Request, StopReason, Turn, Usage};
 
 /// The script file.
 #[derive(Debug, Clone, Deserialize)]

@@ -2,6 +2,10 @@
 //! general workspace tools, all confined to the workspace and the skill
 //! directories.
 
+pub mod confine;
+pub mod policy;
+pub mod process;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -10,11 +14,10 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::catalog::{relevance, words};
-use super::confine::Confinement;
 use super::model::ToolSpec;
-use super::process;
 use super::slash::substitute;
 use crate::skill::Skill;
+use confine::Confinement;
 
 /// Files listed with an activated skill, at most.
 const MAX_LISTED_FILES: usize = 50;

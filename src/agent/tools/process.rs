@@ -139,7 +139,7 @@ pub fn run(
         if let Some(status) = child.try_wait()? {
             break status;
         }
-        let interrupted = super::interrupt::requested();
+        let interrupted = crate::agent::interrupt::requested();
         if started.elapsed() >= timeout || interrupted {
             timed_out = !interrupted;
             // SAFETY: kill(2) on a process group this function created.

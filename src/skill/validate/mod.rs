@@ -5,50 +5,16 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+mod lint;
+mod problem;
+
+pub use problem::{Parsed, Problem, Severity};
+
 use super::document::find_skill_md;
 use super::name::{check_name, normalize_name};
+use super::pystr;
+use super::spec::{ALLOWED_FIELDS, MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH};
 use super::strict_yaml::{self, StrictValue};
-use super::{lint, pystr};
-
-/// Longest description, in code points.
-pub const MAX_DESCRIPTION_LENGTH: usize = 1024;
-/// Longest compatibility string, in code points.
-pub const MAX_COMPATIBILITY_LENGTH: usize = 500;
-/// The top-level frontmatter fields the specification allows.
-pub const ALLOWED_FIELDS: [&str; 6] = [
-    "allowed-tools",
-    "compatibility",
-    "description",
-    "license",
-    "metadata",
-    "name",
-];
-
-/// How serious a problem is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// The reference validator rejects the skill.
-    Error,
-    /// A hint for authors (`--strict`); the skill is still valid.
-    Warning,
-}
-
-/// One problem found in a skill.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Problem {
-    /// The file the problem is in (the skill directory when there is no file).
-    pub file: PathBuf,
-    /// 1-based line, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    /// A stable rule identifier such as `name-lowercase`.
-    pub rule: &'static str,
-    /// Error or warning.
-    pub severity: Severity,
-    /// What is wrong, in the reference validator's words where it has one.
-    pub message: String,
-}
 
 /// The verdict on one skill directory.
 #[derive(Debug, Clone, Serialize)]
@@ -100,16 +66,6 @@ fn skill_dir_of(path: &Path) -> PathBuf {
     } else {
         path.to_path_buf()
     }
-}
-
-/// A SKILL.md that parsed as StrictYAML: what the linter works on.
-pub struct Parsed {
-    /// The SKILL.md file.
-    pub skill_md: PathBuf,
-    /// The frontmatter mapping.
-    pub frontmatter: StrictValue,
-    /// The body, after the closing delimiter.
-    pub body: String,
 }
 
 fn error(file: &Path, rule: &'static str, message: impl Into<String>) -> Problem {

@@ -6,7 +6,7 @@ use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
 use super::http::{Endpoint, emit_text};
-use super::model::{Block, Message, Model, Request, Role, StopReason, Turn, Usage};
+use super::{Block, Message, Model, Request, Role, StopReason, Turn, Usage};
 
 /// The API's default address.
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";

@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use serde::Serialize;
 
-use super::policy::Policy;
-use super::run::Budgets;
-use super::{Connection, ExecOptions, Session, open_model};
+use crate::agent::run::Budgets;
+use crate::agent::tools::policy::Policy;
+use crate::agent::{Connection, ExecOptions, Session, open_model};
 use crate::skill::Skill;
 use cases::Case;
 use score::{Failure, KnownSkill};

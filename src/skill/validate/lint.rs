@@ -2,11 +2,9 @@
 
 use std::path::Path;
 
-use super::strict_yaml::StrictValue;
-use super::validate::{Parsed, Problem, Severity};
-
-/// A body longer than this should move detail into `references/`.
-pub const MAX_BODY_LINES: usize = 500;
+use super::problem::{Parsed, Problem, Severity};
+use crate::skill::spec::MAX_BODY_LINES;
+use crate::skill::strict_yaml::StrictValue;
 
 /// Phrases that tell an agent *when* to use a skill.
 const TRIGGER_CUES: [&str; 8] = [

@@ -1,6 +1,14 @@
 //! The model seam: neutral message types every adapter maps to and from,
 //! and the [`Model`] trait the loop drives.
 
+pub mod anthropic;
+pub mod credentials;
+pub mod http;
+pub mod openai;
+pub mod scripted;
+pub mod select;
+pub mod sse;
+
 use serde::{Deserialize, Serialize};
 
 /// Who said a message.

@@ -1,0 +1,115 @@
+//! Choosing a model (`--model`, `SKILLPKG_MODEL`, `[agent] model`, or
+//! whichever API key is present) and opening it.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::bail;
+
+use super::credentials::Credentials;
+use super::{Model, anthropic, http, openai, scripted};
+use crate::env_vars;
+
+/// The model used when `ANTHROPIC_API_KEY` is set and nothing else is configured.
+pub const DEFAULT_ANTHROPIC_MODEL: &str = "anthropic:claude-sonnet-4-5";
+/// The model used when `OPENAI_API_KEY` is set and nothing else is configured.
+pub const DEFAULT_OPENAI_MODEL: &str = "openai:gpt-4o";
+
+/// The model to use: `--model`, else `SKILLPKG_MODEL`, else `[agent] model`
+/// of skills.toml, else whichever API key the environment (or the
+/// credentials file) holds.
+pub fn choose_model(
+    flag: Option<&str>,
+    manifest: Option<&str>,
+    credentials: &Credentials,
+) -> anyhow::Result<String> {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    if let Some(spec) = flag
+        .map(str::to_string)
+        .or_else(|| env(env_vars::SKILLPKG_MODEL))
+        .or_else(|| manifest.map(str::to_string))
+    {
+        return Ok(spec);
+    }
+    if credentials.get(env_vars::ANTHROPIC_API_KEY)?.is_some() {
+        return Ok(DEFAULT_ANTHROPIC_MODEL.into());
+    }
+    if credentials.get(env_vars::OPENAI_API_KEY)?.is_some() {
+        return Ok(DEFAULT_OPENAI_MODEL.into());
+    }
+    bail!(
+        "no model is configured\nhint: pass --model anthropic:<model>, openai:<model> or scripted:<file>\nhint: or set SKILLPKG_MODEL, or `[agent] model = \"…\"` in skills.toml\nhint: or export ANTHROPIC_API_KEY or OPENAI_API_KEY (or put it in credentials.toml in the config directory) to use {DEFAULT_ANTHROPIC_MODEL} or {DEFAULT_OPENAI_MODEL}"
+    )
+}
+
+/// How a model is reached.
+#[derive(Debug, Clone, Default)]
+pub struct Connection<'a> {
+    /// `--base-url`: another server speaking the same API.
+    pub base_url: Option<&'a str>,
+    /// Stream the answer as it is written.
+    pub stream: bool,
+    /// Where API keys come from.
+    pub credentials: Credentials,
+}
+
+/// How long a model request may wait for the next bytes.
+const MODEL_READ_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Opens the model `spec` names. API keys come from the environment; the
+/// default servers need one, other servers (`--base-url`) may not.
+pub fn open_model(
+    spec: &str,
+    cwd: &Path,
+    connection: &Connection,
+) -> anyhow::Result<Box<dyn Model>> {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let base_url = |var: &str, default: &str| {
+        connection
+            .base_url
+            .map(str::to_string)
+            .or_else(|| env(var))
+            .unwrap_or_else(|| default.to_string())
+    };
+    let key = |var: &str, base: &str, default: &str| -> anyhow::Result<Option<String>> {
+        match connection.credentials.get(var)? {
+            Some(key) => Ok(Some(key)),
+            None if base == default => bail!(
+                "{spec} needs an API key and {var} is not set\nhint: export {var}=…, or point --base-url at a server that needs none"
+            ),
+            None => Ok(None),
+        }
+    };
+    match spec.split_once(':') {
+        Some(("scripted", file)) => Ok(Box::new(scripted::Scripted::load(&cwd.join(file))?)),
+        Some(("anthropic", model)) if !model.is_empty() => {
+            let base = base_url(env_vars::ANTHROPIC_BASE_URL, anthropic::DEFAULT_BASE_URL);
+            let key = key(
+                env_vars::ANTHROPIC_API_KEY,
+                &base,
+                anthropic::DEFAULT_BASE_URL,
+            )?;
+            Ok(Box::new(anthropic::Anthropic(http::Endpoint::new(
+                model,
+                &base,
+                key,
+                connection.stream,
+                http::Client::new(MODEL_READ_TIMEOUT)?,
+            ))))
+        }
+        Some(("openai", model)) if !model.is_empty() => {
+            let base = base_url(env_vars::OPENAI_BASE_URL, openai::DEFAULT_BASE_URL);
+            let key = key(env_vars::OPENAI_API_KEY, &base, openai::DEFAULT_BASE_URL)?;
+            Ok(Box::new(openai::OpenAi(http::Endpoint::new(
+                model,
+                &base,
+                key,
+                connection.stream,
+                http::Client::new(MODEL_READ_TIMEOUT)?,
+            ))))
+        }
+        _ => bail!(
+            "unknown model '{spec}'\nhint: models are anthropic:<model>, openai:<model> or scripted:<file>"
+        ),
+    }
+}

@@ -1,0 +1,180 @@
+//! Finding the project a command works on, its paths, and locking it
+//! against concurrent runs.
+//!
+//! A project is the nearest directory up holding `skills.toml` (else, for
+//! reading skills, the git work tree root). Its state lives in
+//! `.skillpkg/` beside the manifest: the process lock, staging and trash
+//! folders of installs, audit logs and history.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+use crate::dirs::Dirs;
+use crate::fsutil::{FileLock, ignore_in_git, lock_exclusive, write_atomically};
+
+/// The manifest file that marks a project.
+pub const MANIFEST_FILE: &str = "skills.toml";
+
+/// The lockfile's name, beside the manifest.
+pub const LOCK_FILE: &str = "skills.lock";
+
+/// The project root's skill directory, relative to the project, unless
+/// `[install] root` says otherwise.
+pub const DEFAULT_PROJECT_ROOT: &str = ".agents/skills";
+
+/// The project's own state folder, beside the manifest.
+pub const STATE_DIR: &str = ".skillpkg";
+
+/// The global manifest a first `--global` command writes.
+const GLOBAL_MANIFEST_TEMPLATE: &str = "# Skills installed for this user (`skillpkg add --global`), into the user\n# root. skills.lock beside this file records exactly what was installed.\n\n[skills]\n";
+
+/// The nearest directory at or above `start` that holds `skills.toml`.
+pub fn find_manifest_dir(start: &Path) -> Option<&Path> {
+    start.ancestors().find(|d| d.join(MANIFEST_FILE).is_file())
+}
+
+/// Walks up from `start` to the nearest directory holding `skills.toml`;
+/// failing that, the nearest git work tree root. `None` outside any project.
+pub fn find_project(start: &Path) -> Option<PathBuf> {
+    if let Some(dir) = find_manifest_dir(start) {
+        return Some(dir.to_path_buf());
+    }
+    start
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+/// A project: its manifest, lock and root.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The directory holding `skills.toml`.
+    pub dir: PathBuf,
+    /// `skills.toml`.
+    pub manifest_path: PathBuf,
+    /// `skills.lock`.
+    pub lock_path: PathBuf,
+    /// The root skills go into, when it is not the manifest's
+    /// `[install] root` (the user root, for the global project).
+    pub root: Option<PathBuf>,
+    /// What `[install] targets` folders are relative to: the project, or
+    /// the home directory for the global project (`~/.claude/skills`, …).
+    pub targets_base: PathBuf,
+}
+
+impl Project {
+    /// The project whose `skills.toml` is in `cwd` or above.
+    pub fn find(cwd: &Path) -> anyhow::Result<Project> {
+        let dir = find_manifest_dir(cwd).ok_or_else(|| {
+            anyhow::anyhow!(
+                "no {MANIFEST_FILE} in {} or any parent directory\nhint: run `skillpkg init` to start one",
+                cwd.display()
+            )
+        })?;
+        Ok(Project::at(dir))
+    }
+
+    /// The project whose manifest is in `dir`.
+    pub fn at(dir: &Path) -> Project {
+        Project {
+            manifest_path: dir.join(MANIFEST_FILE),
+            lock_path: dir.join(LOCK_FILE),
+            targets_base: dir.to_path_buf(),
+            dir: dir.to_path_buf(),
+            root: None,
+        }
+    }
+
+    /// The global project: a manifest and lock under the data directory
+    /// that install into the user root. Created on first use.
+    pub fn global(dirs: &Dirs) -> anyhow::Result<Project> {
+        let dir = dirs.data.join("global");
+        let manifest_path = dir.join(MANIFEST_FILE);
+        if !manifest_path.exists() {
+            write_atomically(&manifest_path, GLOBAL_MANIFEST_TEMPLATE.as_bytes())
+                .with_context(|| format!("could not write {}", manifest_path.display()))?;
+        }
+        Ok(Project {
+            root: Some(dirs.user_root.clone()),
+            targets_base: dirs.home.clone().unwrap_or_else(|| dir.clone()),
+            ..Project::at(&dir)
+        })
+    }
+
+    /// The global project with `global`, else the one around `cwd`.
+    pub fn locate(cwd: &Path, dirs: &Dirs, global: bool) -> anyhow::Result<Project> {
+        if global {
+            Project::global(dirs)
+        } else {
+            Project::find(cwd)
+        }
+    }
+
+    /// Where this project's skills are installed, given the manifest's
+    /// `[install] root` (relative to the project).
+    pub fn skill_root(&self, configured: Option<&str>) -> PathBuf {
+        match &self.root {
+            Some(root) => root.clone(),
+            None => self.dir.join(configured.unwrap_or(DEFAULT_PROJECT_ROOT)),
+        }
+    }
+
+    /// The project's state folder, `.skillpkg/`.
+    pub fn state_dir(&self) -> PathBuf {
+        self.dir.join(STATE_DIR)
+    }
+
+    /// Where installs stage archives and trees before moving them in.
+    pub fn staging_dir(&self) -> PathBuf {
+        self.state_dir().join("staging")
+    }
+
+    /// Where installs move replaced trees before deleting them.
+    pub fn trash_dir(&self) -> PathBuf {
+        self.state_dir().join("trash")
+    }
+
+    /// Locks the project against concurrent skillpkg runs until the lock
+    /// is dropped, and clears what a killed run left in staging or trash.
+    /// The state folder ignores itself, so it never shows up in version
+    /// control.
+    pub fn lock(&self) -> anyhow::Result<FileLock> {
+        let state = self.state_dir();
+        let lock = lock_exclusive(&state.join("lock"))
+            .with_context(|| format!("could not lock {}", self.dir.display()))?;
+        for leftovers in [self.staging_dir(), self.trash_dir()] {
+            if leftovers.exists() {
+                fs_err::remove_dir_all(&leftovers)?;
+            }
+        }
+        ignore_in_git(&state)?;
+        Ok(lock)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_wins_over_git_root() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path();
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("sub/deeper")).unwrap();
+        assert_eq!(find_project(&repo.join("sub/deeper")).unwrap(), repo);
+        std::fs::write(repo.join("sub/skills.toml"), "").unwrap();
+        assert_eq!(
+            find_project(&repo.join("sub/deeper")).unwrap(),
+            repo.join("sub")
+        );
+    }
+
+    #[test]
+    fn the_skill_root_is_configured_else_the_default() {
+        let project = Project::at(Path::new("/p"));
+        assert_eq!(project.skill_root(None), Path::new("/p/.agents/skills"));
+        assert_eq!(project.skill_root(Some("skills")), Path::new("/p/skills"));
+    }
+}

@@ -1,0 +1,44 @@
+//! What validation reports: problems, their severity, and the parsed
+//! SKILL.md the author warnings work on.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::skill::strict_yaml::StrictValue;
+
+/// How serious a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The reference validator rejects the skill.
+    Error,
+    /// A hint for authors (`--strict`); the skill is still valid.
+    Warning,
+}
+
+/// One problem found in a skill.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// The file the problem is in (the skill directory when there is no file).
+    pub file: PathBuf,
+    /// 1-based line, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// A stable rule identifier such as `name-lowercase`.
+    pub rule: &'static str,
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong, in the reference validator's words where it has one.
+    pub message: String,
+}
+
+/// A SKILL.md that parsed as StrictYAML: what the linter works on.
+pub struct Parsed {
+    /// The SKILL.md file.
+    pub skill_md: PathBuf,
+    /// The frontmatter mapping.
+    pub frontmatter: StrictValue,
+    /// The body, after the closing delimiter.
+    pub body: String,
+}
