@@ -7,6 +7,8 @@ use std::path::Path;
 use anyhow::{Context as _, bail};
 use serde::{Deserialize, Serialize};
 
+use super::source_id::SourceId;
+
 /// The lockfile format version this skillpkg reads and writes.
 pub const LOCK_VERSION: u32 = 1;
 
@@ -20,7 +22,7 @@ pub struct LockedSkill {
     /// The exact version.
     pub version: String,
     /// Where it came from: `registry+<index>`, `path+<dir>`, `git+<url>#<commit>`.
-    pub source: String,
+    pub source: SourceId,
     /// `sha256:<hex>` of the archive (registry packages).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checksum: Option<String>,
@@ -124,7 +126,7 @@ mod tests {
         LockedSkill {
             name: name.into(),
             version: "1.2.3".into(),
-            source: "registry+https://skills.example.com/index/".into(),
+            source: SourceId::registry("https://skills.example.com/index/"),
             checksum: Some("sha256:9f2c".into()),
             tree: "h1:Qm9v".into(),
             signer: Some("RWQf".into()),
@@ -163,5 +165,13 @@ mod tests {
         assert!(err.to_string().contains("upgrade skillpkg"));
         let err = Lockfile::parse("[[skill]\n", Path::new("skills.lock")).unwrap_err();
         assert!(err.to_string().contains("restore it from version control"));
+        let text = "version = 1\n[[skill]]\nname = \"acme/x\"\nversion = \"1.0.0\"\nsource = \"ftp+example.com\"\ntree = \"h1:x\"\n";
+        let err = Lockfile::parse(text, Path::new("skills.lock")).unwrap_err();
+        let message = err.to_string();
+        assert!(
+            message.starts_with("skills.lock: invalid lockfile")
+                && message.contains("unknown source 'ftp+example.com'"),
+            "{message}"
+        );
     }
 }

@@ -1,7 +1,6 @@
 //! One function per user operation, composing the library's modules.
 //! The CLI parses arguments, calls these, and renders what they return.
 
-pub(crate) mod direct;
 pub mod init;
 pub mod install;
 pub mod new_skill;
@@ -10,6 +9,5 @@ pub mod pack;
 pub mod publish;
 pub mod search;
 pub mod skills;
-pub mod targets;
 pub mod trust;
 pub mod verify;

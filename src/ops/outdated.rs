@@ -34,7 +34,7 @@ pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>>
     // Each registry is opened once, and its entries fetched all at once.
     let mut registries = BTreeMap::new();
     for skill in &lock.skills {
-        let Some(label) = skill.source.strip_prefix("registry+") else {
+        let Some(label) = skill.source.registry_index() else {
             continue;
         };
         if !registries.contains_key(label) {
@@ -50,7 +50,7 @@ pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>>
     }
     let mut results = Vec::new();
     for skill in &lock.skills {
-        let Some(label) = skill.source.strip_prefix("registry+") else {
+        let Some(label) = skill.source.registry_index() else {
             continue;
         };
         let registry = &registries[label].0;

@@ -29,6 +29,11 @@ pub fn target_dir(project: &Path, name: &str) -> anyhow::Result<PathBuf> {
     }
 }
 
+/// The folders of the targets `names` under `base`.
+pub fn target_dirs(base: &Path, names: &[String]) -> anyhow::Result<Vec<PathBuf>> {
+    names.iter().map(|name| target_dir(base, name)).collect()
+}
+
 /// The marker file in a copy skillpkg made (where symlinks fail).
 const COPY_MARKER: &str = ".skillpkg-copy";
 

@@ -15,6 +15,7 @@ use semver::VersionReq;
 use crate::index::parse_dependencies;
 use crate::manifest::DirectSource;
 use crate::manifest::lock::LockedSkill;
+use crate::manifest::source_id::{GitOrigin, SourceId};
 
 /// A path or git skill, packed and ready to extract.
 #[derive(Debug)]
@@ -28,7 +29,7 @@ pub(crate) struct DirectSkill {
     /// `metadata.version`, else `0.0.0`.
     pub version: String,
     /// The lock's source: `path+<dir>` or `git+<url>[?query]#<commit>`.
-    pub source: String,
+    pub source: SourceId,
     /// The packed archive, in the staging folder.
     pub archive: tempfile::NamedTempFile,
     /// `metadata.dependencies`, for resolution against the default registry.
@@ -53,21 +54,33 @@ pub(crate) fn prepare(
         .prefix(".source-")
         .tempdir_in(staging)?;
     let (dir, source) = match origin {
-        DirectSource::Path(path) => (project_dir.join(path), format!("path+{path}")),
+        DirectSource::Path(path) => (
+            project_dir.join(path),
+            SourceId::Path { path: path.clone() },
+        ),
         DirectSource::Git { url, rev, subdir } => {
             let (rev, subdir) = (rev.as_deref(), subdir.as_deref());
-            let base = git_source_base(url, rev, subdir);
-            let pinned = locked
-                .and_then(|l| l.source.split_once('#'))
-                .filter(|(locked_base, _)| *locked_base == base)
-                .map(|(_, commit)| commit);
+            let origin = GitOrigin::new(url, rev, subdir);
+            let pinned = locked.and_then(|l| match &l.source {
+                SourceId::Git {
+                    origin: locked_origin,
+                    commit,
+                } if *locked_origin == origin => Some(commit.as_str()),
+                _ => None,
+            });
             let (repo, commit) = crate::index::git::fetch_commit(url, rev, pinned, cache, offline)
                 .with_context(|| format!("'{name}': could not get {url}"))?;
             // The folder is named as in the repository, for validation.
             let dir = checkout.path().join(git_folder_name(url, subdir));
             crate::index::git::export_tree(&repo, commit, subdir, &dir)
                 .with_context(|| format!("'{name}': could not read {url} at {commit}"))?;
-            (dir, format!("{base}#{commit}"))
+            (
+                dir,
+                SourceId::Git {
+                    origin,
+                    commit: commit.to_string(),
+                },
+            )
         }
     };
     if !dir.join("SKILL.md").is_file() && !dir.join("skill.md").is_file() {
@@ -139,20 +152,6 @@ pub(crate) fn git_folder_name<'a>(url: &'a str, subdir: Option<&'a str>) -> &'a 
         .trim_end_matches(".git")
 }
 
-/// `git+<url>`, with `?rev=…&subdir=…` when the manifest gives them.
-fn git_source_base(url: &str, rev: Option<&str>, subdir: Option<&str>) -> String {
-    let mut base = format!("git+{}", url.strip_prefix("git+").unwrap_or(url));
-    let query: Vec<String> = [("rev", rev), ("subdir", subdir)]
-        .into_iter()
-        .filter_map(|(key, value)| Some(format!("{key}={}", value?)))
-        .collect();
-    if !query.is_empty() {
-        base.push('?');
-        base.push_str(&query.join("&"));
-    }
-    base
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,18 +162,6 @@ mod tests {
         assert_eq!(
             git_folder_name("https://h/s.git", Some("skills/lint/")),
             "lint"
-        );
-    }
-
-    #[test]
-    fn git_sources_name_url_rev_and_subdir() {
-        assert_eq!(
-            git_source_base("https://example.com/s.git", None, None),
-            "git+https://example.com/s.git"
-        );
-        assert_eq!(
-            git_source_base("git+https://example.com/s.git", Some("v1"), Some("lint")),
-            "git+https://example.com/s.git?rev=v1&subdir=lint"
         );
     }
 }

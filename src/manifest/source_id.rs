@@ -1,0 +1,213 @@
+//! Where a locked skill came from, as `skills.lock` records it in
+//! `source`: `registry+<index>`, `path+<dir>` or
+//! `git+<url>[?rev=…&subdir=…]#<commit>`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// A locked skill's origin. Its text form is what `skills.lock` holds;
+/// any other text is an error when the lock is read.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum SourceId {
+    /// A package from an index, named as the manifest names it (`builtin`
+    /// for the embedded sample index).
+    Registry {
+        /// The index's label.
+        index: String,
+    },
+    /// A skill from a folder, relative to the project (or absolute).
+    Path {
+        /// The folder.
+        path: String,
+    },
+    /// A skill from a git repository, pinned to a commit.
+    Git {
+        /// Where the repository is, and what the manifest asked for.
+        origin: GitOrigin,
+        /// The commit installed.
+        commit: String,
+    },
+}
+
+/// A git dependency as the manifest gives it: repository, revision, folder.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GitOrigin {
+    /// The repository URL (without a `git+` prefix).
+    pub url: String,
+    /// The branch, tag or commit asked for.
+    pub rev: Option<String>,
+    /// The skill's folder inside the repository.
+    pub subdir: Option<String>,
+}
+
+impl GitOrigin {
+    /// The origin of `url` (a leading `git+` is dropped).
+    pub fn new(url: &str, rev: Option<&str>, subdir: Option<&str>) -> GitOrigin {
+        GitOrigin {
+            url: url.strip_prefix("git+").unwrap_or(url).to_string(),
+            rev: rev.map(str::to_string),
+            subdir: subdir.map(str::to_string),
+        }
+    }
+}
+
+impl fmt::Display for GitOrigin {
+    /// `git+<url>`, with `?rev=…&subdir=…` when the manifest gives them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "git+{}", self.url)?;
+        let query: Vec<String> = [("rev", &self.rev), ("subdir", &self.subdir)]
+            .into_iter()
+            .filter_map(|(key, value)| Some(format!("{key}={}", value.as_ref()?)))
+            .collect();
+        if !query.is_empty() {
+            write!(f, "?{}", query.join("&"))?;
+        }
+        Ok(())
+    }
+}
+
+impl SourceId {
+    /// A package from the index labelled `index`.
+    pub fn registry(index: &str) -> SourceId {
+        SourceId::Registry {
+            index: index.to_string(),
+        }
+    }
+
+    /// The index label of a registry package.
+    pub fn registry_index(&self) -> Option<&str> {
+        match self {
+            SourceId::Registry { index } => Some(index),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for SourceId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceId::Registry { index } => write!(f, "registry+{index}"),
+            SourceId::Path { path } => write!(f, "path+{path}"),
+            SourceId::Git { origin, commit } => write!(f, "{origin}#{commit}"),
+        }
+    }
+}
+
+/// Why a `source` could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "unknown source '{0}': a source is registry+<index>, path+<dir> or git+<url>[?rev=…&subdir=…]#<commit>"
+)]
+pub struct InvalidSource(String);
+
+impl FromStr for SourceId {
+    type Err = InvalidSource;
+
+    fn from_str(text: &str) -> Result<SourceId, InvalidSource> {
+        let invalid = || InvalidSource(text.to_string());
+        if let Some(index) = text.strip_prefix("registry+") {
+            return match index.is_empty() {
+                true => Err(invalid()),
+                false => Ok(SourceId::registry(index)),
+            };
+        }
+        if let Some(path) = text.strip_prefix("path+") {
+            return match path.is_empty() {
+                true => Err(invalid()),
+                false => Ok(SourceId::Path {
+                    path: path.to_string(),
+                }),
+            };
+        }
+        let rest = text.strip_prefix("git+").ok_or_else(invalid)?;
+        let (base, commit) = rest.rsplit_once('#').ok_or_else(invalid)?;
+        if commit.is_empty() || !commit.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(invalid());
+        }
+        let (url, query) = match base.split_once('?') {
+            Some((url, query)) => (url, Some(query)),
+            None => (base, None),
+        };
+        let mut origin = GitOrigin::new(url, None, None);
+        for pair in query.into_iter().flat_map(|q| q.split('&')) {
+            match pair.split_once('=') {
+                Some(("rev", rev)) => origin.rev = Some(rev.to_string()),
+                Some(("subdir", subdir)) => origin.subdir = Some(subdir.to_string()),
+                _ => return Err(invalid()),
+            }
+        }
+        if origin.url.is_empty() {
+            return Err(invalid());
+        }
+        Ok(SourceId::Git {
+            origin,
+            commit: commit.to_string(),
+        })
+    }
+}
+
+impl TryFrom<String> for SourceId {
+    type Error = InvalidSource;
+
+    fn try_from(text: String) -> Result<SourceId, InvalidSource> {
+        text.parse()
+    }
+}
+
+impl From<SourceId> for String {
+    fn from(source: SourceId) -> String {
+        source.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_round_trip_through_their_text() {
+        for text in [
+            "registry+builtin",
+            "registry+https://skills.example.com/index/",
+            "path+tools/helper",
+            "git+https://example.com/s.git#0123abcd",
+            "git+file:///tmp/r?rev=v1&subdir=skills/lint#89ef",
+            "git+https://h/s.git?subdir=lint#89ef",
+        ] {
+            let source: SourceId = text.parse().unwrap();
+            assert_eq!(source.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn git_origins_name_url_rev_and_subdir() {
+        assert_eq!(
+            GitOrigin::new("https://example.com/s.git", None, None).to_string(),
+            "git+https://example.com/s.git"
+        );
+        assert_eq!(
+            GitOrigin::new("git+https://example.com/s.git", Some("v1"), Some("lint")).to_string(),
+            "git+https://example.com/s.git?rev=v1&subdir=lint"
+        );
+    }
+
+    #[test]
+    fn other_sources_are_refused() {
+        for text in [
+            "",
+            "registry+",
+            "path+",
+            "http://x",
+            "git+https://h/s.git",
+            "git+https://h/s.git#",
+            "git+https://h/s.git#not-hex",
+            "git+https://h/s.git?branch=x#abc",
+            "git+#abc",
+        ] {
+            assert!(text.parse::<SourceId>().is_err(), "{text}");
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! Apply: extract each ready skill into staging and swap it into the
+//! root, remove what is no longer wanted, and expose the result in the
+//! agents' folders. Folders the lock does not manage are never touched,
+//! and a skill edited since it was installed is replaced only with
+//! `--force`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+
+use super::change::{Action, Change};
+use super::fetch::Ready;
+use super::options::InstallOptions;
+use crate::manifest::lock::{LockedSkill, Lockfile};
+use crate::project::Project;
+use crate::store::extract::{Limits, Staged, extract};
+use crate::store::hash;
+
+/// Where and how to apply an install.
+pub(super) struct Apply<'a> {
+    /// The project, for its staging and trash folders.
+    pub project: &'a Project,
+    /// The root skills go into.
+    pub root: &'a Path,
+    /// The agents' folders installed skills are exposed in.
+    pub targets: &'a [PathBuf],
+    /// The lock before this install.
+    pub old_lock: &'a Lockfile,
+    /// The cache, for describing local edits against cached archives.
+    pub cache: &'a Path,
+    /// How to behave.
+    pub options: InstallOptions<'a>,
+}
+
+impl Apply<'_> {
+    /// Installs every ready skill, removes the ones the old lock managed
+    /// that are no longer wanted, and exposes the rest in the targets.
+    /// Returns the locked skills and what changed.
+    pub fn run(&self, ready: Vec<Ready>) -> anyhow::Result<(Vec<LockedSkill>, Vec<Change>)> {
+        fs_err::create_dir_all(self.root)?;
+        let progress = self.options.progress;
+        progress.start("Installing", ready.len() as u64);
+        let mut locked = Vec::new();
+        let mut changes = Vec::new();
+        for ready in ready {
+            let (skill, change) = self.install_one(ready)?;
+            locked.push(skill);
+            changes.push(change);
+            progress.advance();
+        }
+        progress.finish();
+        self.remove_unwanted(&locked, &mut changes)?;
+        self.expose(&locked, &mut changes)?;
+        Ok((locked, changes))
+    }
+
+    /// Puts one skill in place unless its tree already is.
+    fn install_one(&self, ready: Ready) -> anyhow::Result<(LockedSkill, Change)> {
+        let target = self.root.join(ready.skill);
+        let old = self.old_lock.get(&ready.name);
+        // The tree this package installs, when known without unpacking
+        // it: a path or git skill's, or the locked one for the locked archive.
+        let known_tree = ready.tree.clone().or_else(|| {
+            old.filter(|o| o.version == ready.version && o.checksum == ready.checksum)
+                .map(|o| o.tree.clone())
+        });
+        let current = match target.exists() {
+            true => Some(hash::tree_hash(&target)?),
+            false => None,
+        };
+        let mut warnings = Vec::new();
+        let tree = match known_tree {
+            Some(tree) if current.as_ref() == Some(&tree) => tree,
+            _ => {
+                let staged = extract(
+                    &ready.archive,
+                    Some(ready.skill),
+                    &self.project.staging_dir(),
+                    &Limits::default(),
+                )?;
+                let tree = staged.tree_hash();
+                warnings = staged
+                    .scan_hidden_unicode()?
+                    .iter()
+                    .map(|hidden| format!("{}: {hidden}", ready.name))
+                    .collect();
+                match &current {
+                    // An interrupted run already put it there.
+                    Some(current) if *current == tree => {}
+                    Some(current) => {
+                        self.check_replaceable(&target, &ready.name, old, current)?;
+                        swap_into_place(staged, &target, &self.project.trash_dir())?;
+                    }
+                    None => swap_into_place(staged, &target, &self.project.trash_dir())?,
+                }
+                tree
+            }
+        };
+        let in_place = current.as_deref() == Some(tree.as_str());
+        let action = match old {
+            Some(o)
+                if in_place
+                    && o.version == ready.version
+                    && o.tree == tree
+                    && o.source == ready.source =>
+            {
+                Action::Unchanged
+            }
+            Some(o) if o.version != ready.version || o.tree != tree => Action::Updated,
+            // New, or the locked version put back (missing or replaced with --force).
+            _ => Action::Installed,
+        };
+        let change = Change {
+            warnings,
+            ..Change::new(&ready.name, &ready.version, action)
+        };
+        let locked = LockedSkill {
+            name: ready.name,
+            version: ready.version,
+            source: ready.source,
+            checksum: ready.checksum,
+            tree,
+            signer: ready.signer,
+            dependencies: ready.dependencies,
+        };
+        Ok((locked, change))
+    }
+
+    /// Removes the skills the old lock managed that `installed` leaves out
+    /// (unless edited since, without `--force`), with their exposures.
+    fn remove_unwanted(
+        &self,
+        installed: &[LockedSkill],
+        changes: &mut Vec<Change>,
+    ) -> anyhow::Result<()> {
+        for old in &self.old_lock.skills {
+            if installed.iter().any(|s| s.name == old.name) {
+                continue;
+            }
+            let target = self.root.join(folder_of(&old.name));
+            if target.exists() {
+                let tree = hash::tree_hash(&target)?;
+                if tree != old.tree && !self.options.force {
+                    bail!(
+                        "{} was edited since it was installed; not removing it{}\nhint: pass --force to remove it anyway",
+                        target.display(),
+                        describe_changes(&target, old, self.cache)
+                    );
+                }
+                fs_err::remove_dir_all(&target)?;
+            }
+            for exposed_in in self.targets {
+                super::targets::unexpose(exposed_in, &target)?;
+            }
+            changes.push(Change::new(&old.name, &old.version, Action::Removed));
+        }
+        Ok(())
+    }
+
+    /// Exposes every installed skill in the agents' folders the manifest
+    /// names; what is in the way becomes a warning on that skill's change.
+    fn expose(&self, installed: &[LockedSkill], changes: &mut [Change]) -> anyhow::Result<()> {
+        for exposed_in in self.targets {
+            for skill in installed {
+                let dir = self.root.join(folder_of(&skill.name));
+                if let Some(warning) = super::targets::expose(exposed_in, &dir)?
+                    && let Some(change) = changes.iter_mut().find(|c| c.name == skill.name)
+                {
+                    change.warnings.push(warning);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses to replace `target`, whose files hash to `current`, unless
+    /// it is a pristine managed skill (or `--force`).
+    fn check_replaceable(
+        &self,
+        target: &Path,
+        name: &str,
+        old: Option<&LockedSkill>,
+        current: &str,
+    ) -> anyhow::Result<()> {
+        match old {
+            None => bail!(
+                "{} already exists and skillpkg does not manage it (a hand-written skill?); not overwriting it\nhint: rename or move that folder, then install {name} again",
+                target.display()
+            ),
+            Some(old) if old.tree != current && !self.options.force => bail!(
+                "{} was edited since it was installed (its files no longer match skills.lock){}\nhint: keep your edits elsewhere, or pass --force to replace it with {name}",
+                target.display(),
+                describe_changes(target, old, self.cache)
+            ),
+            Some(_) => Ok(()),
+        }
+    }
+}
+
+/// The folder of a locked skill in the root: the last part of its name.
+fn folder_of(lock_name: &str) -> &str {
+    lock_name.rsplit('/').next().unwrap_or(lock_name)
+}
+
+/// The files that differ from the locked archive, one per line, when the
+/// archive is in the cache.
+fn describe_changes(target: &Path, old: &LockedSkill, cache: &Path) -> String {
+    let Some(archive) = old
+        .checksum
+        .as_deref()
+        .and_then(|c| c.strip_prefix("sha256:"))
+        .map(|c| cache.join("archives").join(format!("{c}.skill")))
+        .filter(|a| a.is_file())
+    else {
+        return String::new();
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let Ok(scratch) = tempfile::tempdir() else {
+        return String::new();
+    };
+    match crate::store::diff::diff_against_archive(target, &archive, &name, scratch.path()) {
+        Ok(changes) => changes
+            .iter()
+            .map(|(path, change)| format!("\n  {change}: {path}"))
+            .collect(),
+        Err(_) => String::new(),
+    }
+}
+
+/// Renames the staged skill into `target`, moving any old tree aside first
+/// and deleting it after, so the root never shows a half-installed skill.
+fn swap_into_place(staged: Staged, target: &Path, trash: &Path) -> anyhow::Result<()> {
+    fs_err::create_dir_all(trash)?;
+    let aside = tempfile::Builder::new()
+        .prefix("old-")
+        .tempdir_in(trash)?
+        .keep();
+    let old = aside.join("tree");
+    if target.exists() {
+        fs_err::rename(target, &old)?;
+    }
+    staged
+        .persist(target)
+        .with_context(|| format!("could not move the new skill into {}", target.display()))?;
+    let _ = fs_err::remove_dir_all(&aside);
+    Ok(())
+}

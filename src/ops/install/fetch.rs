@@ -1,0 +1,169 @@
+//! Fetch and verify: download what the cache lacks, then check every
+//! archive (sha256 against the index entry, a minisign signature by a key
+//! of its org whose trusted comment names this package, version and
+//! checksum) before anything touches the root.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::bail;
+
+use super::direct::DirectSkill;
+use super::options::InstallOptions;
+use super::plan::Planned;
+use crate::dirs::Dirs;
+use crate::index::source::Registry;
+use crate::manifest::source_id::SourceId;
+use crate::store::{hash, signing};
+
+/// A package with its archive verified (or packed, for path and git
+/// skills), ready to extract.
+pub(super) struct Ready<'a> {
+    /// Its name in the lock.
+    pub name: String,
+    /// The skill's folder in the root.
+    pub skill: &'a str,
+    /// The version.
+    pub version: String,
+    /// Where it comes from.
+    pub source: SourceId,
+    /// `sha256:<hex>` of a registry archive.
+    pub checksum: Option<String>,
+    /// The tree it installs, when known before unpacking (path and git skills).
+    pub tree: Option<String>,
+    /// The key that signed a registry archive.
+    pub signer: Option<String>,
+    /// `org/name` of each dependency.
+    pub dependencies: Vec<String>,
+    /// The archive on disk.
+    pub archive: PathBuf,
+}
+
+/// Downloads every registry archive the cache lacks, verifies each, and
+/// returns everything ready to extract: registry packages, then path and
+/// git skills. `keys` are the lock's pinned keys, extended on first use.
+pub(super) fn fetch_all<'a>(
+    planned: &'a [Planned],
+    registries: &[Registry],
+    direct: &'a [DirectSkill],
+    keys: &mut BTreeMap<String, Vec<String>>,
+    dirs: &Dirs,
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Ready<'a>>> {
+    let archive_dir = dirs.cache.join("archives");
+    for registry in registries {
+        let wanted: Vec<_> = planned
+            .iter()
+            .filter(|p| std::ptr::eq(p.registry, registry))
+            .map(|p| (&p.package, &p.entry))
+            .collect();
+        registry.prefetch_archives(&wanted, &archive_dir, options.progress)?;
+    }
+    let mut ready = Vec::new();
+    for planned in planned {
+        let (archive, signer) = fetch_verified(planned, keys, dirs, options)?;
+        ready.push(Ready {
+            name: planned.package.to_string(),
+            skill: &planned.package.name,
+            version: planned.entry.vers.clone(),
+            source: planned.source(),
+            checksum: Some(format!("sha256:{}", planned.entry.cksum)),
+            tree: None,
+            signer,
+            dependencies: planned.entry.deps.iter().map(|d| d.name.clone()).collect(),
+            archive,
+        });
+    }
+    for skill in direct {
+        ready.push(Ready {
+            name: skill.name.clone(),
+            skill: &skill.skill,
+            version: skill.version.clone(),
+            source: skill.source.clone(),
+            checksum: None,
+            tree: Some(skill.tree.clone()),
+            signer: None,
+            dependencies: skill.dependencies.iter().map(|(n, _)| n.clone()).collect(),
+            archive: skill.archive.path().to_path_buf(),
+        });
+    }
+    Ok(ready)
+}
+
+/// The archive of `planned`, from the cache or the index, with its sha256
+/// and signature verified. Returns its cached path and the signer key.
+fn fetch_verified(
+    planned: &Planned,
+    pinned: &mut BTreeMap<String, Vec<String>>,
+    dirs: &Dirs,
+    options: InstallOptions,
+) -> anyhow::Result<(PathBuf, Option<String>)> {
+    let package = &planned.package;
+    let version = &planned.entry.vers;
+    let cached = dirs
+        .cache
+        .join("archives")
+        .join(format!("{}.skill", planned.entry.cksum));
+    let bytes = match fs_err::read(&cached) {
+        Ok(bytes) if hash::sha256_hex(&bytes) == planned.entry.cksum => bytes,
+        _ => {
+            let bytes = planned.registry.archive(package, version)?;
+            let actual = hash::sha256_hex(&bytes);
+            if actual != planned.entry.cksum {
+                bail!(
+                    "checksum mismatch for {package}@{version}: the index says sha256:{} but the archive is sha256:{actual}\nhint: the archive or the index entry was tampered with or corrupted; do not install it",
+                    planned.entry.cksum
+                );
+            }
+            crate::fsutil::write_cache_file(&cached, &bytes)?;
+            bytes
+        }
+    };
+
+    if planned.entry.sig.trim().is_empty() {
+        if planned.registry.remote && !options.allow_unsigned {
+            bail!(
+                "{package}@{version} is not signed\nhint: pass --allow-unsigned to install unsigned packages from {}",
+                planned.registry.label
+            );
+        }
+        return Ok((cached, None));
+    }
+    let offered = planned
+        .registry
+        .config
+        .keys
+        .get(&package.org)
+        .cloned()
+        .unwrap_or_default();
+    let comment = signing::trusted_comment(&package.to_string(), version, &planned.entry.cksum);
+    let mut last_error = None;
+    for key in &offered {
+        match signing::verify_for(key, &bytes, &planned.entry.sig, &comment) {
+            Ok(()) => {
+                let trusted = pinned.entry(package.org.clone()).or_default();
+                if trusted.is_empty() {
+                    trusted.push(key.clone()); // trust on first use
+                } else if !trusted.contains(key) {
+                    bail!(
+                        "{package}@{version} is signed by key {key}, but skills.lock pins org '{}' to {}\nhint: if the org really changed its key, accept it with `skillpkg trust {} --key {key}`",
+                        package.org,
+                        trusted.join(", "),
+                        package.org
+                    );
+                }
+                return Ok((cached, Some(key.clone())));
+            }
+            Err(e) => last_error = Some(e),
+        }
+    }
+    match last_error {
+        Some(e) => Err(anyhow::Error::new(e).context(format!(
+            "the signature of {package}@{version} does not verify"
+        ))),
+        None => bail!(
+            "{package}@{version} is signed, but the index lists no keys for org '{}'",
+            package.org
+        ),
+    }
+}

@@ -1,0 +1,323 @@
+//! `add`, `remove` and `install`: resolve the manifest against its
+//! registries, verify and install every package into the project root, and
+//! write `skills.lock`.
+//!
+//! Every archive is checked before extraction (sha256 against the index
+//! entry, minisign signature by a key of its org whose trusted comment
+//! names this package, version and checksum). Skills are extracted into a
+//! staging directory and renamed into place, one at a time; the lock is
+//! written last, atomically. A process lock serialises concurrent runs on
+//! one project. Folders the lock does not manage are never touched.
+
+mod apply;
+mod change;
+mod direct;
+mod fetch;
+mod options;
+mod plan;
+pub mod targets;
+mod wanted;
+
+pub use change::{Action, Change};
+pub use options::{InstallOptions, Unlock};
+
+use std::path::Path;
+
+use anyhow::{Context as _, bail};
+use semver::VersionReq;
+
+use crate::dirs::Dirs;
+use crate::index::PackageName;
+use crate::manifest::edit::ManifestDocument;
+use crate::manifest::lock::Lockfile;
+use crate::manifest::{DependencySpec, Manifest};
+use crate::project::Project;
+use direct::git_folder_name;
+
+/// A project's manifest opened for a change, with the project locked
+/// against other runs until it is dropped.
+struct Editing {
+    _lock: crate::fsutil::FileLock,
+    /// The manifest as data.
+    manifest: Manifest,
+    /// The manifest as a document, for edits that keep its comments.
+    doc: ManifestDocument,
+}
+
+impl Editing {
+    fn open(project: &Project) -> anyhow::Result<Editing> {
+        let lock = project.lock()?;
+        let text = fs_err::read_to_string(&project.manifest_path)?;
+        Ok(Editing {
+            manifest: Manifest::parse(&text, &project.manifest_path)?,
+            doc: ManifestDocument::parse(&text, &project.manifest_path)?,
+            _lock: lock,
+        })
+    }
+
+    /// Installs what the edited manifest asks for, keeping every pin it can.
+    fn install(
+        &self,
+        project: &Project,
+        dirs: &Dirs,
+        options: InstallOptions,
+    ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
+        sync(
+            project,
+            &self.manifest,
+            dirs,
+            options,
+            &Unlock::Nothing,
+            false,
+        )
+    }
+
+    /// Writes `lock`, then the edited manifest, each atomically.
+    fn save(&self, project: &Project, lock: &Lockfile) -> anyhow::Result<()> {
+        lock.write(&project.lock_path)?;
+        crate::fsutil::write_atomically(&project.manifest_path, self.doc.to_text().as_bytes())
+            .with_context(|| format!("could not write {}", project.manifest_path.display()))
+    }
+}
+
+/// Parses `org/name[@req]`.
+fn parse_request(text: &str) -> anyhow::Result<(PackageName, Option<VersionReq>)> {
+    let (name, req) = match text.split_once('@') {
+        Some((name, req)) => (name, Some(req)),
+        None => (text, None),
+    };
+    let package: PackageName = name.parse()?;
+    let req = req
+        .map(|r| {
+            VersionReq::parse(r)
+                .map_err(|e| anyhow::anyhow!("'{text}': invalid version requirement '{r}': {e}"))
+        })
+        .transpose()?;
+    Ok((package, req))
+}
+
+/// Adds packages to the manifest, then installs. A package given without
+/// a requirement is recorded as `^<the version resolved>`.
+pub fn add(
+    project: &Project,
+    dirs: &Dirs,
+    requests: &[String],
+    registry: Option<&str>,
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let mut edit = Editing::open(project)?;
+    if let Some(name) = registry
+        && !edit.manifest.registries.contains_key(name)
+    {
+        bail!(
+            "no registry named '{name}' in {}\nhint: add it under [registries]",
+            project.manifest_path.display()
+        );
+    }
+    let parsed = requests
+        .iter()
+        .map(|r| parse_request(r))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for (package, req) in &parsed {
+        let spec = spec_for(
+            req.as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_else(|| "*".into()),
+            registry,
+        );
+        edit.manifest.skills.insert(package.to_string(), spec);
+    }
+    let (lock, changes) = edit.install(project, dirs, options)?;
+    for (package, req) in parsed {
+        let name = package.to_string();
+        let req = match req {
+            Some(req) => req.to_string(),
+            None => {
+                let locked = lock
+                    .get(&name)
+                    .expect("every requested package is resolved");
+                format!("^{}", locked.version)
+            }
+        };
+        edit.doc.set_dependency(&name, &spec_for(req, registry))?;
+    }
+    edit.save(project, &lock)?;
+    Ok(changes)
+}
+
+/// Adds a path or git skill under `name` (derived from the source when
+/// `None`), then installs.
+pub fn add_direct(
+    project: &Project,
+    cwd: &Path,
+    dirs: &Dirs,
+    name: Option<&str>,
+    mut spec: crate::manifest::DetailedSpec,
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let mut edit = Editing::open(project)?;
+    if let Some(path) = &spec.path {
+        // Recorded relative to the project when it lies inside it.
+        let absolute = cwd.join(path);
+        let absolute = fs_err::canonicalize(&absolute)
+            .with_context(|| format!("no skill folder at {}", absolute.display()))?;
+        let project_dir = fs_err::canonicalize(&project.dir)?;
+        spec.path = Some(match absolute.strip_prefix(&project_dir) {
+            Ok(relative) => relative.display().to_string(),
+            Err(_) => absolute.display().to_string(),
+        });
+    }
+    let name = match name {
+        Some(name) => name.to_string(),
+        None => match (&spec.path, &spec.git) {
+            (Some(path), _) => {
+                crate::skill::load::load_skill(&project.dir.join(path))
+                    .with_context(|| format!("could not read the skill in {path}"))?
+                    .meta
+                    .name
+            }
+            (None, Some(url)) => git_folder_name(url, spec.subdir.as_deref()).to_string(),
+            (None, None) => bail!("give --path or --git"),
+        },
+    };
+    let spec = DependencySpec::Detailed(spec);
+    spec.source(&name)?;
+    edit.manifest.skills.insert(name.clone(), spec.clone());
+    let (lock, changes) = edit.install(project, dirs, options)?;
+    edit.doc.set_dependency(&name, &spec)?;
+    edit.save(project, &lock)?;
+    Ok(changes)
+}
+
+fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
+    match registry {
+        None => DependencySpec::Version(req),
+        Some(registry) => DependencySpec::Detailed(crate::manifest::DetailedSpec {
+            version: Some(req),
+            registry: Some(registry.to_string()),
+            ..Default::default()
+        }),
+    }
+}
+
+/// Removes packages from the manifest and their skills from the root.
+pub fn remove(
+    project: &Project,
+    dirs: &Dirs,
+    names: &[String],
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let mut edit = Editing::open(project)?;
+    for name in names {
+        if edit.manifest.skills.remove(name).is_none() {
+            bail!("{name} is not in {}", project.manifest_path.display());
+        }
+        edit.doc.remove_dependency(name)?;
+    }
+    let (lock, changes) = edit.install(project, dirs, options)?;
+    edit.save(project, &lock)?;
+    Ok(changes)
+}
+
+/// Installs what the manifest asks for, keeping locked versions.
+pub fn install(
+    project: &Project,
+    dirs: &Dirs,
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let project = project.clone();
+    let _lock = project.lock()?;
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
+    lock.write(&project.lock_path)?;
+    Ok(changes)
+}
+
+/// Moves locked versions forward: of `names`, or of every package when
+/// `names` is empty. With `dry_run`, only reports what would change.
+pub fn update(
+    project: &Project,
+    dirs: &Dirs,
+    names: &[String],
+    dry_run: bool,
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let project = project.clone();
+    let _lock = project.lock()?;
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let old_lock = Lockfile::load(&project.lock_path)?;
+    let unlock = if names.is_empty() {
+        Unlock::Everything
+    } else {
+        for name in names {
+            if old_lock.get(name).is_none() {
+                bail!(
+                    "{name} is not in {}\nhint: `skillpkg add {name}` installs it",
+                    project.lock_path.display()
+                );
+            }
+        }
+        Unlock::Packages(names.iter().cloned().collect())
+    };
+    let (lock, changes) = sync(&project, &manifest, dirs, options, &unlock, dry_run)?;
+    if !dry_run {
+        lock.write(&project.lock_path)?;
+    }
+    Ok(changes)
+}
+
+/// Resolves and installs; returns the new lock and what changed. The
+/// steps: plan what the manifest wants against the lock, check the whole
+/// set, fetch and verify every archive, then apply them to the root.
+fn sync(
+    project: &Project,
+    manifest: &Manifest,
+    dirs: &Dirs,
+    options: InstallOptions,
+    unlock: &Unlock,
+    dry_run: bool,
+) -> anyhow::Result<(Lockfile, Vec<Change>)> {
+    let old_lock = Lockfile::load(&project.lock_path)?;
+    let root = project.skill_root(manifest.install_root());
+    let targets = targets::target_dirs(&project.targets_base, &manifest.install.targets)?;
+
+    let requests = plan::gather(project, manifest, &old_lock, unlock, dirs, options)?;
+    let registries = plan::open_registries(&requests, manifest, project, dirs, options.offline)?;
+    let planned = plan::resolve_all(&requests, &registries, &old_lock, unlock, options.progress)?;
+
+    let wanted = wanted::collect(&planned, &requests.direct);
+    wanted::check_one_skill_per_name(&wanted, &root)?;
+    if options.locked {
+        wanted::check_locked(&wanted, &requests.direct, &old_lock, &project.lock_path)?;
+    }
+    if dry_run {
+        return Ok((old_lock.clone(), change::planned(&wanted, &old_lock)));
+    }
+
+    let mut keys = old_lock.keys.clone();
+    let ready = fetch::fetch_all(
+        &planned,
+        &registries,
+        &requests.direct,
+        &mut keys,
+        dirs,
+        options,
+    )?;
+    let apply = apply::Apply {
+        project,
+        root: &root,
+        targets: &targets,
+        old_lock: &old_lock,
+        cache: &dirs.cache,
+        options,
+    };
+    let (skills, changes) = apply.run(ready)?;
+    Ok((
+        Lockfile {
+            skills,
+            keys,
+            ..Lockfile::default()
+        },
+        changes,
+    ))
+}

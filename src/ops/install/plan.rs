@@ -1,0 +1,247 @@
+//! What the manifest wants against what the lock pins: path and git
+//! skills fetched and packed, registry requirements resolved against
+//! their indexes, keeping every pin the [`Unlock`] keeps.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::{Context as _, bail};
+use semver::{Version, VersionReq};
+
+use super::direct::{DirectSkill, prepare};
+use super::options::{InstallOptions, Unlock};
+use crate::dirs::Dirs;
+use crate::index::source::{Registry, open_registry};
+use crate::index::{IndexEntry, PackageName};
+use crate::manifest::lock::Lockfile;
+use crate::manifest::source_id::SourceId;
+use crate::manifest::{Manifest, Source};
+use crate::progress::Progress;
+use crate::project::Project;
+use crate::resolve::{Candidate, Universe, resolve};
+
+/// Requirements on one registry: `(org/name, requirement)`.
+type Requirements = Vec<(String, VersionReq)>;
+
+/// What the manifest asks for, by where it comes from.
+pub(super) struct Requests {
+    /// Requirements on registries, by registry name (`None`: the default).
+    /// Path and git skills' own dependencies join the default registry's.
+    pub by_registry: BTreeMap<Option<String>, Requirements>,
+    /// Path and git skills, fetched, validated and packed.
+    pub direct: Vec<DirectSkill>,
+}
+
+/// A registry package resolution chose.
+pub(super) struct Planned<'r> {
+    /// The package.
+    pub package: PackageName,
+    /// Its index entry at the chosen version.
+    pub entry: IndexEntry,
+    /// The registry it comes from.
+    pub registry: &'r Registry,
+}
+
+impl Planned<'_> {
+    /// Its source, as the lock records it.
+    pub fn source(&self) -> SourceId {
+        SourceId::registry(&self.registry.label)
+    }
+}
+
+/// Reads the manifest's wants; path and git skills are fetched, validated
+/// and packed now, since their dependencies join the requirements.
+pub(super) fn gather(
+    project: &Project,
+    manifest: &Manifest,
+    old_lock: &Lockfile,
+    unlock: &Unlock,
+    dirs: &Dirs,
+    options: InstallOptions,
+) -> anyhow::Result<Requests> {
+    let mut requests = Requests {
+        by_registry: BTreeMap::new(),
+        direct: Vec::new(),
+    };
+    for (name, spec) in &manifest.skills {
+        let origin = match spec.source(name)? {
+            Source::Registry { req, registry } => {
+                name.parse::<PackageName>()?;
+                requests
+                    .by_registry
+                    .entry(registry)
+                    .or_default()
+                    .push((name.clone(), req));
+                continue;
+            }
+            Source::Direct(origin) => origin,
+        };
+        let locked = old_lock.get(name).filter(|_| unlock.keeps(name));
+        let skill = prepare(
+            name,
+            &origin,
+            &project.dir,
+            locked,
+            &dirs.cache,
+            options.offline,
+            &project.staging_dir(),
+        )?;
+        requests
+            .by_registry
+            .entry(None)
+            .or_default()
+            .extend(skill.dependencies.iter().cloned());
+        requests.direct.push(skill);
+    }
+    Ok(requests)
+}
+
+/// Opens every registry the requests name, in their order.
+pub(super) fn open_registries(
+    requests: &Requests,
+    manifest: &Manifest,
+    project: &Project,
+    dirs: &Dirs,
+    offline: bool,
+) -> anyhow::Result<Vec<Registry>> {
+    requests
+        .by_registry
+        .keys()
+        .map(|name| {
+            let spec = registry_spec(manifest, name.as_deref())?;
+            open_registry(spec, &project.dir, &dirs.cache, offline)
+        })
+        .collect()
+}
+
+/// Resolves each registry's requirements against its index, keeping the
+/// lock's versions where `unlock` allows.
+pub(super) fn resolve_all<'r>(
+    requests: &Requests,
+    registries: &'r [Registry],
+    old_lock: &Lockfile,
+    unlock: &Unlock,
+    progress: &dyn Progress,
+) -> anyhow::Result<Vec<Planned<'r>>> {
+    let mut plan = Vec::new();
+    for (requirements, registry) in requests.by_registry.values().zip(registries) {
+        let (universe, mut entries) = fetch_universe(registry, requirements, progress)?;
+        let source = SourceId::registry(&registry.label);
+        let locked: BTreeMap<String, Version> = old_lock
+            .skills
+            .iter()
+            .filter(|s| s.source == source && unlock.keeps(&s.name))
+            .filter_map(|s| Some((s.name.clone(), Version::parse(&s.version).ok()?)))
+            .collect();
+        for (name, version) in resolve(&universe, requirements, &locked)? {
+            let entry = entries
+                .get_mut(&name)
+                .and_then(|all| {
+                    let at = all.iter().position(|e| e.vers == version.to_string())?;
+                    Some(all.swap_remove(at))
+                })
+                .expect("resolved versions come from the fetched entries");
+            plan.push(Planned {
+                package: name.parse()?,
+                entry,
+                registry,
+            });
+        }
+    }
+    Ok(plan)
+}
+
+/// The index of the registry `name` (the default when `None`); `None`
+/// for the embedded sample index.
+fn registry_spec<'m>(
+    manifest: &'m Manifest,
+    name: Option<&str>,
+) -> anyhow::Result<Option<&'m str>> {
+    match name {
+        None => Ok(manifest.registries.get("default").map(|r| r.index.as_str())),
+        Some(name) => manifest
+            .registries
+            .get(name)
+            .map(|r| Some(r.index.as_str()))
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no registry named '{name}' in skills.toml\nhint: add it under [registries]"
+                )
+            }),
+    }
+}
+
+/// Every version of every package reachable from `requirements`, fetched
+/// a layer of the dependency graph at a time: as resolution sees them, and
+/// the entries themselves by package name.
+fn fetch_universe(
+    registry: &Registry,
+    requirements: &[(String, VersionReq)],
+    progress: &dyn Progress,
+) -> anyhow::Result<(Universe, BTreeMap<String, Vec<IndexEntry>>)> {
+    let mut universe = Universe::default();
+    let mut fetched = BTreeMap::new();
+    let mut layer: BTreeSet<String> = requirements.iter().map(|(n, _)| n.clone()).collect();
+    while !layer.is_empty() {
+        let packages = layer
+            .iter()
+            .map(|name| name.parse::<PackageName>())
+            .collect::<Result<Vec<_>, _>>()?;
+        registry.prefetch(&packages, progress)?;
+        let mut next = BTreeSet::new();
+        for (name, package) in layer.iter().zip(&packages) {
+            let entries = registry.entries(package)?;
+            let mut candidates = Vec::new();
+            for entry in &entries {
+                let Some(candidate) = candidate_of(entry, name, registry)? else {
+                    continue;
+                };
+                for (dependency, _) in &candidate.dependencies {
+                    if !universe.packages.contains_key(dependency) && !layer.contains(dependency) {
+                        next.insert(dependency.clone());
+                    }
+                }
+                candidates.push(candidate);
+            }
+            if candidates.is_empty() {
+                bail!(
+                    "{name} is not in the index {}\nhint: check the name with `skillpkg search`",
+                    registry.label
+                );
+            }
+            universe.packages.insert(name.clone(), candidates);
+            fetched.insert(name.clone(), entries);
+        }
+        layer = next;
+    }
+    Ok((universe, fetched))
+}
+
+/// An index entry as resolution sees it; `None` for a version that is
+/// not semver (skipped, as cargo skips them).
+fn candidate_of(
+    entry: &IndexEntry,
+    name: &str,
+    registry: &Registry,
+) -> anyhow::Result<Option<Candidate>> {
+    let Ok(version) = Version::parse(&entry.vers) else {
+        return Ok(None);
+    };
+    let dependencies = entry
+        .deps
+        .iter()
+        .map(|dep| {
+            let req = VersionReq::parse(&dep.req).with_context(|| {
+                format!(
+                    "{name}@{version} in {}: invalid requirement on {}",
+                    registry.label, dep.name
+                )
+            })?;
+            Ok((dep.name.clone(), req))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(Some(Candidate {
+        version,
+        dependencies,
+        yanked: entry.yanked,
+    }))
+}

@@ -1,0 +1,105 @@
+//! Everything an install wants, whatever its source, and the checks made
+//! on the whole set before anything is downloaded.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use anyhow::bail;
+
+use super::direct::DirectSkill;
+use super::plan::Planned;
+use crate::manifest::lock::Lockfile;
+use crate::manifest::source_id::SourceId;
+use crate::project::MANIFEST_FILE;
+
+/// One skill an install wants in the root.
+#[derive(Debug, Clone)]
+pub(super) struct Wanted<'a> {
+    /// Its name in the lock: `org/name`, or the manifest key of a path or git skill.
+    pub name: String,
+    /// The skill's own name: its folder in the root.
+    pub skill: &'a str,
+    /// The version.
+    pub version: String,
+    /// Where it comes from.
+    pub source: SourceId,
+}
+
+/// The registry packages resolution chose, then the path and git skills.
+pub(super) fn collect<'a>(planned: &'a [Planned], direct: &'a [DirectSkill]) -> Vec<Wanted<'a>> {
+    planned
+        .iter()
+        .map(|p| Wanted {
+            name: p.package.to_string(),
+            skill: &p.package.name,
+            version: p.entry.vers.clone(),
+            source: p.source(),
+        })
+        .chain(direct.iter().map(|d| Wanted {
+            name: d.name.clone(),
+            skill: &d.skill,
+            version: d.version.clone(),
+            source: d.source.clone(),
+        }))
+        .collect()
+}
+
+/// Two packages may not install the same skill name into one root.
+pub(super) fn check_one_skill_per_name(wanted: &[Wanted], root: &Path) -> anyhow::Result<()> {
+    let mut by_skill: BTreeMap<&str, &str> = BTreeMap::new();
+    for w in wanted {
+        if let Some(other) = by_skill.insert(w.skill, &w.name) {
+            bail!(
+                "{other} and {} both install a skill named '{}' into {}; one root holds one skill of a name\nhint: remove one of them from {MANIFEST_FILE}",
+                w.name,
+                w.skill,
+                root.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// With `--locked`: the lock already says exactly what is wanted, and no
+/// path skill's files changed under it.
+pub(super) fn check_locked(
+    wanted: &[Wanted],
+    direct: &[DirectSkill],
+    old_lock: &Lockfile,
+    lock_path: &Path,
+) -> anyhow::Result<()> {
+    for skill in direct {
+        if let Some(old) = old_lock.get(&skill.name)
+            && old.tree != skill.tree
+        {
+            bail!(
+                "{} changed since {} was written (its files hash to {}, the lock says {}) but --locked was given\nhint: run `skillpkg install` without --locked and commit the new lock",
+                skill.name,
+                lock_path.display(),
+                skill.tree,
+                old.tree
+            );
+        }
+    }
+    let want: BTreeSet<(&str, &str, &SourceId)> = wanted
+        .iter()
+        .map(|w| (w.name.as_str(), w.version.as_str(), &w.source))
+        .collect();
+    let have: BTreeSet<(&str, &str, &SourceId)> = old_lock
+        .skills
+        .iter()
+        .map(|s| (s.name.as_str(), s.version.as_str(), &s.source))
+        .collect();
+    if want != have {
+        let differences: Vec<String> = want
+            .symmetric_difference(&have)
+            .map(|(n, v, _)| format!("{n}@{v}"))
+            .collect();
+        bail!(
+            "{} needs to change ({}) but --locked was given\nhint: run `skillpkg install` without --locked and commit the new lock",
+            lock_path.display(),
+            differences.join(", ")
+        );
+    }
+    Ok(())
+}
