@@ -15,6 +15,12 @@ pub const SKILLPKG_KEY_PASSWORD: &str = "SKILLPKG_KEY_PASSWORD";
 /// Seconds an HTTP request may wait for the next bytes before it is retried
 /// (default 30).
 pub const SKILLPKG_HTTP_TIMEOUT: &str = "SKILLPKG_HTTP_TIMEOUT";
+/// How many times a failed HTTP request that may pass is tried again
+/// (default 3), for indexes and model APIs alike.
+pub const SKILLPKG_HTTP_RETRIES: &str = "SKILLPKG_HTTP_RETRIES";
+/// Seconds before the first retry of an HTTP request (default 0.2 for
+/// indexes, 0.5 for model APIs); each later retry waits twice as long.
+pub const SKILLPKG_HTTP_RETRY_DELAY: &str = "SKILLPKG_HTTP_RETRY_DELAY";
 /// The model `exec` uses when `--model` is not given.
 pub const SKILLPKG_MODEL: &str = "SKILLPKG_MODEL";
 /// An Anthropic API key: `exec` picks an Anthropic model when it is set.

@@ -18,6 +18,7 @@ pub mod eval;
 pub mod fsutil;
 pub mod index;
 pub mod manifest;
+pub mod net;
 pub mod ops;
 pub mod progress;
 pub mod project;

@@ -3,8 +3,8 @@
 //! on disk and revalidated with `ETag` / `Last-Modified`.
 //!
 //! Transient failures (connection errors, a body cut short, timeouts, 5xx
-//! and 429 answers) are retried with exponential backoff; what still fails
-//! is reported with the URL.
+//! and 429 answers) are retried by the policy of [`crate::net`]; what
+//! still fails is reported with the URL.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,24 +13,16 @@ use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use reqwest::StatusCode;
-use reqwest::header::{
-    ETAG, HeaderMap, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, RETRY_AFTER,
-};
+use reqwest::header::{ETAG, HeaderMap, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED};
 use serde::{Deserialize, Serialize};
 
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
-use crate::env_vars;
+use crate::net::{Attempt, Http, RetryPolicy, error_chain, is_transient, retry_after};
 use crate::progress::{Progress, SILENT};
 use crate::store::hash::sha256_hex;
 
 /// Requests in flight at once, per index.
 const CONCURRENCY: usize = 16;
-/// Attempts per request, the first included.
-const ATTEMPTS: u32 = 4;
-/// The wait before the first retry; it doubles with each one.
-const FIRST_BACKOFF: Duration = Duration::from_millis(200);
-/// The longest `Retry-After` honoured.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(10);
 /// How long a connection may take to open.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a request may wait for the next bytes, unless
@@ -46,7 +38,7 @@ pub fn is_http_index(spec: &str) -> bool {
 pub struct HttpIndex {
     /// Shared with every request task.
     fetcher: Arc<Fetcher>,
-    runtime: tokio::runtime::Runtime,
+    http: Http,
     /// Entry files fetched so far (`None`: the index does not list it).
     entries: Mutex<HashMap<PackageName, Option<Vec<IndexEntry>>>>,
 }
@@ -63,19 +55,12 @@ struct Validators {
     last_modified: Option<String>,
 }
 
-/// Why a request failed for good.
+/// An answer that will not change if asked again.
 #[derive(Debug, thiserror::Error)]
-enum FetchError {
-    #[error("{url}: the server answered {status}")]
-    Status { url: String, status: StatusCode },
-    #[error(
-        "{url}: {attempts} attempts failed; the last: {cause}\nhint: the server may be down or out of reach; try again later, or pass --offline to use what is cached"
-    )]
-    GaveUp {
-        url: String,
-        attempts: u32,
-        cause: String,
-    },
+#[error("{url}: the server answered {status}")]
+struct StatusError {
+    url: String,
+    status: StatusCode,
 }
 
 impl HttpIndex {
@@ -87,29 +72,16 @@ impl HttpIndex {
         offline: bool,
     ) -> anyhow::Result<(HttpIndex, IndexConfig)> {
         let base = url.trim_end_matches('/').to_string();
-        let read_timeout = std::env::var(env_vars::SKILLPKG_HTTP_TIMEOUT)
-            .ok()
-            .and_then(|s| s.parse::<f64>().ok())
-            .filter(|s| *s > 0.0)
-            .map(Duration::from_secs_f64)
-            .unwrap_or(DEFAULT_READ_TIMEOUT);
-        let client = reqwest::Client::builder()
-            .user_agent(concat!("skillpkg/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(CONNECT_TIMEOUT)
-            .read_timeout(read_timeout)
-            .build()
-            .context("could not set up the HTTP client")?;
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .context("could not start the async runtime")?;
+        let read_timeout = crate::net::read_timeout_from_env(DEFAULT_READ_TIMEOUT);
+        let http = Http::new(CONNECT_TIMEOUT, read_timeout)?;
         let fetcher = Arc::new(Fetcher {
             cache_dir: cache.join("http").join(cache_slug(&base)),
             base,
             offline,
-            client,
+            client: http.client().clone(),
+            retry: RetryPolicy::for_indexes(),
         });
-        let bytes = runtime
+        let bytes = http
             .block_on(fetcher.fetch_cached("config.json"))?
             .ok_or_else(|| {
                 anyhow::anyhow!(
@@ -122,7 +94,7 @@ impl HttpIndex {
         })?;
         let index = HttpIndex {
             fetcher,
-            runtime,
+            http,
             entries: Mutex::new(HashMap::new()),
         };
         Ok((index, config))
@@ -152,7 +124,7 @@ impl HttpIndex {
         let paths: Vec<String> = wanted.iter().map(PackageName::entry_path).collect();
         let fetcher = &self.fetcher;
         progress.start("Fetching", paths.len() as u64);
-        let fetched = self.runtime.block_on(concurrently(
+        let fetched = self.http.block_on(concurrently(
             paths.clone(),
             |path| {
                 let fetcher = fetcher.clone();
@@ -210,11 +182,10 @@ impl HttpIndex {
         if self.fetcher.offline {
             bail!("{url} is not in the cache and --offline forbids downloading it");
         }
-        match self.runtime.block_on(get(
-            &self.fetcher.client,
-            url.to_string(),
-            Validators::default(),
-        ))? {
+        match self
+            .http
+            .block_on(self.fetcher.get(url.to_string(), Validators::default()))?
+        {
             Response::Body(bytes, _) => Ok(bytes),
             Response::NotModified => unreachable!("no validators were sent"),
             Response::NotFound => bail!("{url}: not found (404), though the index lists it"),
@@ -233,15 +204,15 @@ impl HttpIndex {
         if self.fetcher.offline || jobs.is_empty() {
             return Ok(());
         }
-        let client = &self.fetcher.client;
+        let fetcher = &self.fetcher;
         progress.start("Downloading", jobs.len() as u64);
-        let downloaded = self.runtime.block_on(concurrently(
+        let downloaded = self.http.block_on(concurrently(
             jobs,
             |(url, cksum)| {
-                let client = client.clone();
+                let fetcher = fetcher.clone();
                 let path = dir.join(format!("{cksum}.skill"));
                 async move {
-                    let response = get(&client, url, Validators::default()).await?;
+                    let response = fetcher.get(url, Validators::default()).await?;
                     if let Response::Body(bytes, _) = response
                         && sha256_hex(&bytes) == cksum
                     {
@@ -307,6 +278,8 @@ struct Fetcher {
     /// Read the cache only; never touch the network.
     offline: bool,
     client: reqwest::Client,
+    /// When to try a request again.
+    retry: RetryPolicy,
 }
 
 impl Fetcher {
@@ -330,7 +303,7 @@ impl Fetcher {
             };
         }
         let validators = cached.as_ref().map(|(v, _)| v.clone()).unwrap_or_default();
-        match get(&self.client, url.clone(), validators).await? {
+        match self.get(url.clone(), validators).await? {
             Response::Body(body, validators) => {
                 write_cache(cache_path, validators, body.clone()).await?;
                 Ok(Some(body))
@@ -354,70 +327,53 @@ enum Response {
     NotFound,
 }
 
-/// GETs `url` (conditionally, given validators), retrying what may pass.
-async fn get(
-    client: &reqwest::Client,
-    url: String,
-    validators: Validators,
-) -> anyhow::Result<Response> {
-    let mut last_cause = String::new();
-    for attempt in 0..ATTEMPTS {
-        let mut request = client.get(&url);
+impl Fetcher {
+    /// GETs `url` (conditionally, given validators), retrying what may pass.
+    async fn get(&self, url: String, validators: Validators) -> anyhow::Result<Response> {
+        self.retry
+            .run(&url, || self.get_once(&url, &validators))
+            .await
+    }
+
+    /// One attempt at a GET.
+    async fn get_once(&self, url: &str, validators: &Validators) -> Attempt<Response> {
+        let mut request = self.client.get(url);
         if let Some(etag) = &validators.etag {
             request = request.header(IF_NONE_MATCH, etag);
         }
         if let Some(date) = &validators.last_modified {
             request = request.header(IF_MODIFIED_SINCE, date);
         }
-        let mut wait = FIRST_BACKOFF * 2u32.pow(attempt);
-        match request.send().await {
-            Ok(response) => {
-                let status = response.status();
-                if status == StatusCode::NOT_MODIFIED {
-                    return Ok(Response::NotModified);
-                }
-                if status == StatusCode::NOT_FOUND || status == StatusCode::GONE {
-                    return Ok(Response::NotFound);
-                }
-                if status.is_success() {
-                    let validators = validators_of(response.headers());
-                    match response.bytes().await {
-                        Ok(body) => return Ok(Response::Body(body.to_vec(), validators)),
-                        Err(e) => last_cause = format!("the body broke off: {}", error_chain(&e)),
-                    }
-                } else if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
-                    if let Some(after) = retry_after(response.headers()) {
-                        wait = wait.max(after);
-                    }
-                    last_cause = format!("the server answered {status}");
-                } else {
-                    return Err(FetchError::Status { url, status }.into());
-                }
-            }
-            Err(e) => last_cause = error_chain(&e),
+        let response = match request.send().await {
+            Ok(response) => response,
+            Err(e) => return Attempt::retry_error(&e),
+        };
+        let status = response.status();
+        if status == StatusCode::NOT_MODIFIED {
+            return Attempt::Done(Response::NotModified);
         }
-        if attempt + 1 < ATTEMPTS {
-            tokio::time::sleep(wait).await;
+        if status == StatusCode::NOT_FOUND || status == StatusCode::GONE {
+            return Attempt::Done(Response::NotFound);
+        }
+        if is_transient(status) {
+            return Attempt::Retry {
+                cause: format!("the server answered {status}"),
+                retry_after: retry_after(response.headers()),
+            };
+        }
+        if !status.is_success() {
+            let url = url.to_string();
+            return Attempt::Fail(StatusError { url, status }.into());
+        }
+        let validators = validators_of(response.headers());
+        match response.bytes().await {
+            Ok(body) => Attempt::Done(Response::Body(body.to_vec(), validators)),
+            Err(e) => Attempt::Retry {
+                cause: format!("the body broke off: {}", error_chain(&e)),
+                retry_after: None,
+            },
         }
     }
-    Err(FetchError::GaveUp {
-        url,
-        attempts: ATTEMPTS,
-        cause: last_cause,
-    }
-    .into())
-}
-
-/// A reqwest error with its sources, on one line.
-fn error_chain(error: &reqwest::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 fn validators_of(headers: &HeaderMap) -> Validators {
@@ -432,18 +388,6 @@ fn validators_of(headers: &HeaderMap) -> Validators {
         etag: text(ETAG),
         last_modified: text(LAST_MODIFIED),
     }
-}
-
-/// `Retry-After` in seconds, capped.
-fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let seconds: u64 = headers
-        .get(RETRY_AFTER)?
-        .to_str()
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    Some(Duration::from_secs(seconds).min(MAX_RETRY_AFTER))
 }
 
 /// A cache folder name for an index URL: readable, and unique by a hash.
@@ -500,15 +444,6 @@ mod tests {
         let b = cache_slug("http://127.0.0.1:8080/index2");
         assert!(a.starts_with("127.0.0.1_8080_index-"), "{a}");
         assert_ne!(a, b);
-    }
-
-    #[test]
-    fn retry_after_is_capped() {
-        let mut headers = HeaderMap::new();
-        headers.insert(RETRY_AFTER, "3".parse().unwrap());
-        assert_eq!(retry_after(&headers), Some(Duration::from_secs(3)));
-        headers.insert(RETRY_AFTER, "3600".parse().unwrap());
-        assert_eq!(retry_after(&headers), Some(MAX_RETRY_AFTER));
     }
 
     #[tokio::test]

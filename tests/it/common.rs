@@ -49,7 +49,9 @@ impl TestContext {
             .env("SKILLPKG_DATA_DIR", t.join("data"))
             .env("SKILLPKG_USER_ROOT", t.join("user-skills"))
             .env("NO_COLOR", "1")
-            .env("RUST_BACKTRACE", "0");
+            .env("RUST_BACKTRACE", "0")
+            // Retries happen, without real backoff.
+            .env("SKILLPKG_HTTP_RETRY_DELAY", "0");
         cmd
     }
 

@@ -168,6 +168,17 @@ fn a_server_that_always_fails_is_named_and_nothing_changes() {
         before.1
     );
 
+    // SKILLPKG_HTTP_RETRIES sets how often a request is tried again.
+    server.clear_log();
+    let out = run(ctx
+        .command()
+        .current_dir(&app)
+        .env("SKILLPKG_HTTP_RETRIES", "1")
+        .args(["add", "example/pdf-processing"]));
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("2 attempts failed"), "{}", out.stderr);
+    assert_eq!(server.arrivals(archive), 2);
+
     // A 403 is not retried, and is named as well.
     server.fault("index/example/pdf-processing", Fault::Status(403), None);
     server.clear_log();

@@ -102,9 +102,10 @@ impl StaticServer {
             .count()
     }
 
-    /// Forgets the requests so far.
+    /// Forgets the requests so far, answered or not.
     pub fn clear_log(&self) {
         self.shared.log.lock().unwrap().clear();
+        self.shared.arrivals.lock().unwrap().clear();
     }
 
     /// Stops serving: connections are refused from now on.

@@ -1,39 +1,29 @@
-//! Sending a model request: one client and runtime, retries on 429 and
-//! 5xx honouring `retry-after`, and the body read whole or as a stream.
+//! Sending a model request through the network layer ([`crate::net`]:
+//! one client and runtime, retries on 429 and 5xx honouring
+//! `retry-after`), and the body read whole or as a stream.
 
 use std::time::Duration;
 
-use anyhow::{Context as _, bail};
-use reqwest::StatusCode;
-use reqwest::header::{CONTENT_TYPE, HeaderMap, RETRY_AFTER};
+use anyhow::Context as _;
+use reqwest::header::{CONTENT_TYPE, HeaderMap};
 
-/// Attempts per request, the first included.
-const ATTEMPTS: u32 = 4;
-/// The wait before the first retry; it doubles with each one.
-const FIRST_BACKOFF: Duration = Duration::from_millis(500);
-/// The longest `retry-after` honoured.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
+use crate::net::{Attempt, Http, RetryPolicy, is_transient, retry_after};
+
+/// How long a connection to a model API may take to open.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A client for one model API.
 pub struct Client {
-    runtime: tokio::runtime::Runtime,
-    client: reqwest::Client,
+    http: Http,
+    retry: RetryPolicy,
 }
 
 impl Client {
     /// A client whose requests give up after `timeout` without a byte.
     pub fn new(timeout: Duration) -> anyhow::Result<Client> {
         Ok(Client {
-            runtime: tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .context("could not start the async runtime")?,
-            client: reqwest::Client::builder()
-                .user_agent(concat!("skillpkg/", env!("CARGO_PKG_VERSION")))
-                .connect_timeout(Duration::from_secs(30))
-                .read_timeout(timeout)
-                .build()
-                .context("could not set up the HTTP client")?,
+            http: Http::new(CONNECT_TIMEOUT, timeout)?,
+            retry: RetryPolicy::for_models(),
         })
     }
 
@@ -46,50 +36,59 @@ impl Client {
         body: &serde_json::Value,
         on_chunk: &mut dyn FnMut(&[u8]) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
-        self.runtime.block_on(async {
-            let body = serde_json::to_vec(body).context("could not encode the request")?;
-            let mut last = String::new();
-            for attempt in 0..ATTEMPTS {
-                let mut wait = FIRST_BACKOFF * 2u32.pow(attempt);
-                match self
-                    .client
-                    .post(url)
-                    .headers(headers.clone())
-                    .header(CONTENT_TYPE, "application/json")
-                    .body(body.clone())
-                    .send()
-                    .await
-                {
-                    Ok(mut response) => {
-                        let status = response.status();
-                        if status.is_success() {
-                            while let Some(chunk) = response
-                                .chunk()
-                                .await
-                                .with_context(|| format!("{url}: the response broke off"))?
-                            {
-                                on_chunk(&chunk)?;
-                            }
-                            return Ok(());
-                        }
-                        let retry_after = retry_after(response.headers());
-                        let text = response.text().await.unwrap_or_default();
-                        let message = error_message(&text);
-                        if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
-                            wait = retry_after.map_or(wait, |after| after.min(MAX_RETRY_AFTER));
-                            last = format!("{status}: {message}");
-                        } else {
-                            bail!("{url}: the server answered {status}: {message}");
-                        }
-                    }
-                    Err(e) => last = e.to_string(),
-                }
-                if attempt + 1 < ATTEMPTS {
-                    tokio::time::sleep(wait).await;
-                }
+        let body = serde_json::to_vec(body).context("could not encode the request")?;
+        self.http.block_on(async {
+            let mut response = self
+                .retry
+                .run(url, || self.post_once(url, &headers, &body))
+                .await?;
+            while let Some(chunk) = response
+                .chunk()
+                .await
+                .with_context(|| format!("{url}: the response broke off"))?
+            {
+                on_chunk(&chunk)?;
             }
-            bail!("{url}: {ATTEMPTS} attempts failed; the last: {last}")
+            Ok(())
         })
+    }
+
+    /// One attempt at a POST: the response when it succeeded.
+    async fn post_once(
+        &self,
+        url: &str,
+        headers: &HeaderMap,
+        body: &[u8],
+    ) -> Attempt<reqwest::Response> {
+        let sent = self
+            .http
+            .client()
+            .post(url)
+            .headers(headers.clone())
+            .header(CONTENT_TYPE, "application/json")
+            .body(body.to_vec())
+            .send()
+            .await;
+        let response = match sent {
+            Ok(response) => response,
+            Err(e) => return Attempt::retry_error(&e),
+        };
+        let status = response.status();
+        if status.is_success() {
+            return Attempt::Done(response);
+        }
+        let retry_after = retry_after(response.headers());
+        let message = error_message(&response.text().await.unwrap_or_default());
+        if is_transient(status) {
+            Attempt::Retry {
+                cause: format!("{status}: {message}"),
+                retry_after,
+            }
+        } else {
+            Attempt::Fail(anyhow::anyhow!(
+                "{url}: the server answered {status}: {message}"
+            ))
+        }
     }
 }
 
@@ -174,11 +173,6 @@ pub fn emit_text(turn: &super::Turn, on_text: &mut dyn FnMut(&str)) {
     }
 }
 
-fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let text = headers.get(RETRY_AFTER)?.to_str().ok()?;
-    text.trim().parse::<f64>().ok().map(Duration::from_secs_f64)
-}
-
 /// The `error.message` of a JSON error body, else the body itself (cut).
 fn error_message(body: &str) -> String {
     serde_json::from_str::<serde_json::Value>(body)
@@ -192,10 +186,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn retry_after_and_error_messages_are_read() {
-        let mut headers = HeaderMap::new();
-        headers.insert(RETRY_AFTER, "2.5".parse().unwrap());
-        assert_eq!(retry_after(&headers), Some(Duration::from_millis(2500)));
+    fn error_messages_are_read() {
         assert_eq!(
             error_message(r#"{"error": {"message": "rate limited"}}"#),
             "rate limited"

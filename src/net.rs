@@ -1,0 +1,394 @@
+//! The network layer: one way to build an HTTP client and its runtime, and
+//! one retry policy, shared by the index transports and the model
+//! adapters.
+//!
+//! A request that fails in a way that may pass (a connection error, a body
+//! cut short, a read timeout, a 5xx or 429 answer) is tried again after an
+//! exponential backoff with jitter; a server's `Retry-After` is taken as
+//! the delay when it is longer; no delay exceeds [`MAX_DELAY`]. How many
+//! times comes from `SKILLPKG_HTTP_RETRIES`; the first delay from
+//! `SKILLPKG_HTTP_RETRY_DELAY`. What still fails keeps its cause.
+
+use std::future::Future;
+use std::hash::{BuildHasher as _, Hasher as _};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use reqwest::StatusCode;
+use reqwest::header::{HeaderMap, RETRY_AFTER};
+
+use crate::env_vars;
+
+/// The longest wait between two attempts, whatever a server asks for.
+pub const MAX_DELAY: Duration = Duration::from_secs(60);
+
+/// Retries after the first attempt, unless `SKILLPKG_HTTP_RETRIES` says otherwise.
+const DEFAULT_RETRIES: u32 = 3;
+
+/// An HTTP client and the runtime its requests run on. Blocking callers
+/// hand their async work to [`Http::block_on`].
+pub struct Http {
+    runtime: tokio::runtime::Runtime,
+    client: reqwest::Client,
+}
+
+impl Http {
+    /// A client whose connections open within `connect_timeout` and whose
+    /// requests give up after `read_timeout` without a byte.
+    pub fn new(connect_timeout: Duration, read_timeout: Duration) -> anyhow::Result<Http> {
+        Ok(Http {
+            runtime: tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .context("could not start the async runtime")?,
+            client: reqwest::Client::builder()
+                .user_agent(concat!("skillpkg/", env!("CARGO_PKG_VERSION")))
+                .connect_timeout(connect_timeout)
+                .read_timeout(read_timeout)
+                .build()
+                .context("could not set up the HTTP client")?,
+        })
+    }
+
+    /// The client (cheap to clone: clones share connections).
+    pub fn client(&self) -> &reqwest::Client {
+        &self.client
+    }
+
+    /// Runs `work` to completion on this client's runtime.
+    pub fn block_on<F: Future>(&self, work: F) -> F::Output {
+        self.runtime.block_on(work)
+    }
+}
+
+/// `SKILLPKG_HTTP_TIMEOUT` in seconds, else `default`.
+pub fn read_timeout_from_env(default: Duration) -> Duration {
+    seconds_from_env(env_vars::SKILLPKG_HTTP_TIMEOUT)
+        .filter(|d| !d.is_zero())
+        .unwrap_or(default)
+}
+
+fn seconds_from_env(name: &str) -> Option<Duration> {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(Duration::from_secs_f64)
+}
+
+/// When and how often to try a request again.
+#[derive(Debug, Clone)]
+pub struct RetryPolicy {
+    /// Attempts after the first.
+    pub retries: u32,
+    /// The delay before the first retry; it doubles with each one.
+    pub first_delay: Duration,
+    /// How waiting is done.
+    pub clock: Clock,
+    /// What to tell the user when every attempt failed.
+    pub hint: &'static str,
+}
+
+impl RetryPolicy {
+    /// The policy for index files and archives: a short first delay.
+    pub fn for_indexes() -> RetryPolicy {
+        RetryPolicy {
+            hint: "the server may be down or out of reach; try again later, or pass --offline to use what is cached",
+            ..RetryPolicy::from_env(Duration::from_millis(200))
+        }
+    }
+
+    /// The policy for model APIs, which rate-limit: a longer first delay.
+    pub fn for_models() -> RetryPolicy {
+        RetryPolicy::from_env(Duration::from_millis(500))
+    }
+
+    /// `first_delay` unless `SKILLPKG_HTTP_RETRY_DELAY` says otherwise, and
+    /// the retries `SKILLPKG_HTTP_RETRIES` asks for.
+    fn from_env(first_delay: Duration) -> RetryPolicy {
+        RetryPolicy {
+            retries: std::env::var(env_vars::SKILLPKG_HTTP_RETRIES)
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+                .unwrap_or(DEFAULT_RETRIES),
+            first_delay: seconds_from_env(env_vars::SKILLPKG_HTTP_RETRY_DELAY)
+                .unwrap_or(first_delay),
+            clock: Clock::Real,
+            hint: "the server may be down or out of reach; try again later",
+        }
+    }
+
+    /// The wait before retry number `retry` (0 for the first): the
+    /// backoff, scaled by `jitter` (between 0.5 and 1), or what the server
+    /// asked for when that is longer; never over [`MAX_DELAY`].
+    pub fn delay(&self, retry: u32, retry_after: Option<Duration>, jitter: f64) -> Duration {
+        let backoff = self
+            .first_delay
+            .saturating_mul(2u32.saturating_pow(retry))
+            .mul_f64(jitter.clamp(0.5, 1.0));
+        backoff.max(retry_after.unwrap_or_default()).min(MAX_DELAY)
+    }
+
+    /// Runs `attempt` until it succeeds, fails for good, or the retries
+    /// run out; then the error names `url`, the attempts and the last cause.
+    pub async fn run<T, F, Fut>(&self, url: &str, mut attempt: F) -> anyhow::Result<T>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Attempt<T>>,
+    {
+        let mut last_cause = String::new();
+        for retry in 0..=self.retries {
+            match attempt().await {
+                Attempt::Done(value) => return Ok(value),
+                Attempt::Fail(error) => return Err(error),
+                Attempt::Retry { cause, retry_after } => {
+                    last_cause = cause;
+                    if retry < self.retries {
+                        let delay = self.delay(retry, retry_after, jitter());
+                        self.clock.sleep(delay).await;
+                    }
+                }
+            }
+        }
+        Err(GaveUp {
+            url: url.to_string(),
+            attempts: self.retries + 1,
+            cause: last_cause,
+            hint: self.hint,
+        }
+        .into())
+    }
+}
+
+/// How one attempt ended.
+#[derive(Debug)]
+pub enum Attempt<T> {
+    /// It worked.
+    Done(T),
+    /// It may pass if tried again.
+    Retry {
+        /// Why it failed, with its causes, on one line.
+        cause: String,
+        /// How long the server asked to wait.
+        retry_after: Option<Duration>,
+    },
+    /// It will not pass: no more attempts.
+    Fail(anyhow::Error),
+}
+
+impl<T> Attempt<T> {
+    /// A retry for a request that never got an answer.
+    pub fn retry_error(error: &reqwest::Error) -> Attempt<T> {
+        Attempt::Retry {
+            cause: error_chain(error),
+            retry_after: None,
+        }
+    }
+}
+
+/// A request that failed on every attempt.
+#[derive(Debug, thiserror::Error)]
+#[error("{url}: {attempts} attempts failed; the last: {cause}\nhint: {hint}")]
+pub struct GaveUp {
+    /// What was requested.
+    pub url: String,
+    /// How many attempts were made.
+    pub attempts: u32,
+    /// The last failure, with its causes.
+    pub cause: String,
+    /// What to do about it.
+    pub hint: &'static str,
+}
+
+/// How waiting between attempts is done.
+#[derive(Debug, Clone, Default)]
+pub enum Clock {
+    /// Sleep for real.
+    #[default]
+    Real,
+    /// Don't wait; record each delay asked for (tests).
+    Recorded(Arc<Mutex<Vec<Duration>>>),
+}
+
+impl Clock {
+    async fn sleep(&self, delay: Duration) {
+        match self {
+            Clock::Real => tokio::time::sleep(delay).await,
+            Clock::Recorded(delays) => delays.lock().expect("delays lock").push(delay),
+        }
+    }
+}
+
+/// Whether an answer with `status` may pass if asked again.
+pub fn is_transient(status: StatusCode) -> bool {
+    status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS
+}
+
+/// The delay a server asks for in `Retry-After`, in seconds (whole or
+/// decimal). A date, or anything else, is ignored: the backoff applies.
+pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let text = headers.get(RETRY_AFTER)?.to_str().ok()?;
+    let seconds: f64 = text.trim().parse().ok()?;
+    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds.min(1e6)))
+}
+
+/// An error with its sources, on one line (`a: b: c`).
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// A factor between 0.5 and 1 that spreads retries of many clients apart.
+fn jitter() -> f64 {
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or_default(),
+    );
+    0.5 + (hasher.finish() % 1_000_000) as f64 / 2_000_000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recorded(retries: u32) -> (RetryPolicy, Arc<Mutex<Vec<Duration>>>) {
+        let delays = Arc::new(Mutex::new(Vec::new()));
+        let policy = RetryPolicy {
+            retries,
+            first_delay: Duration::from_millis(200),
+            clock: Clock::Recorded(delays.clone()),
+            hint: "try again",
+        };
+        (policy, delays)
+    }
+
+    fn run<T>(policy: &RetryPolicy, mut outcomes: Vec<Attempt<T>>) -> (anyhow::Result<T>, usize) {
+        outcomes.reverse();
+        let mut calls = 0;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let result = runtime.block_on(policy.run("http://x/f", || {
+            calls += 1;
+            let next = outcomes.pop().expect("no more attempts planned");
+            async move { next }
+        }));
+        (result, calls)
+    }
+
+    fn transient(retry_after: Option<u64>) -> Attempt<&'static str> {
+        Attempt::Retry {
+            cause: "the server answered 503".into(),
+            retry_after: retry_after.map(Duration::from_secs),
+        }
+    }
+
+    #[test]
+    fn backoff_doubles_and_jitter_shortens_it_by_at_most_half() {
+        let (policy, _) = recorded(3);
+        assert_eq!(policy.delay(0, None, 1.0), Duration::from_millis(200));
+        assert_eq!(policy.delay(1, None, 1.0), Duration::from_millis(400));
+        assert_eq!(policy.delay(2, None, 0.5), Duration::from_millis(400));
+        assert_eq!(policy.delay(2, None, 0.0), Duration::from_millis(400));
+        for _ in 0..100 {
+            assert!((0.5..=1.0).contains(&jitter()));
+        }
+    }
+
+    #[test]
+    fn retry_after_is_the_delay_when_longer_and_everything_is_capped() {
+        let (policy, _) = recorded(3);
+        let five = Some(Duration::from_secs(5));
+        assert_eq!(policy.delay(0, five, 1.0), Duration::from_secs(5));
+        let tiny = Some(Duration::from_millis(1));
+        assert_eq!(policy.delay(1, tiny, 1.0), Duration::from_millis(400));
+        let hour = Some(Duration::from_secs(3600));
+        assert_eq!(policy.delay(0, hour, 1.0), MAX_DELAY);
+        assert_eq!(policy.delay(40, None, 1.0), MAX_DELAY);
+    }
+
+    #[test]
+    fn transient_failures_are_retried_until_one_passes() {
+        let (policy, delays) = recorded(3);
+        let (result, calls) = run(
+            &policy,
+            vec![transient(None), transient(Some(2)), Attempt::Done("ok")],
+        );
+        assert_eq!(result.unwrap(), "ok");
+        assert_eq!(calls, 3);
+        let delays = delays.lock().unwrap().clone();
+        assert_eq!(delays.len(), 2);
+        assert!(delays[0] >= Duration::from_millis(100) && delays[0] <= Duration::from_millis(200));
+        assert_eq!(delays[1], Duration::from_secs(2));
+    }
+
+    #[test]
+    fn giving_up_names_the_url_attempts_and_last_cause() {
+        let (policy, delays) = recorded(2);
+        let (result, calls) = run(
+            &policy,
+            vec![transient(None), transient(None), transient(None)],
+        );
+        let message = result.unwrap_err().to_string();
+        assert_eq!(calls, 3);
+        assert_eq!(
+            delays.lock().unwrap().len(),
+            2,
+            "no wait after the last attempt"
+        );
+        assert!(
+            message.starts_with("http://x/f: 3 attempts failed; the last: the server answered 503"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_failure_that_cannot_pass_is_not_retried() {
+        let (policy, delays) = recorded(3);
+        let (result, calls) = run(
+            &policy,
+            vec![Attempt::<()>::Fail(anyhow::anyhow!("403 Forbidden"))],
+        );
+        assert_eq!(result.unwrap_err().to_string(), "403 Forbidden");
+        assert_eq!(calls, 1);
+        assert!(delays.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn retry_after_is_read_in_seconds() {
+        let mut headers = HeaderMap::new();
+        assert_eq!(retry_after(&headers), None);
+        headers.insert(RETRY_AFTER, "2.5".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::from_millis(2500)));
+        headers.insert(RETRY_AFTER, "7".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
+        headers.insert(
+            RETRY_AFTER,
+            "Wed, 21 Oct 2015 07:28:00 GMT".parse().unwrap(),
+        );
+        assert_eq!(retry_after(&headers), None);
+        headers.insert(RETRY_AFTER, "-1".parse().unwrap());
+        assert_eq!(retry_after(&headers), None);
+    }
+
+    #[test]
+    fn error_chains_keep_every_cause_once() {
+        let inner = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        let outer = anyhow::Error::new(inner).context("error sending request");
+        let chain: &dyn std::error::Error = outer.as_ref();
+        assert_eq!(error_chain(chain), "error sending request: refused");
+    }
+}
