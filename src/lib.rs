@@ -16,6 +16,7 @@ pub mod embedded;
 pub mod env_vars;
 pub mod eval;
 pub mod fsutil;
+pub mod hint;
 pub mod index;
 pub mod manifest;
 pub mod net;

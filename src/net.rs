@@ -19,6 +19,7 @@ use reqwest::StatusCode;
 use reqwest::header::{HeaderMap, RETRY_AFTER};
 
 use crate::env_vars;
+use crate::hint::Hinted;
 
 /// The longest wait between two attempts, whatever a server asks for.
 pub const MAX_DELAY: Duration = Duration::from_secs(60);
@@ -151,12 +152,11 @@ impl RetryPolicy {
                 }
             }
         }
-        Err(GaveUp {
-            url: url.to_string(),
-            attempts: self.retries + 1,
-            cause: last_cause,
-            hint: self.hint,
-        }
+        let attempts = self.retries + 1;
+        Err(Hinted::new(format!(
+            "{url}: {attempts} attempts failed; the last: {last_cause}"
+        ))
+        .hint(self.hint)
         .into())
     }
 }
@@ -185,20 +185,6 @@ impl<T> Attempt<T> {
             retry_after: None,
         }
     }
-}
-
-/// A request that failed on every attempt.
-#[derive(Debug, thiserror::Error)]
-#[error("{url}: {attempts} attempts failed; the last: {cause}\nhint: {hint}")]
-pub struct GaveUp {
-    /// What was requested.
-    pub url: String,
-    /// How many attempts were made.
-    pub attempts: u32,
-    /// The last failure, with its causes.
-    pub cause: String,
-    /// What to do about it.
-    pub hint: &'static str,
 }
 
 /// How waiting between attempts is done.

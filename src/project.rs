@@ -12,6 +12,7 @@ use anyhow::Context as _;
 
 use crate::dirs::Dirs;
 use crate::fsutil::{FileLock, ignore_in_git, lock_exclusive, write_atomically};
+use crate::hint::Hinted;
 
 /// The manifest file that marks a project.
 pub const MANIFEST_FILE: &str = "skills.toml";
@@ -68,8 +69,11 @@ impl Project {
     pub fn find(cwd: &Path) -> anyhow::Result<Project> {
         let dir = find_manifest_dir(cwd).ok_or_else(|| {
             anyhow::anyhow!(
-                "no {MANIFEST_FILE} in {} or any parent directory\nhint: run `skillpkg init` to start one",
-                cwd.display()
+                Hinted::new(format!(
+                    "no {MANIFEST_FILE} in {} or any parent directory",
+                    cwd.display()
+                ))
+                .hint("run `skillpkg init` to start one")
             )
         })?;
         Ok(Project::at(dir))

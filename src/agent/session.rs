@@ -14,6 +14,7 @@ use super::model::{self, Message, Model, ToolSpec, scripted};
 use super::run::{Approver, Budgets, Outcome, Run};
 use super::tools::Toolbox;
 use super::tools::policy::Policy;
+use crate::hint::Hinted;
 use crate::skill::Skill;
 
 /// How the agent starts.
@@ -235,7 +236,8 @@ impl<'o> Session<'o> {
             Some((name, args)) => {
                 let skill = skills.iter().find(|s| s.meta.name == name).ok_or_else(|| {
                     anyhow::anyhow!(
-                        "/{name}: there is no skill named '{name}'\nhint: `skillpkg list` shows the skills"
+                        Hinted::new(format!("/{name}: there is no skill named '{name}'"))
+                            .hint("`skillpkg list` shows the skills")
                     )
                 })?;
                 if !skill.meta.user_invocable() {

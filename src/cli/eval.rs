@@ -10,6 +10,7 @@ use crate::manifest::Manifest;
 use crate::project::MANIFEST_FILE;
 
 use super::{Context, ExitStatus};
+use crate::hint::Hinted;
 
 /// What `--baseline` compares against.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -55,7 +56,7 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
         cases.retain(|c| c.name.contains(filter.as_str()));
     }
     if cases.is_empty() {
-        anyhow::bail!("no cases to run\nhint: check the paths and --filter");
+        anyhow::bail!(Hinted::new("no cases to run").hint("check the paths and --filter"));
     }
     let loaded = super::load_skills(context)?;
     let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();

@@ -11,6 +11,7 @@ use crate::manifest::Manifest;
 use crate::project::MANIFEST_FILE;
 
 use super::{Context, ExitStatus};
+use crate::hint::Hinted;
 
 /// Run an agent over the resolved skills.
 #[derive(Debug, clap::Args)]
@@ -152,7 +153,8 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let Some(task) = args.task.as_deref() else {
         if !interactive {
             anyhow::bail!(
-                "no task given, and no terminal for the REPL\nhint: skillpkg exec \"<task>\""
+                Hinted::new("no task given, and no terminal for the REPL")
+                    .hint("skillpkg exec \"<task>\"")
             );
         }
         drop(loaded);
@@ -191,16 +193,25 @@ fn report_ending(
             flag,
         } => {
             context.printer.error(&anyhow::anyhow!(
-                "the run stopped at its budget of {limit} {budget}\nhint: raise it with {flag}; the audit log is {}",
-                audit.display()
+                Hinted::new(format!("the run stopped at its budget of {limit} {budget}")).hint(
+                    format!("raise it with {flag}; the audit log is {}", audit.display())
+                )
             ));
             Ok(ExitStatus::Failure)
         }
         Ending::NeedsApproval { tool } => {
             context.printer.error(&anyhow::anyhow!(
-                "the model called {tool}, which needs approval, and there is no terminal to ask\nhint: re-run with approval: skillpkg exec --allow-tool {tool} {}\nhint: or approve every tool: skillpkg exec --yes {}",
-                shell_quote(task),
-                shell_quote(task)
+                Hinted::new(format!(
+                    "the model called {tool}, which needs approval, and there is no terminal to ask"
+                ))
+                .hint(format!(
+                    "re-run with approval: skillpkg exec --allow-tool {tool} {}",
+                    shell_quote(task)
+                ))
+                .hint(format!(
+                    "or approve every tool: skillpkg exec --yes {}",
+                    shell_quote(task)
+                ))
             ));
             Ok(ExitStatus::Failure)
         }

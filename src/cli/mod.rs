@@ -35,6 +35,7 @@ pub use progress::Bars;
 use crate::progress::Progress as _;
 
 use crate::dirs::Dirs;
+use crate::hint::Hinted;
 
 /// skillpkg: a package manager for Agent Skills, with the agent built in.
 #[derive(Debug, Parser)]
@@ -147,10 +148,7 @@ impl Context {
     /// The config, cache, data and user-root directories.
     pub fn dirs(&mut self) -> anyhow::Result<&Dirs> {
         if self.dirs.is_none() {
-            let dirs = Dirs::from_env().map_err(|e| {
-                let hint = e.hint();
-                anyhow::anyhow!("{e}\nhint: {hint}")
-            })?;
+            let dirs = Dirs::from_env().map_err(|e| Hinted::new(&e).hint(e.hint()))?;
             self.dirs = Some(dirs);
         }
         Ok(self.dirs.as_ref().expect("set above"))

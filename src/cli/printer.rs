@@ -4,6 +4,9 @@
 use std::io::{IsTerminal, Write};
 
 use crate::env_vars;
+use crate::hint::Hinted;
+use crate::store::pack::PackError;
+use crate::store::signing::SigningError;
 
 /// How chatty to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -73,22 +76,18 @@ impl Printer {
         }
     }
 
-    /// An error with its causes and hints, always shown.
+    /// An error with its causes, then the hints of the whole chain,
+    /// always shown.
     pub fn error(&self, error: &anyhow::Error) {
         let mut stderr = std::io::stderr().lock();
-        let mut hints = Vec::new();
         let mut chain = error.chain();
         if let Some(top) = chain.next() {
-            let (message, hint) = split_hints(&top.to_string());
-            hints.extend(hint);
-            let _ = writeln!(stderr, "{}: {message}", self.paint(RED, "error"));
+            let _ = writeln!(stderr, "{}: {top}", self.paint(RED, "error"));
         }
         for cause in chain {
-            let (message, hint) = split_hints(&cause.to_string());
-            hints.extend(hint);
-            let _ = writeln!(stderr, "  Caused by: {message}");
+            let _ = writeln!(stderr, "  Caused by: {cause}");
         }
-        for hint in hints {
+        for hint in hints_in(error) {
             let _ = writeln!(stderr, "{}: {hint}", self.paint(CYAN, "hint"));
         }
     }
@@ -105,15 +104,53 @@ impl Printer {
     }
 }
 
-/// Errors carry hints as trailing `hint: …` lines; they are printed last.
-fn split_hints(text: &str) -> (String, Vec<String>) {
-    let mut message = Vec::new();
+/// The hints of every error in the chain that carries some, outermost
+/// first: [`Hinted`] errors, and the library's typed errors that know what
+/// to advise.
+pub fn hints_in(error: &anyhow::Error) -> Vec<String> {
     let mut hints = Vec::new();
-    for line in text.lines() {
-        match line.strip_prefix("hint: ") {
-            Some(hint) => hints.push(hint.to_string()),
-            None => message.push(line),
+    let mut found: Vec<*const Hinted> = Vec::new();
+    for cause in error.chain() {
+        if let Some(hinted) = cause.downcast_ref::<Hinted>() {
+            found.push(hinted);
+            hints.extend(hinted.hints().iter().cloned());
+        } else if let Some(e) = cause.downcast_ref::<PackError>() {
+            hints.extend(e.hint());
+        } else if let Some(e) = cause.downcast_ref::<SigningError>() {
+            hints.extend(e.hint());
         }
     }
-    (message.join("\n"), hints)
+    // A `Hinted` given as context is not a link of the chain; anyhow still
+    // finds the outermost one.
+    if let Some(hinted) = error.downcast_ref::<Hinted>()
+        && !found.contains(&(hinted as *const Hinted))
+    {
+        hints.splice(0..0, hinted.hints().iter().cloned());
+    }
+    hints
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context as _;
+
+    #[test]
+    fn hints_are_found_below_context_and_in_typed_errors() {
+        let inner: anyhow::Result<()> = Err(Hinted::new("the index is gone")
+            .hint("try again later")
+            .into());
+        let error = inner
+            .context("could not fetch acme/x")
+            .map_err(|e| e.context(Hinted::new("could not add").hint("check the name")))
+            .unwrap_err();
+        assert_eq!(error.to_string(), "could not add");
+        assert_eq!(hints_in(&error), ["check the name", "try again later"]);
+
+        let typed = anyhow::Error::new(SigningError::NoPassword).context("could not sign");
+        assert_eq!(
+            hints_in(&typed),
+            ["set SKILLPKG_KEY_PASSWORD to the password"]
+        );
+    }
 }

@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::roots::{Entry, RootKind};
 
 use super::{Context, ExitStatus};
+use crate::hint::Hinted;
 
 /// Show one skill.
 #[derive(Debug, clap::Args)]
@@ -58,8 +59,8 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let named = loaded.set.named(&args.name);
     let Some((winner, shadowed)) = named.split_first() else {
         bail!(
-            "no skill named '{}' in any root\nhint: run `skillpkg list` to see the skills every root provides",
-            args.name
+            Hinted::new(format!("no skill named '{}' in any root", args.name))
+                .hint("run `skillpkg list` to see the skills every root provides")
         );
     };
     let shown = Shown {

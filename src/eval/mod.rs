@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::agent::run::Budgets;
 use crate::agent::tools::policy::Policy;
 use crate::agent::{Connection, ExecOptions, Session, open_model};
+use crate::hint::Hinted;
 use crate::skill::Skill;
 use cases::Case;
 use score::{Failure, KnownSkill};
@@ -174,12 +175,13 @@ fn run_case(
         .map(str::to_string)
         .or_else(|| case.model.clone())
         .or_else(|| options.default_model.clone())
-        .with_context(|| {
-            format!(
-                "{}: case '{}' names no model\nhint: set model in the case or [defaults], or pass --model",
+        .ok_or_else(|| {
+            Hinted::new(format!(
+                "{}: case '{}' names no model",
                 case.file.display(),
                 case.name
-            )
+            ))
+            .hint("set model in the case or [defaults], or pass --model")
         })?;
     let mut runs = Vec::new();
     let mut tokens_baseline = 0;

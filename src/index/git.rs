@@ -7,6 +7,7 @@ use anyhow::{Context as _, bail};
 use git2::{FetchOptions, PushOptions, RemoteCallbacks, Repository, Signature};
 
 use super::local::IndexDir;
+use crate::hint::Hinted;
 
 /// How many times a publish re-fetches and retries after its push was
 /// rejected because someone else pushed first.
@@ -169,8 +170,11 @@ impl GitIndex {
         }
         let cause = last_error.map(|e| e.to_string()).unwrap_or_default();
         bail!(
-            "could not push to {} after {PUSH_ATTEMPTS} attempts: {cause}\nhint: check that you may push to the index, then try again",
-            self.url
+            Hinted::new(format!(
+                "could not push to {} after {PUSH_ATTEMPTS} attempts: {cause}",
+                self.url
+            ))
+            .hint("check that you may push to the index, then try again")
         )
     }
 }
@@ -322,7 +326,10 @@ pub fn fetch_commit(
     } else {
         if offline {
             bail!(
-                "{url} is not in the cache and --offline forbids fetching it\nhint: run once without --offline (or --frozen) to fetch it"
+                Hinted::new(format!(
+                    "{url} is not in the cache and --offline forbids fetching it"
+                ))
+                .hint("run once without --offline (or --frozen) to fetch it")
             );
         }
         fs_err::create_dir_all(&db)?;
@@ -341,8 +348,11 @@ pub fn fetch_commit(
     }
     if offline {
         bail!(
-            "{} of {url} is not in the cache and --offline forbids fetching it\nhint: run once without --offline (or --frozen) to fetch it",
-            rev.unwrap_or("HEAD")
+            Hinted::new(format!(
+                "{} of {url} is not in the cache and --offline forbids fetching it",
+                rev.unwrap_or("HEAD")
+            ))
+            .hint("run once without --offline (or --frozen) to fetch it")
         );
     }
     {
@@ -364,7 +374,10 @@ pub fn fetch_commit(
     if let Some(oid) = pinned {
         if !have(oid) {
             bail!(
-                "commit {oid}, which skills.lock pins, is no longer in {url}\nhint: `skillpkg update` moves the pin to what the manifest names now"
+                Hinted::new(format!(
+                    "commit {oid}, which skills.lock pins, is no longer in {url}"
+                ))
+                .hint("`skillpkg update` moves the pin to what the manifest names now")
             );
         }
         return Ok((repo, oid));
@@ -385,7 +398,8 @@ pub fn fetch_commit(
         .map(|c| c.id())
         .ok_or_else(|| {
             anyhow::anyhow!(
-                "{url} has no branch, tag or commit '{rev}'\nhint: check `rev` in skills.toml"
+                Hinted::new(format!("{url} has no branch, tag or commit '{rev}'"))
+                    .hint("check `rev` in skills.toml")
             )
         })?,
     };

@@ -17,6 +17,7 @@ use reqwest::header::{ETAG, HeaderMap, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MO
 use serde::{Deserialize, Serialize};
 
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
+use crate::hint::Hinted;
 use crate::net::{Attempt, Http, RetryPolicy, error_chain, is_transient, retry_after};
 use crate::progress::{Progress, SILENT};
 use crate::store::hash::sha256_hex;
@@ -85,8 +86,11 @@ impl HttpIndex {
             .block_on(fetcher.fetch_cached("config.json"))?
             .ok_or_else(|| {
                 anyhow::anyhow!(
-                    "{} was not found: {url} is not a skillpkg index\nhint: an index has config.json at its root (see `skillpkg index init`)",
-                    fetcher.url("config.json")
+                    Hinted::new(format!(
+                        "{} was not found: {url} is not a skillpkg index",
+                        fetcher.url("config.json")
+                    ))
+                    .hint("an index has config.json at its root (see `skillpkg index init`)")
                 )
             })?;
         let config: IndexConfig = serde_json::from_slice(&bytes).with_context(|| {
@@ -298,7 +302,10 @@ impl Fetcher {
             return match cached {
                 Some((_, body)) => Ok(Some(body)),
                 None => bail!(
-                    "{url} is not in the cache and --offline forbids fetching it\nhint: run once without --offline (or --frozen) to fill the cache"
+                    Hinted::new(format!(
+                        "{url} is not in the cache and --offline forbids fetching it"
+                    ))
+                    .hint("run once without --offline (or --frozen) to fill the cache")
                 ),
             };
         }

@@ -6,6 +6,7 @@ use anyhow::{Context as _, bail};
 
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::fsutil::write_atomically;
+use crate::hint::Hinted;
 
 /// An index rooted at a directory.
 #[derive(Debug, Clone)]
@@ -45,15 +46,20 @@ impl IndexDir {
         };
         if !root.exists() {
             bail!(
-                "the index {} does not exist\nhint: check the index path or URL",
-                root.display()
+                Hinted::new(format!("the index {} does not exist", root.display()))
+                    .hint("check the index path or URL")
             );
         }
         if !index.config_path().is_file() {
             bail!(
-                "{} is not a skill index: it has no config.json\nhint: create one with `skillpkg index init {}`",
-                root.display(),
-                root.display()
+                Hinted::new(format!(
+                    "{} is not a skill index: it has no config.json",
+                    root.display()
+                ))
+                .hint(format!(
+                    "create one with `skillpkg index init {}`",
+                    root.display()
+                ))
             );
         }
         Ok(index)
@@ -76,10 +82,13 @@ impl IndexDir {
             .with_context(|| format!("{} is not a valid index config", path.display()))?;
         if config.version != super::CONFIG_VERSION {
             bail!(
-                "{} has index format version {}, but this skillpkg reads version {}\nhint: upgrade skillpkg",
-                path.display(),
-                config.version,
-                super::CONFIG_VERSION
+                Hinted::new(format!(
+                    "{} has index format version {}, but this skillpkg reads version {}",
+                    path.display(),
+                    config.version,
+                    super::CONFIG_VERSION
+                ))
+                .hint("upgrade skillpkg")
             );
         }
         Ok(config)
@@ -140,8 +149,11 @@ impl IndexDir {
     ) -> anyhow::Result<()> {
         if self.entries(package)?.iter().any(|e| e.vers == entry.vers) {
             bail!(
-                "{package}@{} is already in the index; versions are immutable\nhint: bump metadata.version (or pass --version) and publish again",
-                entry.vers
+                Hinted::new(format!(
+                    "{package}@{} is already in the index; versions are immutable",
+                    entry.vers
+                ))
+                .hint("bump metadata.version (or pass --version) and publish again")
             );
         }
         let archive_path = self.root.join(package.archive_path(&entry.vers));

@@ -10,6 +10,7 @@ use super::http::{HttpIndex, is_http_index};
 use super::local::IndexDir;
 use super::{IndexConfig, IndexEntry, PackageName};
 use crate::embedded::{REGISTRY_INDEX, materialize};
+use crate::hint::Hinted;
 use crate::progress::Progress;
 
 /// The source label of the embedded index, as `skills.lock` records it.
@@ -70,7 +71,10 @@ pub fn open_registry(
         if offline {
             if !git.checkout().join(".git").is_dir() {
                 bail!(
-                    "the index {spec} is not in the cache and --offline forbids fetching it\nhint: run once without --offline (or --frozen) to fetch it"
+                    Hinted::new(format!(
+                        "the index {spec} is not in the cache and --offline forbids fetching it"
+                    ))
+                    .hint("run once without --offline (or --frozen) to fetch it")
                 );
             }
         } else {
@@ -126,8 +130,11 @@ impl Registry {
         match &self.backend {
             Backend::Files(dir) => dir.packages(),
             Backend::Http(_) => bail!(
-                "{} is an HTTP index, which cannot be listed, so it cannot be searched\nhint: search a git or folder copy of the index, or browse the index's own site",
-                self.label
+                Hinted::new(format!(
+                    "{} is an HTTP index, which cannot be listed, so it cannot be searched",
+                    self.label
+                ))
+                .hint("search a git or folder copy of the index, or browse the index's own site")
             ),
         }
     }

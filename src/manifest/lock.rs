@@ -8,6 +8,7 @@ use anyhow::{Context as _, bail};
 use serde::{Deserialize, Serialize};
 
 use super::source_id::SourceId;
+use crate::hint::Hinted;
 
 /// The lockfile format version this skillpkg reads and writes.
 pub const LOCK_VERSION: u32 = 1;
@@ -64,17 +65,16 @@ impl Lockfile {
     pub fn parse(text: &str, path: &Path) -> anyhow::Result<Lockfile> {
         let lock: Lockfile = toml::from_str(text).map_err(|e| {
             anyhow::anyhow!(
-                "{}: invalid lockfile: {}\nhint: restore it from version control, or delete it and run `skillpkg install`",
-                path.display(),
-                e.to_string().trim()
+                Hinted::new(format!(
+                    "{}: invalid lockfile: {}",
+                    path.display(),
+                    e.to_string().trim()
+                ))
+                .hint("restore it from version control, or delete it and run `skillpkg install`")
             )
         })?;
         if lock.version != LOCK_VERSION {
-            bail!(
-                "{}: lockfile version {} is not supported (this skillpkg writes version {LOCK_VERSION})\nhint: upgrade skillpkg",
-                path.display(),
-                lock.version
-            );
+            bail!(Hinted::new(format!("{}: lockfile version {} is not supported (this skillpkg writes version {LOCK_VERSION})", path.display(), lock.version)).hint("upgrade skillpkg"));
         }
         Ok(lock)
     }
@@ -161,10 +161,14 @@ mod tests {
 
     #[test]
     fn bad_lockfiles_say_what_to_do() {
+        let hints = |err: anyhow::Error| err.downcast::<Hinted>().unwrap().hints().to_vec();
         let err = Lockfile::parse("version = 9\n", Path::new("skills.lock")).unwrap_err();
-        assert!(err.to_string().contains("upgrade skillpkg"));
+        assert_eq!(hints(err), ["upgrade skillpkg"]);
         let err = Lockfile::parse("[[skill]\n", Path::new("skills.lock")).unwrap_err();
-        assert!(err.to_string().contains("restore it from version control"));
+        assert_eq!(
+            hints(err),
+            ["restore it from version control, or delete it and run `skillpkg install`"]
+        );
         let text = "version = 1\n[[skill]]\nname = \"acme/x\"\nversion = \"1.0.0\"\nsource = \"ftp+example.com\"\ntree = \"h1:x\"\n";
         let err = Lockfile::parse(text, Path::new("skills.lock")).unwrap_err();
         let message = err.to_string();

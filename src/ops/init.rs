@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
+use crate::hint::Hinted;
 use crate::manifest::MANIFEST_TEMPLATE;
 use crate::project::MANIFEST_FILE;
 
@@ -13,8 +14,8 @@ pub fn init_project(dir: &Path) -> anyhow::Result<PathBuf> {
     let path = dir.join(MANIFEST_FILE);
     if path.exists() {
         bail!(
-            "{} already exists\nhint: add skills to it with `skillpkg add org/name`",
-            path.display()
+            Hinted::new(format!("{} already exists", path.display()))
+                .hint("add skills to it with `skillpkg add org/name`")
         );
     }
     fs_err::create_dir_all(dir)?;

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 
+use crate::hint::Hinted;
 use crate::skill::name::{check_name, normalize_name};
 
 /// Writes `<parent>/<name>/SKILL.md` from a template and returns the new directory.
@@ -17,8 +18,11 @@ pub fn new_skill(parent: &Path, name: &str, description: Option<&str>) -> anyhow
     }
     if let Some(problem) = check_name(name).first() {
         bail!(
-            "invalid skill name '{name}': {}\nhint: names use lowercase letters, digits and single hyphens, at most 64 characters",
-            problem.message(name)
+            Hinted::new(format!(
+                "invalid skill name '{name}': {}",
+                problem.message(name)
+            ))
+            .hint("names use lowercase letters, digits and single hyphens, at most 64 characters")
         );
     }
     let dir = parent.join(name);

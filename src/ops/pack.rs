@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 
+use crate::hint::Hinted;
 use crate::skill::validate::{Severity, ValidateOptions, validate};
 use crate::skill::{Skill, load_skill};
 use crate::store::{hash, pack};
@@ -38,10 +39,15 @@ pub fn pack_skill(dir: &Path) -> anyhow::Result<(Skill, Vec<u8>, Vec<pack::Packe
             .map(|p| format!("  {}: error[{}]: {}", p.file.display(), p.rule, p.message))
             .collect();
         bail!(
-            "{} is not a valid skill:\n{}\nhint: fix these, then check with `skillpkg validate {}`",
-            dir.display(),
-            problems.join("\n"),
-            dir.display()
+            Hinted::new(format!(
+                "{} is not a valid skill:\n{}",
+                dir.display(),
+                problems.join("\n")
+            ))
+            .hint(format!(
+                "fix these, then check with `skillpkg validate {}`",
+                dir.display()
+            ))
         );
     }
     let skill = load_skill(dir)?;

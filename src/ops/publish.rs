@@ -4,6 +4,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, bail};
 
+use crate::hint::Hinted;
 use crate::index::git::{GitIndex, init_repository, is_git_index};
 use crate::index::local::IndexDir;
 use crate::index::{IndexEntry, PackageName, parse_dependencies};
@@ -49,7 +50,10 @@ pub fn change_index(
     let root = Path::new(spec.strip_prefix("file://").unwrap_or(spec));
     if spec.starts_with("http://") || spec.starts_with("https://") {
         bail!(
-            "cannot publish to {spec}: HTTP indexes are read-only\nhint: publish to the git repository or folder that the server serves"
+            Hinted::new(format!(
+                "cannot publish to {spec}: HTTP indexes are read-only"
+            ))
+            .hint("publish to the git repository or folder that the server serves")
         );
     }
     let index = IndexDir::open(root)?;
@@ -99,8 +103,10 @@ pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Pub
     {
         Some(v) => v.trim().to_string(),
         None => bail!(
-            "{package} has no version\nhint: set metadata.version in {} or pass --version",
-            skill.skill_md.display()
+            Hinted::new(format!("{package} has no version")).hint(format!(
+                "set metadata.version in {} or pass --version",
+                skill.skill_md.display()
+            ))
         ),
     };
     semver::Version::parse(&version).map_err(|e| {
@@ -142,11 +148,14 @@ pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Pub
             .is_some_and(|keys| keys.contains(&public_key));
         if !allowed {
             bail!(
-                "the signing key {public_key} is not one of org '{}''s keys in {}/config.json\nhint: add it with `skillpkg index init {} --org {} --key <public key>`",
-                package.org,
-                request.index,
-                request.index,
-                package.org
+                Hinted::new(format!(
+                    "the signing key {public_key} is not one of org '{}''s keys in {}/config.json",
+                    package.org, request.index
+                ))
+                .hint(format!(
+                    "add it with `skillpkg index init {} --org {} --key <public key>`",
+                    request.index, package.org
+                ))
             );
         }
         index.add_version(&package, &entry, &archive)?;

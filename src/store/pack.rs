@@ -38,9 +38,7 @@ pub enum PackError {
         source: std::io::Error,
     },
     /// A symbolic link is in the tree; archives carry regular files only.
-    #[error(
-        "{path} is a symbolic link: skills are packed as regular files only\nhint: replace the link with the file it points to, or list it in .skillignore"
-    )]
+    #[error("{path} is a symbolic link: skills are packed as regular files only")]
     Symlink {
         /// The link.
         path: PathBuf,
@@ -62,6 +60,18 @@ pub enum PackError {
     /// Writing the zip failed.
     #[error("could not write the archive")]
     Zip(#[from] zip::result::ZipError),
+}
+
+impl PackError {
+    /// What the user can do about it, when there is something.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            PackError::Symlink { .. } => Some(
+                "replace the link with the file it points to, or list it in .skillignore".into(),
+            ),
+            _ => None,
+        }
+    }
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PackError + '_ {

@@ -28,9 +28,7 @@ pub enum SigningError {
         source: std::io::Error,
     },
     /// Key generation would overwrite an existing key.
-    #[error(
-        "{0} already exists; refusing to overwrite a key\nhint: choose another directory with --out, or move the old key away"
-    )]
+    #[error("{0} already exists; refusing to overwrite a key")]
     KeyExists(PathBuf),
     /// The minisign crate refused.
     #[error("{context}: {message}")]
@@ -42,8 +40,7 @@ pub enum SigningError {
     },
     /// No password and no terminal to ask on.
     #[error(
-        "the secret key is password-protected and there is no terminal to ask for the password\nhint: set {} to the password",
-        env_vars::SKILLPKG_KEY_PASSWORD
+        "the secret key is password-protected and there is no terminal to ask for the password"
     )]
     NoPassword,
     /// A public key that is not a minisign key.
@@ -75,6 +72,22 @@ pub enum SigningError {
         /// The trusted comment found.
         found: String,
     },
+}
+
+impl SigningError {
+    /// What the user can do about it, when there is something.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            SigningError::KeyExists(_) => {
+                Some("choose another directory with --out, or move the old key away".into())
+            }
+            SigningError::NoPassword => Some(format!(
+                "set {} to the password",
+                env_vars::SKILLPKG_KEY_PASSWORD
+            )),
+            _ => None,
+        }
+    }
 }
 
 fn minisign_error(context: &str) -> impl FnOnce(minisign::PError) -> SigningError + '_ {

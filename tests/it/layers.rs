@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, u8)] = &[
     ("env_vars", 0),
     ("fsutil", 0),
+    ("hint", 0),
     ("dirs", 0),
     ("progress", 0),
     ("net", 0),
@@ -31,11 +32,13 @@ const LAYERS: &[(&str, u8)] = &[
 ];
 
 /// Arrows within one layer that the design allows, each for a reason:
-/// `dirs` and `net` read the environment variables `env_vars` names; the
+/// `dirs` and `net` read the environment variables `env_vars` names; a
+/// request that failed every attempt is a `hint::Hinted` error; the
 /// builtin root is written out from the trees `embedded` ships.
 const WITHIN_LAYER: &[(&str, &str)] = &[
     ("dirs", "env_vars"),
     ("net", "env_vars"),
+    ("net", "hint"),
     ("roots", "embedded"),
 ];
 

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::hint::Hinted;
 use anyhow::{Context as _, bail};
 
 /// The credentials file's name in the config directory.
@@ -44,10 +45,12 @@ impl Credentials {
             let mode = std::fs::metadata(file)?.permissions().mode();
             if mode & 0o077 != 0 {
                 bail!(
-                    "{} can be read by other users (mode {:o}); not using its keys\nhint: chmod 600 {}",
-                    file.display(),
-                    mode & 0o777,
-                    file.display()
+                    Hinted::new(format!(
+                        "{} can be read by other users (mode {:o}); not using its keys",
+                        file.display(),
+                        mode & 0o777
+                    ))
+                    .hint(format!("chmod 600 {}", file.display()))
                 );
             }
         }

@@ -18,6 +18,7 @@ use anyhow::{Context as _, bail};
 use serde::Deserialize;
 
 use super::{Block, Model, Request, StopReason, Turn, Usage};
+use crate::hint::Hinted;
 
 /// The script file.
 #[derive(Debug, Clone, Deserialize)]
@@ -114,10 +115,13 @@ impl Model for Scripted {
             self.script.turns.len() - 1
         } else {
             bail!(
-                "the model script {} has {} turns and the run asked for turn {}\nhint: add a final turn with only text to end the run",
-                self.path.display(),
-                self.script.turns.len(),
-                self.next + 1
+                Hinted::new(format!(
+                    "the model script {} has {} turns and the run asked for turn {}",
+                    self.path.display(),
+                    self.script.turns.len(),
+                    self.next + 1
+                ))
+                .hint("add a final turn with only text to end the run")
             );
         };
         self.next += 1;

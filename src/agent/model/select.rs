@@ -9,6 +9,7 @@ use anyhow::bail;
 use super::credentials::Credentials;
 use super::{Model, anthropic, http, openai, scripted};
 use crate::env_vars;
+use crate::hint::Hinted;
 
 /// The model used when `ANTHROPIC_API_KEY` is set and nothing else is configured.
 pub const DEFAULT_ANTHROPIC_MODEL: &str = "anthropic:claude-sonnet-4-5";
@@ -37,9 +38,7 @@ pub fn choose_model(
     if credentials.get(env_vars::OPENAI_API_KEY)?.is_some() {
         return Ok(DEFAULT_OPENAI_MODEL.into());
     }
-    bail!(
-        "no model is configured\nhint: pass --model anthropic:<model>, openai:<model> or scripted:<file>\nhint: or set SKILLPKG_MODEL, or `[agent] model = \"…\"` in skills.toml\nhint: or export ANTHROPIC_API_KEY or OPENAI_API_KEY (or put it in credentials.toml in the config directory) to use {DEFAULT_ANTHROPIC_MODEL} or {DEFAULT_OPENAI_MODEL}"
-    )
+    bail!(Hinted::new("no model is configured").hint("pass --model anthropic:<model>, openai:<model> or scripted:<file>").hint("or set SKILLPKG_MODEL, or `[agent] model = \"…\"` in skills.toml").hint(format!("or export ANTHROPIC_API_KEY or OPENAI_API_KEY (or put it in credentials.toml in the config directory) to use {DEFAULT_ANTHROPIC_MODEL} or {DEFAULT_OPENAI_MODEL}")))
 }
 
 /// How a model is reached.
@@ -75,7 +74,9 @@ pub fn open_model(
         match connection.credentials.get(var)? {
             Some(key) => Ok(Some(key)),
             None if base == default => bail!(
-                "{spec} needs an API key and {var} is not set\nhint: export {var}=…, or point --base-url at a server that needs none"
+                Hinted::new(format!("{spec} needs an API key and {var} is not set")).hint(format!(
+                    "export {var}=…, or point --base-url at a server that needs none"
+                ))
             ),
             None => Ok(None),
         }
@@ -109,7 +110,8 @@ pub fn open_model(
             ))))
         }
         _ => bail!(
-            "unknown model '{spec}'\nhint: models are anthropic:<model>, openai:<model> or scripted:<file>"
+            Hinted::new(format!("unknown model '{spec}'"))
+                .hint("models are anthropic:<model>, openai:<model> or scripted:<file>")
         ),
     }
 }

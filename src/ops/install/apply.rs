@@ -11,6 +11,7 @@ use anyhow::{Context as _, bail};
 use super::change::{Action, Change};
 use super::fetch::Ready;
 use super::options::InstallOptions;
+use crate::hint::Hinted;
 use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::project::Project;
 use crate::store::extract::{Limits, Staged, extract};
@@ -142,9 +143,12 @@ impl Apply<'_> {
                 let tree = hash::tree_hash(&target)?;
                 if tree != old.tree && !self.options.force {
                     bail!(
-                        "{} was edited since it was installed; not removing it{}\nhint: pass --force to remove it anyway",
-                        target.display(),
-                        describe_changes(&target, old, self.cache)
+                        Hinted::new(format!(
+                            "{} was edited since it was installed; not removing it{}",
+                            target.display(),
+                            describe_changes(&target, old, self.cache)
+                        ))
+                        .hint("pass --force to remove it anyway")
                     );
                 }
                 fs_err::remove_dir_all(&target)?;
@@ -183,15 +187,8 @@ impl Apply<'_> {
         current: &str,
     ) -> anyhow::Result<()> {
         match old {
-            None => bail!(
-                "{} already exists and skillpkg does not manage it (a hand-written skill?); not overwriting it\nhint: rename or move that folder, then install {name} again",
-                target.display()
-            ),
-            Some(old) if old.tree != current && !self.options.force => bail!(
-                "{} was edited since it was installed (its files no longer match skills.lock){}\nhint: keep your edits elsewhere, or pass --force to replace it with {name}",
-                target.display(),
-                describe_changes(target, old, self.cache)
-            ),
+            None => bail!(Hinted::new(format!("{} already exists and skillpkg does not manage it (a hand-written skill?); not overwriting it", target.display())).hint(format!("rename or move that folder, then install {name} again"))),
+            Some(old) if old.tree != current && !self.options.force => bail!(Hinted::new(format!("{} was edited since it was installed (its files no longer match skills.lock){}", target.display(), describe_changes(target, old, self.cache))).hint(format!("keep your edits elsewhere, or pass --force to replace it with {name}"))),
             Some(_) => Ok(()),
         }
     }

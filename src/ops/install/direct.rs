@@ -12,6 +12,7 @@ use std::path::Path;
 use anyhow::{Context as _, bail};
 use semver::VersionReq;
 
+use crate::hint::Hinted;
 use crate::index::parse_dependencies;
 use crate::manifest::DirectSource;
 use crate::manifest::lock::LockedSkill;
@@ -85,22 +86,27 @@ pub(crate) fn prepare(
     };
     if !dir.join("SKILL.md").is_file() && !dir.join("skill.md").is_file() {
         bail!(
-            "'{name}': {} holds no SKILL.md\nhint: point `{}` at the skill's own folder",
-            dir.display(),
-            match origin {
-                DirectSource::Path(_) => "path",
-                DirectSource::Git { .. } => "subdir",
-            }
+            Hinted::new(format!("'{name}': {} holds no SKILL.md", dir.display())).hint(format!(
+                "point `{}` at the skill's own folder",
+                match origin {
+                    DirectSource::Path(_) => "path",
+                    DirectSource::Git { .. } => "subdir",
+                }
+            ))
         );
     }
     let (skill, bytes, files) = crate::ops::pack::pack_skill(&dir)
         .with_context(|| format!("'{name}' cannot be installed"))?;
     if skill.meta.name != wanted {
         bail!(
-            "'{name}' names the skill '{}', but skills.toml calls it '{name}'\nhint: use \"{}\" (or \"<org>/{}\") as its key in skills.toml",
-            skill.meta.name,
-            skill.meta.name,
-            skill.meta.name
+            Hinted::new(format!(
+                "'{name}' names the skill '{}', but skills.toml calls it '{name}'",
+                skill.meta.name
+            ))
+            .hint(format!(
+                "use \"{}\" (or \"<org>/{}\") as its key in skills.toml",
+                skill.meta.name, skill.meta.name
+            ))
         );
     }
     let dependencies = match skill.meta.metadata.get("dependencies") {

@@ -12,6 +12,7 @@ use super::direct::DirectSkill;
 use super::options::InstallOptions;
 use super::plan::Planned;
 use crate::dirs::Dirs;
+use crate::hint::Hinted;
 use crate::index::source::Registry;
 use crate::manifest::source_id::SourceId;
 use crate::store::{hash, signing};
@@ -110,10 +111,7 @@ fn fetch_verified(
             let bytes = planned.registry.archive(package, version)?;
             let actual = hash::sha256_hex(&bytes);
             if actual != planned.entry.cksum {
-                bail!(
-                    "checksum mismatch for {package}@{version}: the index says sha256:{} but the archive is sha256:{actual}\nhint: the archive or the index entry was tampered with or corrupted; do not install it",
-                    planned.entry.cksum
-                );
+                bail!(Hinted::new(format!("checksum mismatch for {package}@{version}: the index says sha256:{} but the archive is sha256:{actual}", planned.entry.cksum)).hint("the archive or the index entry was tampered with or corrupted; do not install it"));
             }
             crate::fsutil::write_cache_file(&cached, &bytes)?;
             bytes
@@ -123,8 +121,10 @@ fn fetch_verified(
     if planned.entry.sig.trim().is_empty() {
         if planned.registry.remote && !options.allow_unsigned {
             bail!(
-                "{package}@{version} is not signed\nhint: pass --allow-unsigned to install unsigned packages from {}",
-                planned.registry.label
+                Hinted::new(format!("{package}@{version} is not signed")).hint(format!(
+                    "pass --allow-unsigned to install unsigned packages from {}",
+                    planned.registry.label
+                ))
             );
         }
         return Ok((cached, None));
@@ -145,12 +145,7 @@ fn fetch_verified(
                 if trusted.is_empty() {
                     trusted.push(key.clone()); // trust on first use
                 } else if !trusted.contains(key) {
-                    bail!(
-                        "{package}@{version} is signed by key {key}, but skills.lock pins org '{}' to {}\nhint: if the org really changed its key, accept it with `skillpkg trust {} --key {key}`",
-                        package.org,
-                        trusted.join(", "),
-                        package.org
-                    );
+                    bail!(Hinted::new(format!("{package}@{version} is signed by key {key}, but skills.lock pins org '{}' to {}", package.org, trusted.join(", "))).hint(format!("if the org really changed its key, accept it with `skillpkg trust {} --key {key}`", package.org)));
                 }
                 return Ok((cached, Some(key.clone())));
             }

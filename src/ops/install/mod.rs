@@ -27,6 +27,7 @@ use anyhow::{Context as _, bail};
 use semver::VersionReq;
 
 use crate::dirs::Dirs;
+use crate::hint::Hinted;
 use crate::index::PackageName;
 use crate::manifest::edit::ManifestDocument;
 use crate::manifest::lock::Lockfile;
@@ -110,8 +111,11 @@ pub fn add(
         && !edit.manifest.registries.contains_key(name)
     {
         bail!(
-            "no registry named '{name}' in {}\nhint: add it under [registries]",
-            project.manifest_path.display()
+            Hinted::new(format!(
+                "no registry named '{name}' in {}",
+                project.manifest_path.display()
+            ))
+            .hint("add it under [registries]")
         );
     }
     let parsed = requests
@@ -252,8 +256,8 @@ pub fn update(
         for name in names {
             if old_lock.get(name).is_none() {
                 bail!(
-                    "{name} is not in {}\nhint: `skillpkg add {name}` installs it",
-                    project.lock_path.display()
+                    Hinted::new(format!("{name} is not in {}", project.lock_path.display()))
+                        .hint(format!("`skillpkg add {name}` installs it"))
                 );
             }
         }

@@ -10,6 +10,7 @@ use semver::{Version, VersionReq};
 use super::direct::{DirectSkill, prepare};
 use super::options::{InstallOptions, Unlock};
 use crate::dirs::Dirs;
+use crate::hint::Hinted;
 use crate::index::source::{Registry, open_registry};
 use crate::index::{IndexEntry, PackageName};
 use crate::manifest::lock::Lockfile;
@@ -164,7 +165,8 @@ fn registry_spec<'m>(
             .map(|r| Some(r.index.as_str()))
             .ok_or_else(|| {
                 anyhow::anyhow!(
-                    "no registry named '{name}' in skills.toml\nhint: add it under [registries]"
+                    Hinted::new(format!("no registry named '{name}' in skills.toml"))
+                        .hint("add it under [registries]")
                 )
             }),
     }
@@ -204,8 +206,8 @@ fn fetch_universe(
             }
             if candidates.is_empty() {
                 bail!(
-                    "{name} is not in the index {}\nhint: check the name with `skillpkg search`",
-                    registry.label
+                    Hinted::new(format!("{name} is not in the index {}", registry.label))
+                        .hint("check the name with `skillpkg search`")
                 );
             }
             universe.packages.insert(name.clone(), candidates);

@@ -8,6 +8,7 @@ use anyhow::bail;
 
 use super::direct::DirectSkill;
 use super::plan::Planned;
+use crate::hint::Hinted;
 use crate::manifest::lock::Lockfile;
 use crate::manifest::source_id::SourceId;
 use crate::project::MANIFEST_FILE;
@@ -49,12 +50,7 @@ pub(super) fn check_one_skill_per_name(wanted: &[Wanted], root: &Path) -> anyhow
     let mut by_skill: BTreeMap<&str, &str> = BTreeMap::new();
     for w in wanted {
         if let Some(other) = by_skill.insert(w.skill, &w.name) {
-            bail!(
-                "{other} and {} both install a skill named '{}' into {}; one root holds one skill of a name\nhint: remove one of them from {MANIFEST_FILE}",
-                w.name,
-                w.skill,
-                root.display()
-            );
+            bail!(Hinted::new(format!("{other} and {} both install a skill named '{}' into {}; one root holds one skill of a name", w.name, w.skill, root.display())).hint(format!("remove one of them from {MANIFEST_FILE}")));
         }
     }
     Ok(())
@@ -72,13 +68,7 @@ pub(super) fn check_locked(
         if let Some(old) = old_lock.get(&skill.name)
             && old.tree != skill.tree
         {
-            bail!(
-                "{} changed since {} was written (its files hash to {}, the lock says {}) but --locked was given\nhint: run `skillpkg install` without --locked and commit the new lock",
-                skill.name,
-                lock_path.display(),
-                skill.tree,
-                old.tree
-            );
+            bail!(Hinted::new(format!("{} changed since {} was written (its files hash to {}, the lock says {}) but --locked was given", skill.name, lock_path.display(), skill.tree, old.tree)).hint("run `skillpkg install` without --locked and commit the new lock"));
         }
     }
     let want: BTreeSet<(&str, &str, &SourceId)> = wanted
@@ -96,9 +86,12 @@ pub(super) fn check_locked(
             .map(|(n, v, _)| format!("{n}@{v}"))
             .collect();
         bail!(
-            "{} needs to change ({}) but --locked was given\nhint: run `skillpkg install` without --locked and commit the new lock",
-            lock_path.display(),
-            differences.join(", ")
+            Hinted::new(format!(
+                "{} needs to change ({}) but --locked was given",
+                lock_path.display(),
+                differences.join(", ")
+            ))
+            .hint("run `skillpkg install` without --locked and commit the new lock")
         );
     }
     Ok(())
