@@ -54,18 +54,144 @@ fn message(message: &Message) -> Value {
     json!({"role": role, "content": content})
 }
 
-fn usage(value: &Value) -> Usage {
-    let n = |key: &str| value[key].as_u64().unwrap_or(0);
-    Usage {
-        input_tokens: n("input_tokens"),
-        output_tokens: n("output_tokens"),
-        cache_read_tokens: n("cache_read_input_tokens"),
-        cache_write_tokens: n("cache_creation_input_tokens"),
+/// What the Messages API answers, as far as the agent reads it.
+mod wire {
+    use serde::Deserialize;
+    use serde_json::Value;
+
+    /// A whole (non-streamed) response.
+    #[derive(Debug, Deserialize)]
+    pub(super) struct Response {
+        pub content: Vec<ContentBlock>,
+        #[serde(default)]
+        pub stop_reason: Option<String>,
+        #[serde(default)]
+        pub usage: Usage,
+    }
+
+    /// One block of content.
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub(super) enum ContentBlock {
+        Text {
+            #[serde(default)]
+            text: String,
+        },
+        ToolUse {
+            id: String,
+            name: String,
+            #[serde(default)]
+            input: Value,
+        },
+        /// Thinking and other blocks are not the agent's to show.
+        #[serde(other)]
+        Other,
+    }
+
+    /// Token counts.
+    #[derive(Debug, Default, Deserialize)]
+    pub(super) struct Usage {
+        #[serde(default)]
+        pub input_tokens: u64,
+        #[serde(default)]
+        pub output_tokens: u64,
+        #[serde(default)]
+        pub cache_read_input_tokens: u64,
+        #[serde(default)]
+        pub cache_creation_input_tokens: u64,
+    }
+
+    /// One server-sent event of a streamed response.
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub(super) enum Event {
+        MessageStart {
+            message: MessageStart,
+        },
+        ContentBlockStart {
+            #[serde(default)]
+            index: Option<usize>,
+            content_block: ContentBlock,
+        },
+        ContentBlockDelta {
+            #[serde(default)]
+            index: Option<usize>,
+            delta: Delta,
+        },
+        ContentBlockStop {
+            #[serde(default)]
+            index: Option<usize>,
+        },
+        MessageDelta {
+            delta: MessageDelta,
+            #[serde(default)]
+            usage: Usage,
+        },
+        Error {
+            error: ErrorBody,
+        },
+        /// Pings and events the agent does not need.
+        #[serde(other)]
+        Other,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub(super) struct MessageStart {
+        #[serde(default)]
+        pub usage: Usage,
+    }
+
+    /// A piece of a block.
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub(super) enum Delta {
+        #[serde(rename = "text_delta")]
+        Text { text: String },
+        #[serde(rename = "input_json_delta")]
+        InputJson { partial_json: String },
+        #[serde(other)]
+        Other,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub(super) struct MessageDelta {
+        #[serde(default)]
+        pub stop_reason: Option<String>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub(super) struct ErrorBody {
+        #[serde(default)]
+        pub message: String,
     }
 }
 
-fn stop_reason(value: &Value) -> StopReason {
-    match value.as_str() {
+impl From<wire::Usage> for Usage {
+    fn from(usage: wire::Usage) -> Usage {
+        Usage {
+            input_tokens: usage.input_tokens,
+            output_tokens: usage.output_tokens,
+            cache_read_tokens: usage.cache_read_input_tokens,
+            cache_write_tokens: usage.cache_creation_input_tokens,
+        }
+    }
+}
+
+impl wire::ContentBlock {
+    /// The block as the agent keeps it; `None` for blocks it does not show.
+    fn into_block(self) -> Option<Block> {
+        match self {
+            wire::ContentBlock::Text { text } => Some(Block::Text { text }),
+            wire::ContentBlock::ToolUse { id, name, input } => {
+                Some(Block::ToolUse { id, name, input })
+            }
+            wire::ContentBlock::Other => None,
+        }
+    }
+}
+
+fn stop_reason(value: Option<&str>) -> StopReason {
+    match value {
         Some("end_turn" | "stop_sequence") | None => StopReason::EndTurn,
         Some("tool_use") => StopReason::ToolUse,
         Some("max_tokens") => StopReason::MaxTokens,
@@ -74,36 +200,25 @@ fn stop_reason(value: &Value) -> StopReason {
 }
 
 /// A whole (non-streamed) response.
-fn parse_message(body: &Value) -> anyhow::Result<Turn> {
-    let mut blocks = Vec::new();
-    for block in body["content"]
-        .as_array()
-        .context("no content in the response")?
-    {
-        match block["type"].as_str() {
-            Some("text") => blocks.push(Block::Text {
-                text: block["text"].as_str().unwrap_or("").to_string(),
-            }),
-            Some("tool_use") => blocks.push(Block::ToolUse {
-                id: block["id"].as_str().unwrap_or("").to_string(),
-                name: block["name"].as_str().unwrap_or("").to_string(),
-                input: block["input"].clone(),
-            }),
-            _ => {} // thinking and other blocks are not ours to show
-        }
-    }
+fn parse_message(body: Value) -> anyhow::Result<Turn> {
+    let response: wire::Response =
+        serde_json::from_value(body).context("the response is not a Messages API answer")?;
     Ok(Turn {
-        blocks,
-        stop: stop_reason(&body["stop_reason"]),
-        usage: usage(&body["usage"]),
+        blocks: response
+            .content
+            .into_iter()
+            .filter_map(wire::ContentBlock::into_block)
+            .collect(),
+        stop: stop_reason(response.stop_reason.as_deref()),
+        usage: response.usage.into(),
     })
 }
 
-/// The state of a streamed response.
+/// The state of a streamed response: blocks by their index (`None` for
+/// blocks the agent does not show), with tool inputs' partial JSON.
 #[derive(Default)]
 struct Stream {
-    blocks: Vec<Block>,
-    /// Partial JSON of tool inputs, by block position.
+    blocks: Vec<Option<Block>>,
     partial: Vec<String>,
     stop: Option<StopReason>,
     usage: Usage,
@@ -111,41 +226,38 @@ struct Stream {
 
 impl Stream {
     fn event(&mut self, event: &Value, on_text: &mut dyn FnMut(&str)) -> anyhow::Result<()> {
-        match event["type"].as_str() {
-            Some("message_start") => self.usage = usage(&event["message"]["usage"]),
-            Some("content_block_start") => {
-                let block = &event["content_block"];
-                self.blocks.push(match block["type"].as_str() {
-                    Some("tool_use") => Block::ToolUse {
-                        id: block["id"].as_str().unwrap_or("").to_string(),
-                        name: block["name"].as_str().unwrap_or("").to_string(),
-                        input: json!({}),
-                    },
-                    _ => Block::Text {
-                        text: block["text"].as_str().unwrap_or("").to_string(),
-                    },
-                });
-                self.partial.push(String::new());
+        let event: wire::Event = serde_json::from_value(event.clone())
+            .with_context(|| format!("an event the Messages API does not send: {event}"))?;
+        match event {
+            wire::Event::MessageStart { message } => self.usage = message.usage.into(),
+            wire::Event::ContentBlockStart {
+                index,
+                content_block,
+            } => {
+                let at = index.unwrap_or(self.blocks.len());
+                if self.blocks.len() <= at {
+                    self.blocks.resize_with(at + 1, || None);
+                    self.partial.resize_with(at + 1, String::new);
+                }
+                self.blocks[at] = content_block.into_block();
             }
-            Some("content_block_delta") => {
-                let delta = &event["delta"];
-                match (delta["type"].as_str(), self.blocks.last_mut()) {
-                    (Some("text_delta"), Some(Block::Text { text })) => {
-                        let piece = delta["text"].as_str().unwrap_or("");
-                        on_text(piece);
-                        text.push_str(piece);
+            wire::Event::ContentBlockDelta { index, delta } => {
+                let at = self.at(index);
+                match (delta, self.blocks.get_mut(at).and_then(Option::as_mut)) {
+                    (wire::Delta::Text { text: piece }, Some(Block::Text { text })) => {
+                        on_text(&piece);
+                        text.push_str(&piece);
                     }
-                    (Some("input_json_delta"), Some(Block::ToolUse { .. })) => {
-                        if let Some(partial) = self.partial.last_mut() {
-                            partial.push_str(delta["partial_json"].as_str().unwrap_or(""));
-                        }
+                    (wire::Delta::InputJson { partial_json }, Some(Block::ToolUse { .. })) => {
+                        self.partial[at].push_str(&partial_json);
                     }
                     _ => {}
                 }
             }
-            Some("content_block_stop") => {
-                if let (Some(Block::ToolUse { input, .. }), Some(partial)) =
-                    (self.blocks.last_mut(), self.partial.last())
+            wire::Event::ContentBlockStop { index } => {
+                let at = self.at(index);
+                if let (Some(Some(Block::ToolUse { input, .. })), Some(partial)) =
+                    (self.blocks.get_mut(at), self.partial.get(at))
                     && !partial.is_empty()
                 {
                     *input = serde_json::from_str(partial).with_context(|| {
@@ -153,18 +265,30 @@ impl Stream {
                     })?;
                 }
             }
-            Some("message_delta") => {
-                self.stop = Some(stop_reason(&event["delta"]["stop_reason"]));
-                let more = usage(&event["usage"]);
-                self.usage.output_tokens = more.output_tokens.max(self.usage.output_tokens);
+            wire::Event::MessageDelta { delta, usage } => {
+                self.stop = Some(stop_reason(delta.stop_reason.as_deref()));
+                self.usage.output_tokens = usage.output_tokens.max(self.usage.output_tokens);
             }
-            Some("error") => bail!(
-                "the model stream reported an error: {}",
-                event["error"]["message"].as_str().unwrap_or("unknown")
-            ),
-            _ => {}
+            wire::Event::Error { error } => {
+                bail!("the model stream reported an error: {}", error.message)
+            }
+            wire::Event::Other => {}
         }
         Ok(())
+    }
+
+    /// The block an event names, else the latest.
+    fn at(&self, index: Option<usize>) -> usize {
+        index.unwrap_or(self.blocks.len().saturating_sub(1))
+    }
+
+    /// The turn the stream made.
+    fn finish(self) -> Turn {
+        Turn {
+            blocks: self.blocks.into_iter().flatten().collect(),
+            stop: self.stop.unwrap_or(StopReason::EndTurn),
+            usage: self.usage,
+        }
     }
 }
 
@@ -199,15 +323,74 @@ impl Model for Anthropic {
                 .post_events(&url, headers, &body, &mut |event| {
                     stream.event(event, on_text)
                 })?;
-            Ok(Turn {
-                blocks: stream.blocks,
-                stop: stream.stop.unwrap_or(StopReason::EndTurn),
-                usage: stream.usage,
-            })
+            Ok(stream.finish())
         } else {
-            let turn = parse_message(&self.0.client.post_json(&url, headers, &body)?)?;
+            let turn = parse_message(self.0.client.post_json(&url, headers, &body)?)?;
             emit_text(&turn, on_text);
             Ok(turn)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_read_into_blocks_and_unknown_blocks_are_skipped() {
+        let turn = parse_message(json!({
+            "content": [
+                {"type": "thinking", "thinking": "hm"},
+                {"type": "text", "text": "Reading it."},
+                {"type": "tool_use", "id": "t1", "name": "read_file", "input": {"path": "a"}}
+            ],
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": 10, "output_tokens": 3, "cache_read_input_tokens": 4}
+        }))
+        .unwrap();
+        assert_eq!(turn.blocks.len(), 2);
+        assert!(matches!(&turn.blocks[1], Block::ToolUse { id, .. } if id == "t1"));
+        assert_eq!(turn.stop, StopReason::ToolUse);
+        assert_eq!(
+            (turn.usage.input_tokens, turn.usage.cache_read_tokens),
+            (10, 4)
+        );
+    }
+
+    #[test]
+    fn a_tool_call_without_an_id_is_an_error_not_an_empty_id() {
+        let error = parse_message(json!({
+            "content": [{"type": "tool_use", "name": "read_file", "input": {}}]
+        }))
+        .unwrap_err();
+        assert!(
+            format!("{error:#}").contains("missing field `id`"),
+            "{error:#}"
+        );
+    }
+
+    #[test]
+    fn streamed_blocks_follow_their_index() {
+        let mut stream = Stream::default();
+        let mut shown = String::new();
+        for event in [
+            json!({"type": "message_start", "message": {"usage": {"input_tokens": 5}}}),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "thinking"}}),
+            json!({"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}}),
+            json!({"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "Hi"}}),
+            json!({"type": "content_block_start", "index": 2, "content_block": {"type": "tool_use", "id": "t", "name": "grep"}}),
+            json!({"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta", "partial_json": "{\"pattern\":"}}),
+            json!({"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta", "partial_json": "\"x\"}"}}),
+            json!({"type": "content_block_stop", "index": 2}),
+            json!({"type": "ping"}),
+            json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 7}}),
+        ] {
+            stream.event(&event, &mut |t| shown.push_str(t)).unwrap();
+        }
+        let turn = stream.finish();
+        assert_eq!(shown, "Hi");
+        assert_eq!(turn.blocks.len(), 2);
+        assert!(matches!(&turn.blocks[1], Block::ToolUse { input, .. } if input["pattern"] == "x"));
+        assert_eq!((turn.usage.input_tokens, turn.usage.output_tokens), (5, 7));
     }
 }

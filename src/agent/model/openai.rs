@@ -82,21 +82,142 @@ fn to_messages(message: &Message) -> Vec<Value> {
     }
 }
 
-fn usage(value: &Value) -> Usage {
-    let prompt = value["prompt_tokens"].as_u64().unwrap_or(0);
-    let cached = value["prompt_tokens_details"]["cached_tokens"]
-        .as_u64()
-        .unwrap_or(0);
-    Usage {
-        input_tokens: prompt.saturating_sub(cached),
-        output_tokens: value["completion_tokens"].as_u64().unwrap_or(0),
-        cache_read_tokens: cached,
-        cache_write_tokens: 0,
+/// What Chat Completions answers, as far as the agent reads it.
+mod wire {
+    use serde::{Deserialize, Deserializer};
+
+    /// A field some servers send as `null` where others leave it out.
+    fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+    where
+        D: Deserializer<'de>,
+        T: Default + Deserialize<'de>,
+    {
+        Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+    }
+
+    /// A whole (non-streamed) response.
+    #[derive(Debug, Deserialize)]
+    pub(super) struct Completion {
+        pub choices: Vec<Choice>,
+        #[serde(default)]
+        pub usage: Option<Usage>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub(super) struct Choice {
+        pub message: Message,
+        #[serde(default)]
+        pub finish_reason: Option<String>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub(super) struct Message {
+        #[serde(default)]
+        pub content: Option<String>,
+        #[serde(default, deserialize_with = "null_as_default")]
+        pub tool_calls: Vec<ToolCall>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub(super) struct ToolCall {
+        pub id: String,
+        pub function: Function,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub(super) struct Function {
+        pub name: String,
+        #[serde(default, deserialize_with = "null_as_default")]
+        pub arguments: String,
+    }
+
+    /// Token counts.
+    #[derive(Debug, Default, Deserialize)]
+    pub(super) struct Usage {
+        #[serde(default)]
+        pub prompt_tokens: u64,
+        #[serde(default)]
+        pub completion_tokens: u64,
+        #[serde(default)]
+        pub prompt_tokens_details: Option<PromptDetails>,
+    }
+
+    #[derive(Debug, Default, Deserialize)]
+    pub(super) struct PromptDetails {
+        #[serde(default)]
+        pub cached_tokens: u64,
+    }
+
+    /// One chunk of a streamed response.
+    #[derive(Debug, Deserialize)]
+    pub(super) struct Chunk {
+        #[serde(default, deserialize_with = "null_as_default")]
+        pub choices: Vec<ChunkChoice>,
+        #[serde(default)]
+        pub usage: Option<Usage>,
+        #[serde(default)]
+        pub error: Option<ErrorBody>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub(super) struct ChunkChoice {
+        #[serde(default, deserialize_with = "null_as_default")]
+        pub delta: Delta,
+        #[serde(default)]
+        pub finish_reason: Option<String>,
+    }
+
+    #[derive(Debug, Default, Deserialize)]
+    pub(super) struct Delta {
+        #[serde(default)]
+        pub content: Option<String>,
+        #[serde(default, deserialize_with = "null_as_default")]
+        pub tool_calls: Vec<CallDelta>,
+    }
+
+    /// A piece of a tool call: its position, and parts of its id, name
+    /// and arguments.
+    #[derive(Debug, Deserialize)]
+    pub(super) struct CallDelta {
+        #[serde(default)]
+        pub index: usize,
+        #[serde(default)]
+        pub id: Option<String>,
+        #[serde(default, deserialize_with = "null_as_default")]
+        pub function: FunctionDelta,
+    }
+
+    #[derive(Debug, Default, Deserialize)]
+    pub(super) struct FunctionDelta {
+        #[serde(default)]
+        pub name: Option<String>,
+        #[serde(default, deserialize_with = "null_as_default")]
+        pub arguments: Option<String>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub(super) struct ErrorBody {
+        #[serde(default)]
+        pub message: String,
     }
 }
 
-fn stop_reason(value: &Value) -> StopReason {
-    match value.as_str() {
+impl From<wire::Usage> for Usage {
+    fn from(usage: wire::Usage) -> Usage {
+        let cached = usage
+            .prompt_tokens_details
+            .map_or(0, |details| details.cached_tokens);
+        Usage {
+            input_tokens: usage.prompt_tokens.saturating_sub(cached),
+            output_tokens: usage.completion_tokens,
+            cache_read_tokens: cached,
+            cache_write_tokens: 0,
+        }
+    }
+}
+
+fn stop_reason(value: Option<&str>) -> StopReason {
+    match value {
         Some("stop") | None => StopReason::EndTurn,
         Some("tool_calls" | "function_call") => StopReason::ToolUse,
         Some("length") => StopReason::MaxTokens,
@@ -112,29 +233,27 @@ fn arguments(text: &str) -> anyhow::Result<Value> {
         .with_context(|| format!("a tool call's arguments are not JSON: {text}"))
 }
 
-fn parse_completion(body: &Value) -> anyhow::Result<Turn> {
-    let choice = &body["choices"][0];
-    let message = &choice["message"];
-    if message.is_null() {
+fn parse_completion(body: Value) -> anyhow::Result<Turn> {
+    let completion: wire::Completion =
+        serde_json::from_value(body).context("the response is not a chat completion")?;
+    let Some(choice) = completion.choices.into_iter().next() else {
         bail!("no choices in the response");
-    }
+    };
     let mut blocks = Vec::new();
-    if let Some(text) = message["content"].as_str().filter(|t| !t.is_empty()) {
-        blocks.push(Block::Text {
-            text: text.to_string(),
-        });
+    if let Some(text) = choice.message.content.filter(|t| !t.is_empty()) {
+        blocks.push(Block::Text { text });
     }
-    for call in message["tool_calls"].as_array().into_iter().flatten() {
+    for call in choice.message.tool_calls {
         blocks.push(Block::ToolUse {
-            id: call["id"].as_str().unwrap_or("").to_string(),
-            name: call["function"]["name"].as_str().unwrap_or("").to_string(),
-            input: arguments(call["function"]["arguments"].as_str().unwrap_or(""))?,
+            id: call.id,
+            name: call.function.name,
+            input: arguments(&call.function.arguments)?,
         });
     }
     Ok(Turn {
         blocks,
-        stop: stop_reason(&choice["finish_reason"]),
-        usage: usage(&body["usage"]),
+        stop: stop_reason(choice.finish_reason.as_deref()),
+        usage: completion.usage.unwrap_or_default().into(),
     })
 }
 
@@ -155,37 +274,41 @@ struct Stream {
 }
 
 impl Stream {
-    fn chunk(&mut self, chunk: &Value, on_text: &mut dyn FnMut(&str)) {
-        if chunk["usage"].is_object() {
-            self.usage = usage(&chunk["usage"]);
+    fn chunk(&mut self, chunk: &Value, on_text: &mut dyn FnMut(&str)) -> anyhow::Result<()> {
+        let chunk: wire::Chunk = serde_json::from_value(chunk.clone())
+            .with_context(|| format!("a chunk that is not a chat completion chunk: {chunk}"))?;
+        if let Some(error) = chunk.error {
+            bail!("the model stream reported an error: {}", error.message);
         }
-        let Some(choice) = chunk["choices"].get(0) else {
-            return;
+        if let Some(usage) = chunk.usage {
+            self.usage = usage.into();
+        }
+        let Some(choice) = chunk.choices.into_iter().next() else {
+            return Ok(());
         };
-        let delta = &choice["delta"];
-        if let Some(piece) = delta["content"].as_str() {
-            on_text(piece);
-            self.text.push_str(piece);
+        if let Some(piece) = choice.delta.content {
+            on_text(&piece);
+            self.text.push_str(&piece);
         }
-        for call in delta["tool_calls"].as_array().into_iter().flatten() {
-            let index = call["index"].as_u64().unwrap_or(0) as usize;
-            while self.calls.len() <= index {
-                self.calls.push(PartialCall::default());
+        for call in choice.delta.tool_calls {
+            if self.calls.len() <= call.index {
+                self.calls.resize_with(call.index + 1, PartialCall::default);
             }
-            let partial = &mut self.calls[index];
-            if let Some(id) = call["id"].as_str() {
-                partial.id = id.to_string();
+            let partial = &mut self.calls[call.index];
+            if let Some(id) = call.id {
+                partial.id = id;
             }
-            if let Some(name) = call["function"]["name"].as_str() {
-                partial.name.push_str(name);
+            if let Some(name) = call.function.name {
+                partial.name.push_str(&name);
             }
-            if let Some(arguments) = call["function"]["arguments"].as_str() {
-                partial.arguments.push_str(arguments);
+            if let Some(arguments) = call.function.arguments {
+                partial.arguments.push_str(&arguments);
             }
         }
-        if !choice["finish_reason"].is_null() {
-            self.stop = Some(stop_reason(&choice["finish_reason"]));
+        if choice.finish_reason.is_some() {
+            self.stop = Some(stop_reason(choice.finish_reason.as_deref()));
         }
+        Ok(())
     }
 
     fn finish(self) -> anyhow::Result<Turn> {
@@ -194,6 +317,9 @@ impl Stream {
             blocks.push(Block::Text { text: self.text });
         }
         for call in self.calls {
+            if call.id.is_empty() || call.name.is_empty() {
+                bail!("the model streamed a tool call without an id or a name");
+            }
             blocks.push(Block::ToolUse {
                 id: call.id,
                 name: call.name,
@@ -237,20 +363,76 @@ impl Model for OpenAi {
             self.0
                 .client
                 .post_events(&url, headers, &body, &mut |chunk| {
-                    if chunk["error"].is_object() {
-                        bail!(
-                            "the model stream reported an error: {}",
-                            chunk["error"]["message"]
-                        );
-                    }
-                    stream.chunk(chunk, on_text);
-                    Ok(())
+                    stream.chunk(chunk, on_text)
                 })?;
             stream.finish()
         } else {
-            let turn = parse_completion(&self.0.client.post_json(&url, headers, &body)?)?;
+            let turn = parse_completion(self.0.client.post_json(&url, headers, &body)?)?;
             emit_text(&turn, on_text);
             Ok(turn)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completions_with_null_fields_are_read() {
+        let turn = parse_completion(json!({
+            "choices": [{
+                "message": {"content": null, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "grep", "arguments": "{\"pattern\":\"x\"}"}}
+                ]},
+                "finish_reason": "tool_calls"
+            }],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 2, "prompt_tokens_details": {"cached_tokens": 4}}
+        }))
+        .unwrap();
+        assert!(matches!(&turn.blocks[0], Block::ToolUse { input, .. } if input["pattern"] == "x"));
+        assert_eq!(
+            (turn.usage.input_tokens, turn.usage.cache_read_tokens),
+            (6, 4)
+        );
+
+        let turn = parse_completion(json!({
+            "choices": [{"message": {"content": "done", "tool_calls": null}, "finish_reason": "stop"}]
+        }))
+        .unwrap();
+        assert!(matches!(&turn.blocks[..], [Block::Text { text }] if text == "done"));
+    }
+
+    #[test]
+    fn a_tool_call_without_a_name_is_an_error() {
+        let error = parse_completion(json!({
+            "choices": [{"message": {"tool_calls": [{"id": "c1", "function": {"arguments": "{}"}}]}}]
+        }))
+        .unwrap_err();
+        assert!(
+            format!("{error:#}").contains("missing field `name`"),
+            "{error:#}"
+        );
+
+        let mut stream = Stream::default();
+        let chunk = json!({"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]}}]});
+        stream.chunk(&chunk, &mut |_| {}).unwrap();
+        let error = stream.finish().unwrap_err();
+        assert!(
+            error.to_string().contains("without an id or a name"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn stream_errors_are_reported() {
+        let mut stream = Stream::default();
+        let error = stream
+            .chunk(&json!({"error": {"message": "overloaded"}}), &mut |_| {})
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the model stream reported an error: overloaded"
+        );
     }
 }
