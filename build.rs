@@ -44,7 +44,7 @@ fn embed(dir: &str, out: &str, doc: &str) {
     let mut files = Vec::new();
     collect(&root, &root, &mut files);
     let mut code = format!(
-        "/// {doc}: (relative path, executable, contents).\npub static FILES: &[(&str, bool, &[u8])] = &[\n"
+        "/// {doc}: (relative path, executable, contents).\npub(super) static FILES: &[(&str, bool, &[u8])] = &[\n"
     );
     for (relative, path, executable) in &files {
         println!("cargo::rerun-if-changed={}", path.display());

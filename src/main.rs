@@ -1,3 +1,5 @@
+//! The `skillpkg` binary: everything happens in [`skillpkg::cli::main`].
+
 fn main() -> std::process::ExitCode {
     skillpkg::cli::main()
 }

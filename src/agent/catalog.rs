@@ -1,5 +1,6 @@
 //! Level 1: the catalog of skills in the system prompt, within a character
-//! budget (DESIGN §8).
+//! budget: 2% of the model's context window, 8,000 characters when it is
+//! unknown, or what `exec --catalog-budget` says.
 //!
 //! Entries are ranked by relevance to the task. When the full catalog does
 //! not fit, descriptions are shortened first (to 200, 100, 50 characters,

@@ -1,6 +1,6 @@
 //! `skillpkg exec`: an agent over exactly the skills the roots resolve,
 //! disclosing them in three levels (catalog → body → resources), with a
-//! tool policy, budgets and an audit log (DESIGN §8).
+//! tool policy, budgets and an audit log.
 //!
 //! The agent sees skills only through [`crate::skill`]; the caller loads
 //! them from the roots and passes the resolved set in. [`model`] holds the

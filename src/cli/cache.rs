@@ -5,7 +5,7 @@ use super::{Context, ExitStatus};
 /// Show or empty the cache (downloaded archives, index checkouts, the
 /// materialised builtin skills and sample index).
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     #[command(subcommand)]
     command: CacheCommand,
 }
@@ -18,7 +18,7 @@ enum CacheCommand {
     Clean,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cache = context.dirs()?.cache.clone();
     match args.command {
         CacheCommand::Dir => context.printer.data(cache.display()),

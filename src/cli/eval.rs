@@ -21,7 +21,7 @@ enum Baseline {
 
 /// Run eval cases: do the skills trigger and behave as intended?
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Case files (.toml) or directories of them.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -48,7 +48,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let paths: Vec<PathBuf> = args.paths.iter().map(|p| cwd.join(p)).collect();
     let mut cases = eval::cases::load(&paths)?;

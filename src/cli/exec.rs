@@ -15,7 +15,7 @@ use crate::hint::Hinted;
 
 /// Run an agent over the resolved skills.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The task, or `/skill-name args` to start from that skill. Without
     /// one, on a terminal, a REPL.
     task: Option<String>,
@@ -63,7 +63,7 @@ pub struct Args {
     catalog_budget: Option<usize>,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let loaded = super::load_skills(context)?;
     let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();

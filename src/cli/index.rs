@@ -8,7 +8,7 @@ use super::{Context, ExitStatus};
 
 /// Manage an index.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     #[command(subcommand)]
     command: IndexCommand,
 }
@@ -35,7 +35,7 @@ struct InitArgs {
     key: Option<String>,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let IndexCommand::Init(args) = args.command;
     let dir = context.cwd.join(&args.dir);
     let org_key = match (&args.org, &args.key) {

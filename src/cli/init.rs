@@ -6,12 +6,12 @@ use super::{Context, ExitStatus};
 
 /// Create a skills.toml for a project.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The project directory (default: the current directory).
     dir: Option<PathBuf>,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dir = match args.dir {
         Some(dir) => context.cwd.join(dir),
         None => context.cwd.clone(),

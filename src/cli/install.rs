@@ -6,7 +6,7 @@ use super::{Context, ExitStatus};
 
 /// Flags shared by the commands that install.
 #[derive(Debug, clap::Args)]
-pub struct InstallFlags {
+pub(super) struct InstallFlags {
     /// Replace managed skills even if they were edited locally.
     #[arg(long)]
     force: bool,
@@ -36,7 +36,7 @@ impl InstallFlags {
 
 /// Add packages to skills.toml and install them.
 #[derive(Debug, clap::Args)]
-pub struct AddArgs {
+pub(super) struct AddArgs {
     /// Packages: org/name or org/name@requirement. With --path or --git, the
     /// name to record the skill under (default: the skill's own name).
     #[arg(required_unless_present_any = ["path", "git"])]
@@ -62,7 +62,7 @@ pub struct AddArgs {
 
 /// Remove packages from skills.toml and their skills from the root.
 #[derive(Debug, clap::Args)]
-pub struct RemoveArgs {
+pub(super) struct RemoveArgs {
     /// Packages: org/name.
     #[arg(required = true)]
     packages: Vec<String>,
@@ -72,7 +72,7 @@ pub struct RemoveArgs {
 
 /// Install what skills.toml asks for, as skills.lock pins it.
 #[derive(Debug, clap::Args)]
-pub struct InstallArgs {
+pub(super) struct InstallArgs {
     /// Fail if skills.lock would change.
     #[arg(long)]
     locked: bool,
@@ -109,7 +109,7 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
     }
 }
 
-pub fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
     if args.path.is_some() || args.git.is_some() {
@@ -147,7 +147,7 @@ pub fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
-pub fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
     let project = context.project(args.flags.global)?;
     let changes = crate::ops::install::remove(
@@ -160,7 +160,7 @@ pub fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<ExitSta
     Ok(ExitStatus::Success)
 }
 
-pub fn install(args: InstallArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn install(args: InstallArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
     let project = context.project(args.flags.global)?;
     let mut options = args.flags.options(args.locked || args.frozen, context);

@@ -6,7 +6,7 @@ use super::{Context, ExitStatus};
 
 /// Create a minisign key pair for signing packages.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Directory for `skillpkg.pub` and `skillpkg.key` (default: the config directory).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -15,7 +15,7 @@ pub struct Args {
     no_password: bool,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dir = match args.out {
         Some(dir) => context.cwd.join(dir),
         None => context.dirs()?.config.clone(),

@@ -6,7 +6,7 @@ use super::{Context, ExitStatus};
 
 /// List every skill of every root.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Print JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -14,7 +14,7 @@ pub struct Args {
 
 const DESCRIPTION_WIDTH: usize = 72;
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let loaded = super::load_skills(context)?;
     let entries = loaded.set.all();
     if args.json {

@@ -6,7 +6,7 @@ use super::{Context, ExitStatus};
 
 /// Create a new skill that validates, from a template.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The skill's name: lowercase letters, digits and hyphens.
     name: String,
     /// The directory to create it in (default: the current directory).
@@ -17,7 +17,7 @@ pub struct Args {
     description: Option<String>,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let parent = args.path.unwrap_or_else(|| context.cwd.clone());
     let dir = crate::ops::new_skill::new_skill(&parent, &args.name, args.description.as_deref())?;
     context.printer.status(

@@ -4,12 +4,12 @@ use super::{Context, ExitStatus};
 
 /// List locked packages that have newer versions.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     #[command(flatten)]
     report: super::ReportFlags,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
     let project = context.project(args.report.global)?;
     let results = crate::ops::outdated::outdated(&project, &dirs)?;

@@ -6,7 +6,7 @@ use super::{Context, ExitStatus};
 
 /// Validate a skill and write a deterministic `.skill` archive of it.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The skill directory.
     dir: PathBuf,
     /// Where to write the archive (default: `<name>-<version>.skill` here).
@@ -17,7 +17,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let packed = crate::ops::pack::pack_to_file(&args.dir, args.output.as_deref(), &context.cwd)?;
     if args.json {
         context.printer.json(&packed)?;

@@ -107,7 +107,7 @@ impl Printer {
 /// The hints of every error in the chain that carries some, outermost
 /// first: [`Hinted`] errors, and the library's typed errors that know what
 /// to advise.
-pub fn hints_in(error: &anyhow::Error) -> Vec<String> {
+pub(super) fn hints_in(error: &anyhow::Error) -> Vec<String> {
     let mut hints = Vec::new();
     let mut found: Vec<*const Hinted> = Vec::new();
     for cause in error.chain() {

@@ -16,13 +16,13 @@ enum Format {
 /// Print the level-1 catalog (names, descriptions, locations) of the
 /// skills a model may invoke.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "xml")]
     format: Format,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let loaded = super::load_skills(context)?;
     let skills: Vec<&Skill> = loaded
         .set

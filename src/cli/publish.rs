@@ -8,7 +8,7 @@ use super::{Context, ExitStatus};
 
 /// Pack, sign and add a skill to an index (a folder or a git repository).
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The skill directory.
     skill_dir: PathBuf,
     /// The index: a folder, a git repository path, or a git URL (git+https://…, file://…).
@@ -31,7 +31,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let skill_dir = cwd.join(&args.skill_dir);
     let key = cwd.join(&args.key);
@@ -61,7 +61,7 @@ pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
 }
 
 /// Relative folder paths are taken from the working directory; URLs as they are.
-pub fn resolve_index(spec: &str, cwd: &std::path::Path) -> String {
+pub(super) fn resolve_index(spec: &str, cwd: &std::path::Path) -> String {
     if spec.contains("://") || spec.starts_with("git+") {
         spec.to_string()
     } else {

@@ -4,7 +4,7 @@ use super::{Context, ExitStatus};
 
 /// Search an index's packages by name and description.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Words that must all appear in a package's name or description.
     #[arg(required = true)]
     query: Vec<String>,
@@ -16,7 +16,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
     let hits =

@@ -12,7 +12,7 @@ use crate::hint::Hinted;
 
 /// Show one skill.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The skill's name.
     name: String,
     /// Print JSON on stdout.
@@ -54,7 +54,7 @@ fn files_of(dir: &Path) -> Vec<String> {
     files
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let loaded = super::load_skills(context)?;
     let named = loaded.set.named(&args.name);
     let Some((winner, shadowed)) = named.split_first() else {

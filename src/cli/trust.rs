@@ -4,7 +4,7 @@ use super::{Context, ExitStatus};
 
 /// Trust a new signing key for an org (replacing the key skills.lock pinned).
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The organisation.
     org: String,
     /// Its minisign public key: a `.pub` file or its base64 line.
@@ -15,7 +15,7 @@ pub struct Args {
     global: bool,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let project = context.project(args.global)?;
     let previous = crate::ops::trust::trust(&project, &args.org, &args.key)?;
     for old in previous {

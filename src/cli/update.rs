@@ -6,7 +6,7 @@ use super::{Context, ExitStatus};
 
 /// Move locked versions to the newest that skills.toml allows.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Packages to update (default: all).
     packages: Vec<String>,
     /// Only say what would change.
@@ -16,7 +16,7 @@ pub struct Args {
     flags: super::install::InstallFlags,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
     let project = context.project(args.flags.global)?;
     let changes = crate::ops::install::update(

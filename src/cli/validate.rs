@@ -9,7 +9,7 @@ use super::{Context, ExitStatus};
 /// Check skills against the specification, with the reference validator's
 /// verdict. Exits 1 if any skill is invalid.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Skill directories (or paths to their SKILL.md).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -21,7 +21,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let options = ValidateOptions {
         strict: args.strict,
     };

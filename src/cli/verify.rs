@@ -5,12 +5,12 @@ use super::{Context, ExitStatus};
 /// Re-hash installed skills against skills.lock: modified, missing and
 /// extra files, and signers the lock does not trust. Exits 1 on any problem.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     #[command(flatten)]
     report: super::ReportFlags,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
     let project = context.project(args.report.global)?;
     let results = crate::ops::verify::verify(&project, &dirs)?;

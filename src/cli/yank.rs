@@ -4,7 +4,7 @@ use super::{Context, ExitStatus};
 
 /// Mark a published version as yanked (or, with --undo, not yanked).
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The version to yank: org/name@version.
     package: String,
     /// The index: a folder, a git repository path, or a git URL.
@@ -15,7 +15,7 @@ pub struct Args {
     undo: bool,
 }
 
-pub fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let index = super::publish::resolve_index(&args.index, &context.cwd);
     let cache = context.dirs()?.cache.clone();
     let changed = crate::ops::publish::yank(&args.package, &index, args.undo, &cache)?;

@@ -6,14 +6,14 @@ use std::process::Command;
 use assert_cmd::cargo::CommandCargoExt;
 
 /// An isolated environment for running skillpkg.
-pub struct TestContext {
+pub(crate) struct TestContext {
     pub temp: tempfile::TempDir,
     /// A project (a directory with `skills.toml`), the working directory.
     pub project: PathBuf,
 }
 
 impl TestContext {
-    pub fn new() -> TestContext {
+    pub(crate) fn new() -> TestContext {
         let temp = tempfile::tempdir().unwrap();
         let project = temp.path().join("project");
         std::fs::create_dir_all(&project).unwrap();
@@ -24,20 +24,20 @@ impl TestContext {
         TestContext { temp, project }
     }
 
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         self.temp.path()
     }
 
-    pub fn user_root(&self) -> PathBuf {
+    pub(crate) fn user_root(&self) -> PathBuf {
         self.temp.path().join("user-skills")
     }
 
-    pub fn project_root(&self) -> PathBuf {
+    pub(crate) fn project_root(&self) -> PathBuf {
         self.project.join(".agents/skills")
     }
 
     /// `skillpkg` with every directory redirected into the temp dir.
-    pub fn command(&self) -> Command {
+    pub(crate) fn command(&self) -> Command {
         let mut cmd = Command::cargo_bin("skillpkg").unwrap();
         let t = self.temp.path();
         cmd.current_dir(&self.project)
@@ -56,7 +56,7 @@ impl TestContext {
     }
 
     /// Replaces the temp dir in `text` with `[TEMP]`, for snapshots.
-    pub fn redact(&self, text: &str) -> String {
+    pub(crate) fn redact(&self, text: &str) -> String {
         let canonical = self.temp.path().canonicalize().unwrap();
         text.replace(&canonical.display().to_string(), "[TEMP]")
             .replace(&self.temp.path().display().to_string(), "[TEMP]")
@@ -64,7 +64,7 @@ impl TestContext {
 }
 
 /// Writes a skill directory `<root>/<dir>/SKILL.md` with `text`.
-pub fn write_skill(root: &Path, dir: &str, text: &str) -> PathBuf {
+pub(crate) fn write_skill(root: &Path, dir: &str, text: &str) -> PathBuf {
     let path = root.join(dir);
     std::fs::create_dir_all(&path).unwrap();
     std::fs::write(path.join("SKILL.md"), text).unwrap();
@@ -73,7 +73,7 @@ pub fn write_skill(root: &Path, dir: &str, text: &str) -> PathBuf {
 
 /// Runs `git -C dir args…` (with a committer identity), asserts that it
 /// succeeded, and returns its stdout.
-pub fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -111,7 +111,12 @@ fn spawn_in_terminal(ctx: &TestContext, dir: &Path, args: &str) -> std::process:
 /// Runs `skillpkg <args>` in `dir` on a pseudo-terminal made by script(1)
 /// (with TERM=xterm), typing `input`; returns whether it succeeded and
 /// what the terminal showed.
-pub fn in_terminal(ctx: &TestContext, dir: &Path, args: &str, input: &str) -> (bool, String) {
+pub(crate) fn in_terminal(
+    ctx: &TestContext,
+    dir: &Path,
+    args: &str,
+    input: &str,
+) -> (bool, String) {
     use std::io::Write;
     let mut child = spawn_in_terminal(ctx, dir, args);
     child
@@ -130,7 +135,7 @@ pub fn in_terminal(ctx: &TestContext, dir: &Path, args: &str, input: &str) -> (b
 /// Like [`in_terminal`], but types each of `lines` only once the program
 /// has shown `prompt` one more time (a line editor discards what is typed
 /// ahead of its prompt, as a terminal user would not).
-pub fn in_terminal_typing(
+pub(crate) fn in_terminal_typing(
     ctx: &TestContext,
     dir: &Path,
     args: &str,
@@ -181,7 +186,7 @@ pub fn in_terminal_typing(
 
 /// Whether pdftotext (poppler-utils) is installed; says loudly that the
 /// test is skipped when it is not, and fails under CI, which installs it.
-pub fn has_pdftotext() -> bool {
+pub(crate) fn has_pdftotext() -> bool {
     let found = Command::new("pdftotext").arg("-v").output().is_ok();
     if !found {
         assert!(
@@ -194,18 +199,18 @@ pub fn has_pdftotext() -> bool {
 }
 
 /// A minimal valid SKILL.md.
-pub fn skill_md(name: &str, description: &str) -> String {
+pub(crate) fn skill_md(name: &str, description: &str) -> String {
     format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nInstructions.\n")
 }
 
 /// Output of a finished command, as text.
-pub struct Output {
+pub(crate) struct Output {
     pub status: i32,
     pub stdout: String,
     pub stderr: String,
 }
 
-pub fn run(cmd: &mut Command) -> Output {
+pub(crate) fn run(cmd: &mut Command) -> Output {
     let out = cmd.output().unwrap();
     Output {
         status: out.status.code().unwrap_or(-1),
@@ -216,7 +221,7 @@ pub fn run(cmd: &mut Command) -> Output {
 
 /// The reference validator's verdicts on `dirs`, or `None` (with a loud
 /// message) when Python's `skills-ref` is not installed.
-pub fn reference_verdicts(dirs: &[PathBuf]) -> Option<Vec<serde_json::Value>> {
+pub(crate) fn reference_verdicts(dirs: &[PathBuf]) -> Option<Vec<serde_json::Value>> {
     use std::io::Write;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/verdicts.py");
     let child = Command::new("python3")
@@ -257,7 +262,7 @@ pub fn reference_verdicts(dirs: &[PathBuf]) -> Option<Vec<serde_json::Value>> {
 }
 
 /// skillpkg's verdicts on `dirs` (one `validate --json` run), in order.
-pub fn skillpkg_verdicts(ctx: &TestContext, dirs: &[PathBuf]) -> Vec<serde_json::Value> {
+pub(crate) fn skillpkg_verdicts(ctx: &TestContext, dirs: &[PathBuf]) -> Vec<serde_json::Value> {
     let mut all = Vec::new();
     for chunk in dirs.chunks(2000) {
         let out = run(ctx.command().arg("validate").arg("--json").args(chunk));

@@ -2,7 +2,7 @@
 //! path in `src/` (in `use` declarations and inline), resolves it to the
 //! file that defines what it names (following `pub use` re-exports), and
 //! fails when a module reaches a module of its own layer or a higher one
-//! (the layer table of the design's module map), or when files form a
+//! (the layer table of docs/architecture.md), or when files form a
 //! cycle.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,7 +31,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("cli", 6),
 ];
 
-/// Arrows within one layer that the design allows, each for a reason:
+/// Arrows within one layer that are allowed, each for a reason:
 /// `dirs` and `net` read the environment variables `env_vars` names; a
 /// request that failed every attempt is a `hint::Hinted` error; the
 /// builtin root is written out from the trees `embedded` ships.
@@ -88,7 +88,7 @@ fn every_arrow_points_down_and_no_files_form_a_cycle() {
     }
     assert!(
         problems.is_empty(),
-        "{} arrow(s) point the wrong way (DESIGN §10 layers):\n{}",
+        "{} arrow(s) point the wrong way (see the layers in docs/architecture.md):\n{}",
         problems.len(),
         problems.join("\n")
     );
@@ -98,6 +98,31 @@ fn every_arrow_points_down_and_no_files_form_a_cycle() {
             .get(&src.join("cli/mod.rs"))
             .is_some_and(|targets| !targets.is_empty()),
         "the scanner found no references in src/cli/mod.rs"
+    );
+}
+
+/// The most lines a file in `src/` may have, its unit tests not counted.
+const MAX_FILE_LINES: usize = 800;
+
+#[test]
+fn no_source_file_is_over_800_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let crate_map = CrateMap::read(&src);
+    let mut long = Vec::new();
+    for file in crate_map.files.keys() {
+        let text = std::fs::read_to_string(file).unwrap();
+        let lines = text
+            .lines()
+            .take_while(|line| line.trim() != "#[cfg(test)]")
+            .count();
+        if lines > MAX_FILE_LINES {
+            long.push(format!("{}: {lines} lines", relative(&src, file)));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "files over {MAX_FILE_LINES} lines (split them by what they do):\n{}",
+        long.join("\n")
     );
 }
 
@@ -145,7 +170,9 @@ fn layer(top: &str) -> u8 {
         .iter()
         .find(|(name, _)| *name == top)
         .map(|(_, layer)| *layer)
-        .unwrap_or_else(|| panic!("src/{top} has no layer: add it to LAYERS and DESIGN §10"))
+        .unwrap_or_else(|| {
+            panic!("src/{top} has no layer: add it to LAYERS and docs/architecture.md")
+        })
 }
 
 fn relative(src: &Path, file: &Path) -> String {

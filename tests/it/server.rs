@@ -14,7 +14,7 @@ use axum::response::Response;
 
 /// A fault the server injects into the next requests for one path.
 #[derive(Debug, Clone, Copy)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// Answer with this status.
     Status(u16),
     /// Send the headers and half the body, then close the connection.
@@ -35,7 +35,7 @@ struct Shared {
 }
 
 /// A running server; stopped when dropped.
-pub struct StaticServer {
+pub(crate) struct StaticServer {
     addr: SocketAddr,
     shared: Arc<Shared>,
     runtime: Option<tokio::runtime::Runtime>,
@@ -43,7 +43,7 @@ pub struct StaticServer {
 
 impl StaticServer {
     /// Serves the files under `root` on 127.0.0.1 at a free port.
-    pub fn start(root: &Path) -> StaticServer {
+    pub(crate) fn start(root: &Path) -> StaticServer {
         let shared = Arc::new(Shared {
             root: root.to_path_buf(),
             ..Shared::default()
@@ -71,13 +71,13 @@ impl StaticServer {
     }
 
     /// The URL of the served folder, with a trailing slash.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}/", self.addr)
     }
 
     /// Injects `fault` into the next `times` requests for `path` (relative,
     /// no leading slash); `None` for every request from now on.
-    pub fn fault(&self, path: &str, fault: Fault, times: Option<usize>) {
+    pub(crate) fn fault(&self, path: &str, fault: Fault, times: Option<usize>) {
         self.shared
             .faults
             .lock()
@@ -86,12 +86,12 @@ impl StaticServer {
     }
 
     /// Every request so far as `(path, status)`.
-    pub fn log(&self) -> Vec<(String, u16)> {
+    pub(crate) fn log(&self) -> Vec<(String, u16)> {
         self.shared.log.lock().unwrap().clone()
     }
 
     /// How many requests for `path` (relative) arrived, answered or not.
-    pub fn arrivals(&self, path: &str) -> usize {
+    pub(crate) fn arrivals(&self, path: &str) -> usize {
         let path = format!("/{path}");
         self.shared
             .arrivals
@@ -103,13 +103,13 @@ impl StaticServer {
     }
 
     /// Forgets the requests so far, answered or not.
-    pub fn clear_log(&self) {
+    pub(crate) fn clear_log(&self) {
         self.shared.log.lock().unwrap().clear();
         self.shared.arrivals.lock().unwrap().clear();
     }
 
     /// Stops serving: connections are refused from now on.
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         if let Some(runtime) = self.runtime.take() {
             runtime.shutdown_background();
         }

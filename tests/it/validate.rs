@@ -18,6 +18,10 @@ fn named(name: &str) -> Vec<u8> {
     ))
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "a table of cases, one per rule boundary"
+)]
 fn cases() -> Vec<Case> {
     let d = "description: Does things. Use when testing.\n";
     let a64 = "a".repeat(64);

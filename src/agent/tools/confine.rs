@@ -8,10 +8,18 @@ use std::path::{Path, PathBuf};
 pub enum Refused {
     /// It resolves outside every allowed directory.
     #[error("{path} is outside the directories this run may use ({allowed})")]
-    Outside { path: String, allowed: String },
+    Outside {
+        /// The path asked for.
+        path: String,
+        /// The directories the run may use.
+        allowed: String,
+    },
     /// It does not exist (for reads).
     #[error("{path}: no such file or directory")]
-    Missing { path: String },
+    Missing {
+        /// The path asked for.
+        path: String,
+    },
 }
 
 /// The directories tools may use, canonical.

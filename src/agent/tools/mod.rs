@@ -1,6 +1,8 @@
-//! The tools the model sees (DESIGN §8): skills at levels 2 and 3, and
-//! general workspace tools, all confined to the workspace and the skill
-//! directories.
+//! The tools the model sees: `use_skill` (level 2), `read_resource` and
+//! `run_script` (level 3), `search_skills`, and the general workspace tools
+//! `read_file`, `list_dir`, `grep`, `write_file` and `shell`, all confined
+//! to the workspace and the skill directories. Their schemas do not grow
+//! with the number of skills.
 
 pub mod confine;
 pub mod policy;

@@ -2,7 +2,8 @@
 //! `run_script` when pre-approved (by an active skill's `allowed-tools`,
 //! `--allow-tool` or `--yes`) or approved at a prompt. `--deny-tool` always
 //! refuses; with `--restrict-tools`, an active skill's `allowed-tools` is
-//! also the only set of tools available while it is active (DESIGN §8).
+//! also the only set of tools available while it is active, and unknown
+//! tool names fail closed.
 
 use serde::Serialize;
 
@@ -108,9 +109,15 @@ pub type ActiveSkill<'a> = (&'a str, &'a [String]);
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum Decision {
     /// Run it; `by` says what allowed it.
-    Run { by: String },
+    Run {
+        /// What allowed it.
+        by: String,
+    },
     /// Refuse it, telling the model why.
-    Refuse { reason: String },
+    Refuse {
+        /// Why, for the model.
+        reason: String,
+    },
     /// Ask the user.
     Ask,
 }

@@ -37,7 +37,7 @@ impl Apply<'_> {
     /// Installs every ready skill, removes the ones the old lock managed
     /// that are no longer wanted, and exposes the rest in the targets.
     /// Returns the locked skills and what changed.
-    pub fn run(&self, ready: Vec<Ready>) -> anyhow::Result<(Vec<LockedSkill>, Vec<Change>)> {
+    pub(super) fn run(&self, ready: Vec<Ready>) -> anyhow::Result<(Vec<LockedSkill>, Vec<Change>)> {
         fs_err::create_dir_all(self.root)?;
         let progress = self.options.progress;
         progress.start("Installing", ready.len() as u64);

@@ -44,7 +44,7 @@ pub(super) struct Planned<'r> {
 
 impl Planned<'_> {
     /// Its source, as the lock records it.
-    pub fn source(&self) -> SourceId {
+    pub(super) fn source(&self) -> SourceId {
         SourceId::registry(&self.registry.label)
     }
 }

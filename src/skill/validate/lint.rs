@@ -29,7 +29,7 @@ fn warning(file: &Path, rule: &'static str, message: impl Into<String>) -> Probl
 }
 
 /// Adds author warnings for a skill whose frontmatter parsed.
-pub fn lint(dir: &Path, parsed: &Parsed, problems: &mut Vec<Problem>) {
+pub(super) fn lint(dir: &Path, parsed: &Parsed, problems: &mut Vec<Problem>) {
     let file = parsed.skill_md.as_path();
     let fm = &parsed.frontmatter;
 
@@ -139,7 +139,7 @@ fn has_angle_brackets(value: &StrictValue) -> bool {
 
 /// Relative file paths a Markdown text points at: link targets and
 /// backticked paths under `scripts/`, `references/` or `assets/`.
-pub fn local_references(markdown: &str) -> Vec<String> {
+pub(super) fn local_references(markdown: &str) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let mut push = |target: &str| {
         let target = target.split('#').next().unwrap_or("").trim();

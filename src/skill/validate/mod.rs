@@ -168,75 +168,7 @@ fn check(dir: &Path, problems: &mut Vec<Problem>) -> Option<Parsed> {
         return None;
     };
 
-    let mut unknown: Vec<&str> = fields
-        .iter()
-        .map(|(k, _)| k.as_str())
-        .filter(|k| !ALLOWED_FIELDS.contains(k))
-        .collect();
-    if !unknown.is_empty() {
-        unknown.sort_unstable();
-        let allowed = ALLOWED_FIELDS.map(|f| format!("'{f}'")).join(", ");
-        problems.push(error(
-            &skill_md,
-            "unknown-field",
-            format!(
-                "Unexpected fields in frontmatter: {}. Only [{allowed}] are allowed.",
-                unknown.join(", ")
-            ),
-        ));
-    }
-
-    match frontmatter.get("name") {
-        None => problems.push(error(
-            &skill_md,
-            "name-missing",
-            "Missing required field in frontmatter: name",
-        )),
-        Some(value) => check_name_field(value, dir, &skill_md, problems),
-    }
-    match frontmatter.get("description") {
-        None => problems.push(error(
-            &skill_md,
-            "description-missing",
-            "Missing required field in frontmatter: description",
-        )),
-        Some(value) => match non_blank(value) {
-            None => problems.push(error(
-                &skill_md,
-                "description-missing",
-                "Field 'description' must be a non-empty string",
-            )),
-            Some(description) => {
-                let len = pystr::len(description);
-                if len > MAX_DESCRIPTION_LENGTH {
-                    problems.push(error(
-                        &skill_md,
-                        "description-length",
-                        format!("Description exceeds {MAX_DESCRIPTION_LENGTH} character limit ({len} chars)"),
-                    ));
-                }
-            }
-        },
-    }
-    if let Some(value) = frontmatter.get("compatibility") {
-        match value.as_str() {
-            None => problems.push(error(
-                &skill_md,
-                "compatibility-type",
-                "Field 'compatibility' must be a string",
-            )),
-            Some(compatibility) => {
-                let len = pystr::len(compatibility);
-                if len > MAX_COMPATIBILITY_LENGTH {
-                    problems.push(error(
-                        &skill_md,
-                        "compatibility-length",
-                        format!("Compatibility exceeds {MAX_COMPATIBILITY_LENGTH} character limit ({len} chars)"),
-                    ));
-                }
-            }
-        }
-    }
+    check_fields(&frontmatter, fields, dir, &skill_md, problems);
 
     let body = text[close + 3..].to_string();
     Some(Parsed {
@@ -247,6 +179,86 @@ fn check(dir: &Path, problems: &mut Vec<Problem>) -> Option<Parsed> {
 }
 
 /// A string value that is not blank (Python: `isinstance(v, str) and v.strip()`).
+/// The reference's field rules: no unknown field, a valid name, a
+/// description and compatibility within their limits.
+fn check_fields(
+    frontmatter: &StrictValue,
+    fields: &[(String, StrictValue)],
+    dir: &Path,
+    skill_md: &Path,
+    problems: &mut Vec<Problem>,
+) {
+    let mut unknown: Vec<&str> = fields
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| !ALLOWED_FIELDS.contains(k))
+        .collect();
+    if !unknown.is_empty() {
+        unknown.sort_unstable();
+        let allowed = ALLOWED_FIELDS.map(|f| format!("'{f}'")).join(", ");
+        problems.push(error(
+            skill_md,
+            "unknown-field",
+            format!(
+                "Unexpected fields in frontmatter: {}. Only [{allowed}] are allowed.",
+                unknown.join(", ")
+            ),
+        ));
+    }
+
+    match frontmatter.get("name") {
+        None => problems.push(error(
+            skill_md,
+            "name-missing",
+            "Missing required field in frontmatter: name",
+        )),
+        Some(value) => check_name_field(value, dir, skill_md, problems),
+    }
+    match frontmatter.get("description") {
+        None => problems.push(error(
+            skill_md,
+            "description-missing",
+            "Missing required field in frontmatter: description",
+        )),
+        Some(value) => match non_blank(value) {
+            None => problems.push(error(
+                skill_md,
+                "description-missing",
+                "Field 'description' must be a non-empty string",
+            )),
+            Some(description) => {
+                let len = pystr::len(description);
+                if len > MAX_DESCRIPTION_LENGTH {
+                    problems.push(error(
+                        skill_md,
+                        "description-length",
+                        format!("Description exceeds {MAX_DESCRIPTION_LENGTH} character limit ({len} chars)"),
+                    ));
+                }
+            }
+        },
+    }
+    if let Some(value) = frontmatter.get("compatibility") {
+        match value.as_str() {
+            None => problems.push(error(
+                skill_md,
+                "compatibility-type",
+                "Field 'compatibility' must be a string",
+            )),
+            Some(compatibility) => {
+                let len = pystr::len(compatibility);
+                if len > MAX_COMPATIBILITY_LENGTH {
+                    problems.push(error(
+                        skill_md,
+                        "compatibility-length",
+                        format!("Compatibility exceeds {MAX_COMPATIBILITY_LENGTH} character limit ({len} chars)"),
+                    ));
+                }
+            }
+        }
+    }
+}
+
 fn non_blank(value: &StrictValue) -> Option<&str> {
     value.as_str().filter(|s| !pystr::strip(s).is_empty())
 }
