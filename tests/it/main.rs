@@ -17,4 +17,5 @@ mod roots;
 mod sample_index;
 mod server;
 mod signatures;
+mod threats;
 mod validate;

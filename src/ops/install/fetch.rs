@@ -14,6 +14,7 @@ use super::plan::Planned;
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
 use crate::index::source::Registry;
+use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::manifest::source_id::SourceId;
 use crate::store::{hash, signing};
 
@@ -42,15 +43,21 @@ pub(super) struct Ready<'a> {
 
 /// Downloads every registry archive the cache lacks, verifies each, and
 /// returns everything ready to extract: registry packages, then path and
-/// git skills. `keys` are the lock's pinned keys, extended on first use.
+/// git skills. A version the old lock pins must come with the lock's
+/// checksum and signer. `keys` are the lock's pinned keys, extended on
+/// first use.
 pub(super) fn fetch_all<'a>(
     planned: &'a [Planned],
     registries: &[Registry],
     direct: &'a [DirectSkill],
+    old_lock: &Lockfile,
     keys: &mut BTreeMap<String, Vec<String>>,
     dirs: &Dirs,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Ready<'a>>> {
+    for planned in planned {
+        check_pinned_checksum(planned, pin_of(planned, old_lock))?;
+    }
     let archive_dir = dirs.cache.join("archives");
     for registry in registries {
         let wanted: Vec<_> = planned
@@ -63,6 +70,7 @@ pub(super) fn fetch_all<'a>(
     let mut ready = Vec::new();
     for planned in planned {
         let (archive, signer) = fetch_verified(planned, keys, dirs, options)?;
+        check_pinned_signer(planned, pin_of(planned, old_lock), signer.as_deref())?;
         ready.push(Ready {
             name: planned.package.to_string(),
             skill: &planned.package.name,
@@ -89,6 +97,68 @@ pub(super) fn fetch_all<'a>(
         });
     }
     Ok(ready)
+}
+
+/// The lock's entry for exactly this version of this package from this
+/// registry, if the old lock has one: its content is pinned.
+fn pin_of<'l>(planned: &Planned, old_lock: &'l Lockfile) -> Option<&'l LockedSkill> {
+    old_lock
+        .get(&planned.package.to_string())
+        .filter(|pin| pin.version == planned.entry.vers && pin.source == planned.source())
+}
+
+/// The index must offer a pinned version with the lock's checksum.
+fn check_pinned_checksum(planned: &Planned, pin: Option<&LockedSkill>) -> anyhow::Result<()> {
+    let Some(locked) = pin.and_then(|p| p.checksum.as_deref()) else {
+        return Ok(());
+    };
+    let offered = format!("sha256:{}", planned.entry.cksum);
+    if locked != offered {
+        bail!(changed_release(
+            planned,
+            format!("skills.lock pins its archive to {locked}, but the index now has {offered}")
+        ));
+    }
+    Ok(())
+}
+
+/// A pinned version must be signed by the key the lock names, when it
+/// names one (a lock written before signing existed may not).
+fn check_pinned_signer(
+    planned: &Planned,
+    pin: Option<&LockedSkill>,
+    signer: Option<&str>,
+) -> anyhow::Result<()> {
+    let Some(locked) = pin.and_then(|p| p.signer.as_deref()) else {
+        return Ok(());
+    };
+    if signer != Some(locked) {
+        let now = match signer {
+            Some(key) => format!("it is now signed by {key}"),
+            None => "it is now unsigned".to_string(),
+        };
+        bail!(changed_release(
+            planned,
+            format!("skills.lock pins its signer to {locked}, but {now}")
+        ));
+    }
+    Ok(())
+}
+
+/// The error for a released version whose content changed under its lock.
+fn changed_release(planned: &Planned, what: String) -> Hinted {
+    let package = &planned.package;
+    Hinted::new(format!(
+        "{package}@{}: {what}; the index changed a released version",
+        planned.entry.vers
+    ))
+    .hint(format!(
+        "a released version never changes: it was re-published, or {} or the cache was tampered with; nothing was installed",
+        planned.registry.label
+    ))
+    .hint(format!(
+        "if the publisher confirms the change, they should release a new version for `skillpkg update {package}`"
+    ))
 }
 
 /// The archive of `planned`, from the cache or the index, with its sha256

@@ -303,6 +303,7 @@ fn sync(
         &planned,
         &registries,
         &requests.direct,
+        &old_lock,
         &mut keys,
         dirs,
         options,
