@@ -6,9 +6,9 @@
 //! `.skillpkg/` beside the manifest: the process lock, staging and trash
 //! folders of installs, audit logs and history.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 
 use crate::dirs::Dirs;
 use crate::fsutil::{FileLock, ignore_in_git, lock_exclusive, write_atomically};
@@ -116,12 +116,68 @@ impl Project {
     }
 
     /// Where this project's skills are installed, given the manifest's
-    /// `[install] root` (relative to the project).
-    pub fn skill_root(&self, configured: Option<&str>) -> PathBuf {
-        match &self.root {
-            Some(root) => root.clone(),
-            None => self.dir.join(configured.unwrap_or(DEFAULT_PROJECT_ROOT)),
+    /// `[install] root`: a proper subfolder of the project, outside
+    /// `.git/` and `.skillpkg/`, written with plain path components.
+    pub fn skill_root(&self, configured: Option<&str>) -> anyhow::Result<PathBuf> {
+        if let Some(root) = &self.root {
+            return Ok(root.clone());
         }
+        let relative = configured.unwrap_or(DEFAULT_PROJECT_ROOT);
+        let components: Vec<Component> = Path::new(relative).components().collect();
+        let plain = !components.is_empty()
+            && components.iter().all(|c| match c {
+                Component::Normal(name) => *name != ".git" && *name != STATE_DIR,
+                _ => false,
+            });
+        if !plain {
+            bail!(
+                Hinted::new(format!(
+                    "{}: [install] root = {relative:?} is not a folder inside the project",
+                    self.manifest_path.display()
+                ))
+                .hint(format!(
+                    "use a relative path below the project, outside .git and {STATE_DIR} (the default is {DEFAULT_PROJECT_ROOT:?})"
+                ))
+            );
+        }
+        Ok(self.dir.join(relative))
+    }
+
+    /// Whether this is the global project, which works on the user's own
+    /// folders by design.
+    pub fn is_global(&self) -> bool {
+        self.root.is_some()
+    }
+
+    /// Refuses `path` (named `what` in the error) when it, or the nearest
+    /// part of it that exists, resolves outside the project: a symlink a
+    /// cloned repository planted must not make skillpkg write elsewhere.
+    pub fn check_inside(&self, path: &Path, what: &str) -> anyhow::Result<()> {
+        if self.is_global() {
+            return Ok(());
+        }
+        let project = fs_err::canonicalize(&self.dir)?;
+        let mut existing = path;
+        while std::fs::symlink_metadata(existing).is_err() {
+            match existing.parent() {
+                Some(parent) => existing = parent,
+                None => return Ok(()),
+            }
+        }
+        let resolved = std::fs::canonicalize(existing).ok();
+        if resolved.as_ref().is_some_and(|r| r.starts_with(&project)) {
+            return Ok(());
+        }
+        let target = match &resolved {
+            Some(resolved) => format!("leads outside the project, to {}", resolved.display()),
+            None => "is a link that leads nowhere".to_string(),
+        };
+        bail!(
+            Hinted::new(format!("{what} {} {target}", existing.display())).hint(format!(
+                "skillpkg writes only inside the project {}; replace the link with a folder",
+                project.display()
+            ))
+        )
     }
 
     /// The project's state folder, `.skillpkg/`.
@@ -145,6 +201,7 @@ impl Project {
     /// control.
     pub fn lock(&self) -> anyhow::Result<FileLock> {
         let state = self.state_dir();
+        self.check_inside(&state, "the state folder")?;
         let lock = lock_exclusive(&state.join("lock"))
             .with_context(|| format!("could not lock {}", self.dir.display()))?;
         for leftovers in [self.staging_dir(), self.trash_dir()] {
@@ -178,7 +235,26 @@ mod tests {
     #[test]
     fn the_skill_root_is_configured_else_the_default() {
         let project = Project::at(Path::new("/p"));
-        assert_eq!(project.skill_root(None), Path::new("/p/.agents/skills"));
-        assert_eq!(project.skill_root(Some("skills")), Path::new("/p/skills"));
+        assert_eq!(
+            project.skill_root(None).unwrap(),
+            Path::new("/p/.agents/skills")
+        );
+        assert_eq!(
+            project.skill_root(Some("skills")).unwrap(),
+            Path::new("/p/skills")
+        );
+        for outside in [
+            "",
+            ".",
+            "..",
+            "../x",
+            "/abs",
+            "a/../../b",
+            ".git",
+            ".git/hooks",
+            "x/.skillpkg",
+        ] {
+            assert!(project.skill_root(Some(outside)).is_err(), "{outside:?}");
+        }
     }
 }

@@ -73,10 +73,41 @@ impl Lockfile {
                 .hint("restore it from version control, or delete it and run `skillpkg install`")
             )
         })?;
+        lock.check_names().map_err(|problem| {
+            Hinted::new(format!("{}: {problem}", path.display()))
+                .hint("restore it from version control, or delete it and run `skillpkg install`")
+        })?;
         if lock.version != LOCK_VERSION {
             bail!(Hinted::new(format!("{}: lockfile version {} is not supported (this skillpkg writes version {LOCK_VERSION})", path.display(), lock.version)).hint("upgrade skillpkg"));
         }
         Ok(lock)
+    }
+
+    /// Every name is one safe path component (`org/name` for packages),
+    /// and no two are equal after case folding: names become folders.
+    fn check_names(&self) -> Result<(), String> {
+        let mut folded = std::collections::BTreeMap::new();
+        for skill in &self.skills {
+            let name = &skill.name;
+            let parts: Vec<&str> = name.split('/').collect();
+            let safe = |part: &str| {
+                !part.is_empty()
+                    && !part.starts_with('.')
+                    && !part.contains('\\')
+                    && !part.chars().any(char::is_control)
+            };
+            if parts.len() > 2 || !parts.iter().all(|part| safe(part)) {
+                return Err(format!(
+                    "{name:?} is not a skill name (one folder name, or org/name, with no leading '.', '\\' or control characters)"
+                ));
+            }
+            if let Some(other) = folded.insert(name.to_lowercase(), name) {
+                return Err(format!(
+                    "{other:?} and {name:?} name the same folder on a case-insensitive file system"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Reads `path`; a missing file is an empty lock.

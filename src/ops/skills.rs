@@ -31,7 +31,7 @@ pub fn project_root(cwd: &Path) -> anyhow::Result<Option<PathBuf>> {
     };
     Ok(Some(project.skill_root(
         manifest.as_ref().and_then(Manifest::install_root),
-    )))
+    )?))
 }
 
 /// Discovers the roots for `cwd` and loads their skills.

@@ -34,7 +34,7 @@ impl Verified {
 pub fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verified>> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
-    let root = project.skill_root(manifest.install_root());
+    let root = project.skill_root(manifest.install_root())?;
     let scratch = tempfile::tempdir()?;
     let mut results = Vec::new();
     for skill in &lock.skills {

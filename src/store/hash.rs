@@ -32,12 +32,22 @@ pub fn sha256_file(path: &Path) -> std::io::Result<String> {
 
 /// The sha256 (hex) of every file under `dir`, by relative path with `/`
 /// separators, sorted. A missing directory has no files.
+///
+/// Links are never followed, `dir` itself included, and nothing but
+/// regular files is opened: a symbolic link is hashed by its target's
+/// name, and a device, FIFO or socket by its kind, so a link to
+/// `/dev/zero` or a FIFO planted in a skill cannot hang a hash, and either
+/// makes the tree differ from any archive's (archives hold regular files
+/// only).
 pub fn file_digests(dir: &Path) -> std::io::Result<std::collections::BTreeMap<String, String>> {
     let mut files = std::collections::BTreeMap::new();
-    if !dir.exists() {
+    if std::fs::symlink_metadata(dir).is_err() {
         return Ok(files);
     }
-    for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+    let walk = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .follow_root_links(false);
+    for entry in walk {
         let entry = entry.map_err(std::io::Error::other)?;
         if entry.file_type().is_dir() {
             continue;
@@ -50,7 +60,16 @@ pub fn file_digests(dir: &Path) -> std::io::Result<std::collections::BTreeMap<St
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
-        files.insert(relative.join("/"), sha256_file(entry.path())?);
+        let kind = entry.file_type();
+        let digest = if kind.is_file() {
+            sha256_file(entry.path())?
+        } else if kind.is_symlink() {
+            let target = fs_err::read_link(entry.path())?;
+            sha256_hex(format!("symlink\0{}", target.display()).as_bytes())
+        } else {
+            sha256_hex(b"special file\0")
+        };
+        files.insert(relative.join("/"), digest);
     }
     Ok(files)
 }

@@ -275,3 +275,184 @@ fn a_locked_version_re_signed_by_another_key_of_the_org_is_refused() {
         untouched.refused(&ctx, args, "skills.lock pins org 'acme' to");
     }
 }
+
+/// A project on the embedded sample index with `example/citation-style`
+/// installed, and what must stay untouched around it.
+fn installed_sample(ctx: &TestContext) -> (PathBuf, Untouched) {
+    let app = new_project(ctx, None);
+    let out = run(ctx
+        .command()
+        .current_dir(&app)
+        .args(["add", "example/citation-style"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let untouched = Untouched::new(ctx, &app);
+    (app, untouched)
+}
+
+/// Replaces `path` in the project with a symlink to a folder outside it.
+fn link_outside(ctx: &TestContext, path: &Path, outside: &str) -> PathBuf {
+    let target = ctx.root().join(outside);
+    std::fs::create_dir_all(&target).unwrap();
+    std::fs::write(target.join("keep.txt"), "outside").unwrap();
+    if path.exists() {
+        std::fs::rename(path, ctx.root().join(format!("{outside}-was"))).unwrap();
+    }
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&target, path).unwrap();
+    target
+}
+
+#[test]
+fn a_state_folder_linked_outside_the_project_is_refused() {
+    let ctx = TestContext::new();
+    let (app, untouched) = installed_sample(&ctx);
+    let _ = std::fs::remove_dir_all(app.join(".skillpkg"));
+    let outside = link_outside(&ctx, &app.join(".skillpkg"), "elsewhere");
+    let out = untouched.refused(&ctx, &["install"], "the state folder");
+    assert!(
+        out.stderr.contains("leads outside the project"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        tree(&outside),
+        [("keep.txt".to_string(), b"outside".to_vec())]
+    );
+}
+
+#[test]
+fn an_install_root_linked_outside_the_project_is_refused() {
+    let ctx = TestContext::new();
+    let (app, _) = installed_sample(&ctx);
+    let outside = link_outside(&ctx, &app.join(".agents/skills"), "elsewhere");
+    let out = run(ctx.command().current_dir(&app).args(["install"]));
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("error: the install root")
+            && out.stderr.contains("leads outside the project"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        tree(&outside),
+        [("keep.txt".to_string(), b"outside".to_vec())]
+    );
+}
+
+#[test]
+fn an_install_root_outside_the_project_or_in_git_is_refused() {
+    let ctx = TestContext::new();
+    let (app, untouched) = installed_sample(&ctx);
+    let manifest = app.join("skills.toml");
+    let original = std::fs::read_to_string(&manifest).unwrap();
+    for root in ["../outside", "/tmp", ".git/hooks", ".", ".skillpkg/x"] {
+        std::fs::write(
+            &manifest,
+            format!("{original}\n[install]\nroot = {root:?}\n"),
+        )
+        .unwrap();
+        let out = run(ctx.command().current_dir(&app).args(["install"]));
+        assert_eq!(out.status, 1, "{root}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!(
+                "[install] root = {root:?} is not a folder inside the project"
+            )),
+            "{root}: {}",
+            out.stderr
+        );
+    }
+    std::fs::write(&manifest, &original).unwrap();
+    assert!(untouched.state() == untouched.before);
+}
+
+#[test]
+fn a_target_folder_linked_outside_the_project_is_refused() {
+    let ctx = TestContext::new();
+    let (app, _) = installed_sample(&ctx);
+    let manifest = app.join("skills.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        format!("{text}\n[install]\ntargets = [\"claude\"]\n"),
+    )
+    .unwrap();
+    let outside = link_outside(&ctx, &app.join(".claude/skills"), "elsewhere");
+    let untouched = Untouched::new(&ctx, &app);
+    let out = untouched.refused(&ctx, &["install"], "the install target folder");
+    assert!(
+        out.stderr.contains("leads outside the project"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        tree(&outside),
+        [("keep.txt".to_string(), b"outside".to_vec())]
+    );
+}
+
+#[test]
+fn lock_names_that_climb_out_of_the_root_are_refused() {
+    let ctx = TestContext::new();
+    let (app, _) = installed_sample(&ctx);
+    let lock = app.join("skills.lock");
+    let original = std::fs::read_to_string(&lock).unwrap();
+    let rename = |name: &str| {
+        original.replacen(
+            "name = \"example/citation-style\"",
+            &format!("name = \"{name}\""),
+            1,
+        )
+    };
+    let block_start = original.find("[[skill]]").unwrap();
+    let block = &original[block_start..];
+    let block = &block[..block.find("\n\n").unwrap_or(block.len())];
+    let twin = block.replace("example/citation-style", "example/Citation-Style");
+    let mut plantings: Vec<(String, String)> = [
+        "example/..",
+        "..",
+        "example/.hidden",
+        "a/b/c",
+        "x\\\\y",
+        "x\\u001b[2Jy",
+    ]
+    .iter()
+    .map(|name| (name.to_string(), rename(name)))
+    .collect();
+    plantings.push(("a case twin".into(), format!("{original}\n{twin}\n")));
+    for (name, planted) in plantings {
+        assert_ne!(planted, original);
+        std::fs::write(&lock, &planted).unwrap();
+        let untouched = Untouched::new(&ctx, &app);
+        let out = untouched.refused(&ctx, &["install"], "skills.lock: ");
+        assert!(
+            out.stderr.contains("is not a skill name") || out.stderr.contains("same folder"),
+            "{name}: {}",
+            out.stderr
+        );
+        untouched.refused(&ctx, &["remove", "example/citation-style"], "skills.lock: ");
+    }
+}
+
+#[test]
+fn a_link_to_dev_zero_in_an_installed_skill_cannot_hang_verify_or_install() {
+    let ctx = TestContext::new();
+    let (app, _) = installed_sample(&ctx);
+    let skill = app.join(".agents/skills/citation-style");
+    std::os::unix::fs::symlink("/dev/zero", skill.join("zero")).unwrap();
+    let started = std::time::Instant::now();
+    let out = run(ctx.command().current_dir(&app).args(["verify", "--json"]));
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(out.stdout.contains("\"modified\""), "{}", out.stdout);
+    let untouched = Untouched::new(&ctx, &app);
+    untouched.refused(&ctx, &["install"], "was edited since it was installed");
+    untouched.refused(
+        &ctx,
+        &["remove", "example/citation-style"],
+        "was edited since it was installed",
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "took {:?}",
+        started.elapsed()
+    );
+}

@@ -282,8 +282,12 @@ fn sync(
     dry_run: bool,
 ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
     let old_lock = Lockfile::load(&project.lock_path)?;
-    let root = project.skill_root(manifest.install_root());
+    let root = project.skill_root(manifest.install_root())?;
+    project.check_inside(&root, "the install root")?;
     let targets = targets::target_dirs(&project.targets_base, &manifest.install.targets)?;
+    for target in &targets {
+        project.check_inside(target, "the install target folder")?;
+    }
 
     let requests = plan::gather(project, manifest, &old_lock, unlock, dirs, options)?;
     let registries = plan::open_registries(&requests, manifest, project, dirs, options.offline)?;
