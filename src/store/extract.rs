@@ -68,6 +68,23 @@ pub enum Refusal {
     /// `a//b`, `./a`.
     #[error("entry '{0}' has an empty or '.' path component")]
     UnnormalizedPath(String),
+    /// Control characters or bidirectional marks, which could rewrite the
+    /// terminal or disguise the name.
+    #[error("entry {0:?} has control characters or bidirectional marks in its name")]
+    UnsafeName(String),
+    /// `.git/`, `.hg/` and the like: packing leaves them out, and a
+    /// `.git/config` could make the user's next `git` command run code.
+    #[error("entry '{0}' is inside a version-control folder, which packages may not ship")]
+    VcsFolder(String),
+    /// Two names that are one on case-insensitive or normalising file
+    /// systems (macOS, Windows).
+    #[error("entries '{first}' and '{second}' collide on case-insensitive file systems")]
+    Collision {
+        /// The entry seen first.
+        first: String,
+        /// The entry that collides with it.
+        second: String,
+    },
     /// The central directory lists one name twice.
     #[error("the central directory lists a file name more than once (duplicate entries)")]
     DuplicateInDirectory,
@@ -212,8 +229,16 @@ struct EntryInfo {
     executable: bool,
 }
 
+/// Bidirectional marks and isolates, which reorder how a name is shown.
+fn is_bidi_mark(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 fn check_name(name: &str) -> Result<(), Refusal> {
     let owned = || name.to_string();
+    if name.chars().any(|c| c.is_control() || is_bidi_mark(c)) {
+        return Err(Refusal::UnsafeName(owned()));
+    }
     if name.contains('\\') {
         return Err(Refusal::Backslash(owned()));
     }
@@ -229,7 +254,44 @@ fn check_name(name: &str) -> Result<(), Refusal> {
         match component {
             ".." => return Err(Refusal::ParentComponent(owned())),
             "" | "." => return Err(Refusal::UnnormalizedPath(owned())),
+            vcs if super::pack::is_vcs_dir(vcs) => {
+                return Err(Refusal::VcsFolder(owned()));
+            }
             _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A name as case-insensitive, normalising file systems see it.
+fn folded(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization as _;
+    name.nfc().collect::<String>().to_lowercase()
+}
+
+/// Records `key` and the folders above it by their folded form, and
+/// refuses a name that folds onto another one.
+fn check_collision(
+    key: &str,
+    folded_names: &mut std::collections::HashMap<String, String>,
+) -> Result<(), Refusal> {
+    let mut prefix = String::new();
+    for part in key.split('/') {
+        if !prefix.is_empty() {
+            prefix.push('/');
+        }
+        prefix.push_str(part);
+        match folded_names.entry(folded(&prefix)) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(prefix.clone());
+            }
+            std::collections::hash_map::Entry::Occupied(seen) if *seen.get() != prefix => {
+                return Err(Refusal::Collision {
+                    first: seen.get().clone(),
+                    second: prefix,
+                });
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {}
         }
     }
     Ok(())
@@ -257,6 +319,7 @@ fn survey<R: Read + std::io::Seek>(
     }
     let mut root: Option<String> = None;
     let mut seen = HashSet::new();
+    let mut folded_names = std::collections::HashMap::new();
     let mut entries = Vec::with_capacity(zip.len());
     let mut declared_total: u64 = 0;
     for index in 0..zip.len() {
@@ -277,6 +340,7 @@ fn survey<R: Read + std::io::Seek>(
         if !seen.insert(key.clone()) {
             return Err(Refusal::Duplicate(name));
         }
+        check_collision(&key, &mut folded_names)?;
         let top = key.split('/').next().unwrap_or_default().to_string();
         let is_dir = name.ends_with('/');
         match &root {

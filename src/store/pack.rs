@@ -92,8 +92,18 @@ pub struct PackedFile {
     pub executable: bool,
 }
 
+/// Whether `name` is a version-control folder's name. Dot-folders match
+/// without regard to case, as case-insensitive file systems treat `.GIT`
+/// as `.git`.
+pub fn is_vcs_dir(name: &str) -> bool {
+    VCS_DIRS.iter().any(|vcs| match vcs.starts_with('.') {
+        true => vcs.eq_ignore_ascii_case(name),
+        false => *vcs == name,
+    })
+}
+
 fn is_excluded(name: &str, is_dir: bool) -> bool {
-    (is_dir && VCS_DIRS.contains(&name)) || JUNK_FILES.contains(&name) || name.starts_with("._")
+    (is_dir && is_vcs_dir(name)) || JUNK_FILES.contains(&name) || name.starts_with("._")
 }
 
 /// Lists the files of the skill in `dir` that an archive holds, sorted.

@@ -59,6 +59,43 @@ impl Publisher {
     }
 }
 
+impl Publisher {
+    /// Signs and publishes a hand-made archive of `acme/<name>` 1.0.0
+    /// holding `files` (paths under `<name>/`), as a hostile publisher
+    /// with a valid key could.
+    fn publish_archive(&self, index: &Path, name: &str, files: &[(&str, &[u8])]) {
+        use std::io::Write as _;
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let options = zip::write::SimpleFileOptions::default();
+        let skill = skill_md(name, "A tool. Use when testing.");
+        let all = std::iter::once(("SKILL.md", skill.as_bytes())).chain(files.iter().copied());
+        for (path, bytes) in all {
+            zip.start_file(format!("{name}/{path}"), options).unwrap();
+            zip.write_all(bytes).unwrap();
+        }
+        let archive = zip.finish().unwrap().into_inner();
+        let cksum = skillpkg::store::hash::sha256_hex(&archive);
+        let key =
+            skillpkg::store::signing::SigningKey::load(&self.keys.join("skillpkg.key")).unwrap();
+        let package = format!("acme/{name}");
+        let comment = skillpkg::store::signing::trusted_comment(&package, "1.0.0", &cksum);
+        let entry = skillpkg::index::IndexEntry {
+            name: package.clone(),
+            vers: "1.0.0".into(),
+            sig: key.sign(&archive, &comment).unwrap(),
+            size: archive.len() as u64,
+            cksum,
+            deps: Vec::new(),
+            desc: "A tool.".into(),
+            yanked: false,
+        };
+        skillpkg::index::local::IndexDir::open(index)
+            .unwrap()
+            .add_version(&package.parse().unwrap(), &entry, &archive)
+            .unwrap();
+    }
+}
+
 /// What an attack must leave alone: the project's root, lock and
 /// manifest, and a folder outside the project.
 struct Untouched {
@@ -437,4 +474,65 @@ fn a_link_to_dev_zero_in_an_installed_skill_cannot_hang_verify_or_install() {
         "took {:?}",
         started.elapsed()
     );
+}
+
+/// An archive's files: path under the skill folder, contents.
+type Files<'a> = Vec<(&'a str, &'a [u8])>;
+
+#[test]
+fn signed_archives_with_vcs_folders_colliding_or_disguised_names_are_refused() {
+    let ctx = TestContext::new();
+    let acme = Publisher::new(&ctx);
+    let index = acme.index(&ctx, "index");
+    let fsmonitor: &[u8] = b"[core]\n\tfsmonitor = touch /tmp/pwned\n";
+    let cases: [(&str, Files, &str); 6] = [
+        (
+            "git",
+            vec![(".git/config", fsmonitor)],
+            "inside a version-control folder",
+        ),
+        (
+            "upper",
+            vec![(".GIT/config", fsmonitor)],
+            "inside a version-control folder",
+        ),
+        (
+            "case",
+            vec![("README.md", b"a"), ("readme.md", b"b")],
+            "collide on case-insensitive file systems",
+        ),
+        // "é" composed (NFC) and decomposed (NFD): one name on macOS.
+        (
+            "nfd",
+            vec![("caf\u{e9}.md", b"a"), ("cafe\u{301}.md", b"b")],
+            "collide on case-insensitive file systems",
+        ),
+        (
+            "escape",
+            vec![("x\u{1b}[2Jy.md", b"a")],
+            "control characters or bidirectional marks",
+        ),
+        (
+            "bidi",
+            vec![("invoice\u{202e}fdp.sh", b"a")],
+            "control characters or bidirectional marks",
+        ),
+    ];
+    for (name, files, _) in &cases {
+        acme.publish_archive(&index, name, files);
+    }
+    let app = new_project(&ctx, Some(index.to_str().unwrap()));
+    let untouched = Untouched::new(&ctx, &app);
+    for (name, _, message) in &cases {
+        let out = untouched.refused(&ctx, &["add", &format!("acme/{name}")], message);
+        assert!(
+            !out.stderr.contains('\u{1b}'),
+            "the escape reached the terminal: {}",
+            out.stderr
+        );
+        assert!(
+            !app.join(".agents/skills").join(name).exists(),
+            "{name} was installed"
+        );
+    }
 }

@@ -38,7 +38,6 @@ impl Apply<'_> {
     /// that are no longer wanted, and exposes the rest in the targets.
     /// Returns the locked skills and what changed.
     pub(super) fn run(&self, ready: Vec<Ready>) -> anyhow::Result<(Vec<LockedSkill>, Vec<Change>)> {
-        fs_err::create_dir_all(self.root)?;
         let progress = self.options.progress;
         progress.start("Installing", ready.len() as u64);
         let mut locked = Vec::new();
@@ -230,6 +229,9 @@ fn describe_changes(target: &Path, old: &LockedSkill, cache: &Path) -> String {
 /// Renames the staged skill into `target`, moving any old tree aside first
 /// and deleting it after, so the root never shows a half-installed skill.
 fn swap_into_place(staged: Staged, target: &Path, trash: &Path) -> anyhow::Result<()> {
+    if let Some(root) = target.parent() {
+        fs_err::create_dir_all(root)?;
+    }
     fs_err::create_dir_all(trash)?;
     let aside = tempfile::Builder::new()
         .prefix("old-")
