@@ -15,6 +15,9 @@ pub const SKILLPKG_KEY_PASSWORD: &str = "SKILLPKG_KEY_PASSWORD";
 /// Seconds an HTTP request may wait for the next bytes before it is retried
 /// (default 30).
 pub const SKILLPKG_HTTP_TIMEOUT: &str = "SKILLPKG_HTTP_TIMEOUT";
+/// Seconds one index request may take in all, reading included (default
+/// 300): a server that trickles bytes is abandoned after it.
+pub const SKILLPKG_HTTP_DEADLINE: &str = "SKILLPKG_HTTP_DEADLINE";
 /// How many times a failed HTTP request that may pass is tried again
 /// (default 3), for indexes and model APIs alike.
 pub const SKILLPKG_HTTP_RETRIES: &str = "SKILLPKG_HTTP_RETRIES";

@@ -63,6 +63,84 @@ impl Http {
     }
 }
 
+/// How long one request may take in all, connecting and reading included,
+/// unless `SKILLPKG_HTTP_DEADLINE` says otherwise: a server that trickles
+/// bytes never lets the idle timeout fire.
+const DEFAULT_DEADLINE: Duration = Duration::from_secs(300);
+
+/// `SKILLPKG_HTTP_DEADLINE` in seconds, else five minutes.
+pub fn deadline_from_env() -> Duration {
+    seconds_from_env(env_vars::SKILLPKG_HTTP_DEADLINE)
+        .filter(|d| !d.is_zero())
+        .unwrap_or(DEFAULT_DEADLINE)
+}
+
+/// Runs one attempt within `deadline`; past it, the attempt fails for
+/// good (a server this slow would be as slow again).
+pub async fn within_deadline<T>(
+    deadline: Duration,
+    url: &str,
+    attempt: impl Future<Output = Attempt<T>>,
+) -> Attempt<T> {
+    match tokio::time::timeout(deadline, attempt).await {
+        Ok(outcome) => outcome,
+        Err(_) => Attempt::Fail(
+            Hinted::new(format!(
+                "{url}: no complete answer within {} s; abandoned",
+                deadline.as_secs_f64()
+            ))
+            .hint(format!(
+                "the server is too slow or holds the connection open; {} sets the limit in seconds",
+                env_vars::SKILLPKG_HTTP_DEADLINE
+            ))
+            .into(),
+        ),
+    }
+}
+
+/// Reads a response's body, refusing more than `limit` bytes: by its
+/// declared length before reading, else as soon as the bytes pass it.
+/// A body that breaks off may pass if asked again; one too large won't.
+pub async fn read_body<T>(
+    mut response: reqwest::Response,
+    limit: u64,
+    url: &str,
+) -> Result<Vec<u8>, Attempt<T>> {
+    let too_large = || {
+        Attempt::Fail(
+            Hinted::new(format!(
+                "{url}: the answer is larger than {limit} bytes; refused"
+            ))
+            .hint("the server sends more than this file can hold; check the index's URL")
+            .into(),
+        )
+    };
+    if response
+        .content_length()
+        .is_some_and(|length| length > limit)
+    {
+        return Err(too_large());
+    }
+    let mut body = Vec::new();
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if body.len() as u64 + chunk.len() as u64 > limit {
+                    return Err(too_large());
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(None) => return Ok(body),
+            Err(e) => {
+                return Err(Attempt::Retry {
+                    cause: format!("the body broke off: {}", error_chain(&e)),
+                    retry_after: None,
+                });
+            }
+        }
+    }
+}
+
 /// `SKILLPKG_HTTP_TIMEOUT` in seconds, else `default`.
 pub fn read_timeout_from_env(default: Duration) -> Duration {
     seconds_from_env(env_vars::SKILLPKG_HTTP_TIMEOUT)

@@ -18,7 +18,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::hint::Hinted;
-use crate::net::{Attempt, Http, RetryPolicy, error_chain, is_transient, retry_after};
+use crate::net::{
+    Attempt, Http, RetryPolicy, is_transient, read_body, retry_after, within_deadline,
+};
 use crate::progress::{Progress, SILENT};
 use crate::store::hash::sha256_hex;
 
@@ -29,6 +31,20 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a request may wait for the next bytes, unless
 /// `SKILLPKG_HTTP_TIMEOUT` says otherwise.
 const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The most bytes `config.json` or an entry file may have.
+const MAX_INDEX_FILE: u64 = 4 * 1024 * 1024;
+/// The most bytes an archive may have, whatever its entry says.
+const MAX_ARCHIVE: u64 = 256 * 1024 * 1024;
+
+/// The most bytes an archive whose entry gives `size` may have: that size
+/// when the entry gives one (0 means it does not), never over [`MAX_ARCHIVE`].
+fn archive_limit(size: u64) -> u64 {
+    match size {
+        0 => MAX_ARCHIVE,
+        size => size.min(MAX_ARCHIVE),
+    }
+}
 
 /// Whether `spec` names an HTTP index.
 pub fn is_http_index(spec: &str) -> bool {
@@ -81,6 +97,7 @@ impl HttpIndex {
             offline,
             client: http.client().clone(),
             retry: RetryPolicy::for_indexes(),
+            deadline: crate::net::deadline_from_env(),
         });
         let bytes = http
             .block_on(fetcher.fetch_cached("config.json"))?
@@ -181,27 +198,28 @@ impl HttpIndex {
         }
     }
 
-    /// Downloads one archive.
-    pub fn archive(&self, url: &str) -> anyhow::Result<Vec<u8>> {
+    /// Downloads one archive, whose entry gives its `size` (0: unknown).
+    pub fn archive(&self, url: &str, size: u64) -> anyhow::Result<Vec<u8>> {
         if self.fetcher.offline {
             bail!("{url} is not in the cache and --offline forbids downloading it");
         }
-        match self
-            .http
-            .block_on(self.fetcher.get(url.to_string(), Validators::default()))?
-        {
+        let limit = archive_limit(size);
+        match self.http.block_on(
+            self.fetcher
+                .get(url.to_string(), Validators::default(), limit),
+        )? {
             Response::Body(bytes, _) => Ok(bytes),
             Response::NotModified => unreachable!("no validators were sent"),
             Response::NotFound => bail!("{url}: not found (404), though the index lists it"),
         }
     }
 
-    /// Downloads the archives `(url, sha256)` into `dir` as
+    /// Downloads the archives `(url, sha256, size)` into `dir` as
     /// `<sha256>.skill`, all at once. A download whose checksum does not
     /// match is not kept (the caller reports it when it asks again).
     pub fn download_archives(
         &self,
-        jobs: Vec<(String, String)>,
+        jobs: Vec<(String, String, u64)>,
         dir: &Path,
         progress: &dyn Progress,
     ) -> anyhow::Result<()> {
@@ -212,11 +230,12 @@ impl HttpIndex {
         progress.start("Downloading", jobs.len() as u64);
         let downloaded = self.http.block_on(concurrently(
             jobs,
-            |(url, cksum)| {
+            |(url, cksum, size)| {
                 let fetcher = fetcher.clone();
                 let path = dir.join(format!("{cksum}.skill"));
                 async move {
-                    let response = fetcher.get(url, Validators::default()).await?;
+                    let limit = archive_limit(size);
+                    let response = fetcher.get(url, Validators::default(), limit).await?;
                     if let Response::Body(bytes, _) = response
                         && sha256_hex(&bytes) == cksum
                     {
@@ -284,6 +303,8 @@ struct Fetcher {
     client: reqwest::Client,
     /// When to try a request again.
     retry: RetryPolicy,
+    /// How long one attempt may take in all.
+    deadline: Duration,
 }
 
 impl Fetcher {
@@ -310,7 +331,7 @@ impl Fetcher {
             };
         }
         let validators = cached.as_ref().map(|(v, _)| v.clone()).unwrap_or_default();
-        match self.get(url.clone(), validators).await? {
+        match self.get(url.clone(), validators, MAX_INDEX_FILE).await? {
             Response::Body(body, validators) => {
                 write_cache(cache_path, validators, body.clone()).await?;
                 Ok(Some(body))
@@ -335,15 +356,24 @@ enum Response {
 }
 
 impl Fetcher {
-    /// GETs `url` (conditionally, given validators), retrying what may pass.
-    async fn get(&self, url: String, validators: Validators) -> anyhow::Result<Response> {
+    /// GETs `url` (conditionally, given validators), retrying what may
+    /// pass; a body over `limit` bytes, or an attempt past the deadline,
+    /// fails for good.
+    async fn get(
+        &self,
+        url: String,
+        validators: Validators,
+        limit: u64,
+    ) -> anyhow::Result<Response> {
         self.retry
-            .run(&url, || self.get_once(&url, &validators))
+            .run(&url, || {
+                within_deadline(self.deadline, &url, self.get_once(&url, &validators, limit))
+            })
             .await
     }
 
     /// One attempt at a GET.
-    async fn get_once(&self, url: &str, validators: &Validators) -> Attempt<Response> {
+    async fn get_once(&self, url: &str, validators: &Validators, limit: u64) -> Attempt<Response> {
         let mut request = self.client.get(url);
         if let Some(etag) = &validators.etag {
             request = request.header(IF_NONE_MATCH, etag);
@@ -373,12 +403,9 @@ impl Fetcher {
             return Attempt::Fail(StatusError { url, status }.into());
         }
         let validators = validators_of(response.headers());
-        match response.bytes().await {
-            Ok(body) => Attempt::Done(Response::Body(body.to_vec(), validators)),
-            Err(e) => Attempt::Retry {
-                cause: format!("the body broke off: {}", error_chain(&e)),
-                retry_after: None,
-            },
+        match read_body(response, limit, url).await {
+            Ok(body) => Attempt::Done(Response::Body(body, validators)),
+            Err(failed) => failed,
         }
     }
 }

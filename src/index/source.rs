@@ -158,6 +158,7 @@ impl Registry {
                         (
                             index.archive_url(&self.config, package, &entry.vers),
                             entry.cksum.clone(),
+                            entry.size,
                         )
                     })
                     .collect(),
@@ -167,8 +168,13 @@ impl Registry {
         }
     }
 
-    /// The archive bytes of one version.
-    pub fn archive(&self, package: &PackageName, version: &str) -> anyhow::Result<Vec<u8>> {
+    /// The archive bytes of one version, whose entry gives its `size`.
+    pub fn archive(
+        &self,
+        package: &PackageName,
+        version: &str,
+        size: u64,
+    ) -> anyhow::Result<Vec<u8>> {
         match &self.backend {
             Backend::Files(dir) => {
                 let path = dir.root().join(package.archive_path(version));
@@ -177,7 +183,7 @@ impl Registry {
                 })
             }
             Backend::Http(index) => index
-                .archive(&index.archive_url(&self.config, package, version))
+                .archive(&index.archive_url(&self.config, package, version), size)
                 .with_context(|| format!("could not download {package}@{version}")),
         }
     }

@@ -536,3 +536,100 @@ fn signed_archives_with_vcs_folders_colliding_or_disguised_names_are_refused() {
         );
     }
 }
+
+/// A hostile HTTP server on loopback: every request gets the headers of a
+/// 200 answer, then `body` writes to the connection until it fails (the
+/// client gave up) or its own bound is reached. Returns the server's URL
+/// and a counter of the body bytes sent.
+fn hostile_server(
+    body: fn(&mut std::net::TcpStream, &std::sync::atomic::AtomicU64),
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicU64>) {
+    use std::io::{Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let sent = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let counter = sent.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(16) {
+            let Ok(mut stream) = stream else { return };
+            let counter = counter.clone();
+            std::thread::spawn(move || {
+                let mut request = [0u8; 4096];
+                let _ = stream.read(&mut request);
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n";
+                if stream.write_all(head.as_bytes()).is_ok() {
+                    body(&mut stream, &counter);
+                }
+            });
+        }
+    });
+    (url, sent)
+}
+
+#[test]
+fn an_endless_index_file_is_refused_with_memory_bounded() {
+    let ctx = TestContext::new();
+    let (url, sent) = hostile_server(|stream, sent| {
+        use std::io::Write as _;
+        let chunk = [b' '; 64 * 1024];
+        // Up to 1 GiB, or until the client hangs up.
+        for _ in 0..16 * 1024 {
+            if stream.write_all(&chunk).is_err() {
+                return;
+            }
+            sent.fetch_add(chunk.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    let app = new_project(&ctx, Some(&url));
+    let untouched = Untouched::new(&ctx, &app);
+    let out = untouched.refused(
+        &ctx,
+        &["add", "acme/tool"],
+        "config.json: the answer is larger than 4194304 bytes; refused",
+    );
+    assert!(out.stderr.contains("hint: "), "{}", out.stderr);
+    let sent = sent.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        sent < 64 * 1024 * 1024,
+        "the client read {sent} bytes before giving up"
+    );
+}
+
+#[test]
+fn a_server_trickling_a_byte_at_a_time_is_abandoned_at_the_deadline() {
+    let ctx = TestContext::new();
+    let (url, _) = hostile_server(|stream, sent| {
+        use std::io::Write as _;
+        // A byte every 100 ms for at most a minute: never idle long enough
+        // for the read timeout.
+        for _ in 0..600 {
+            if stream
+                .write_all(b" ")
+                .and_then(|()| stream.flush())
+                .is_err()
+            {
+                return;
+            }
+            sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    });
+    let app = new_project(&ctx, Some(&url));
+    let untouched = Untouched::new(&ctx, &app);
+    let started = std::time::Instant::now();
+    let out = run(ctx
+        .command()
+        .current_dir(&app)
+        .env("SKILLPKG_HTTP_DEADLINE", "2")
+        .args(["add", "acme/tool"]));
+    let took = started.elapsed();
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("config.json: no complete answer within 2 s; abandoned"),
+        "{}",
+        out.stderr
+    );
+    assert!(took < std::time::Duration::from_secs(15), "took {took:?}");
+    assert!(untouched.state() == untouched.before);
+}

@@ -178,7 +178,9 @@ fn fetch_verified(
     let bytes = match fs_err::read(&cached) {
         Ok(bytes) if hash::sha256_hex(&bytes) == planned.entry.cksum => bytes,
         _ => {
-            let bytes = planned.registry.archive(package, version)?;
+            let bytes = planned
+                .registry
+                .archive(package, version, planned.entry.size)?;
             let actual = hash::sha256_hex(&bytes);
             if actual != planned.entry.cksum {
                 bail!(Hinted::new(format!("checksum mismatch for {package}@{version}: the index says sha256:{} but the archive is sha256:{actual}", planned.entry.cksum)).hint("the archive or the index entry was tampered with or corrupted; do not install it"));
