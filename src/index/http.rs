@@ -110,9 +110,7 @@ impl HttpIndex {
                     .hint("an index has config.json at its root (see `skillpkg index init`)")
                 )
             })?;
-        let config: IndexConfig = serde_json::from_slice(&bytes).with_context(|| {
-            format!("{} is not a valid index config", fetcher.url("config.json"))
-        })?;
+        let config = IndexConfig::parse(&bytes, &fetcher.url("config.json"))?;
         let index = HttpIndex {
             fetcher,
             http,

@@ -77,21 +77,7 @@ impl IndexDir {
     /// Reads `config.json`.
     pub fn config(&self) -> anyhow::Result<IndexConfig> {
         let path = self.config_path();
-        let text = fs_err::read_to_string(&path)?;
-        let config: IndexConfig = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a valid index config", path.display()))?;
-        if config.version != super::CONFIG_VERSION {
-            bail!(
-                Hinted::new(format!(
-                    "{} has index format version {}, but this skillpkg reads version {}",
-                    path.display(),
-                    config.version,
-                    super::CONFIG_VERSION
-                ))
-                .hint("upgrade skillpkg")
-            );
-        }
-        Ok(config)
+        IndexConfig::parse(&fs_err::read(&path)?, &path.display().to_string())
     }
 
     /// Writes `config.json` atomically.

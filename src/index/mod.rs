@@ -8,6 +8,7 @@
 //! packages/<org>/<name>/<name>-<version>.skill
 //! ```
 
+pub mod builtin;
 pub mod git;
 pub mod http;
 pub mod local;
@@ -15,7 +16,10 @@ pub mod source;
 
 use std::collections::BTreeMap;
 
+use anyhow::{Context as _, bail};
 use serde::{Deserialize, Serialize};
+
+use crate::hint::Hinted;
 
 use crate::skill::name::{check_name, is_valid_name};
 
@@ -51,6 +55,23 @@ impl Default for IndexConfig {
 }
 
 impl IndexConfig {
+    /// Parses `config.json` read from `origin` (named in errors), refusing
+    /// a format version this skillpkg does not read.
+    pub fn parse(bytes: &[u8], origin: &str) -> anyhow::Result<IndexConfig> {
+        let config: IndexConfig = serde_json::from_slice(bytes)
+            .with_context(|| format!("{origin} is not a valid index config"))?;
+        if config.version != CONFIG_VERSION {
+            bail!(
+                Hinted::new(format!(
+                    "{origin} has index format version {}, but this skillpkg reads version {CONFIG_VERSION}",
+                    config.version
+                ))
+                .hint("upgrade skillpkg")
+            );
+        }
+        Ok(config)
+    }
+
     /// Renders the file: pretty JSON with a final newline.
     pub fn to_text(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).expect("config serialises");

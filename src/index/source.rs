@@ -5,11 +5,11 @@ use std::path::Path;
 
 use anyhow::{Context as _, bail};
 
+use super::builtin::BuiltinIndex;
 use super::git::{GitIndex, is_git_index};
 use super::http::{HttpIndex, is_http_index};
 use super::local::IndexDir;
 use super::{IndexConfig, IndexEntry, PackageName};
-use crate::embedded::{REGISTRY_INDEX, materialize};
 use crate::hint::Hinted;
 use crate::progress::Progress;
 
@@ -31,6 +31,8 @@ pub struct Registry {
 
 /// Where an index's files come from.
 enum Backend {
+    /// The sample index built into the binary.
+    Builtin(BuiltinIndex),
     /// A folder (a local index, the embedded one, a git checkout).
     Files(IndexDir),
     /// A static HTTP index, fetched sparsely.
@@ -47,13 +49,13 @@ pub fn open_registry(
     offline: bool,
 ) -> anyhow::Result<Registry> {
     let Some(spec) = spec else {
-        let dir = materialize(REGISTRY_INDEX, &cache.join("registry")).with_context(|| {
-            format!(
-                "could not write the built-in index under {}",
-                cache.display()
-            )
-        })?;
-        return Registry::new(BUILTIN_REGISTRY.to_string(), IndexDir::open(&dir)?, false);
+        let index = BuiltinIndex::default();
+        return Ok(Registry {
+            label: BUILTIN_REGISTRY.to_string(),
+            config: index.config()?,
+            backend: Backend::Builtin(index),
+            remote: false,
+        });
     };
     if is_http_index(spec) {
         let (index, config) = HttpIndex::open(spec, cache, offline)?;
@@ -111,7 +113,7 @@ impl Registry {
         progress: &dyn Progress,
     ) -> anyhow::Result<()> {
         match &self.backend {
-            Backend::Files(_) => Ok(()),
+            Backend::Builtin(_) | Backend::Files(_) => Ok(()),
             Backend::Http(index) => index.prefetch(packages, progress),
         }
     }
@@ -119,6 +121,7 @@ impl Registry {
     /// Every version of `package`.
     pub fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
         match &self.backend {
+            Backend::Builtin(index) => index.entries(package),
             Backend::Files(dir) => dir.entries(package),
             Backend::Http(index) => index.entries(package),
         }
@@ -128,6 +131,7 @@ impl Registry {
     /// (folders and git checkouts) can answer.
     pub fn packages(&self) -> anyhow::Result<Vec<PackageName>> {
         match &self.backend {
+            Backend::Builtin(index) => Ok(index.packages()),
             Backend::Files(dir) => dir.packages(),
             Backend::Http(_) => bail!(
                 Hinted::new(format!(
@@ -149,7 +153,7 @@ impl Registry {
         progress: &dyn Progress,
     ) -> anyhow::Result<()> {
         match &self.backend {
-            Backend::Files(_) => Ok(()),
+            Backend::Builtin(_) | Backend::Files(_) => Ok(()),
             Backend::Http(index) => index.download_archives(
                 versions
                     .iter()
@@ -176,6 +180,9 @@ impl Registry {
         size: u64,
     ) -> anyhow::Result<Vec<u8>> {
         match &self.backend {
+            Backend::Builtin(index) => index.archive(package, version).with_context(|| {
+                format!("the built-in index lists {package}@{version} but has no archive for it")
+            }),
             Backend::Files(dir) => {
                 let path = dir.root().join(package.archive_path(version));
                 fs_err::read(&path).with_context(|| {
