@@ -30,6 +30,14 @@ pub enum SigningError {
     /// Key generation would overwrite an existing key.
     #[error("{0} already exists; refusing to overwrite a key")]
     KeyExists(PathBuf),
+    /// A secret key file that other users can read.
+    #[error("{path} can be read by other users (mode {mode:o}); not signing with it")]
+    KeyReadable {
+        /// The key file.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
     /// The minisign crate refused.
     #[error("{context}: {message}")]
     Minisign {
@@ -78,6 +86,10 @@ impl SigningError {
     /// What the user can do about it, when there is something.
     pub fn hint(&self) -> Option<String> {
         match self {
+            SigningError::KeyReadable { path, .. } => Some(format!(
+                "chmod 600 {}, and consider the key exposed: make a new one with `skillpkg keygen` if others may have read it",
+                path.display()
+            )),
             SigningError::KeyExists(_) => {
                 Some("choose another directory with --out, or move the old key away".into())
             }
@@ -187,6 +199,23 @@ impl SigningKey {
             path: path.to_path_buf(),
             source,
         })?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs_err::metadata(path)
+                .map_err(|source| SigningError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?
+                .permissions()
+                .mode();
+            if mode & 0o077 != 0 {
+                return Err(SigningError::KeyReadable {
+                    path: path.to_path_buf(),
+                    mode: mode & 0o777,
+                });
+            }
+        }
         let sk_box = minisign::SecretKeyBox::from_string(&text)
             .map_err(minisign_error("reading the secret key"))?;
         let context = format!("reading secret key {}", path.display());

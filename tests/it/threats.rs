@@ -688,3 +688,39 @@ fn a_poisoned_copy_of_the_built_in_index_in_the_cache_never_installs() {
         std::fs::read_to_string(app.join(".agents/skills/citation-style/SKILL.md")).unwrap();
     assert!(!installed.contains("attacker"), "{installed}");
 }
+
+#[test]
+fn a_secret_key_that_others_can_read_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let ctx = TestContext::new();
+    let acme = Publisher::new(&ctx);
+    let index = acme.index(&ctx, "index");
+    let key = acme.keys.join("skillpkg.key");
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let dir = write_skill(
+        &ctx.root().join("sources"),
+        "tool",
+        &skill_md("tool", "A tool. Use when testing."),
+    );
+    let before = tree(&index);
+    let out = run(ctx
+        .command()
+        .arg("publish")
+        .arg(&dir)
+        .args(["--version", "1.0.0", "--index"])
+        .arg(&index)
+        .args(["--org", "acme", "--key"])
+        .arg(&key));
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "{} can be read by other users (mode 644); not signing with it",
+            key.display()
+        )) && out
+            .stderr
+            .contains(&format!("hint: chmod 600 {}", key.display())),
+        "{}",
+        out.stderr
+    );
+    assert!(tree(&index) == before, "the index changed");
+}
