@@ -136,7 +136,11 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         if !interactive {
             return None;
         }
-        eprint!("Allow {tool} {input}? [y/N] ");
+        eprint!(
+            "Allow {} {}? [y/N] ",
+            super::printer::terminal_safe(tool),
+            super::printer::terminal_safe(&input.to_string())
+        );
         let _ = std::io::stderr().flush();
         let mut answer = String::new();
         std::io::stdin().lock().read_line(&mut answer).ok()?;
@@ -145,7 +149,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let streaming = !args.json;
     let mut on_text = |text: &str| {
         if streaming {
-            print!("{text}");
+            print!("{}", super::printer::terminal_safe(text));
             let _ = std::io::stdout().flush();
         }
     };

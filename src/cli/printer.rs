@@ -54,6 +54,7 @@ impl Printer {
     pub fn status(&self, verb: &str, message: impl std::fmt::Display) {
         if self.verbosity >= Verbosity::Normal {
             let verb = self.paint(GREEN, &format!("{verb:>12}"));
+            let message = terminal_safe(&message.to_string()).into_owned();
             let _ = writeln!(std::io::stderr(), "{verb} {message}");
         }
     }
@@ -61,6 +62,7 @@ impl Printer {
     /// `warning: …`, hidden by `-q`.
     pub fn warn(&self, message: impl std::fmt::Display) {
         if self.verbosity >= Verbosity::Normal {
+            let message = terminal_safe(&message.to_string()).into_owned();
             let _ = writeln!(
                 std::io::stderr(),
                 "{}: {message}",
@@ -72,6 +74,7 @@ impl Printer {
     /// Detail shown only with `-v`.
     pub fn verbose(&self, message: impl std::fmt::Display) {
         if self.verbosity >= Verbosity::Verbose {
+            let message = terminal_safe(&message.to_string()).into_owned();
             let _ = writeln!(std::io::stderr(), "{}: {message}", self.paint(CYAN, "note"));
         }
     }
@@ -82,26 +85,56 @@ impl Printer {
         let mut stderr = std::io::stderr().lock();
         let mut chain = error.chain();
         if let Some(top) = chain.next() {
+            let top = terminal_safe(&top.to_string()).into_owned();
             let _ = writeln!(stderr, "{}: {top}", self.paint(RED, "error"));
         }
         for cause in chain {
+            let cause = terminal_safe(&cause.to_string()).into_owned();
             let _ = writeln!(stderr, "  Caused by: {cause}");
         }
         for hint in hints_in(error) {
+            let hint = terminal_safe(&hint).into_owned();
             let _ = writeln!(stderr, "{}: {hint}", self.paint(CYAN, "hint"));
         }
     }
 
-    /// Writes a line of data to stdout.
+    /// Writes a line of data to stdout, made safe for a terminal.
     pub fn data(&self, text: impl std::fmt::Display) {
+        let text = terminal_safe(&text.to_string()).into_owned();
         let _ = writeln!(std::io::stdout(), "{text}");
     }
 
-    /// Writes pretty JSON to stdout.
+    /// Writes pretty JSON to stdout (JSON escapes control characters itself).
     pub fn json(&self, value: &impl serde::Serialize) -> anyhow::Result<()> {
-        self.data(serde_json::to_string_pretty(value)?);
+        let _ = writeln!(
+            std::io::stdout(),
+            "{}",
+            serde_json::to_string_pretty(value)?
+        );
         Ok(())
     }
+}
+
+/// `text` with what could take over a terminal written out visibly:
+/// control characters other than newline and tab (escape sequences among
+/// them) and bidirectional marks, as `\u{1b}`. Names, descriptions and
+/// file names from packages, and what a model writes, pass through here.
+pub(super) fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t') || crate::store::names::is_bidi_mark(c)
+    };
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut safe = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            safe.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            safe.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(safe)
 }
 
 /// The hints of every error in the chain that carries some, outermost
@@ -151,6 +184,20 @@ mod tests {
         assert_eq!(
             hints_in(&typed),
             ["set SKILLPKG_KEY_PASSWORD to the password"]
+        );
+    }
+}
+
+#[cfg(test)]
+mod safety {
+    use super::terminal_safe;
+
+    #[test]
+    fn escapes_and_bidi_marks_are_written_out() {
+        assert_eq!(terminal_safe("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(
+            terminal_safe("a\u{1b}[2Jb\u{202e}c\r"),
+            "a\\u{1b}[2Jb\\u{202e}c\\u{d}"
         );
     }
 }

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use super::names::{has_unsafe_chars, is_vcs_dir};
 use crate::skill::load_skill;
 
 /// Resource limits for extraction.
@@ -229,14 +230,9 @@ struct EntryInfo {
     executable: bool,
 }
 
-/// Bidirectional marks and isolates, which reorder how a name is shown.
-fn is_bidi_mark(c: char) -> bool {
-    matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
 fn check_name(name: &str) -> Result<(), Refusal> {
     let owned = || name.to_string();
-    if name.chars().any(|c| c.is_control() || is_bidi_mark(c)) {
+    if has_unsafe_chars(name) {
         return Err(Refusal::UnsafeName(owned()));
     }
     if name.contains('\\') {
@@ -254,7 +250,7 @@ fn check_name(name: &str) -> Result<(), Refusal> {
         match component {
             ".." => return Err(Refusal::ParentComponent(owned())),
             "" | "." => return Err(Refusal::UnnormalizedPath(owned())),
-            vcs if super::pack::is_vcs_dir(vcs) => {
+            vcs if is_vcs_dir(vcs) => {
                 return Err(Refusal::VcsFolder(owned()));
             }
             _ => {}

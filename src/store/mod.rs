@@ -4,6 +4,7 @@
 pub mod diff;
 pub mod extract;
 pub mod hash;
+pub mod names;
 pub mod pack;
 pub mod scan;
 pub mod signing;

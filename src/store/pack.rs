@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipWriter};
 
-/// Directory names never packed: version control metadata.
-pub const VCS_DIRS: [&str; 7] = [".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", "CVS"];
+use super::names::{has_unsafe_chars, is_vcs_dir};
+
 /// File names never packed: operating-system junk and packaging metadata.
 pub const JUNK_FILES: [&str; 5] = [
     ".DS_Store",
@@ -41,6 +41,15 @@ pub enum PackError {
     #[error("{path} is a symbolic link: skills are packed as regular files only")]
     Symlink {
         /// The link.
+        path: PathBuf,
+    },
+    /// A name with control characters or bidirectional marks.
+    #[error(
+        "{} has control characters or bidirectional marks in its name",
+        path.display().to_string().escape_debug()
+    )]
+    UnsafeName {
+        /// The file.
         path: PathBuf,
     },
     /// A path is not UTF-8, which zip entry names must be.
@@ -92,16 +101,6 @@ pub struct PackedFile {
     pub executable: bool,
 }
 
-/// Whether `name` is a version-control folder's name. Dot-folders match
-/// without regard to case, as case-insensitive file systems treat `.GIT`
-/// as `.git`.
-pub fn is_vcs_dir(name: &str) -> bool {
-    VCS_DIRS.iter().any(|vcs| match vcs.starts_with('.') {
-        true => vcs.eq_ignore_ascii_case(name),
-        false => *vcs == name,
-    })
-}
-
 fn is_excluded(name: &str, is_dir: bool) -> bool {
     (is_dir && is_vcs_dir(name)) || JUNK_FILES.contains(&name) || name.starts_with("._")
 }
@@ -144,6 +143,11 @@ pub fn list_files(dir: &Path) -> Result<Vec<PackedFile>, PackError> {
                 .ok_or_else(|| PackError::NonUtf8Path {
                     path: path.to_path_buf(),
                 })?;
+            if has_unsafe_chars(part) {
+                return Err(PackError::UnsafeName {
+                    path: path.to_path_buf(),
+                });
+            }
             parts.push(part);
         }
         let metadata = fs_err::metadata(path).map_err(io(path))?;

@@ -47,10 +47,19 @@ impl Publisher {
             name,
             &format!("{}{body}\n", skill_md(name, "A tool. Use when testing.")),
         );
+        self.publish_version(ctx, index, &dir, version);
+    }
+
+    /// Publishes the skill in `dir` as 1.0.0.
+    fn publish_dir(&self, ctx: &TestContext, index: &Path, dir: &Path) {
+        self.publish_version(ctx, index, dir, "1.0.0");
+    }
+
+    fn publish_version(&self, ctx: &TestContext, index: &Path, dir: &Path, version: &str) {
         let out = run(ctx
             .command()
             .arg("publish")
-            .arg(&dir)
+            .arg(dir)
             .args(["--version", version, "--index"])
             .arg(index)
             .args(["--org", "acme", "--key"])
@@ -723,4 +732,63 @@ fn a_secret_key_that_others_can_read_is_refused() {
         out.stderr
     );
     assert!(tree(&index) == before, "the index changed");
+}
+
+#[test]
+fn escape_sequences_from_packages_never_reach_the_terminal() {
+    let ctx = TestContext::new();
+    let acme = Publisher::new(&ctx);
+    let index = acme.index(&ctx, "index");
+    let hostile =
+        "Clears your screen \u{1b}[2J\u{1b}[H and hides \u{202e}txt.exe. Use when testing.";
+    let dir = write_skill(
+        &ctx.root().join("sources"),
+        "tool",
+        &format!(
+            "---\nname: tool\ndescription: \"{}\"\n---\n\nBody.\n",
+            hostile.replace('\u{1b}', "\\e")
+        ),
+    );
+    std::fs::write(dir.join("notes\u{1b}[31m.md"), "x").unwrap();
+    let out = run(ctx
+        .command()
+        .arg("publish")
+        .arg(&dir)
+        .args(["--version", "1.0.0", "--index"])
+        .arg(&index)
+        .args(["--org", "acme", "--key"])
+        .arg(acme.keys.join("skillpkg.key")));
+    // The archive carries the hostile file name, so publishing it is refused...
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(!out.stderr.contains('\u{1b}'), "{}", out.stderr);
+    std::fs::remove_file(dir.join("notes\u{1b}[31m.md")).unwrap();
+    // ...while the description alone is data, shown escaped.
+    acme.publish_dir(&ctx, &index, &dir);
+    let app = new_project(&ctx, Some(index.to_str().unwrap()));
+    // A hand-written skill in the root may carry such a file name.
+    let hand = write_skill(
+        &app.join(".agents/skills"),
+        "hand",
+        &skill_md("hand", "Hand-made. Use when testing."),
+    );
+    std::fs::write(hand.join("notes\u{1b}[31m.md"), "x").unwrap();
+    for args in [
+        &["add", "acme/tool"][..],
+        &["search", "screen"],
+        &["list"],
+        &["show", "tool"],
+        &["show", "hand"],
+        &["prompt"],
+    ] {
+        let out = run(ctx.command().current_dir(&app).args(args));
+        assert_eq!(out.status, 0, "{args:?}: {}", out.stderr);
+        for text in [&out.stdout, &out.stderr] {
+            assert!(
+                !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+                "{args:?} let a control sequence through:\n{text}"
+            );
+        }
+    }
+    let shown = run(ctx.command().current_dir(&app).args(["show", "tool"]));
+    assert!(shown.stdout.contains("\\u{1b}[2J"), "{}", shown.stdout);
 }
