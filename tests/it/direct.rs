@@ -2,8 +2,7 @@
 //! content hash (path) or commit (git), and kept by `install` until
 //! `update` moves them.
 
-use crate::common::{TestContext, git, write_skill};
-use crate::install::{copy_dir, in_dir, new_project, tree};
+use crate::common::{TestContext, copy_dir, git, new_project, tree, write_skill};
 
 fn lint_md(version: &str, body: &str) -> String {
     format!(
@@ -48,8 +47,7 @@ fn a_path_skill_is_pinned_by_its_content() {
         "helper",
         "---\nname: helper\ndescription: Helps. Use when testing.\nmetadata:\n  dependencies: example/citation-style@^1\n---\n\nHelp.\n",
     );
-    let out = in_dir(&ctx, &app, &["add", "--path", "tools/helper"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok_in(&app, &["add", "--path", "tools/helper"]);
     assert!(
         out.stderr.contains("Installed helper v0.0.0"),
         "{}",
@@ -81,14 +79,12 @@ fn a_path_skill_is_pinned_by_its_content() {
         std::fs::copy(app.join(file), copy.join(file)).unwrap();
     }
     copy_dir(&app.join("tools"), &copy.join("tools"));
-    let out = in_dir(&ctx, &copy, &["install", "--locked"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&copy, &["install", "--locked"]);
     assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
 
     // The source changes: --locked refuses, install takes it.
     std::fs::write(source.join("notes.md"), "more\n").unwrap();
-    let out = in_dir(&ctx, &app, &["install", "--locked"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
+    let out = ctx.fails_in(&app, &["install", "--locked"]);
     assert!(
         out.stderr.contains("helper changed since") && out.stderr.contains("--locked"),
         "{}",
@@ -98,19 +94,17 @@ fn a_path_skill_is_pinned_by_its_content() {
         std::fs::read_to_string(app.join("skills.lock")).unwrap(),
         lock
     );
-    let out = in_dir(&ctx, &app, &["install"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok_in(&app, &["install"]);
     assert!(
         out.stderr.contains("Updated helper v0.0.0"),
         "{}",
         out.stderr
     );
     assert!(app.join(".agents/skills/helper/notes.md").is_file());
-    let again = in_dir(&ctx, &app, &["install"]);
+    let again = ctx.run_in(&app, &["install"]);
     assert!(!again.stderr.contains("helper"), "{}", again.stderr);
 
-    let out = in_dir(&ctx, &app, &["remove", "helper"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["remove", "helper"]);
     assert!(!app.join(".agents/skills/helper").exists());
     assert!(
         source.join("SKILL.md").is_file(),
@@ -124,8 +118,7 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
     let (repo, url) = lint_repository(&ctx);
     let first = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
     let app = new_project(&ctx, None);
-    let out = in_dir(
-        &ctx,
+    let out = ctx.ok_in(
         &app,
         &[
             "add",
@@ -138,7 +131,6 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
             "skills/lint",
         ],
     );
-    assert_eq!(out.status, 0, "{}", out.stderr);
     assert!(
         out.stderr.contains("Installed team/lint v1.0.0"),
         "{}",
@@ -172,8 +164,7 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
     )
     .unwrap();
     git(&repo, &["commit", "-q", "-am", "lint 2"]);
-    let out = in_dir(&ctx, &app, &["install"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["install"]);
     assert_eq!(
         std::fs::read_to_string(app.join("skills.lock")).unwrap(),
         lock
@@ -185,15 +176,12 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
     for file in ["skills.toml", "skills.lock"] {
         std::fs::copy(app.join(file), copy.join(file)).unwrap();
     }
-    let out = in_dir(&ctx, &copy, &["install", "--locked"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&copy, &["install", "--locked"]);
     assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
-    let out = in_dir(&ctx, &copy, &["install", "--frozen"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&copy, &["install", "--frozen"]);
 
     // update moves the pin.
-    let out = in_dir(&ctx, &app, &["update", "team/lint"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok_in(&app, &["update", "team/lint"]);
     assert!(
         out.stderr.contains("Updated team/lint v1.1.0"),
         "{}",
@@ -216,8 +204,7 @@ fn a_git_tag_and_the_remote_head_can_be_installed() {
     std::fs::write(repo.join("skills/lint/SKILL.md"), lint_md("2.0.0", "Head.")).unwrap();
     git(&repo, &["commit", "-q", "-am", "lint 2"]);
     let app = new_project(&ctx, None);
-    let out = in_dir(
-        &ctx,
+    let out = ctx.ok_in(
         &app,
         &[
             "add",
@@ -229,7 +216,6 @@ fn a_git_tag_and_the_remote_head_can_be_installed() {
             "skills/lint",
         ],
     );
-    assert_eq!(out.status, 0, "{}", out.stderr);
     assert!(
         out.stderr.contains("Installed lint v1.0.0"),
         "{}",
@@ -238,14 +224,8 @@ fn a_git_tag_and_the_remote_head_can_be_installed() {
 
     let other = ctx.root().join("other");
     std::fs::create_dir_all(&other).unwrap();
-    let out = in_dir(&ctx, &app, &["init", other.to_str().unwrap()]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    let out = in_dir(
-        &ctx,
-        &other,
-        &["add", "--git", &url, "--subdir", "skills/lint"],
-    );
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["init", other.to_str().unwrap()]);
+    let out = ctx.ok_in(&other, &["add", "--git", &url, "--subdir", "skills/lint"]);
     assert!(
         out.stderr.contains("Installed lint v2.0.0"),
         "{}",
@@ -291,8 +271,7 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
         (vec!["add", "--path", "nowhere"], "no skill folder at"),
     ];
     for (args, message) in cases {
-        let out = in_dir(&ctx, &app, &args);
-        assert_eq!(out.status, 1, "{args:?}: {}", out.stderr);
+        let out = ctx.fails_in(&app, &args);
         assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
         assert_eq!(
             std::fs::read_to_string(app.join("skills.toml")).unwrap(),
@@ -312,8 +291,7 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
         "broken",
         "---\nname: Broken\ndescription: x\n---\n",
     );
-    let out = in_dir(&ctx, &app, &["add", "broken", "--path", "tools/broken"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
+    let out = ctx.fails_in(&app, &["add", "broken", "--path", "tools/broken"]);
     assert!(
         out.stderr.contains("is not a valid skill"),
         "{}",

@@ -80,8 +80,7 @@ fn a_pdf_task_activates_the_skill_runs_its_script_and_answers_from_the_pdf() {
         return;
     }
     let ctx = TestContext::new();
-    let out = run(ctx.command().args(["add", "example/pdf-processing"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok(&["add", "example/pdf-processing"]);
     make_pdf(
         &ctx.root().join("project/report.pdf"),
         "Quarterly revenue grew by 12 percent",
@@ -95,8 +94,7 @@ fn a_pdf_task_activates_the_skill_runs_its_script_and_answers_from_the_pdf() {
             {"text": "Summary: {{last_tool_result}}"}
         ]}),
     );
-    let out = exec(&ctx, &["--model", &model, "--yes", "summarize report.pdf"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = exec(&ctx, &["--model", &model, "--yes", "summarize report.pdf"]).assert_ok();
     assert!(
         out.stdout.contains("Quarterly revenue grew by 12 percent"),
         "{}",
@@ -146,7 +144,7 @@ fn with_fifty_skills_only_the_one_used_is_disclosed_and_search_reaches_omitted_o
         ]}),
     );
     // A budget too small for 51 entries: some are left out, with a notice.
-    let out = exec(
+    exec(
         &ctx,
         &[
             "--model",
@@ -155,8 +153,8 @@ fn with_fifty_skills_only_the_one_used_is_disclosed_and_search_reaches_omitted_o
             "2000",
             "compose a haiku",
         ],
-    );
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    )
+    .assert_ok();
     let log = audit(&ctx);
     let catalog = events(&log, "catalog")[0];
     assert!(catalog["chars"].as_u64().unwrap() <= 2000, "{catalog}");
@@ -172,8 +170,7 @@ fn with_fifty_skills_only_the_one_used_is_disclosed_and_search_reaches_omitted_o
     assert_eq!(disclosures[0]["skill"], "warehouse-invoices");
 
     // With the default budget, all of them fit (the 51 and the 2 builtin skills).
-    let out = exec(&ctx, &["--model", &model, "make an invoice"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    exec(&ctx, &["--model", &model, "make an invoice"]).assert_ok();
     let log = audit(&ctx);
     let catalog = events(&log, "catalog")[0];
     assert_eq!(catalog["skills"].as_array().unwrap().len(), 53);
@@ -204,8 +201,8 @@ fn restrict_tools_refuses_what_the_active_skill_does_not_allow() {
     let out = exec(
         &ctx,
         &["--model", &model, "--restrict-tools", "--yes", "read"],
-    );
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    )
+    .assert_ok();
     assert!(
         out.stdout
             .contains("refused: shell is not in the allowed-tools of skill 'reader'"),
@@ -247,8 +244,7 @@ fn paths_outside_the_workspace_and_skill_directories_are_refused() {
         "escape",
         json!({"turns": [{"tool_calls": calls}, {"text": "ok"}]}),
     );
-    let out = exec(&ctx, &["--model", &model, "--yes", "read"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    exec(&ctx, &["--model", &model, "--yes", "read"]).assert_ok();
     let log = audit(&ctx);
     let results = events(&log, "tool_result");
     assert_eq!(results.len(), 7);
@@ -297,8 +293,8 @@ fn scripts_get_no_secrets_and_are_killed_whole_at_the_timeout() {
         .env("FAKE_API_KEY", "sk-do-not-leak")
         .env("GITHUB_TOKEN", "ghp-do-not-leak")
         .env("VISIBLE_SETTING", "shown")
-        .args(["exec", "--model", &model, "--yes", "--timeout", "1", "go"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+        .args(["exec", "--model", &model, "--yes", "--timeout", "1", "go"]))
+    .assert_ok();
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
     assert!(
         out.stdout
@@ -343,8 +339,7 @@ fn without_a_terminal_a_call_needing_approval_fails_closed_with_the_rerun_comman
             {"text": "written"}
         ]}),
     );
-    let out = exec(&ctx, &["--model", &model, "save a greeting"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
+    let out = exec(&ctx, &["--model", &model, "save a greeting"]).assert_fails();
     assert!(
         out.stderr
             .contains("needs approval, and there is no terminal to ask"),
@@ -358,8 +353,7 @@ fn without_a_terminal_a_call_needing_approval_fails_closed_with_the_rerun_comman
         out.stderr
     );
     assert!(!ctx.root().join("project/out.txt").exists());
-    let out = exec(&ctx, &["--model", &model, "--yes", "save a greeting"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    exec(&ctx, &["--model", &model, "--yes", "save a greeting"]).assert_ok();
     assert_eq!(
         std::fs::read_to_string(ctx.root().join("project/out.txt")).unwrap(),
         "hello"
@@ -414,8 +408,7 @@ fn a_tool_call_named_after_a_skill_loads_it_once() {
             {"text": "{{last_tool_result}}"}
         ]}),
     );
-    let out = exec(&ctx, &["--model", &model, "greet"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = exec(&ctx, &["--model", &model, "greet"]).assert_ok();
     assert!(out.stdout.contains("already loaded"), "{}", out.stdout);
     let log = audit(&ctx);
     assert_eq!(events(&log, "tool_call")[0]["routed_from"], "greeter");
@@ -450,8 +443,7 @@ fn user_only_skills_are_hidden_from_the_model_but_slash_invocable() {
             {"text": "{{last_tool_result}}"}
         ]}),
     );
-    let out = exec(&ctx, &["--model", &model, "ship it"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = exec(&ctx, &["--model", &model, "ship it"]).assert_ok();
     assert!(
         out.stdout.contains("can only be invoked by the user"),
         "{}",
@@ -471,14 +463,12 @@ fn user_only_skills_are_hidden_from_the_model_but_slash_invocable() {
     );
 
     let done = script(&ctx, "done", json!({"turns": [{"text": "deployed"}]}));
-    let out = exec(&ctx, &["--model", &done, "/deploy staging"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    exec(&ctx, &["--model", &done, "/deploy staging"]).assert_ok();
     let log = audit(&ctx);
     let disclosure = events(&log, "disclosure")[0];
     assert_eq!(disclosure["via"], "slash");
     assert_eq!(disclosure["disclosure"]["skill"], "deploy");
-    let out = exec(&ctx, &["--model", &done, "/nope x"]);
-    assert_eq!(out.status, 1);
+    let out = exec(&ctx, &["--model", &done, "/nope x"]).assert_fails();
     assert!(
         out.stderr.contains("there is no skill named 'nope'"),
         "{}",
@@ -494,8 +484,7 @@ fn dry_run_shows_the_prompt_tools_and_estimate_and_no_model_says_how_to_configur
         "greeter",
         &skill_md("greeter", "Greets. Use when greeting."),
     );
-    let out = exec(&ctx, &["--dry-run", "greet"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = exec(&ctx, &["--dry-run", "greet"]).assert_ok();
     assert!(out.stdout.contains("<available_skills>"), "{}", out.stdout);
     assert!(out.stdout.contains("<name>greeter</name>"));
     assert!(out.stdout.contains("\"name\": \"use_skill\""));
@@ -510,8 +499,7 @@ fn dry_run_shows_the_prompt_tools_and_estimate_and_no_model_says_how_to_configur
         "a dry run writes no audit"
     );
 
-    let out = exec(&ctx, &["greet"]);
-    assert_eq!(out.status, 1);
+    let out = exec(&ctx, &["greet"]).assert_fails();
     assert!(
         out.stderr.contains("no model is configured"),
         "{}",
@@ -583,8 +571,7 @@ fn audit_exists(ctx: &TestContext) -> bool {
 fn json_prints_the_result() {
     let ctx = TestContext::new();
     let model = script(&ctx, "answer", json!({"turns": [{"text": "forty-two"}]}));
-    let out = exec(&ctx, &["--model", &model, "--json", "the answer"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = exec(&ctx, &["--model", &model, "--json", "the answer"]).assert_ok();
     let result: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(result["answer"], "forty-two");
     assert_eq!(result["ending"]["reason"], "answered");

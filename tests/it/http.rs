@@ -2,8 +2,10 @@
 //! fetching, revalidation, retries, hard failures, `--offline`, the `dl`
 //! template and unsigned packages.
 
-use crate::common::{TestContext, run, skill_md, write_skill};
-use crate::install::{AcmeIndex, copy_dir, in_dir, new_project, repo_index, round_trip, tree};
+use crate::common::{
+    AcmeIndex, TestContext, copy_dir, new_project, repo_index, round_trip, run, skill_md, tree,
+    write_skill,
+};
 use crate::server::{Fault, StaticServer};
 
 /// The sample index served over HTTP from a private copy.
@@ -25,8 +27,7 @@ fn only_the_files_resolution_needs_are_fetched_and_then_revalidated() {
     let ctx = TestContext::new();
     let server = served_sample(&ctx);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["add", "example/pdf-processing"]);
     let mut paths: Vec<String> = server.log().into_iter().map(|(p, _)| p).collect();
     paths.sort();
     assert_eq!(
@@ -46,8 +47,7 @@ fn only_the_files_resolution_needs_are_fetched_and_then_revalidated() {
 
     // A second run revalidates the index files and reuses the cached archive.
     server.clear_log();
-    let out = in_dir(&ctx, &app, &["install"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["install"]);
     let mut log = server.log();
     log.sort();
     assert_eq!(
@@ -74,8 +74,7 @@ fn answers_of_500_and_bodies_cut_short_are_retried() {
         Some(2),
     );
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/report-writer"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["add", "example/report-writer"]);
     let log = server.log();
     let tries = |path: &str| log.iter().filter(|(p, _)| p == path).count();
     assert_eq!(tries("/config.json"), 3);
@@ -83,8 +82,7 @@ fn answers_of_500_and_bodies_cut_short_are_retried() {
     assert_eq!(tries(&format!("/{archive}")), 3);
     let reference = TestContext::new();
     let embedded = new_project(&reference, None);
-    let out = in_dir(&reference, &embedded, &["add", "example/report-writer"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    reference.ok_in(&embedded, &["add", "example/report-writer"]);
     assert!(
         tree(&app.join(".agents/skills")) == tree(&embedded.join(".agents/skills")),
         "what the retries fetched is what the embedded index holds"
@@ -97,12 +95,12 @@ fn a_server_that_stalls_is_timed_out_and_retried() {
     let server = served_sample(&ctx);
     server.fault("index/example/pdf-processing", Fault::Stall(3_000), Some(2));
     let app = new_project(&ctx, Some(&server.url()));
-    let out = run(ctx
+    run(ctx
         .command()
         .current_dir(&app)
         .env("SKILLPKG_HTTP_TIMEOUT", "0.3")
-        .args(["add", "example/pdf-processing"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+        .args(["add", "example/pdf-processing"]))
+    .assert_ok();
     assert_eq!(
         server.arrivals("index/example/pdf-processing"),
         3,
@@ -118,8 +116,7 @@ fn a_broken_config_or_entry_file_is_named() {
     let server = StaticServer::start(&dir);
     let app = new_project(&ctx, Some(&server.url()));
     std::fs::write(dir.join("index/example/pdf-processing"), "{not json\n").unwrap();
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
+    let out = ctx.fails_in(&app, &["add", "example/pdf-processing"]);
     assert!(
         out.stderr
             .contains(&format!("{}index/example/pdf-processing", server.url())),
@@ -127,8 +124,7 @@ fn a_broken_config_or_entry_file_is_named() {
         out.stderr
     );
     std::fs::write(dir.join("config.json"), "{\"version\": \"one\"}").unwrap();
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
+    let out = ctx.fails_in(&app, &["add", "example/pdf-processing"]);
     assert!(
         out.stderr.contains(&format!(
             "{}config.json is not a valid index config",
@@ -145,8 +141,7 @@ fn a_server_that_always_fails_is_named_and_nothing_changes() {
     let ctx = TestContext::new();
     let server = served_sample(&ctx);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/citation-style"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["add", "example/citation-style"]);
     let before = (
         tree(&app),
         std::fs::read_to_string(app.join("skills.lock")).unwrap(),
@@ -154,8 +149,7 @@ fn a_server_that_always_fails_is_named_and_nothing_changes() {
 
     let archive = "packages/example/pdf-processing/pdf-processing-1.0.0.skill";
     server.fault(archive, Fault::Status(502), None);
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
+    let out = ctx.fails_in(&app, &["add", "example/pdf-processing"]);
     assert!(
         out.stderr
             .contains(&format!("{}{archive}: 4 attempts failed", server.url())),
@@ -174,16 +168,15 @@ fn a_server_that_always_fails_is_named_and_nothing_changes() {
         .command()
         .current_dir(&app)
         .env("SKILLPKG_HTTP_RETRIES", "1")
-        .args(["add", "example/pdf-processing"]));
-    assert_eq!(out.status, 1, "{}", out.stderr);
+        .args(["add", "example/pdf-processing"]))
+    .assert_fails();
     assert!(out.stderr.contains("2 attempts failed"), "{}", out.stderr);
     assert_eq!(server.arrivals(archive), 2);
 
     // A 403 is not retried, and is named as well.
     server.fault("index/example/pdf-processing", Fault::Status(403), None);
     server.clear_log();
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
+    let out = ctx.fails_in(&app, &["add", "example/pdf-processing"]);
     assert!(
         out.stderr.contains(&format!(
             "{}index/example/pdf-processing: the server answered 403 Forbidden",
@@ -211,8 +204,7 @@ fn offline_after_a_warm_install_needs_no_server() {
     let ctx = TestContext::new();
     let mut server = served_sample(&ctx);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/report-writer"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["add", "example/report-writer"]);
     server.stop();
 
     let second = ctx.root().join("second");
@@ -220,8 +212,7 @@ fn offline_after_a_warm_install_needs_no_server() {
     for file in ["skills.toml", "skills.lock"] {
         std::fs::copy(app.join(file), second.join(file)).unwrap();
     }
-    let online = in_dir(&ctx, &second, &["install"]);
-    assert_eq!(online.status, 1, "{}", online.stderr);
+    let online = ctx.fails_in(&second, &["install"]);
     assert!(
         online
             .stderr
@@ -230,8 +221,7 @@ fn offline_after_a_warm_install_needs_no_server() {
         online.stderr
     );
     for flag in ["--offline", "--frozen"] {
-        let out = in_dir(&ctx, &second, &["install", flag]);
-        assert_eq!(out.status, 0, "{flag}: {}", out.stderr);
+        ctx.ok_in(&second, &["install", flag]);
     }
     assert!(tree(&app.join(".agents/skills")) == tree(&second.join(".agents/skills")));
 }
@@ -259,8 +249,7 @@ fn the_dl_template_says_where_archives_live() {
     std::fs::write(&config_path, config).unwrap();
     let server = StaticServer::start(&dir);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["add", "example/pdf-processing"]);
     assert!(
         server
             .log()
@@ -286,8 +275,7 @@ fn unsigned_packages_from_an_http_index_need_allow_unsigned() {
     std::fs::write(&entry_file, format!("{entry}\n")).unwrap();
     let server = StaticServer::start(&acme.index);
     let app = new_project(&ctx, Some(&server.url()));
-    let refused = in_dir(&ctx, &app, &["add", "acme/plain"]);
-    assert_eq!(refused.status, 1, "{}", refused.stderr);
+    let refused = ctx.fails_in(&app, &["add", "acme/plain"]);
     assert!(
         refused.stderr.contains("acme/plain@1.0.0 is not signed"),
         "{}",
@@ -299,8 +287,7 @@ fn unsigned_packages_from_an_http_index_need_allow_unsigned() {
         refused.stderr
     );
     assert!(!app.join(".agents/skills/plain").exists());
-    let allowed = in_dir(&ctx, &app, &["add", "acme/plain", "--allow-unsigned"]);
-    assert_eq!(allowed.status, 0, "{}", allowed.stderr);
+    ctx.ok_in(&app, &["add", "acme/plain", "--allow-unsigned"]);
     assert!(app.join(".agents/skills/plain/SKILL.md").is_file());
 }
 
@@ -309,8 +296,7 @@ fn search_explains_that_http_indexes_cannot_be_listed() {
     let ctx = TestContext::new();
     let server = served_sample(&ctx);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["search", "pdf"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
+    let out = ctx.fails_in(&app, &["search", "pdf"]);
     assert!(
         out.stderr
             .contains("is an HTTP index, which cannot be listed"),
@@ -326,8 +312,7 @@ fn a_url_that_is_not_an_index_says_so() {
     std::fs::create_dir_all(&empty).unwrap();
     let server = StaticServer::start(&empty);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
+    let out = ctx.fails_in(&app, &["add", "example/pdf-processing"]);
     assert!(
         out.stderr.contains("is not a skillpkg index"),
         "{}",

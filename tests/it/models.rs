@@ -199,18 +199,15 @@ rules:
         &format!("{}/v1", server.url()),
         "--no-stream",
         "greet",
-    ]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ]))
+    .assert_ok();
     assert_eq!(out.stdout.trim(), "answered after a retry");
 }
 
 #[test]
 fn a_missing_key_for_the_default_server_is_explained() {
     let ctx = TestContext::new();
-    let out = run(ctx
-        .command()
-        .args(["exec", "--model", "anthropic:claude-sonnet-4-5", "hello"]));
-    assert_eq!(out.status, 1);
+    let out = ctx.fails(&["exec", "--model", "anthropic:claude-sonnet-4-5", "hello"]);
     assert!(
         out.stderr
             .contains("needs an API key and ANTHROPIC_API_KEY is not set"),
@@ -236,8 +233,7 @@ fn keys_come_from_the_credentials_file_when_the_environment_has_none() {
             .env("ANTHROPIC_BASE_URL", server.url())
             .args(["exec", "greet from the file"]))
     };
-    let refused = exec();
-    assert_eq!(refused.status, 1);
+    let refused = exec().assert_fails();
     assert!(
         refused.stderr.contains("can be read by other users"),
         "{}",
@@ -246,8 +242,7 @@ fn keys_come_from_the_credentials_file_when_the_environment_has_none() {
     assert!(refused.stderr.contains("chmod 600"), "{}", refused.stderr);
 
     std::fs::set_permissions(&credentials, std::fs::Permissions::from_mode(0o600)).unwrap();
-    let out = exec();
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = exec().assert_ok();
     assert_eq!(
         out.stdout.trim_end().lines().last(),
         Some("Bonjour from the greeter skill")

@@ -3,27 +3,18 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{TestContext, git, run, skill_md, write_skill};
+use crate::common::{Keys, Output, TestContext, git, run, skill_md, write_skill};
 
 struct Publisher {
     ctx: TestContext,
-    keys: PathBuf,
+    keys: Keys,
 }
 
 impl Publisher {
     fn new() -> Publisher {
         let ctx = TestContext::new();
-        let keys = ctx.root().join("keys");
-        let out = run(ctx
-            .command()
-            .args(["keygen", "--no-password", "--out"])
-            .arg(&keys));
-        assert_eq!(out.status, 0, "{}", out.stderr);
+        let keys = ctx.keygen("keys");
         Publisher { ctx, keys }
-    }
-
-    fn public_key(&self) -> PathBuf {
-        self.keys.join("skillpkg.pub")
     }
 
     /// Creates an index (`--git` when `git`) trusting this publisher's key for `acme`.
@@ -33,12 +24,11 @@ impl Publisher {
         cmd.args(["index", "init"])
             .arg(&path)
             .args(["--org", "acme", "--key"])
-            .arg(self.public_key());
+            .arg(&self.keys.public_file);
         if git {
             cmd.arg("--git");
         }
-        let out = run(&mut cmd);
-        assert_eq!(out.status, 0, "{}", out.stderr);
+        run(&mut cmd).assert_ok();
         path
     }
 
@@ -49,7 +39,7 @@ impl Publisher {
         write_skill(&self.ctx.root().join("src"), name, &text)
     }
 
-    fn publish(&self, dir: &Path, index: &str, extra: &[&str]) -> crate::common::Output {
+    fn publish(&self, dir: &Path, index: &str, extra: &[&str]) -> Output {
         self.publish_with_cache(dir, index, extra, None)
     }
 
@@ -59,7 +49,7 @@ impl Publisher {
         index: &str,
         extra: &[&str],
         cache: Option<&Path>,
-    ) -> crate::common::Output {
+    ) -> Output {
         let mut cmd = self.ctx.command();
         if let Some(cache) = cache {
             cmd.env("SKILLPKG_CACHE_DIR", cache);
@@ -67,7 +57,7 @@ impl Publisher {
         cmd.arg("publish")
             .arg(dir)
             .args(["--index", index, "--org", "acme", "--key"])
-            .arg(self.keys.join("skillpkg.key"))
+            .arg(&self.keys.secret_file)
             .args(extra);
         run(&mut cmd)
     }
@@ -91,17 +81,11 @@ fn publish_to_a_folder_index_writes_archive_and_entry() {
         config["dl"],
         "{index}/packages/{org}/{name}/{name}-{version}.skill"
     );
-    let public = std::fs::read_to_string(p.public_key())
-        .unwrap()
-        .lines()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let public = &p.keys.public_key;
     assert_eq!(config["keys"]["acme"], serde_json::json!([public]));
 
     let dir = p.skill("base", "  dependencies: acme/util@^1, acme/other\n");
-    let out = p.publish(&dir, index.to_str().unwrap(), &[]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    p.publish(&dir, index.to_str().unwrap(), &[]).assert_ok();
     let entries = entry_lines(&index, "acme/base");
     assert_eq!(entries.len(), 1);
     let entry = &entries[0];
@@ -116,7 +100,7 @@ fn publish_to_a_folder_index_writes_archive_and_entry() {
     let cksum = skillpkg::store::hash::sha256_hex(&archive);
     assert_eq!(entry["cksum"], cksum.as_str());
     skillpkg::store::signing::verify_for(
-        &public,
+        public,
         &archive,
         entry["sig"].as_str().unwrap(),
         &format!("skillpkg acme/base@1.0.0 sha256:{cksum}"),
@@ -124,12 +108,12 @@ fn publish_to_a_folder_index_writes_archive_and_entry() {
     .unwrap();
 
     // --version and --dependencies override the metadata.
-    let out = p.publish(
+    p.publish(
         &dir,
         index.to_str().unwrap(),
         &["--version", "1.1.0", "--dependencies", ""],
-    );
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    )
+    .assert_ok();
     let entries = entry_lines(&index, "acme/base");
     assert_eq!(entries[1]["vers"], "1.1.0");
     assert_eq!(entries[1]["deps"], serde_json::json!([]));
@@ -141,7 +125,7 @@ fn publish_refuses_bad_requests_and_changes_nothing() {
     let index = p.init_index("index", false);
     let dir = p.skill("tool", "");
     let spec = index.to_str().unwrap();
-    assert_eq!(p.publish(&dir, spec, &[]).status, 0);
+    p.publish(&dir, spec, &[]).assert_ok();
     let snapshot = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
         let mut files: Vec<_> = walkdir::WalkDir::new(root)
             .into_iter()
@@ -163,8 +147,7 @@ fn publish_refuses_bad_requests_and_changes_nothing() {
         ),
     ];
     for (extra, message) in cases {
-        let out = p.publish(&dir, spec, &extra);
-        assert_eq!(out.status, 1, "{extra:?}");
+        let out = p.publish(&dir, spec, &extra).assert_fails();
         assert!(out.stderr.contains(message), "{extra:?}: {}", out.stderr);
     }
     // An org whose keys do not include the signing key.
@@ -180,9 +163,8 @@ fn publish_refuses_bad_requests_and_changes_nothing() {
             "3.0.0",
             "--key",
         ])
-        .arg(p.keys.join("skillpkg.key"));
-    let out = run(&mut cmd);
-    assert_eq!(out.status, 1);
+        .arg(&p.keys.secret_file);
+    let out = run(&mut cmd).assert_fails();
     assert!(
         out.stderr.contains("is not one of org 'other''s keys"),
         "{}",
@@ -190,8 +172,9 @@ fn publish_refuses_bad_requests_and_changes_nothing() {
     );
     // An invalid skill.
     let bad = write_skill(&p.ctx.root().join("src"), "Bad", &skill_md("Bad", "x"));
-    let out = p.publish(&bad, spec, &["--version", "1.0.0"]);
-    assert_eq!(out.status, 1);
+    let out = p
+        .publish(&bad, spec, &["--version", "1.0.0"])
+        .assert_fails();
     assert!(out.stderr.contains("must be lowercase"));
 
     assert!(
@@ -221,8 +204,8 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    for out in &outputs {
-        assert_eq!(out.status, 0, "{}", out.stderr);
+    for out in outputs {
+        out.assert_ok();
     }
 
     let clone = p.ctx.root().join("check");
@@ -252,8 +235,7 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
     }
 
     // Republishing a version is refused.
-    let out = p.publish(&dirs[0], &url, &[]);
-    assert_eq!(out.status, 1);
+    let out = p.publish(&dirs[0], &url, &[]).assert_fails();
     assert!(
         out.stderr.contains("already in the index"),
         "{}",
@@ -261,15 +243,15 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
     );
 
     // Yank flips exactly one line; --undo flips it back.
-    let second = p.publish(&dirs[0], &url, &["--version", "1.1.0"]);
-    assert_eq!(second.status, 0, "{}", second.stderr);
+    p.publish(&dirs[0], &url, &["--version", "1.1.0"])
+        .assert_ok();
     git(&clone, &["pull", "-q"]);
     let before = std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap();
-    let out = run(p
+    run(p
         .ctx
         .command()
-        .args(["yank", "acme/alpha@1.0.0", "--index", &url]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+        .args(["yank", "acme/alpha@1.0.0", "--index", &url]))
+    .assert_ok();
     git(&clone, &["pull", "-q"]);
     let after = std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap();
     let changed: Vec<(&str, &str)> = before
@@ -291,11 +273,11 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
         .command()
         .args(["yank", "acme/alpha@1.0.0", "--index", &url]));
     assert!(again.stderr.contains("already yanked"));
-    let undo = run(p
+    run(p
         .ctx
         .command()
-        .args(["yank", "acme/alpha@1.0.0", "--undo", "--index", &url]));
-    assert_eq!(undo.status, 0);
+        .args(["yank", "acme/alpha@1.0.0", "--undo", "--index", &url]))
+    .assert_ok();
     git(&clone, &["pull", "-q"]);
     assert_eq!(
         std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap(),
@@ -318,13 +300,8 @@ fn a_rejected_push_is_fetched_and_retried() {
             attempts += 1;
             if attempts == 1 {
                 // Another publisher pushes between our fetch and our push.
-                let out = p.publish_with_cache(
-                    &rival,
-                    &url,
-                    &[],
-                    Some(&p.ctx.root().join("cache-rival")),
-                );
-                assert_eq!(out.status, 0, "{}", out.stderr);
+                p.publish_with_cache(&rival, &url, &[], Some(&p.ctx.root().join("cache-rival")))
+                    .assert_ok();
             }
             std::fs::write(index.root().join("marker.txt"), "mine").unwrap();
             Ok("Add marker".to_string())

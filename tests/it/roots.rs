@@ -17,8 +17,7 @@ fn same_name_in_all_three_roots_resolves_to_project() {
         &skill_md("skill-authoring", "Project copy. Use when testing."),
     );
 
-    let out = run(ctx.command().args(["list", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok(&["list", "--json"]);
     let listed: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
     let copies: Vec<(&str, Option<&str>)> = listed
         .iter()
@@ -34,7 +33,7 @@ fn same_name_in_all_three_roots_resolves_to_project() {
         ]
     );
 
-    let table = run(ctx.command().arg("list"));
+    let table = ctx.run(&["list"]);
     let lines: Vec<&str> = table
         .stdout
         .lines()
@@ -45,8 +44,7 @@ fn same_name_in_all_three_roots_resolves_to_project() {
     assert!(lines[1].contains("user") && lines[1].contains("(shadowed by project)"));
     assert!(lines[2].contains("builtin") && lines[2].contains("(shadowed by project)"));
 
-    let show = run(ctx.command().args(["show", "skill-authoring", "--json"]));
-    assert_eq!(show.status, 0, "{}", show.stderr);
+    let show = ctx.ok(&["show", "skill-authoring", "--json"]);
     let shown: serde_json::Value = serde_json::from_str(&show.stdout).unwrap();
     assert_eq!(shown["root"], "project");
     assert_eq!(shown["description"], "Project copy. Use when testing.");
@@ -58,7 +56,7 @@ fn same_name_in_all_three_roots_resolves_to_project() {
         .collect();
     assert_eq!(shadowed, ["user", "builtin"]);
 
-    let text = run(ctx.command().args(["show", "skill-authoring"]));
+    let text = ctx.run(&["show", "skill-authoring"]);
     assert!(
         text.stdout.contains("root:          project"),
         "{}",
@@ -77,17 +75,12 @@ fn project_is_found_from_a_subdirectory_and_git_root_counts() {
     );
     let sub = ctx.project.join("src/deep");
     std::fs::create_dir_all(&sub).unwrap();
-    let out = run(ctx
-        .command()
-        .current_dir(&sub)
-        .args(["show", "local", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&sub, &["show", "local", "--json"]);
 
     // Without skills.toml, the git work tree root is the project.
     std::fs::remove_file(ctx.project.join("skills.toml")).unwrap();
     std::fs::create_dir(ctx.project.join(".git")).unwrap();
-    let out = run(ctx.command().current_dir(&sub).args(["show", "local"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&sub, &["show", "local"]);
 }
 
 #[test]
@@ -116,8 +109,7 @@ fn broken_skills_are_skipped_with_one_warning_each() {
     // Not a skill at all: ignored silently.
     std::fs::create_dir_all(root.join("notes")).unwrap();
 
-    let out = run(ctx.command().args(["list", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok(&["list", "--json"]);
     let listed: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
     let names: Vec<&str> = listed
         .iter()
@@ -152,7 +144,7 @@ fn broken_skills_are_skipped_with_one_warning_each() {
     }
 
     // The catalog cuts the long description at 1024 characters.
-    let prompt = run(ctx.command().arg("prompt"));
+    let prompt = ctx.run(&["prompt"]);
     assert!(
         prompt
             .stdout
@@ -178,8 +170,7 @@ fn hostile_yaml_is_refused_quickly_not_hung() {
     );
     write_skill(&root, "huge", &huge);
 
-    let out = run(ctx.command().args(["list", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok(&["list", "--json"]);
     let stderr = ctx.redact(&out.stderr);
     for dir in ["bomb", "deep", "huge"] {
         assert!(
@@ -190,12 +181,12 @@ fn hostile_yaml_is_refused_quickly_not_hung() {
     assert!(stderr.contains("frontmatter-too-large"));
 
     // The strict validator refuses them too.
-    let out = run(ctx
+    run(ctx
         .command()
         .arg("validate")
         .arg(root.join("bomb"))
-        .arg(root.join("deep")));
-    assert_eq!(out.status, 1);
+        .arg(root.join("deep")))
+    .assert_fails();
 }
 
 #[test]
@@ -211,8 +202,7 @@ fn two_skills_with_one_name_in_a_root_keep_the_first_and_say_so() {
         "beta",
         &skill_md("alpha", "Second. Use when testing."),
     );
-    let out = run(ctx.command().args(["show", "alpha", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok(&["show", "alpha", "--json"]);
     let shown: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(shown["description"], "First. Use when testing.");
     let stderr = ctx.redact(&out.stderr);
@@ -241,14 +231,12 @@ fn the_manifest_can_move_the_project_root() {
         "ignored",
         &skill_md("ignored", "Not the root. Use when testing."),
     );
-    let out = run(ctx.command().args(["list", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok(&["list", "--json"]);
     assert!(out.stdout.contains("\"name\": \"moved\""));
     assert!(!out.stdout.contains("\"name\": \"ignored\""));
 
     std::fs::write(ctx.project.join("skills.toml"), "[skills\n").unwrap();
-    let broken = run(ctx.command().arg("list"));
-    assert_eq!(broken.status, 1);
+    let broken = ctx.fails(&["list"]);
     assert!(
         broken.stderr.contains("skills.toml: invalid manifest"),
         "{}",

@@ -120,8 +120,8 @@ fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
     let out = run(ctx
         .command()
         .args(["keygen", "--no-password", "--out"])
-        .arg(&keys));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+        .arg(&keys))
+    .assert_ok();
     let public_file = keys.join("skillpkg.pub");
     assert_eq!(
         out.stdout.trim(),
@@ -131,19 +131,18 @@ fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
 
     // Encrypted keys need a password, and refuse to work without one off a TTY.
     let protected = ctx.root().join("protected");
-    let refused = run(ctx.command().args(["keygen", "--out"]).arg(&protected));
-    assert_eq!(refused.status, 1);
+    let refused = run(ctx.command().args(["keygen", "--out"]).arg(&protected)).assert_fails();
     assert!(
         refused.stderr.contains("SKILLPKG_KEY_PASSWORD"),
         "{}",
         refused.stderr
     );
-    let made = run(ctx
+    run(ctx
         .command()
         .env("SKILLPKG_KEY_PASSWORD", "hunter2")
         .args(["keygen", "--out"])
-        .arg(&protected));
-    assert_eq!(made.status, 0, "{}", made.stderr);
+        .arg(&protected))
+    .assert_ok();
     // Key files are private, and never overwritten.
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(keys.join("skillpkg.key"))
@@ -154,8 +153,8 @@ fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
     let again = run(ctx
         .command()
         .args(["keygen", "--no-password", "--out"])
-        .arg(&keys));
-    assert_eq!(again.status, 1);
+        .arg(&keys))
+    .assert_fails();
     assert!(again.stderr.contains("already exists"));
 
     let key = SigningKey::load(&keys.join("skillpkg.key")).unwrap();

@@ -1,9 +1,19 @@
-//! A hermetic test context: temp home, config, cache, data and user root.
+//! A hermetic test context (temp home, config, cache, data and user root),
+//! running skillpkg in it, and the fixtures the test files share.
+
+mod fixtures;
+mod terminal;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
+
+pub(crate) use fixtures::{
+    AcmeIndex, copy_dir, new_project, project_with_packages, repo_index, round_trip, tree,
+};
+pub(crate) use terminal::{in_terminal, in_terminal_typing};
 
 /// An isolated environment for running skillpkg.
 pub(crate) struct TestContext {
@@ -61,6 +71,66 @@ impl TestContext {
         text.replace(&canonical.display().to_string(), "[TEMP]")
             .replace(&self.temp.path().display().to_string(), "[TEMP]")
     }
+
+    /// Runs `skillpkg <args>` in the project.
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
+        self.run_in(&self.project, args)
+    }
+
+    /// Runs `skillpkg <args>` in `dir`.
+    pub(crate) fn run_in(&self, dir: &Path, args: &[&str]) -> Output {
+        run(self.command().current_dir(dir).args(args))
+    }
+
+    /// Runs `skillpkg <args>` in the project and asserts that it succeeded.
+    #[track_caller]
+    pub(crate) fn ok(&self, args: &[&str]) -> Output {
+        self.run(args).assert_ok()
+    }
+
+    /// Runs `skillpkg <args>` in `dir` and asserts that it succeeded.
+    #[track_caller]
+    pub(crate) fn ok_in(&self, dir: &Path, args: &[&str]) -> Output {
+        self.run_in(dir, args).assert_ok()
+    }
+
+    /// Runs `skillpkg <args>` in the project and asserts that it failed (exit 1).
+    #[track_caller]
+    pub(crate) fn fails(&self, args: &[&str]) -> Output {
+        self.run(args).assert_fails()
+    }
+
+    /// Runs `skillpkg <args>` in `dir` and asserts that it failed (exit 1).
+    #[track_caller]
+    pub(crate) fn fails_in(&self, dir: &Path, args: &[&str]) -> Output {
+        self.run_in(dir, args).assert_fails()
+    }
+
+    /// A password-less key pair made by `skillpkg keygen` in `<temp>/<dir>`.
+    #[track_caller]
+    pub(crate) fn keygen(&self, dir: &str) -> Keys {
+        let dir = self.root().join(dir);
+        let out = run(self
+            .command()
+            .args(["keygen", "--no-password", "--out"])
+            .arg(&dir))
+        .assert_ok();
+        Keys {
+            public_file: dir.join("skillpkg.pub"),
+            secret_file: dir.join("skillpkg.key"),
+            public_key: out.stdout.trim().to_string(),
+        }
+    }
+}
+
+/// A signing key pair on disk.
+pub(crate) struct Keys {
+    /// The public key file (`skillpkg.pub`).
+    pub public_file: PathBuf,
+    /// The secret key file (`skillpkg.key`), not encrypted.
+    pub secret_file: PathBuf,
+    /// The public key itself, as `keygen` prints it and indexes list it.
+    pub public_key: String,
 }
 
 /// Writes a skill directory `<root>/<dir>/SKILL.md` with `text`.
@@ -89,101 +159,6 @@ pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// Starts `skillpkg <args>` in `dir` on a pseudo-terminal made by script(1)
-/// (with TERM=xterm, output flushed as it comes), stdin and stdout piped.
-fn spawn_in_terminal(ctx: &TestContext, dir: &Path, args: &str) -> std::process::Child {
-    let base = ctx.command();
-    let mut cmd = Command::new("script");
-    cmd.env_clear().current_dir(dir).env("TERM", "xterm");
-    for (key, value) in base.get_envs() {
-        if let Some(value) = value {
-            cmd.env(key, value);
-        }
-    }
-    let line = format!("{} {args}", base.get_program().to_string_lossy());
-    cmd.args(["-qfec", &line, "/dev/null"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-/// Runs `skillpkg <args>` in `dir` on a pseudo-terminal made by script(1)
-/// (with TERM=xterm), typing `input`; returns whether it succeeded and
-/// what the terminal showed.
-pub(crate) fn in_terminal(
-    ctx: &TestContext,
-    dir: &Path,
-    args: &str,
-    input: &str,
-) -> (bool, String) {
-    use std::io::Write;
-    let mut child = spawn_in_terminal(ctx, dir, args);
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
-}
-
-/// Like [`in_terminal`], but types each of `lines` only once the program
-/// has shown `prompt` one more time (a line editor discards what is typed
-/// ahead of its prompt, as a terminal user would not).
-pub(crate) fn in_terminal_typing(
-    ctx: &TestContext,
-    dir: &Path,
-    args: &str,
-    prompt: &str,
-    lines: &[&str],
-) -> (bool, String) {
-    use std::io::{Read, Write};
-    use std::sync::{Arc, Mutex};
-    let mut child = spawn_in_terminal(ctx, dir, args);
-    let shown = Arc::new(Mutex::new(String::new()));
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = {
-        let shown = shown.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stdout.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                shown
-                    .lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        })
-    };
-    let mut stdin = child.stdin.take().unwrap();
-    for (typed, line) in lines.iter().enumerate() {
-        let started = std::time::Instant::now();
-        while shown.lock().unwrap().matches(prompt).count() <= typed {
-            assert!(
-                started.elapsed() < std::time::Duration::from_secs(30),
-                "no prompt {} in: {}",
-                typed + 1,
-                shown.lock().unwrap()
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
-        stdin.flush().unwrap();
-    }
-    let status = child.wait().unwrap();
-    drop(stdin);
-    reader.join().unwrap();
-    let shown = shown.lock().unwrap().clone();
-    (status.success(), shown)
-}
-
 /// Whether pdftotext (poppler-utils) is installed; says loudly that the
 /// test is skipped when it is not, and fails under CI, which installs it.
 pub(crate) fn has_pdftotext() -> bool {
@@ -208,14 +183,59 @@ pub(crate) struct Output {
     pub status: i32,
     pub stdout: String,
     pub stderr: String,
+    /// The arguments it ran with, for failure messages.
+    args: Vec<String>,
 }
 
+impl Output {
+    /// Asserts that the command succeeded (exit 0), showing its stderr if not.
+    #[track_caller]
+    pub(crate) fn assert_ok(self) -> Output {
+        self.assert_status(0)
+    }
+
+    /// Asserts that the command failed (exit 1, not a usage error or a crash).
+    #[track_caller]
+    pub(crate) fn assert_fails(self) -> Output {
+        self.assert_status(1)
+    }
+
+    #[track_caller]
+    fn assert_status(self, expected: i32) -> Output {
+        assert_eq!(
+            self.status, expected,
+            "{:?} exited {}, not {expected}\nstdout:\n{}\nstderr:\n{}",
+            self.args, self.status, self.stdout, self.stderr
+        );
+        self
+    }
+}
+
+/// Runs `cmd` to its end.
 pub(crate) fn run(cmd: &mut Command) -> Output {
+    let args = cmd
+        .get_args()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let out = cmd.output().unwrap();
     Output {
         status: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        args,
+    }
+}
+
+/// Polls `ready` every 20 ms until it holds; after 30 s, panics with the
+/// message `what` gives.
+#[track_caller]
+pub(crate) fn wait_until(mut ready: impl FnMut() -> bool, what: impl FnOnce() -> String) {
+    let started = Instant::now();
+    while !ready() {
+        if started.elapsed() > Duration::from_secs(30) {
+            panic!("waited 30 s in vain: {}", what());
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
