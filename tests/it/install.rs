@@ -2,6 +2,8 @@
 //! indexes, and every refusal leaving root and lock as they were.
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
 
 use crate::common::{
     AcmeIndex, Output, TestContext, copy_dir, git, in_terminal, new_project, project_with_packages,
@@ -529,13 +531,159 @@ fn hidden_unicode_in_a_package_is_reported_with_file_and_line() {
     );
 }
 
+/// `skillpkg -q install` in `dir`, paused at each progress event
+/// (`SKILLPKG_PROGRESS_PAUSE`) until told to go on.
+struct PausedInstall {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    /// The lines of its stderr, as they come.
+    lines: std::sync::mpsc::Receiver<String>,
+    /// What it wrote besides progress events, for failure messages.
+    other: String,
+}
+
+impl PausedInstall {
+    fn start(ctx: &TestContext, dir: &Path) -> PausedInstall {
+        use std::io::BufRead;
+        use std::process::Stdio;
+        let mut child = ctx
+            .command()
+            .current_dir(dir)
+            .env(skillpkg::env_vars::SKILLPKG_PROGRESS_PAUSE, "1")
+            .args(["-q", "install"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stderr.lines() {
+                if send.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        PausedInstall {
+            child,
+            stdin,
+            lines,
+            other: String::new(),
+        }
+    }
+
+    /// The next progress event, waiting at most `wait` for it: the
+    /// install is paused there. Other lines are kept for failure messages.
+    fn event(&mut self, wait: Duration) -> Result<String, RecvTimeoutError> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))?;
+            match line.strip_prefix("progress: ") {
+                Some(event) => return Ok(event.to_string()),
+                None => self.other.push_str(&format!("{line}\n")),
+            }
+        }
+    }
+
+    /// The next progress event (waiting at most 30 s for it).
+    fn next_event(&mut self) -> String {
+        self.event(Duration::from_secs(30))
+            .unwrap_or_else(|e| panic!("no progress event ({e:?}); stderr:\n{}", self.other))
+    }
+
+    /// Lets the install go on from the event it is paused at.
+    fn resume(&mut self) {
+        use std::io::Write;
+        // A failed write means it ended; the next event says so.
+        let _ = self.stdin.write_all(b"\n");
+        let _ = self.stdin.flush();
+    }
+
+    /// Lets the install go on until `ready` holds, or until the next event
+    /// at the latest (within 30 s).
+    fn resume_until(&mut self, mut ready: impl FnMut() -> bool) {
+        self.resume();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !ready() {
+            match self.event(Duration::ZERO) {
+                Ok(_) => return,
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {
+                    std::thread::yield_now();
+                }
+                Err(e) => panic!("no progress ({e:?}); stderr:\n{}", self.other),
+            }
+        }
+    }
+
+    /// Whether it is still running.
+    fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+
+    /// Resumes it at every event until it ends; returns the events and
+    /// asserts that it succeeded.
+    fn finish(mut self) -> Vec<String> {
+        let mut events = Vec::new();
+        loop {
+            match self.event(Duration::from_secs(30)) {
+                Ok(event) => {
+                    events.push(event);
+                    self.resume();
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(e) => panic!("no progress ({e:?}) after {events:?}"),
+            }
+        }
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}: {}", self.other);
+        events
+    }
+}
+
+impl Drop for PausedInstall {
+    fn drop(&mut self) {
+        let _ = self.child.kill(); // SIGKILL
+        let _ = self.child.wait();
+    }
+}
+
 #[test]
-fn install_killed_at_random_points_never_leaves_a_half_installed_skill() {
+fn install_killed_at_any_step_never_leaves_a_half_installed_skill() {
     let ctx = TestContext::new();
-    let (app, _) = project_with_packages(&ctx, 8);
-    // The reference: a complete install.
-    ctx.ok_in(&app, &["install"]);
+    let (app, index) = project_with_packages(&ctx, 8);
+    // Served over HTTP, so that fetching and downloading are steps too.
+    let server = crate::server::StaticServer::start(&index);
+    let manifest = app.join("skills.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace(
+        &format!("{:?}", index.to_str().unwrap()),
+        &format!("{:?}", server.url()),
+    );
+    std::fs::write(&manifest, text).unwrap();
     let root = app.join(".agents/skills");
+    let start_over = || {
+        for dir in [&root, &ctx.root().join("cache")] {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        let _ = std::fs::remove_file(app.join("skills.lock"));
+    };
+
+    // The reference: a complete install, and the events it goes through.
+    start_over();
+    let events = PausedInstall::start(&ctx, &app).finish();
+    let expected: Vec<String> = ["Fetching", "Downloading", "Installing"]
+        .iter()
+        .flat_map(|verb| {
+            let steps = (1..=8).map(move |done| format!("{verb} {done}/8"));
+            std::iter::once(format!("start {verb} 0/8"))
+                .chain(steps)
+                .chain([format!("finish {verb} 8/8")])
+        })
+        .collect();
+    assert_eq!(events, expected);
     let reference: std::collections::BTreeMap<String, Vec<(String, Vec<u8>)>> =
         std::fs::read_dir(&root)
             .unwrap()
@@ -549,57 +697,72 @@ fn install_killed_at_random_points_never_leaves_a_half_installed_skill() {
             .collect();
     assert_eq!(reference.len(), 8);
 
-    let mut seed: u64 = 0x51_6b11;
-    let mut killed_mid_run = 0;
-    for round in 0..50 {
-        // Start over each round half of the time, so there is work to interrupt.
-        if round % 2 == 0 {
-            let _ = std::fs::remove_dir_all(&root);
-            let _ = std::fs::remove_file(app.join("skills.lock"));
+    // Kill points, each with the number of skills in place there: while
+    // fetching and downloading, after 0, 1, half, all-but-one and all
+    // skills are installed, and once installing is over.
+    let points = [
+        ("Fetching 4/8", 0),
+        ("start Downloading 0/8", 0),
+        ("Downloading 4/8", 0),
+        ("start Installing 0/8", 0),
+        ("Installing 1/8", 1),
+        ("Installing 4/8", 4),
+        ("Installing 7/8", 7),
+        ("Installing 8/8", 8),
+        ("finish Installing 8/8", 8),
+    ];
+    let visible = || std::fs::read_dir(&root).map_or(0, Iterator::count);
+    let mut rounds = Vec::new();
+    for (point, done) in points {
+        rounds.push((point, done, false));
+        // Let go from there, and killed the moment the next skill appears.
+        if point.starts_with("start Installing") || point.starts_with("Installing") && done < 8 {
+            rounds.push((point, done, true));
         }
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let delay = std::time::Duration::from_micros((seed >> 33) % 60_000);
-        let mut child = ctx
-            .command()
-            .current_dir(&app)
-            .arg("install")
-            .arg("-q")
-            .spawn()
-            .unwrap();
-        std::thread::sleep(delay);
-        if child.try_wait().unwrap().is_none() {
+    }
+    let mut killed_mid_run = 0;
+    for &(point, done, let_go) in &rounds {
+        let round = format!("killed at {point:?}{}", if let_go { " + 1" } else { "" });
+        start_over();
+        let mut install = PausedInstall::start(&ctx, &app);
+        for expected in events.iter().take_while(|e| *e != point) {
+            assert_eq!(&install.next_event(), expected, "{round}");
+            install.resume();
+        }
+        assert_eq!(install.next_event(), point, "{round}");
+        let in_place = if let_go {
+            install.resume_until(|| visible() > done);
+            done + 1
+        } else {
+            done
+        };
+        if install.running() {
             killed_mid_run += 1;
         }
-        let _ = child.kill(); // SIGKILL
-        let _ = child.wait();
+        drop(install); // SIGKILL
 
-        // Whatever is visible in the root is a complete skill.
-        if let Ok(entries) = std::fs::read_dir(&root) {
-            for entry in entries {
-                let entry = entry.unwrap();
-                let name = entry.file_name().to_string_lossy().into_owned();
-                assert_eq!(
-                    tree(&entry.path()),
-                    reference[&name],
-                    "round {round}: {name} is half-installed"
-                );
-            }
+        // What is visible in the root is what was installed, each skill complete.
+        assert_eq!(visible(), in_place, "{round}");
+        for entry in std::fs::read_dir(&root).into_iter().flatten() {
+            let entry = entry.unwrap();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            assert_eq!(
+                tree(&entry.path()),
+                reference[&name],
+                "{round}: {name} is half-installed"
+            );
         }
         // The next run completes and leaves everything in place.
         let out = ctx.run_in(&app, &["install"]);
-        assert_eq!(out.status, 0, "round {round}: {}", out.stderr);
+        assert_eq!(out.status, 0, "{round}: {}", out.stderr);
         for (name, files) in &reference {
-            assert_eq!(&tree(&root.join(name)), files, "round {round}: {name}");
+            assert_eq!(&tree(&root.join(name)), files, "{round}: {name}");
         }
-        assert_eq!(ctx.run_in(&app, &["verify"]).status, 0, "round {round}");
+        let out = ctx.run_in(&app, &["verify"]);
+        assert_eq!(out.status, 0, "{round}: {}", out.stdout);
     }
-    println!("killed {killed_mid_run} of 50 installs before they finished");
-    assert!(
-        killed_mid_run >= 10,
-        "too few kills landed mid-run ({killed_mid_run}); the test proves little"
-    );
+    assert_eq!(rounds.len(), 13);
+    assert_eq!(killed_mid_run, rounds.len(), "every kill lands mid-run");
 }
 
 #[test]
