@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::common::{
-    Output, TestContext, has_pdftotext, in_terminal, in_terminal_typing, run, skill_md, write_skill,
+    Output, TestContext, has_pdftotext, in_terminal, in_terminal_typing, run, skill_md, wait_until,
+    write_skill,
 };
 
 /// A minimal one-page PDF whose text layer says `text`.
@@ -315,17 +316,21 @@ fn scripts_get_no_secrets_and_are_killed_whole_at_the_timeout() {
         .trim()
         .parse()
         .unwrap();
-    // Gone, or a zombie waiting for whoever adopted it to reap it.
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    let alive = std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
-        stat.rsplit(')')
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .next()
-            != Some("Z")
-    });
-    assert!(!alive, "the script's child {child} outlived the timeout");
+    // Soon gone, or a zombie waiting for whoever adopted it to reap it.
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
+            stat.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                != Some("Z")
+        })
+    };
+    wait_until(
+        || !alive(),
+        || format!("the script's child {child} outlived the timeout"),
+    );
 }
 
 #[test]
@@ -519,7 +524,7 @@ fn ctrl_c_ends_the_run_cleanly_and_the_audit_is_complete() {
     );
     std::fs::create_dir_all(skill.join("scripts")).unwrap();
     let wait = skill.join("scripts/wait.sh");
-    std::fs::write(&wait, "#!/bin/sh\nsleep 30\n").unwrap();
+    std::fs::write(&wait, "#!/bin/sh\n: > started\nsleep 30\n").unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&wait, std::fs::Permissions::from_mode(0o755)).unwrap();
     let model = script(
@@ -537,13 +542,10 @@ fn ctrl_c_ends_the_run_cleanly_and_the_audit_is_complete() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until the script runs, then press Ctrl-C.
+    // Wait until the script runs (it has made its marker file), then press Ctrl-C.
     let started = std::time::Instant::now();
-    while !audit_exists(&ctx) || !audit(&ctx).iter().any(|e| e["event"] == "approval") {
-        assert!(started.elapsed() < std::time::Duration::from_secs(20));
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(200));
+    let marker = ctx.project.join("started");
+    wait_until(|| marker.exists(), || "the script never started".into());
     let status = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -560,11 +562,6 @@ fn ctrl_c_ends_the_run_cleanly_and_the_audit_is_complete() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("never reached"));
     let log = audit(&ctx);
     assert_eq!(events(&log, "end")[0]["ending"]["reason"], "interrupted");
-}
-
-fn audit_exists(ctx: &TestContext) -> bool {
-    std::fs::read_dir(ctx.root().join("project/.skillpkg/runs"))
-        .is_ok_and(|mut d| d.next().is_some())
 }
 
 #[test]

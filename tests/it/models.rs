@@ -4,9 +4,8 @@
 
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
-use crate::common::{TestContext, run, skill_md, write_skill};
+use crate::common::{TestContext, run, skill_md, wait_until, write_skill};
 
 /// A `fakellm serve` on a free loopback port, killed when dropped.
 struct FakeLlm {
@@ -53,14 +52,10 @@ impl FakeLlm {
             .spawn()
             .unwrap();
         let server = FakeLlm { child, port };
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "fakellm did not start"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_until(
+            || TcpStream::connect(("127.0.0.1", port)).is_ok(),
+            || "fakellm did not start".into(),
+        );
         Some(server)
     }
 
