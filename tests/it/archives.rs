@@ -105,12 +105,11 @@ fn pack_refuses_invalid_skills_and_symlinks() {
     let ctx = TestContext::new();
     let bad = write_skill(ctx.root(), "Bad", &skill_md("Bad", "x"));
     let out = run(ctx.command().arg("pack").arg(&bad)).assert_fails();
-    assert!(
-        out.stderr
-            .contains("error[name-lowercase]: Skill name 'Bad' must be lowercase"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: [TEMP]/Bad is not a valid skill:
+      [TEMP]/Bad/SKILL.md: error[name-lowercase]: Skill name 'Bad' must be lowercase
+    hint: fix these, then check with `skillpkg validate [TEMP]/Bad`
+    ");
 
     let linked = write_skill(
         ctx.root(),
@@ -119,11 +118,10 @@ fn pack_refuses_invalid_skills_and_symlinks() {
     );
     std::os::unix::fs::symlink("/etc/passwd", linked.join("passwd")).unwrap();
     let out = run(ctx.command().arg("pack").arg(&linked)).assert_fails();
-    assert!(
-        out.stderr.contains("passwd is a symbolic link"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: [TEMP]/linked/passwd is a symbolic link: skills are packed as regular files only
+    hint: replace the link with the file it points to, or list it in .skillignore
+    ");
     assert!(!ctx.project.join("linked.skill").exists());
 }
 

@@ -37,9 +37,12 @@ fn new_scaffolds_a_skill_that_validates_strictly() {
 
     // Existing directories and invalid names are refused.
     let again = ctx.fails(&["new", "report-writer"]);
-    assert!(again.stderr.contains("already exists"));
+    insta::assert_snapshot!(ctx.redact(&again.stderr), @"error: [TEMP]/project/report-writer already exists; choose another name or directory");
     let bad = ctx.fails(&["new", "Bad_Name"]);
-    assert!(bad.stderr.contains("must be lowercase"), "{}", bad.stderr);
+    insta::assert_snapshot!(bad.stderr, @"
+    error: invalid skill name 'Bad_Name': Skill name 'Bad_Name' must be lowercase
+    hint: names use lowercase letters, digits and single hyphens, at most 64 characters
+    ");
 }
 
 #[test]
@@ -53,11 +56,15 @@ fn show_lists_files_and_unknown_names_fail_with_a_hint() {
     std::fs::create_dir_all(dir.join("scripts")).unwrap();
     std::fs::write(dir.join("scripts/run.sh"), "#!/bin/sh\n").unwrap();
     let out = ctx.ok(&["show", "tool"]);
-    assert!(
-        out.stdout.contains("  SKILL.md\n  scripts/run.sh\n"),
-        "{}",
-        out.stdout
-    );
+    insta::assert_snapshot!(ctx.redact(&out.stdout), @"
+    name:          tool
+    description:   A tool. Use when testing.
+    root:          project
+    location:      [TEMP]/project/.agents/skills/tool/SKILL.md
+    files:
+      SKILL.md
+      scripts/run.sh
+    ");
 
     let missing = ctx.fails(&["show", "nope"]);
     insta::assert_snapshot!(missing.stderr, @r"
@@ -154,7 +161,10 @@ fn init_writes_a_manifest_once_and_makes_a_project() {
     let text = std::fs::read_to_string(dir.join("skills.toml")).unwrap();
     assert!(text.contains("[skills]"));
     let again = run(ctx.command().arg("init").arg(&dir)).assert_fails();
-    assert!(again.stderr.contains("already exists"));
+    insta::assert_snapshot!(ctx.redact(&again.stderr), @"
+    error: [TEMP]/fresh/skills.toml already exists
+    hint: add skills to it with `skillpkg add org/name`
+    ");
     assert_eq!(
         std::fs::read_to_string(dir.join("skills.toml")).unwrap(),
         text

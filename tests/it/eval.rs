@@ -282,7 +282,7 @@ fn filters_tables_and_baselines() {
     assert_eq!(report["summary"]["baseline_pass_rate"], 0.0);
 
     let out = ctx.fails(&["eval", "nowhere.toml"]);
-    assert!(out.stderr.contains("no such case file"), "{}", out.stderr);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"error: [TEMP]/project/nowhere.toml: no such case file or directory");
 }
 
 #[test]

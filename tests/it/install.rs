@@ -57,14 +57,10 @@ fn offline_and_frozen_work_from_the_cache_alone() {
         std::fs::copy(app.join(file), second.join(file)).unwrap();
     }
     let online = ctx.fails_in(&second, &["install"]);
-    assert!(
-        online.stderr.contains(&format!(
-            "could not fetch the index {}",
-            url.strip_prefix("git+").unwrap()
-        )),
-        "{}",
-        online.stderr
-    );
+    insta::assert_snapshot!(ctx.redact(&online.stderr), @"
+    error: could not fetch the index file://[TEMP]/git-work
+      Caused by: failed to resolve path '[TEMP]/git-work': No such file or directory; class=Os (2)
+    ");
 
     ctx.ok_in(&second, &["install", "--frozen"]);
     assert!(tree(&app.join(".agents/skills")) == tree(&second.join(".agents/skills")));
@@ -77,12 +73,10 @@ fn offline_and_frozen_work_from_the_cache_alone() {
         .env("SKILLPKG_CACHE_DIR", ctx.root().join("cold"))
         .args(["install", "--offline"]))
     .assert_fails();
-    assert!(
-        cold.stderr
-            .contains("is not in the cache and --offline forbids fetching it"),
-        "{}",
-        cold.stderr
-    );
+    insta::assert_snapshot!(ctx.redact(&cold.stderr), @"
+    error: the index git+file://[TEMP]/git-work is not in the cache and --offline forbids fetching it
+    hint: run once without --offline (or --frozen) to fetch it
+    ");
 }
 
 /// A project on a private copy of the sample index, with pdf-processing installed.
@@ -112,16 +106,13 @@ impl Tamper {
         )
     }
 
-    /// Runs `args`, expects failure with `message`, and an untouched project.
-    fn refused(&self, args: &[&str], message: &str) {
+    /// Runs `args`, expects failure and an untouched project; returns
+    /// what it said on stderr, redacted.
+    fn refused(&self, args: &[&str]) -> String {
         let before = self.snapshot();
         let out = self.ctx.fails(args);
-        assert!(
-            out.stderr.contains(message),
-            "{args:?}: expected {message:?} in:\n{}",
-            out.stderr
-        );
         assert!(self.snapshot() == before, "{args:?} changed the project");
+        self.ctx.redact(&out.stderr)
     }
 
     /// Yanks `package@version` from the index.
@@ -148,10 +139,10 @@ fn tampered_archives_entries_and_signatures_are_refused() {
     let mut bytes = std::fs::read(&archive).unwrap();
     bytes[100] ^= 1;
     std::fs::write(&archive, &bytes).unwrap();
-    t.refused(
-        &["add", "example/citation-style@^1"],
-        "checksum mismatch for example/citation-style@1.0.0",
-    );
+    insta::assert_snapshot!(t.refused(&["add", "example/citation-style@^1"]), @"
+    error: checksum mismatch for example/citation-style@1.0.0: the index says sha256:cd5e6c63bff27335402004345a5cc519444899c7cc6b359629c5c4ba44501e54 but the archive is sha256:b1364d0b17fcfe6aa1c746f7714c7222ac6d875b9697b5fd49fe583b7ac52e0a
+    hint: the archive or the index entry was tampered with or corrupted; do not install it
+    ");
     bytes[100] ^= 1;
     std::fs::write(&archive, &bytes).unwrap();
 
@@ -174,10 +165,10 @@ fn tampered_archives_entries_and_signatures_are_refused() {
         std::fs::write(&entry, text).unwrap();
     };
     write(&lines);
-    t.refused(
-        &["add", "example/citation-style@^1"],
-        "the signature of example/citation-style@1.0.0 does not verify",
-    );
+    insta::assert_snapshot!(t.refused(&["add", "example/citation-style@^1"]), @"
+    error: the signature of example/citation-style@1.0.0 does not verify
+      Caused by: the signature does not verify with key RWRN7xGsQH4NuAzRanXGTKz5PfIoUrE8b9mW33xDrxPPGCqZ5xRllMaI: The signature was created with a different key than the one provided
+    ");
 
     // A valid signature replayed: 1.0.0's archive and signature served as 3.0.0.
     let mut replay: Vec<serde_json::Value> = original
@@ -193,7 +184,10 @@ fn tampered_archives_entries_and_signatures_are_refused() {
     )
     .unwrap();
     write(&replay);
-    t.refused(&["add", "example/citation-style@^3"], "replayed");
+    insta::assert_snapshot!(t.refused(&["add", "example/citation-style@^3"]), @"
+    error: the signature of example/citation-style@3.0.0 does not verify
+      Caused by: the signature is for 'skillpkg example/citation-style@1.0.0 sha256:cd5e6c63bff27335402004345a5cc519444899c7cc6b359629c5c4ba44501e54', not 'skillpkg example/citation-style@3.0.0 sha256:cd5e6c63bff27335402004345a5cc519444899c7cc6b359629c5c4ba44501e54' (a signature replayed from another package or version?)
+    ");
     std::fs::write(&entry, &original).unwrap();
 }
 
@@ -238,41 +232,43 @@ fn a_changed_org_key_is_refused_naming_both_keys() {
         .unwrap()
         .to_string();
     let new_key = keys.public_key;
-    t.refused(
-        &["add", "example/citation-style"],
-        &format!("signed by key {new_key}, but skills.lock pins org 'example' to {old_key}"),
-    );
-    t.refused(
-        &["add", "example/citation-style"],
-        "skillpkg trust example --key",
-    );
+    let redact_keys = |text: &str| {
+        text.replace(&new_key, "[NEW KEY]")
+            .replace(&old_key, "[OLD KEY]")
+    };
+    insta::assert_snapshot!(redact_keys(&t.refused(&["add", "example/citation-style"])), @"
+    error: example/citation-style@1.0.0 is signed by key [NEW KEY], but skills.lock pins org 'example' to [OLD KEY]
+    hint: if the org really changed its key, accept it with `skillpkg trust example --key [NEW KEY]`
+    ");
 
     // Accepting the new key lets the install go through.
     let out = t.ctx.ok(&["trust", "example", "--key", &new_key]);
-    assert!(
-        out.stderr.contains(&format!("Replaced key {old_key}")),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(redact_keys(&out.stderr), @"
+    Replaced key [OLD KEY] of org 'example'
+     Trusted the new key of org 'example'
+    ");
     t.ctx.ok(&["add", "example/citation-style"]);
 }
 
 #[test]
 fn unsatisfiable_yanked_and_unknown_requirements_are_explained() {
     let t = Tamper::new();
-    t.refused(
-        &["add", "example/pdf-processing@^9"],
-        "no versions satisfy the requirements",
-    );
-    t.refused(&["add", "example/nope"], "example/nope is not in the index");
+    insta::assert_snapshot!(t.refused(&["add", "example/pdf-processing@^9"]), @"
+    error: no versions satisfy the requirements:
+    Because your project requires example/pdf-processing ^9 and no version of example/pdf-processing matches ^9, the requirement of your project cannot be met.
+    ");
+    insta::assert_snapshot!(t.refused(&["add", "example/nope"]), @"
+    error: example/nope is not in the index [TEMP]/index
+    hint: check the name with `skillpkg search`
+    ");
     // Yank every version of citation-style: nothing left to pick.
     for version in ["1.0.0", "2.0.0"] {
         t.yank(&format!("example/citation-style@{version}"));
     }
-    t.refused(
-        &["add", "example/citation-style"],
-        "no versions satisfy the requirements",
-    );
+    insta::assert_snapshot!(t.refused(&["add", "example/citation-style"]), @"
+    error: no versions satisfy the requirements:
+    Because your project requires any version of example/citation-style and both versions of example/citation-style (1.0.0 and 2.0.0) are yanked, the requirements of your project cannot be met together.
+    ");
 }
 
 #[test]
@@ -284,10 +280,10 @@ fn hand_written_and_edited_skills_are_never_overwritten() {
         "citation-style",
         &skill_md("citation-style", "Mine. Use when citing."),
     );
-    t.refused(
-        &["add", "example/citation-style"],
-        "skillpkg does not manage it",
-    );
+    insta::assert_snapshot!(t.refused(&["add", "example/citation-style"]), @"
+    error: [TEMP]/app/.agents/skills/citation-style already exists and skillpkg does not manage it (a hand-written skill?); not overwriting it
+    hint: rename or move that folder, then install example/citation-style again
+    ");
     std::fs::remove_dir_all(t.app.join(".agents/skills/citation-style")).unwrap();
 
     // A managed skill edited locally, then asked to change version.
@@ -295,10 +291,11 @@ fn hand_written_and_edited_skills_are_never_overwritten() {
     let mut text = std::fs::read_to_string(&edited).unwrap();
     text.push_str("\nMy local note.\n");
     std::fs::write(&edited, &text).unwrap();
-    t.refused(
-        &["remove", "example/pdf-processing"],
-        "was edited since it was installed",
-    );
+    insta::assert_snapshot!(t.refused(&["remove", "example/pdf-processing"]), @"
+    error: [TEMP]/app/.agents/skills/pdf-processing was edited since it was installed; not removing it
+      modified: SKILL.md
+    hint: pass --force to remove it anyway
+    ");
     t.ctx.ok(&["remove", "--force", "example/pdf-processing"]);
 }
 
@@ -351,24 +348,20 @@ fn edited_skills_are_listed_file_by_file_by_update_and_verify() {
     let skill = t.app.join(".agents/skills/citation-style");
     std::fs::write(skill.join("SKILL.md"), "changed\n").unwrap();
     std::fs::write(skill.join("notes.txt"), "mine\n").unwrap();
-    t.refused(
-        &["add", "example/citation-style@^2"],
-        "was edited since it was installed (its files no longer match skills.lock)\n  modified: SKILL.md\n  extra: notes.txt",
-    );
+    insta::assert_snapshot!(t.refused(&["add", "example/citation-style@^2"]), @"
+    error: [TEMP]/app/.agents/skills/citation-style was edited since it was installed (its files no longer match skills.lock)
+      modified: SKILL.md
+      extra: notes.txt
+    hint: keep your edits elsewhere, or pass --force to replace it with example/citation-style
+    ");
 
     let out = t.ctx.fails(&["verify"]);
-    assert!(
-        out.stdout.contains(
-            "example/citation-style@1.0.0: modified\n  modified: SKILL.md\n  extra: notes.txt\n"
-        ),
-        "{}",
-        out.stdout
-    );
-    assert!(
-        out.stdout.contains("example/pdf-processing@1.0.0: ok"),
-        "{}",
-        out.stdout
-    );
+    insta::assert_snapshot!(out.stdout, @"
+    example/citation-style@1.0.0: modified
+      modified: SKILL.md
+      extra: notes.txt
+    example/pdf-processing@1.0.0: ok
+    ");
     std::fs::remove_dir_all(t.app.join(".agents/skills/pdf-processing")).unwrap();
     let json = t.ctx.run(&["verify", "--json"]);
     let results: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
@@ -382,17 +375,10 @@ fn edited_skills_are_listed_file_by_file_by_update_and_verify() {
 
     // --force replaces the edited skill; install restores the missing one.
     let out = t.ctx.ok(&["add", "--force", "example/citation-style@^2"]);
-    assert!(
-        out.stderr.contains("Updated example/citation-style v2.0.0"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr
-            .contains("Installed example/pdf-processing v1.0.0"),
-        "the missing skill is put back: {}",
-        out.stderr
-    );
+    insta::assert_snapshot!(out.stderr, @"
+      Updated example/citation-style v2.0.0
+    Installed example/pdf-processing v1.0.0
+    ");
     t.ctx.ok(&["install"]);
     t.ctx.ok(&["verify"]);
 }
@@ -409,25 +395,22 @@ fn search_finds_packages_by_every_word() {
         .map(|h| h["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["example/pdf-processing"]);
-    let out = ctx.run(&["search", "citations"]);
-    assert!(
-        out.stdout.contains("example/citation-style@2.0.0")
-            && out.stdout.contains("example/report-writer@1.0.0"),
-        "{}",
-        out.stdout
-    );
+    let out = ctx.ok(&["search", "citations"]);
+    insta::assert_snapshot!(out.stdout, @"
+    example/citation-style@2.0.0  Format citations and reference lists in a consistent author-date style. Use when writing or fixing references, footnotes or a bibliography, or when the user asks how to cite a source.
+    example/report-writer@1.0.0   Write a short, sourced report from documents (PDFs, notes) the user provides. Use when the user asks for a report, brief or memo based on files, with citations to those files.
+    ");
     let none = ctx.ok(&["search", "zebra"]);
-    assert!(none.stderr.contains("no package matches 'zebra'"));
+    insta::assert_snapshot!(none.stderr, @"warning: no package matches 'zebra'");
 
     // A project's default registry is the one searched; yanked versions are skipped.
     let t = Tamper::new();
     t.yank("example/citation-style@2.0.0");
-    let out = t.ctx.run(&["search", "citation"]);
-    assert!(
-        out.stdout.contains("example/citation-style@1.0.0"),
-        "{}",
-        out.stdout
-    );
+    let out = t.ctx.ok(&["search", "citation"]);
+    insta::assert_snapshot!(out.stdout, @"
+    example/citation-style@1.0.0  Format citations and reference lists in a consistent author-date style. Use when writing or fixing references, footnotes or a bibliography, or when the user asks how to cite a source.
+    example/report-writer@1.0.0   Write a short, sourced report from documents (PDFs, notes) the user provides. Use when the user asks for a report, brief or memo based on files, with citations to those files.
+    ");
 }
 
 #[test]
@@ -471,36 +454,24 @@ fn update_moves_pins_only_when_asked() {
 
     let before = t.snapshot();
     let dry = t.ctx.ok(&["update", "--dry-run"]);
-    assert!(
-        dry.stderr
-            .contains("Would update to example/citation-style v2.0.0"),
-        "{}",
-        dry.stderr
-    );
+    insta::assert_snapshot!(dry.stderr, @"       Would update to example/citation-style v2.0.0");
     assert!(t.snapshot() == before, "--dry-run changes nothing");
 
     let out = t.ctx.ok(&["update", "example/citation-style"]);
-    assert!(
-        out.stderr.contains("Updated example/citation-style v2.0.0"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(out.stderr, @"     Updated example/citation-style v2.0.0");
     let lock = skillpkg::manifest::lock::Lockfile::load(&t.app.join("skills.lock")).unwrap();
     assert_eq!(lock.get("example/citation-style").unwrap().version, "2.0.0");
     assert_eq!(lock.get("example/pdf-processing").unwrap().version, "1.0.0");
 
     let unknown = t.ctx.fails(&["update", "example/nope"]);
-    assert!(unknown.stderr.contains("example/nope is not in"));
-    let none = t.ctx.run(&["update", "--dry-run"]);
-    assert!(none.stderr.contains("Up-to-date"), "{}", none.stderr);
-    let current = t.ctx.run(&["outdated"]);
-    assert!(
-        current
-            .stderr
-            .contains("no locked package has a newer version"),
-        "{}",
-        current.stderr
-    );
+    insta::assert_snapshot!(t.ctx.redact(&unknown.stderr), @"
+    error: example/nope is not in [TEMP]/app/skills.lock
+    hint: `skillpkg add example/nope` installs it
+    ");
+    let none = t.ctx.ok(&["update", "--dry-run"]);
+    insta::assert_snapshot!(none.stderr, @"  Up-to-date every package is at the newest allowed version");
+    let current = t.ctx.ok(&["outdated"]);
+    insta::assert_snapshot!(current.stderr, @"  Up-to-date no locked package has a newer version");
 }
 
 #[test]
@@ -515,20 +486,11 @@ fn hidden_unicode_in_a_package_is_reported_with_file_and_line() {
     acme.publish(&ctx, &dir);
     let app = new_project(&ctx, Some(acme.index.to_str().unwrap()));
     let out = ctx.ok_in(&app, &["add", "acme/sneaky"]);
-    assert!(
-        out.stderr.contains(
-            "warning: acme/sneaky: SKILL.md:5: hidden character U+200B (zero-width space)"
-        ),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr.contains(
-            "warning: acme/sneaky: SKILL.md:6: hidden character U+202E (bidi embedding or override)"
-        ),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(out.stderr, @"
+    warning: acme/sneaky: SKILL.md:5: hidden character U+200B (zero-width space) could carry instructions a reader cannot see
+    warning: acme/sneaky: SKILL.md:6: hidden character U+202E (bidi embedding or override) could carry instructions a reader cannot see
+       Installed acme/sneaky v1.0.0
+    ");
 }
 
 /// `skillpkg -q install` in `dir`, paused at each progress event
@@ -799,12 +761,12 @@ fn targets_expose_installed_skills_to_other_agents() {
             std::fs::read(app.join(".agents/skills/pdf-processing/SKILL.md")).unwrap()
         );
     }
-    assert!(
-        out.stderr
-            .contains("codex/skills/citation-style exists and skillpkg did not make it"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    warning: [TEMP]/app/.codex/skills/citation-style exists and skillpkg did not make it; not exposing citation-style there
+       Installed example/citation-style v1.0.0
+       Installed example/pdf-processing v1.0.0
+       Installed example/report-writer v1.0.0
+    ");
     assert_eq!(
         std::fs::read_to_string(app.join(".codex/skills/citation-style/SKILL.md")).unwrap(),
         skill_md("citation-style", "Mine. Use when citing.")
@@ -817,11 +779,7 @@ fn targets_expose_installed_skills_to_other_agents() {
 
     std::fs::write(&manifest, text.replace("\"codex\"", "\"nope\"")).unwrap();
     let out = ctx.fails_in(&app, &["install"]);
-    assert!(
-        out.stderr.contains("unknown install target 'nope'"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"error: unknown install target 'nope' in skills.toml; known targets: claude, codex, cursor, gemini, opencode");
 }
 
 #[test]
@@ -836,12 +794,7 @@ fn verify_flags_a_signer_the_lock_no_longer_trusts() {
     );
     lock.write(&lock_path).unwrap();
     let out = t.ctx.fails(&["verify"]);
-    assert!(
-        out.stdout
-            .contains("example/pdf-processing@1.0.0: untrusted-signer"),
-        "{}",
-        out.stdout
-    );
+    insta::assert_snapshot!(out.stdout, @"example/pdf-processing@1.0.0: untrusted-signer");
 }
 
 #[test]
@@ -851,12 +804,7 @@ fn global_skills_live_in_the_user_root_with_their_own_manifest_and_lock() {
     let anywhere = ctx.root().join("anywhere");
     std::fs::create_dir_all(&anywhere).unwrap();
     let out = ctx.ok_in(&anywhere, &["add", "--global", "example/pdf-processing"]);
-    assert!(
-        out.stderr
-            .contains("Installed example/pdf-processing v1.0.0"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(out.stderr, @"   Installed example/pdf-processing v1.0.0");
     assert!(ctx.user_root().join("pdf-processing/SKILL.md").is_file());
     let data = ctx.root().join("data/global");
     let manifest = std::fs::read_to_string(data.join("skills.toml")).unwrap();
@@ -894,7 +842,10 @@ fn global_skills_live_in_the_user_root_with_their_own_manifest_and_lock() {
 
     // Without --global, a command outside any project says how to start one.
     let out = ctx.fails_in(&anywhere, &["install"]);
-    assert!(out.stderr.contains("skillpkg init"), "{}", out.stderr);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: no skills.toml in [TEMP]/anywhere or any parent directory
+    hint: run `skillpkg init` to start one
+    ");
 }
 
 #[test]

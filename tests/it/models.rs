@@ -203,12 +203,10 @@ rules:
 fn a_missing_key_for_the_default_server_is_explained() {
     let ctx = TestContext::new();
     let out = ctx.fails(&["exec", "--model", "anthropic:claude-sonnet-4-5", "hello"]);
-    assert!(
-        out.stderr
-            .contains("needs an API key and ANTHROPIC_API_KEY is not set"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: anthropic:claude-sonnet-4-5 needs an API key and ANTHROPIC_API_KEY is not set
+    hint: export ANTHROPIC_API_KEY=…, or point --base-url at a server that needs none
+    ");
 }
 
 #[test]
@@ -229,12 +227,10 @@ fn keys_come_from_the_credentials_file_when_the_environment_has_none() {
             .args(["exec", "greet from the file"]))
     };
     let refused = exec().assert_fails();
-    assert!(
-        refused.stderr.contains("can be read by other users"),
-        "{}",
-        refused.stderr
-    );
-    assert!(refused.stderr.contains("chmod 600"), "{}", refused.stderr);
+    insta::assert_snapshot!(ctx.redact(&refused.stderr), @"
+    error: [TEMP]/config/credentials.toml can be read by other users (mode 644); not using its keys
+    hint: chmod 600 [TEMP]/config/credentials.toml
+    ");
 
     std::fs::set_permissions(&credentials, std::fs::Permissions::from_mode(0o600)).unwrap();
     let out = exec().assert_ok();

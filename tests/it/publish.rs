@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{Keys, Output, TestContext, git, run, skill_md, write_skill};
+use crate::common::{Keys, Output, TestContext, git, run, skill_md, tree, write_skill};
 
 struct Publisher {
     ctx: TestContext,
@@ -126,29 +126,16 @@ fn publish_refuses_bad_requests_and_changes_nothing() {
     let dir = p.skill("tool", "");
     let spec = index.to_str().unwrap();
     p.publish(&dir, spec, &[]).assert_ok();
-    let snapshot = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
-        let mut files: Vec<_> = walkdir::WalkDir::new(root)
-            .into_iter()
-            .map(|e| e.unwrap())
-            .filter(|e| e.file_type().is_file())
-            .map(|e| (e.path().to_path_buf(), std::fs::read(e.path()).unwrap()))
-            .collect();
-        files.sort();
-        files
-    };
-    let before = snapshot(&index);
+    let before = tree(&index);
 
-    let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec![], "already in the index"),
-        (vec!["--version", "1.0"], "invalid version '1.0'"),
-        (
-            vec!["--version", "2.0.0", "--dependencies", "acme/x@bogus"],
-            "invalid version requirement",
-        ),
+    let cases: [&[&str]; 3] = [
+        &[],
+        &["--version", "1.0"],
+        &["--version", "2.0.0", "--dependencies", "acme/x@bogus"],
     ];
-    for (extra, message) in cases {
-        let out = p.publish(&dir, spec, &extra).assert_fails();
-        assert!(out.stderr.contains(message), "{extra:?}: {}", out.stderr);
+    let mut transcript = String::new();
+    for extra in cases {
+        transcript += &p.publish(&dir, spec, extra).assert_fails().transcript();
     }
     // An org whose keys do not include the signing key.
     let mut cmd = p.ctx.command();
@@ -164,21 +151,37 @@ fn publish_refuses_bad_requests_and_changes_nothing() {
             "--key",
         ])
         .arg(&p.keys.secret_file);
-    let out = run(&mut cmd).assert_fails();
-    assert!(
-        out.stderr.contains("is not one of org 'other''s keys"),
-        "{}",
-        out.stderr
-    );
+    transcript += &run(&mut cmd).assert_fails().transcript();
     // An invalid skill.
     let bad = write_skill(&p.ctx.root().join("src"), "Bad", &skill_md("Bad", "x"));
-    let out = p
+    transcript += &p
         .publish(&bad, spec, &["--version", "1.0.0"])
-        .assert_fails();
-    assert!(out.stderr.contains("must be lowercase"));
+        .assert_fails()
+        .transcript();
+    let transcript = p
+        .ctx
+        .redact(&transcript)
+        .replace(&p.keys.public_key, "[KEY]");
+    insta::assert_snapshot!(transcript, @"
+    $ skillpkg publish [TEMP]/src/tool --index [TEMP]/index --org acme --key [TEMP]/keys/skillpkg.key
+    error: acme/tool@1.0.0 is already in the index; versions are immutable
+    hint: bump metadata.version (or pass --version) and publish again
+    $ skillpkg publish [TEMP]/src/tool --index [TEMP]/index --org acme --key [TEMP]/keys/skillpkg.key --version 1.0
+    error: invalid version '1.0' for acme/tool: unexpected end of input while parsing minor version number (versions are semver, like 1.2.3)
+    $ skillpkg publish [TEMP]/src/tool --index [TEMP]/index --org acme --key [TEMP]/keys/skillpkg.key --version 2.0.0 --dependencies acme/x@bogus
+    error: invalid dependencies for acme/tool
+      Caused by: dependency 'acme/x@bogus': invalid version requirement 'bogus': unexpected character 'b' while parsing major version number
+    $ skillpkg publish [TEMP]/src/tool --index [TEMP]/index --org other --version 3.0.0 --key [TEMP]/keys/skillpkg.key
+    error: the signing key [KEY] is not one of org 'other''s keys in [TEMP]/index/config.json
+    hint: add it with `skillpkg index init [TEMP]/index --org other --key <public key>`
+    $ skillpkg publish [TEMP]/src/Bad --index [TEMP]/index --org acme --key [TEMP]/keys/skillpkg.key --version 1.0.0
+    error: [TEMP]/src/Bad is not a valid skill:
+      [TEMP]/src/Bad/SKILL.md: error[name-lowercase]: Skill name 'Bad' must be lowercase
+    hint: fix these, then check with `skillpkg validate [TEMP]/src/Bad`
+    ");
 
     assert!(
-        snapshot(&index) == before,
+        tree(&index) == before,
         "a refused publish changed the index"
     );
 }
@@ -236,22 +239,17 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
 
     // Republishing a version is refused.
     let out = p.publish(&dirs[0], &url, &[]).assert_fails();
-    assert!(
-        out.stderr.contains("already in the index"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(p.ctx.redact(&out.stderr), @"
+    error: acme/alpha@1.0.0 is already in the index; versions are immutable
+    hint: bump metadata.version (or pass --version) and publish again
+    ");
 
     // Yank flips exactly one line; --undo flips it back.
     p.publish(&dirs[0], &url, &["--version", "1.1.0"])
         .assert_ok();
     git(&clone, &["pull", "-q"]);
     let before = std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap();
-    run(p
-        .ctx
-        .command()
-        .args(["yank", "acme/alpha@1.0.0", "--index", &url]))
-    .assert_ok();
+    p.ctx.ok(&["yank", "acme/alpha@1.0.0", "--index", &url]);
     git(&clone, &["pull", "-q"]);
     let after = std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap();
     let changed: Vec<(&str, &str)> = before
@@ -268,16 +266,10 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
     let diff = git(&clone, &["diff", "--numstat", "HEAD~1", "HEAD"]);
     assert_eq!(diff.trim(), "1\t1\tindex/acme/alpha");
 
-    let again = run(p
-        .ctx
-        .command()
-        .args(["yank", "acme/alpha@1.0.0", "--index", &url]));
-    assert!(again.stderr.contains("already yanked"));
-    run(p
-        .ctx
-        .command()
-        .args(["yank", "acme/alpha@1.0.0", "--undo", "--index", &url]))
-    .assert_ok();
+    let again = p.ctx.ok(&["yank", "acme/alpha@1.0.0", "--index", &url]);
+    insta::assert_snapshot!(p.ctx.redact(&again.stderr), @"warning: acme/alpha@1.0.0 is already yanked; nothing changed");
+    p.ctx
+        .ok(&["yank", "acme/alpha@1.0.0", "--undo", "--index", &url]);
     git(&clone, &["pull", "-q"]);
     assert_eq!(
         std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap(),

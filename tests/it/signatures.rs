@@ -132,11 +132,10 @@ fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
     // Encrypted keys need a password, and refuse to work without one off a TTY.
     let protected = ctx.root().join("protected");
     let refused = run(ctx.command().args(["keygen", "--out"]).arg(&protected)).assert_fails();
-    assert!(
-        refused.stderr.contains("SKILLPKG_KEY_PASSWORD"),
-        "{}",
-        refused.stderr
-    );
+    insta::assert_snapshot!(ctx.redact(&refused.stderr), @"
+    error: the secret key is password-protected and there is no terminal to ask for the password
+    hint: set SKILLPKG_KEY_PASSWORD to the password
+    ");
     run(ctx
         .command()
         .env("SKILLPKG_KEY_PASSWORD", "hunter2")
@@ -155,7 +154,10 @@ fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
         .args(["keygen", "--no-password", "--out"])
         .arg(&keys))
     .assert_fails();
-    assert!(again.stderr.contains("already exists"));
+    insta::assert_snapshot!(ctx.redact(&again.stderr), @"
+    error: [TEMP]/keys/skillpkg.pub already exists; refusing to overwrite a key
+    hint: choose another directory with --out, or move the old key away
+    ");
 
     let key = SigningKey::load(&keys.join("skillpkg.key")).unwrap();
     let archive = ctx.root().join("pkg.skill");

@@ -419,11 +419,7 @@ fn output_names_file_rule_and_message_and_exit_code_reflects_validity() {
     [TEMP]/Bad/SKILL.md: error[name-lowercase]: Skill name 'Bad' must be lowercase
     [TEMP]/missing: error[path-missing]: Path does not exist: [TEMP]/missing
     ");
-    assert!(
-        out.stderr.contains("3 skills: 1 valid, 2 invalid"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"   Validated 3 skills: 1 valid, 2 invalid");
 }
 
 #[test]

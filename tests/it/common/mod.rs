@@ -6,9 +6,11 @@ mod terminal;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
+use regex::Regex;
 
 pub(crate) use fixtures::{
     AcmeIndex, copy_dir, new_project, project_with_packages, repo_index, round_trip, tree,
@@ -65,11 +67,28 @@ impl TestContext {
         cmd
     }
 
-    /// Replaces the temp dir in `text` with `[TEMP]`, for snapshots.
+    /// Replaces what changes from run to run in `text`, for snapshots: the
+    /// temp dir (`[TEMP]`), audit log names (`[RUN]`), the builtin skills'
+    /// versioned cache folder (`[VERSION]`), git commits (`[COMMIT]`) and
+    /// the random part of temporary folders (`[RANDOM]`).
     pub(crate) fn redact(&self, text: &str) -> String {
+        static VARYING: LazyLock<[(Regex, &str); 4]> = LazyLock::new(|| {
+            [
+                (r"\d{8}T\d{6}\.\d{3}Z-[0-9a-f]{6}", "[RUN]"),
+                (r"builtin/[^/\s]+-[0-9a-f]{16}", "builtin/[VERSION]"),
+                (r"\b[0-9a-f]{40}\b", "[COMMIT]"),
+                (r"\.source-[0-9A-Za-z]{6}", ".source-[RANDOM]"),
+            ]
+            .map(|(pattern, with)| (Regex::new(pattern).unwrap(), with))
+        });
         let canonical = self.temp.path().canonicalize().unwrap();
-        text.replace(&canonical.display().to_string(), "[TEMP]")
-            .replace(&self.temp.path().display().to_string(), "[TEMP]")
+        let mut text = text
+            .replace(&canonical.display().to_string(), "[TEMP]")
+            .replace(&self.temp.path().display().to_string(), "[TEMP]");
+        for (pattern, with) in VARYING.iter() {
+            text = pattern.replace_all(&text, *with).into_owned();
+        }
+        text
     }
 
     /// Runs `skillpkg <args>` in the project.
@@ -198,6 +217,12 @@ impl Output {
     #[track_caller]
     pub(crate) fn assert_fails(self) -> Output {
         self.assert_status(1)
+    }
+
+    /// `$ skillpkg <args>` and what it wrote on stderr: one run in a
+    /// snapshot of several.
+    pub(crate) fn transcript(&self) -> String {
+        format!("$ skillpkg {}\n{}", self.args.join(" "), self.stderr)
     }
 
     #[track_caller]
