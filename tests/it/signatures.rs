@@ -6,19 +6,7 @@ use std::process::Command;
 
 use skillpkg::store::signing::{SigningKey, trusted_comment, verify, verify_for};
 
-use crate::common::{TestContext, run};
-
-fn minisign_available() -> bool {
-    let ok = Command::new("minisign").arg("-v").output().is_ok();
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install minisign (apt-get install minisign)"
-        );
-        eprintln!("SKIPPED: the minisign CLI is not installed (apt-get install minisign)");
-    }
-    ok
-}
+use crate::common::{TestContext, has_program, run};
 
 fn flip(path: &Path, at: usize) {
     let mut bytes = std::fs::read(path).unwrap();
@@ -51,41 +39,29 @@ fn public_line(pub_file: &Path) -> String {
 
 #[test]
 fn cli_signature_verifies_in_skillpkg_and_tampering_fails() {
-    if !minisign_available() {
+    if !has_program("minisign", "minisign") {
         return;
     }
     let ctx = TestContext::new();
     let dir = ctx.root();
     let (public, secret) = (dir.join("cli.pub"), dir.join("cli.key"));
-    let keygen = Command::new("minisign")
+    run(Command::new("minisign")
         .args(["-G", "-W", "-p"])
         .arg(&public)
         .arg("-s")
-        .arg(&secret)
-        .output()
-        .unwrap();
-    assert!(
-        keygen.status.success(),
-        "{}",
-        String::from_utf8_lossy(&keygen.stderr)
-    );
+        .arg(&secret))
+    .assert_ok();
     let archive = dir.join("pkg.skill");
     std::fs::write(&archive, b"archive bytes for signing").unwrap();
     let comment = trusted_comment("acme/pkg", "1.0.0", "00ff");
-    let sign = Command::new("minisign")
+    run(Command::new("minisign")
         .args(["-S", "-s"])
         .arg(&secret)
         .arg("-m")
         .arg(&archive)
         .arg("-t")
-        .arg(&comment)
-        .output()
-        .unwrap();
-    assert!(
-        sign.status.success(),
-        "{}",
-        String::from_utf8_lossy(&sign.stderr)
-    );
+        .arg(&comment))
+    .assert_ok();
     let sig_path = dir.join("pkg.skill.minisig");
     let key = public_line(&public);
 
@@ -112,7 +88,7 @@ fn cli_signature_verifies_in_skillpkg_and_tampering_fails() {
 
 #[test]
 fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
-    if !minisign_available() {
+    if !has_program("minisign", "minisign") {
         return;
     }
     let ctx = TestContext::new();

@@ -163,33 +163,32 @@ pub(crate) fn write_skill(root: &Path, dir: &str, text: &str) -> PathBuf {
 /// Runs `git -C dir args…` (with a committer identity), asserts that it
 /// succeeded, and returns its stdout.
 pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
+    let mut git = Command::new("git");
+    git.arg("-C")
         .arg(dir)
         .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+        .args(args);
+    run(&mut git).assert_ok().stdout
 }
 
-/// Whether pdftotext (poppler-utils) is installed; says loudly that the
-/// test is skipped when it is not, and fails under CI, which installs it.
-pub(crate) fn has_pdftotext() -> bool {
-    let found = Command::new("pdftotext").arg("-v").output().is_ok();
+/// Whether the `program` that the apt package `package` installs is here;
+/// says loudly that the test is skipped when it is not, and fails under
+/// CI, which installs it.
+pub(crate) fn has_program(program: &str, package: &str) -> bool {
+    let found = Command::new(program).arg("-v").output().is_ok();
     if !found {
         assert!(
             std::env::var_os("CI").is_none(),
-            "CI must install poppler-utils"
+            "CI must install {package} (apt-get install {package})"
         );
-        eprintln!("SKIPPED: pdftotext is not installed (apt-get install poppler-utils)");
+        eprintln!("SKIPPED: {program} is not installed (apt-get install {package})");
     }
     found
+}
+
+/// Whether pdftotext (poppler-utils) is installed; see [`has_program`].
+pub(crate) fn has_pdftotext() -> bool {
+    has_program("pdftotext", "poppler-utils")
 }
 
 /// A minimal valid SKILL.md.
@@ -202,8 +201,8 @@ pub(crate) struct Output {
     pub status: i32,
     pub stdout: String,
     pub stderr: String,
-    /// The arguments it ran with, for failure messages.
-    args: Vec<String>,
+    /// The program's file name and the arguments it ran with.
+    command: Vec<String>,
 }
 
 impl Output {
@@ -219,10 +218,10 @@ impl Output {
         self.assert_status(1)
     }
 
-    /// `$ skillpkg <args>` and what it wrote on stderr: one run in a
+    /// `$ <command line>` and what it wrote on stderr: one run in a
     /// snapshot of several.
     pub(crate) fn transcript(&self) -> String {
-        format!("$ skillpkg {}\n{}", self.args.join(" "), self.stderr)
+        format!("$ {}\n{}", self.command.join(" "), self.stderr)
     }
 
     #[track_caller]
@@ -230,7 +229,7 @@ impl Output {
         assert_eq!(
             self.status, expected,
             "{:?} exited {}, not {expected}\nstdout:\n{}\nstderr:\n{}",
-            self.args, self.status, self.stdout, self.stderr
+            self.command, self.status, self.stdout, self.stderr
         );
         self
     }
@@ -238,8 +237,9 @@ impl Output {
 
 /// Runs `cmd` to its end.
 pub(crate) fn run(cmd: &mut Command) -> Output {
-    let args = cmd
-        .get_args()
+    let program = Path::new(cmd.get_program()).file_name().unwrap_or_default();
+    let command = std::iter::once(program)
+        .chain(cmd.get_args())
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let out = cmd.output().unwrap();
@@ -247,7 +247,7 @@ pub(crate) fn run(cmd: &mut Command) -> Output {
         status: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        args,
+        command,
     }
 }
 
