@@ -34,3 +34,7 @@ pub const OPENAI_API_KEY: &str = "OPENAI_API_KEY";
 pub const ANTHROPIC_BASE_URL: &str = "ANTHROPIC_BASE_URL";
 /// Another server for `openai:` models (Ollama, vLLM, llama.cpp, a mock).
 pub const OPENAI_BASE_URL: &str = "OPENAI_BASE_URL";
+/// Any value makes the CLI report each progress event as a line on stderr
+/// and wait for a line on stdin before going on; it exists for tests that
+/// kill a run at a chosen step.
+pub const SKILLPKG_PROGRESS_PAUSE: &str = "SKILLPKG_PROGRESS_PAUSE";

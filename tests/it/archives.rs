@@ -80,10 +80,8 @@ fn packing_one_tree_twice_gives_identical_bytes() {
     let second = sample_tree(&ctx.root().join("elsewhere/two"));
     set_tree_times_and_modes(&second, 1_700_000_000, 0o700, 0o600);
 
-    let a = run(ctx.command().args(["pack", "-o", "a.skill"]).arg(&first));
-    assert_eq!(a.status, 0, "{}", a.stderr);
-    let b = run(ctx.command().args(["pack", "-o", "b.skill"]).arg(&second));
-    assert_eq!(b.status, 0, "{}", b.stderr);
+    let a = run(ctx.command().args(["pack", "-o", "a.skill"]).arg(&first)).assert_ok();
+    let b = run(ctx.command().args(["pack", "-o", "b.skill"]).arg(&second)).assert_ok();
     let bytes_a = std::fs::read(ctx.project.join("a.skill")).unwrap();
     let bytes_b = std::fs::read(ctx.project.join("b.skill")).unwrap();
     assert!(bytes_a == bytes_b, "archives differ");
@@ -106,14 +104,12 @@ fn packing_one_tree_twice_gives_identical_bytes() {
 fn pack_refuses_invalid_skills_and_symlinks() {
     let ctx = TestContext::new();
     let bad = write_skill(ctx.root(), "Bad", &skill_md("Bad", "x"));
-    let out = run(ctx.command().arg("pack").arg(&bad));
-    assert_eq!(out.status, 1);
-    assert!(
-        out.stderr
-            .contains("error[name-lowercase]: Skill name 'Bad' must be lowercase"),
-        "{}",
-        out.stderr
-    );
+    let out = run(ctx.command().arg("pack").arg(&bad)).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: [TEMP]/Bad is not a valid skill:
+      [TEMP]/Bad/SKILL.md: error[name-lowercase]: Skill name 'Bad' must be lowercase
+    hint: fix these, then check with `skillpkg validate [TEMP]/Bad`
+    ");
 
     let linked = write_skill(
         ctx.root(),
@@ -121,13 +117,11 @@ fn pack_refuses_invalid_skills_and_symlinks() {
         &skill_md("linked", "Links. Use when testing."),
     );
     std::os::unix::fs::symlink("/etc/passwd", linked.join("passwd")).unwrap();
-    let out = run(ctx.command().arg("pack").arg(&linked));
-    assert_eq!(out.status, 1);
-    assert!(
-        out.stderr.contains("passwd is a symbolic link"),
-        "{}",
-        out.stderr
-    );
+    let out = run(ctx.command().arg("pack").arg(&linked)).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: [TEMP]/linked/passwd is a symbolic link: skills are packed as regular files only
+    hint: replace the link with the file it points to, or list it in .skillignore
+    ");
     assert!(!ctx.project.join("linked.skill").exists());
 }
 
@@ -147,12 +141,12 @@ fn packed_corpus_skills_round_trip_with_binaries_and_exec_bits() {
         "slack-gif-creator",
     ] {
         let source = corpus.join(name);
-        let out = run(ctx
+        run(ctx
             .command()
             .args(["pack", "-o"])
             .arg(format!("{name}.skill"))
-            .arg(&source));
-        assert_eq!(out.status, 0, "{name}: {}", out.stderr);
+            .arg(&source))
+        .assert_ok();
         let staging = ctx.root().join("staging");
         let staged = extract(
             &ctx.project.join(format!("{name}.skill")),

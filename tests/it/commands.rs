@@ -7,15 +7,14 @@ use crate::common::{TestContext, run, skill_md, write_skill};
 #[test]
 fn new_scaffolds_a_skill_that_validates_strictly() {
     let ctx = TestContext::new();
-    let out = run(ctx.command().args(["new", "report-writer"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok(&["new", "report-writer"]);
     let dir = ctx.project.join("report-writer");
     assert!(dir.join("SKILL.md").is_file());
     let check = run(ctx
         .command()
         .args(["validate", "--strict", "--json"])
-        .arg(&dir));
-    assert_eq!(check.status, 0, "{}", check.stdout);
+        .arg(&dir))
+    .assert_ok();
     let reports: serde_json::Value = serde_json::from_str(&check.stdout).unwrap();
     assert_eq!(
         reports[0]["problems"],
@@ -24,26 +23,26 @@ fn new_scaffolds_a_skill_that_validates_strictly() {
     );
 
     // A description with YAML-special characters is quoted correctly.
-    let out = run(ctx.command().args([
+    ctx.ok(&[
         "new",
         "quoted",
         "--path",
         ".agents/skills",
         "-d",
         "Use when: a \"quote\" # appears",
-    ]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    let shown = run(ctx.command().args(["show", "quoted", "--json"]));
+    ]);
+    let shown = ctx.run(&["show", "quoted", "--json"]);
     let shown: serde_json::Value = serde_json::from_str(&shown.stdout).unwrap();
     assert_eq!(shown["description"], "Use when: a \"quote\" # appears");
 
     // Existing directories and invalid names are refused.
-    let again = run(ctx.command().args(["new", "report-writer"]));
-    assert_eq!(again.status, 1);
-    assert!(again.stderr.contains("already exists"));
-    let bad = run(ctx.command().args(["new", "Bad_Name"]));
-    assert_eq!(bad.status, 1);
-    assert!(bad.stderr.contains("must be lowercase"), "{}", bad.stderr);
+    let again = ctx.fails(&["new", "report-writer"]);
+    insta::assert_snapshot!(ctx.redact(&again.stderr), @"error: [TEMP]/project/report-writer already exists; choose another name or directory");
+    let bad = ctx.fails(&["new", "Bad_Name"]);
+    insta::assert_snapshot!(bad.stderr, @"
+    error: invalid skill name 'Bad_Name': Skill name 'Bad_Name' must be lowercase
+    hint: names use lowercase letters, digits and single hyphens, at most 64 characters
+    ");
 }
 
 #[test]
@@ -56,16 +55,18 @@ fn show_lists_files_and_unknown_names_fail_with_a_hint() {
     );
     std::fs::create_dir_all(dir.join("scripts")).unwrap();
     std::fs::write(dir.join("scripts/run.sh"), "#!/bin/sh\n").unwrap();
-    let out = run(ctx.command().args(["show", "tool"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(
-        out.stdout.contains("  SKILL.md\n  scripts/run.sh\n"),
-        "{}",
-        out.stdout
-    );
+    let out = ctx.ok(&["show", "tool"]);
+    insta::assert_snapshot!(ctx.redact(&out.stdout), @"
+    name:          tool
+    description:   A tool. Use when testing.
+    root:          project
+    location:      [TEMP]/project/.agents/skills/tool/SKILL.md
+    files:
+      SKILL.md
+      scripts/run.sh
+    ");
 
-    let missing = run(ctx.command().args(["show", "nope"]));
-    assert_eq!(missing.status, 1);
+    let missing = ctx.fails(&["show", "nope"]);
     insta::assert_snapshot!(missing.stderr, @r"
     error: no skill named 'nope' in any root
     hint: run `skillpkg list` to see the skills every root provides
@@ -85,30 +86,29 @@ fn prompt_hides_skills_the_model_may_not_invoke() {
         "auto",
         &skill_md("auto", "Says <hi> & 'bye'. Use when greeting."),
     );
-    let xml = run(ctx.command().arg("prompt"));
+    let xml = ctx.run(&["prompt"]);
     assert!(!xml.stdout.contains("<name>\nmanual\n</name>"));
     assert!(
         xml.stdout
             .contains("Says &lt;hi&gt; &amp; &#x27;bye&#x27;. Use when greeting.")
     );
-    let md = run(ctx.command().args(["prompt", "--format", "markdown"]));
+    let md = ctx.run(&["prompt", "--format", "markdown"]);
     assert!(md.stdout.starts_with("## Available skills\n"));
     assert!(
         md.stdout
             .contains("- **auto**: Says <hi> & 'bye'. Use when greeting. (`")
     );
     // `list` still shows it: it exists, the model just cannot activate it.
-    let list = run(ctx.command().arg("list"));
+    let list = ctx.run(&["list"]);
     assert!(list.stdout.contains("manual"));
 }
 
 #[test]
 fn usage_errors_exit_2_and_help_exits_0() {
     let ctx = TestContext::new();
-    assert_eq!(run(ctx.command().arg("frobnicate")).status, 2);
-    assert_eq!(run(ctx.command().arg("validate")).status, 2);
-    let help = run(ctx.command().arg("--help"));
-    assert_eq!(help.status, 0);
+    assert_eq!(ctx.run(&["frobnicate"]).status, 2);
+    assert_eq!(ctx.run(&["validate"]).status, 2);
+    let help = ctx.ok(&["--help"]);
     for command in ["list", "show", "prompt", "validate", "new", "completions"] {
         assert!(
             help.stdout.contains(command),
@@ -121,8 +121,7 @@ fn usage_errors_exit_2_and_help_exits_0() {
 fn quiet_hides_status_and_warnings() {
     let ctx = TestContext::new();
     write_skill(&ctx.project_root(), "broken", "no frontmatter\n");
-    let out = run(ctx.command().args(["-q", "list"]));
-    assert_eq!(out.status, 0);
+    let out = ctx.ok(&["-q", "list"]);
     assert_eq!(out.stderr, "");
 }
 
@@ -138,8 +137,7 @@ fn committed_completions_are_current() {
         ("powershell", "_skillpkg.ps1"),
         ("elvish", "skillpkg.elv"),
     ] {
-        let out = run(ctx.command().args(["completions", shell]));
-        assert_eq!(out.status, 0);
+        let out = ctx.ok(&["completions", shell]);
         assert!(out.stdout.contains("skillpkg"));
         let path = dir.join(file);
         if update {
@@ -159,13 +157,14 @@ fn committed_completions_are_current() {
 fn init_writes_a_manifest_once_and_makes_a_project() {
     let ctx = TestContext::new();
     let dir = ctx.root().join("fresh");
-    let out = run(ctx.command().arg("init").arg(&dir));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    run(ctx.command().arg("init").arg(&dir)).assert_ok();
     let text = std::fs::read_to_string(dir.join("skills.toml")).unwrap();
     assert!(text.contains("[skills]"));
-    let again = run(ctx.command().arg("init").arg(&dir));
-    assert_eq!(again.status, 1);
-    assert!(again.stderr.contains("already exists"));
+    let again = run(ctx.command().arg("init").arg(&dir)).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&again.stderr), @"
+    error: [TEMP]/fresh/skills.toml already exists
+    hint: add skills to it with `skillpkg add org/name`
+    ");
     assert_eq!(
         std::fs::read_to_string(dir.join("skills.toml")).unwrap(),
         text
@@ -177,10 +176,6 @@ fn init_writes_a_manifest_once_and_makes_a_project() {
         "mine",
         &skill_md("mine", "Mine. Use when testing."),
     );
-    let out = run(ctx
-        .command()
-        .current_dir(&dir)
-        .args(["show", "mine", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok_in(&dir, &["show", "mine", "--json"]);
     assert!(out.stdout.contains("\"root\": \"project\""));
 }

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::common::{TestContext, reference_verdicts, run, skillpkg_verdicts};
+use crate::common::{TestContext, reference_verdicts, skillpkg_verdicts};
 
 fn corpus_skills() -> Option<Vec<PathBuf>> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/anthropics-skills");
@@ -61,8 +61,7 @@ fn corpus_lists_every_skill_including_the_invalid_one() {
         let target = ctx.user_root().join(dir.file_name().unwrap());
         std::os::unix::fs::symlink(dir, target).unwrap();
     }
-    let out = run(ctx.command().args(["list", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok(&["list", "--json"]);
     let listed: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
     for dir in &dirs {
         let name = dir.file_name().unwrap().to_str().unwrap();
@@ -79,8 +78,7 @@ fn corpus_lists_every_skill_including_the_invalid_one() {
         out.stderr
     );
 
-    let prompt = run(ctx.command().arg("prompt"));
-    assert_eq!(prompt.status, 0);
+    let prompt = ctx.ok(&["prompt"]);
     assert_eq!(
         prompt.stdout.matches("<skill>").count(),
         dirs.len() + 2,
@@ -112,8 +110,7 @@ fn prompt_matches_the_reference_to_prompt() {
     for dir in &dirs {
         std::os::unix::fs::symlink(dir, ctx.user_root().join(dir.file_name().unwrap())).unwrap();
     }
-    let out = run(ctx.command().arg("prompt"));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok(&["prompt"]);
     // Drop the builtin skills' blocks, then compare byte for byte.
     let ours: String = out
         .stdout

@@ -2,8 +2,7 @@
 //! content hash (path) or commit (git), and kept by `install` until
 //! `update` moves them.
 
-use crate::common::{TestContext, git, write_skill};
-use crate::install::{copy_dir, in_dir, new_project, tree};
+use crate::common::{TestContext, copy_dir, git, new_project, tree, write_skill};
 
 fn lint_md(version: &str, body: &str) -> String {
     format!(
@@ -48,19 +47,12 @@ fn a_path_skill_is_pinned_by_its_content() {
         "helper",
         "---\nname: helper\ndescription: Helps. Use when testing.\nmetadata:\n  dependencies: example/citation-style@^1\n---\n\nHelp.\n",
     );
-    let out = in_dir(&ctx, &app, &["add", "--path", "tools/helper"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("Installed helper v0.0.0"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr
-            .contains("Installed example/citation-style v1.0.0"),
-        "its dependencies come from the default registry: {}",
-        out.stderr
-    );
+    let out = ctx.ok_in(&app, &["add", "--path", "tools/helper"]);
+    // Its dependencies come from the default registry.
+    insta::assert_snapshot!(out.stderr, @"
+    Installed example/citation-style v1.0.0
+    Installed helper v0.0.0
+    ");
     let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
     assert!(
         manifest.contains("helper = { path = \"tools/helper\" }"),
@@ -81,36 +73,27 @@ fn a_path_skill_is_pinned_by_its_content() {
         std::fs::copy(app.join(file), copy.join(file)).unwrap();
     }
     copy_dir(&app.join("tools"), &copy.join("tools"));
-    let out = in_dir(&ctx, &copy, &["install", "--locked"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&copy, &["install", "--locked"]);
     assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
 
     // The source changes: --locked refuses, install takes it.
     std::fs::write(source.join("notes.md"), "more\n").unwrap();
-    let out = in_dir(&ctx, &app, &["install", "--locked"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("helper changed since") && out.stderr.contains("--locked"),
-        "{}",
-        out.stderr
-    );
+    let out = ctx.fails_in(&app, &["install", "--locked"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: helper changed since [TEMP]/app/skills.lock was written (its files hash to h1:JI+c/Ltzz1oFji+w2yHgW5aHlIB3Bp76aRPP6FUkv60=, the lock says h1:yoGmwEQjbUg7HZPnKkmiP2gdU4lW/Zk+a7Oap6IfQxU=) but --locked was given
+    hint: run `skillpkg install` without --locked and commit the new lock
+    ");
     assert_eq!(
         std::fs::read_to_string(app.join("skills.lock")).unwrap(),
         lock
     );
-    let out = in_dir(&ctx, &app, &["install"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("Updated helper v0.0.0"),
-        "{}",
-        out.stderr
-    );
+    let out = ctx.ok_in(&app, &["install"]);
+    insta::assert_snapshot!(out.stderr, @"     Updated helper v0.0.0");
     assert!(app.join(".agents/skills/helper/notes.md").is_file());
-    let again = in_dir(&ctx, &app, &["install"]);
+    let again = ctx.run_in(&app, &["install"]);
     assert!(!again.stderr.contains("helper"), "{}", again.stderr);
 
-    let out = in_dir(&ctx, &app, &["remove", "helper"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["remove", "helper"]);
     assert!(!app.join(".agents/skills/helper").exists());
     assert!(
         source.join("SKILL.md").is_file(),
@@ -124,8 +107,7 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
     let (repo, url) = lint_repository(&ctx);
     let first = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
     let app = new_project(&ctx, None);
-    let out = in_dir(
-        &ctx,
+    let out = ctx.ok_in(
         &app,
         &[
             "add",
@@ -138,12 +120,7 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
             "skills/lint",
         ],
     );
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("Installed team/lint v1.0.0"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(out.stderr, @"   Installed team/lint v1.0.0");
     let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
     assert!(
         manifest.contains(&format!(
@@ -172,8 +149,7 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
     )
     .unwrap();
     git(&repo, &["commit", "-q", "-am", "lint 2"]);
-    let out = in_dir(&ctx, &app, &["install"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["install"]);
     assert_eq!(
         std::fs::read_to_string(app.join("skills.lock")).unwrap(),
         lock
@@ -185,20 +161,13 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
     for file in ["skills.toml", "skills.lock"] {
         std::fs::copy(app.join(file), copy.join(file)).unwrap();
     }
-    let out = in_dir(&ctx, &copy, &["install", "--locked"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&copy, &["install", "--locked"]);
     assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
-    let out = in_dir(&ctx, &copy, &["install", "--frozen"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&copy, &["install", "--frozen"]);
 
     // update moves the pin.
-    let out = in_dir(&ctx, &app, &["update", "team/lint"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("Updated team/lint v1.1.0"),
-        "{}",
-        out.stderr
-    );
+    let out = ctx.ok_in(&app, &["update", "team/lint"]);
+    insta::assert_snapshot!(out.stderr, @"     Updated team/lint v1.1.0");
     let second = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
     let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
     assert!(lock.contains(&format!("#{second}\"")), "{lock}");
@@ -216,8 +185,7 @@ fn a_git_tag_and_the_remote_head_can_be_installed() {
     std::fs::write(repo.join("skills/lint/SKILL.md"), lint_md("2.0.0", "Head.")).unwrap();
     git(&repo, &["commit", "-q", "-am", "lint 2"]);
     let app = new_project(&ctx, None);
-    let out = in_dir(
-        &ctx,
+    let out = ctx.ok_in(
         &app,
         &[
             "add",
@@ -229,28 +197,13 @@ fn a_git_tag_and_the_remote_head_can_be_installed() {
             "skills/lint",
         ],
     );
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("Installed lint v1.0.0"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(out.stderr, @"   Installed lint v1.0.0");
 
     let other = ctx.root().join("other");
     std::fs::create_dir_all(&other).unwrap();
-    let out = in_dir(&ctx, &app, &["init", other.to_str().unwrap()]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    let out = in_dir(
-        &ctx,
-        &other,
-        &["add", "--git", &url, "--subdir", "skills/lint"],
-    );
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("Installed lint v2.0.0"),
-        "{}",
-        out.stderr
-    );
+    ctx.ok_in(&app, &["init", other.to_str().unwrap()]);
+    let out = ctx.ok_in(&other, &["add", "--git", &url, "--subdir", "skills/lint"]);
+    insta::assert_snapshot!(out.stderr, @"   Installed lint v2.0.0");
 }
 
 #[test]
@@ -259,41 +212,31 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
     let (_repo, url) = lint_repository(&ctx);
     let app = new_project(&ctx, None);
     let before = std::fs::read_to_string(app.join("skills.toml")).unwrap();
-    let cases: Vec<(Vec<&str>, &str)> = vec![
-        (
-            vec![
-                "add",
-                "--git",
-                &url,
-                "--rev",
-                "nope",
-                "--subdir",
-                "skills/lint",
-            ],
-            "has no branch, tag or commit 'nope'",
-        ),
-        (
-            vec!["add", "--git", &url, "--subdir", "skills/missing"],
-            "has no folder 'skills/missing'",
-        ),
-        (
-            vec![
-                "add",
-                "team/other",
-                "--git",
-                &url,
-                "--subdir",
-                "skills/lint",
-            ],
-            "'team/other' names the skill 'lint'",
-        ),
-        (vec!["add", "--git", &url], "holds no SKILL.md"),
-        (vec!["add", "--path", "nowhere"], "no skill folder at"),
+    let cases: [&[&str]; 5] = [
+        &[
+            "add",
+            "--git",
+            &url,
+            "--rev",
+            "nope",
+            "--subdir",
+            "skills/lint",
+        ],
+        &["add", "--git", &url, "--subdir", "skills/missing"],
+        &[
+            "add",
+            "team/other",
+            "--git",
+            &url,
+            "--subdir",
+            "skills/lint",
+        ],
+        &["add", "--git", &url],
+        &["add", "--path", "nowhere"],
     ];
-    for (args, message) in cases {
-        let out = in_dir(&ctx, &app, &args);
-        assert_eq!(out.status, 1, "{args:?}: {}", out.stderr);
-        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+    let mut transcript = String::new();
+    for args in cases {
+        transcript += &ctx.fails_in(&app, args).transcript();
         assert_eq!(
             std::fs::read_to_string(app.join("skills.toml")).unwrap(),
             before
@@ -305,6 +248,24 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
                     .contains("lint")
         );
     }
+    insta::assert_snapshot!(ctx.redact(&transcript), @r#"
+    $ skillpkg add --git file://[TEMP]/lint-repo --rev nope --subdir skills/lint
+    error: 'lint': could not get file://[TEMP]/lint-repo
+      Caused by: file://[TEMP]/lint-repo has no branch, tag or commit 'nope'
+    hint: check `rev` in skills.toml
+    $ skillpkg add --git file://[TEMP]/lint-repo --subdir skills/missing
+    error: 'missing': could not read file://[TEMP]/lint-repo at [COMMIT]
+      Caused by: commit [COMMIT] has no folder 'skills/missing'
+    $ skillpkg add team/other --git file://[TEMP]/lint-repo --subdir skills/lint
+    error: 'team/other' names the skill 'lint', but skills.toml calls it 'team/other'
+    hint: use "lint" (or "<org>/lint") as its key in skills.toml
+    $ skillpkg add --git file://[TEMP]/lint-repo
+    error: 'lint-repo': [TEMP]/app/.skillpkg/staging/.source-[RANDOM]/lint-repo holds no SKILL.md
+    hint: point `subdir` at the skill's own folder
+    $ skillpkg add --path nowhere
+    error: no skill folder at [TEMP]/app/nowhere
+      Caused by: failed to canonicalize path `[TEMP]/app/nowhere`: No such file or directory (os error 2)
+    "#);
 
     // An invalid skill gets the validator's verdict.
     write_skill(
@@ -312,11 +273,12 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
         "broken",
         "---\nname: Broken\ndescription: x\n---\n",
     );
-    let out = in_dir(&ctx, &app, &["add", "broken", "--path", "tools/broken"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("is not a valid skill"),
-        "{}",
-        out.stderr
-    );
+    let out = ctx.fails_in(&app, &["add", "broken", "--path", "tools/broken"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: 'broken' cannot be installed
+      Caused by: [TEMP]/app/tools/broken is not a valid skill:
+      [TEMP]/app/tools/broken/SKILL.md: error[name-lowercase]: Skill name 'Broken' must be lowercase
+      [TEMP]/app/tools/broken/SKILL.md: error[name-directory-mismatch]: Directory name 'broken' must match skill name 'Broken'
+    hint: fix these, then check with `skillpkg validate [TEMP]/app/tools/broken`
+    ");
 }

@@ -255,8 +255,8 @@ fn filters_tables_and_baselines() {
     let cases = suite(&dir, &alpha, &beta);
     let out = run(ctx
         .command()
-        .args(["eval", cases.to_str().unwrap(), "--filter", "correct"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+        .args(["eval", cases.to_str().unwrap(), "--filter", "correct"]))
+    .assert_ok();
     assert!(out.stdout.contains("01 correct trigger"), "{}", out.stdout);
     assert!(
         out.stdout.contains("2 cases: 2 passed, 0 failed"),
@@ -281,9 +281,8 @@ fn filters_tables_and_baselines() {
     assert_eq!(report["summary"]["pass_rate"], 1.0);
     assert_eq!(report["summary"]["baseline_pass_rate"], 0.0);
 
-    let out = run(ctx.command().args(["eval", "nowhere.toml"]));
-    assert_eq!(out.status, 1);
-    assert!(out.stderr.contains("no such case file"), "{}", out.stderr);
+    let out = ctx.fails(&["eval", "nowhere.toml"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"error: [TEMP]/project/nowhere.toml: no such case file or directory");
 }
 
 #[test]
@@ -292,8 +291,7 @@ fn the_shipped_suites_pass_with_their_scripted_models() {
         return;
     }
     let ctx = TestContext::new();
-    let out = run(ctx.command().args(["add", "example/report-writer"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok(&["add", "example/report-writer"]);
     let evals = Path::new(env!("CARGO_MANIFEST_DIR")).join("evals");
     let (status, report, stderr) = eval(&ctx, &[evals.to_str().unwrap()]);
     assert_eq!(status, 0, "{stderr}\n{report:#}");

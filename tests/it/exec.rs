@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::common::{
-    Output, TestContext, has_pdftotext, in_terminal, in_terminal_typing, run, skill_md, write_skill,
+    Output, TestContext, has_pdftotext, in_terminal, in_terminal_typing, run, skill_md, wait_until,
+    write_skill,
 };
 
 /// A minimal one-page PDF whose text layer says `text`.
@@ -80,8 +81,7 @@ fn a_pdf_task_activates_the_skill_runs_its_script_and_answers_from_the_pdf() {
         return;
     }
     let ctx = TestContext::new();
-    let out = run(ctx.command().args(["add", "example/pdf-processing"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok(&["add", "example/pdf-processing"]);
     make_pdf(
         &ctx.root().join("project/report.pdf"),
         "Quarterly revenue grew by 12 percent",
@@ -95,8 +95,7 @@ fn a_pdf_task_activates_the_skill_runs_its_script_and_answers_from_the_pdf() {
             {"text": "Summary: {{last_tool_result}}"}
         ]}),
     );
-    let out = exec(&ctx, &["--model", &model, "--yes", "summarize report.pdf"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = exec(&ctx, &["--model", &model, "--yes", "summarize report.pdf"]).assert_ok();
     assert!(
         out.stdout.contains("Quarterly revenue grew by 12 percent"),
         "{}",
@@ -146,7 +145,7 @@ fn with_fifty_skills_only_the_one_used_is_disclosed_and_search_reaches_omitted_o
         ]}),
     );
     // A budget too small for 51 entries: some are left out, with a notice.
-    let out = exec(
+    exec(
         &ctx,
         &[
             "--model",
@@ -155,8 +154,8 @@ fn with_fifty_skills_only_the_one_used_is_disclosed_and_search_reaches_omitted_o
             "2000",
             "compose a haiku",
         ],
-    );
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    )
+    .assert_ok();
     let log = audit(&ctx);
     let catalog = events(&log, "catalog")[0];
     assert!(catalog["chars"].as_u64().unwrap() <= 2000, "{catalog}");
@@ -172,8 +171,7 @@ fn with_fifty_skills_only_the_one_used_is_disclosed_and_search_reaches_omitted_o
     assert_eq!(disclosures[0]["skill"], "warehouse-invoices");
 
     // With the default budget, all of them fit (the 51 and the 2 builtin skills).
-    let out = exec(&ctx, &["--model", &model, "make an invoice"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    exec(&ctx, &["--model", &model, "make an invoice"]).assert_ok();
     let log = audit(&ctx);
     let catalog = events(&log, "catalog")[0];
     assert_eq!(catalog["skills"].as_array().unwrap().len(), 53);
@@ -204,14 +202,9 @@ fn restrict_tools_refuses_what_the_active_skill_does_not_allow() {
     let out = exec(
         &ctx,
         &["--model", &model, "--restrict-tools", "--yes", "read"],
-    );
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(
-        out.stdout
-            .contains("refused: shell is not in the allowed-tools of skill 'reader'"),
-        "{}",
-        out.stdout
-    );
+    )
+    .assert_ok();
+    insta::assert_snapshot!(ctx.redact(&out.stdout), @"refused: shell is not in the allowed-tools of skill 'reader', and --restrict-tools makes that list the only tools available while it is active");
     let log = audit(&ctx);
     let result = events(&log, "tool_result")[1];
     assert_eq!(result["is_error"], true);
@@ -247,22 +240,24 @@ fn paths_outside_the_workspace_and_skill_directories_are_refused() {
         "escape",
         json!({"turns": [{"tool_calls": calls}, {"text": "ok"}]}),
     );
-    let out = exec(&ctx, &["--model", &model, "--yes", "read"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    exec(&ctx, &["--model", &model, "--yes", "read"]).assert_ok();
     let log = audit(&ctx);
     let results = events(&log, "tool_result");
     assert_eq!(results.len(), 7);
+    let mut outputs = String::new();
     for result in results {
         assert_eq!(result["is_error"], true, "{result}");
-        assert!(
-            result["output"]
-                .as_str()
-                .unwrap()
-                .contains("is outside the directories"),
-            "{result}"
-        );
-        assert!(!result["output"].as_str().unwrap().contains("top secret"));
+        outputs += &format!("{}\n", result["output"].as_str().unwrap());
     }
+    insta::assert_snapshot!(ctx.redact(&outputs), @"
+    ../../../../secret.txt is outside the directories this run may use ([TEMP]/project/.agents/skills/docs)
+    escape.txt is outside the directories this run may use ([TEMP]/project/.agents/skills/docs)
+    [TEMP]/secret.txt is outside the directories this run may use ([TEMP]/project/.agents/skills/docs)
+    [TEMP]/secret.txt is outside the directories this run may use ([TEMP]/project, [TEMP]/project/.agents/skills/docs, [TEMP]/cache/builtin/[VERSION]/finding-skills, [TEMP]/cache/builtin/[VERSION]/skill-authoring)
+    ../secret.txt is outside the directories this run may use ([TEMP]/project, [TEMP]/project/.agents/skills/docs, [TEMP]/cache/builtin/[VERSION]/finding-skills, [TEMP]/cache/builtin/[VERSION]/skill-authoring)
+    link.txt is outside the directories this run may use ([TEMP]/project, [TEMP]/project/.agents/skills/docs, [TEMP]/cache/builtin/[VERSION]/finding-skills, [TEMP]/cache/builtin/[VERSION]/skill-authoring)
+    ../../../../secret.txt is outside the directories this run may use ([TEMP]/project/.agents/skills/docs)
+    ");
 }
 
 #[test]
@@ -297,15 +292,13 @@ fn scripts_get_no_secrets_and_are_killed_whole_at_the_timeout() {
         .env("FAKE_API_KEY", "sk-do-not-leak")
         .env("GITHUB_TOKEN", "ghp-do-not-leak")
         .env("VISIBLE_SETTING", "shown")
-        .args(["exec", "--model", &model, "--yes", "--timeout", "1", "go"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+        .args(["exec", "--model", &model, "--yes", "--timeout", "1", "go"]))
+    .assert_ok();
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
-    assert!(
-        out.stdout
-            .contains("[killed: the command ran past its time limit]"),
-        "{}",
-        out.stdout
-    );
+    insta::assert_snapshot!(ctx.redact(&out.stdout), @"
+    [killed: the command ran past its time limit]
+    exit status: killed by a signal
+    ");
     let log = audit(&ctx);
     let env = events(&log, "tool_result")[0]["output"]
         .as_str()
@@ -319,17 +312,21 @@ fn scripts_get_no_secrets_and_are_killed_whole_at_the_timeout() {
         .trim()
         .parse()
         .unwrap();
-    // Gone, or a zombie waiting for whoever adopted it to reap it.
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    let alive = std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
-        stat.rsplit(')')
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .next()
-            != Some("Z")
-    });
-    assert!(!alive, "the script's child {child} outlived the timeout");
+    // Soon gone, or a zombie waiting for whoever adopted it to reap it.
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
+            stat.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                != Some("Z")
+        })
+    };
+    wait_until(
+        || !alive(),
+        || format!("the script's child {child} outlived the timeout"),
+    );
 }
 
 #[test]
@@ -343,23 +340,14 @@ fn without_a_terminal_a_call_needing_approval_fails_closed_with_the_rerun_comman
             {"text": "written"}
         ]}),
     );
-    let out = exec(&ctx, &["--model", &model, "save a greeting"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains("needs approval, and there is no terminal to ask"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr
-            .contains("skillpkg exec --allow-tool write_file 'save a greeting'"),
-        "{}",
-        out.stderr
-    );
+    let out = exec(&ctx, &["--model", &model, "save a greeting"]).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: the model called write_file, which needs approval, and there is no terminal to ask
+    hint: re-run with approval: skillpkg exec --allow-tool write_file 'save a greeting'
+    hint: or approve every tool: skillpkg exec --yes 'save a greeting'
+    ");
     assert!(!ctx.root().join("project/out.txt").exists());
-    let out = exec(&ctx, &["--model", &model, "--yes", "save a greeting"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    exec(&ctx, &["--model", &model, "--yes", "save a greeting"]).assert_ok();
     assert_eq!(
         std::fs::read_to_string(ctx.root().join("project/out.txt")).unwrap(),
         "hello"
@@ -376,25 +364,31 @@ fn a_model_that_never_stops_is_ended_by_each_budget() {
             {"text": "again", "tool_calls": [{"name": "list_dir", "input": {"path": "."}}], "usage": {"input_tokens": 40, "output_tokens": 10}}
         ], "repeat_last": true}),
     );
-    for (flag, value, message) in [
-        ("--max-turns", "3", "budget of 3 turns"),
-        ("--max-tool-calls", "4", "budget of 4 tool calls"),
-        ("--max-tokens", "120", "budget of 120 tokens"),
+    let mut transcript = String::new();
+    for (flag, value) in [
+        ("--max-turns", "3"),
+        ("--max-tool-calls", "4"),
+        ("--max-tokens", "120"),
     ] {
-        let out = exec(&ctx, &["--model", &model, flag, value, "loop"]);
-        assert_eq!(out.status, 1, "{flag}: {}", out.stderr);
-        assert!(out.stderr.contains(message), "{flag}: {}", out.stderr);
-        assert!(
-            out.stderr.contains(&format!("raise it with {flag}")),
-            "{}",
-            out.stderr
-        );
+        let out = exec(&ctx, &["--model", &model, flag, value, "loop"]).assert_fails();
+        transcript += &out.transcript();
         let log = audit(&ctx);
         let end = events(&log, "end");
         assert_eq!(end.len(), 1, "{flag}: the audit is complete");
         assert_eq!(end[0]["ending"]["reason"], "budget");
         assert_eq!(events(&log, "start").len(), 1);
     }
+    insta::assert_snapshot!(ctx.redact(&transcript), @"
+    $ skillpkg exec --model scripted:[TEMP]/loop.json --max-turns 3 loop
+    error: the run stopped at its budget of 3 turns
+    hint: raise it with --max-turns; the audit log is [TEMP]/project/.skillpkg/runs/[RUN].jsonl
+    $ skillpkg exec --model scripted:[TEMP]/loop.json --max-tool-calls 4 loop
+    error: the run stopped at its budget of 4 tool calls
+    hint: raise it with --max-tool-calls; the audit log is [TEMP]/project/.skillpkg/runs/[RUN].jsonl
+    $ skillpkg exec --model scripted:[TEMP]/loop.json --max-tokens 120 loop
+    error: the run stopped at its budget of 120 tokens
+    hint: raise it with --max-tokens; the audit log is [TEMP]/project/.skillpkg/runs/[RUN].jsonl
+    ");
 }
 
 #[test]
@@ -414,9 +408,8 @@ fn a_tool_call_named_after_a_skill_loads_it_once() {
             {"text": "{{last_tool_result}}"}
         ]}),
     );
-    let out = exec(&ctx, &["--model", &model, "greet"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(out.stdout.contains("already loaded"), "{}", out.stdout);
+    let out = exec(&ctx, &["--model", &model, "greet"]).assert_ok();
+    insta::assert_snapshot!(out.stdout, @"The skill 'greeter' is already loaded with these arguments; its instructions are above.");
     let log = audit(&ctx);
     assert_eq!(events(&log, "tool_call")[0]["routed_from"], "greeter");
     assert_eq!(events(&log, "disclosure").len(), 1);
@@ -450,13 +443,8 @@ fn user_only_skills_are_hidden_from_the_model_but_slash_invocable() {
             {"text": "{{last_tool_result}}"}
         ]}),
     );
-    let out = exec(&ctx, &["--model", &model, "ship it"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(
-        out.stdout.contains("can only be invoked by the user"),
-        "{}",
-        out.stdout
-    );
+    let out = exec(&ctx, &["--model", &model, "ship it"]).assert_ok();
+    insta::assert_snapshot!(out.stdout, @"the skill 'deploy' can only be invoked by the user (disable-model-invocation)");
     let log = audit(&ctx);
     let listed = events(&log, "catalog")[0]["skills"]
         .as_array()
@@ -471,19 +459,16 @@ fn user_only_skills_are_hidden_from_the_model_but_slash_invocable() {
     );
 
     let done = script(&ctx, "done", json!({"turns": [{"text": "deployed"}]}));
-    let out = exec(&ctx, &["--model", &done, "/deploy staging"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    exec(&ctx, &["--model", &done, "/deploy staging"]).assert_ok();
     let log = audit(&ctx);
     let disclosure = events(&log, "disclosure")[0];
     assert_eq!(disclosure["via"], "slash");
     assert_eq!(disclosure["disclosure"]["skill"], "deploy");
-    let out = exec(&ctx, &["--model", &done, "/nope x"]);
-    assert_eq!(out.status, 1);
-    assert!(
-        out.stderr.contains("there is no skill named 'nope'"),
-        "{}",
-        out.stderr
-    );
+    let out = exec(&ctx, &["--model", &done, "/nope x"]).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: /nope: there is no skill named 'nope'
+    hint: `skillpkg list` shows the skills
+    ");
 }
 
 #[test]
@@ -494,8 +479,7 @@ fn dry_run_shows_the_prompt_tools_and_estimate_and_no_model_says_how_to_configur
         "greeter",
         &skill_md("greeter", "Greets. Use when greeting."),
     );
-    let out = exec(&ctx, &["--dry-run", "greet"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = exec(&ctx, &["--dry-run", "greet"]).assert_ok();
     assert!(out.stdout.contains("<available_skills>"), "{}", out.stdout);
     assert!(out.stdout.contains("<name>greeter</name>"));
     assert!(out.stdout.contains("\"name\": \"use_skill\""));
@@ -510,15 +494,13 @@ fn dry_run_shows_the_prompt_tools_and_estimate_and_no_model_says_how_to_configur
         "a dry run writes no audit"
     );
 
-    let out = exec(&ctx, &["greet"]);
-    assert_eq!(out.status, 1);
-    assert!(
-        out.stderr.contains("no model is configured"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("--model"), "{}", out.stderr);
-    assert!(out.stderr.contains("ANTHROPIC_API_KEY"), "{}", out.stderr);
+    let out = exec(&ctx, &["greet"]).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r#"
+    error: no model is configured
+    hint: pass --model anthropic:<model>, openai:<model> or scripted:<file>
+    hint: or set SKILLPKG_MODEL, or `[agent] model = "…"` in skills.toml
+    hint: or export ANTHROPIC_API_KEY or OPENAI_API_KEY (or put it in credentials.toml in the config directory) to use anthropic:claude-sonnet-4-5 or openai:gpt-4o
+    "#);
 }
 
 #[test]
@@ -531,7 +513,7 @@ fn ctrl_c_ends_the_run_cleanly_and_the_audit_is_complete() {
     );
     std::fs::create_dir_all(skill.join("scripts")).unwrap();
     let wait = skill.join("scripts/wait.sh");
-    std::fs::write(&wait, "#!/bin/sh\nsleep 30\n").unwrap();
+    std::fs::write(&wait, "#!/bin/sh\n: > started\nsleep 30\n").unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&wait, std::fs::Permissions::from_mode(0o755)).unwrap();
     let model = script(
@@ -549,13 +531,10 @@ fn ctrl_c_ends_the_run_cleanly_and_the_audit_is_complete() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until the script runs, then press Ctrl-C.
+    // Wait until the script runs (it has made its marker file), then press Ctrl-C.
     let started = std::time::Instant::now();
-    while !audit_exists(&ctx) || !audit(&ctx).iter().any(|e| e["event"] == "approval") {
-        assert!(started.elapsed() < std::time::Duration::from_secs(20));
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(200));
+    let marker = ctx.project.join("started");
+    wait_until(|| marker.exists(), || "the script never started".into());
     let status = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -568,23 +547,17 @@ fn ctrl_c_ends_the_run_cleanly_and_the_audit_is_complete() {
     );
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("interrupted; the audit log is"), "{stderr}");
+    insta::assert_snapshot!(ctx.redact(&stderr), @"error: interrupted; the audit log is [TEMP]/project/.skillpkg/runs/[RUN].jsonl");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("never reached"));
     let log = audit(&ctx);
     assert_eq!(events(&log, "end")[0]["ending"]["reason"], "interrupted");
-}
-
-fn audit_exists(ctx: &TestContext) -> bool {
-    std::fs::read_dir(ctx.root().join("project/.skillpkg/runs"))
-        .is_ok_and(|mut d| d.next().is_some())
 }
 
 #[test]
 fn json_prints_the_result() {
     let ctx = TestContext::new();
     let model = script(&ctx, "answer", json!({"turns": [{"text": "forty-two"}]}));
-    let out = exec(&ctx, &["--model", &model, "--json", "the answer"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = exec(&ctx, &["--model", &model, "--json", "the answer"]).assert_ok();
     let result: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(result["answer"], "forty-two");
     assert_eq!(result["ending"]["reason"], "answered");

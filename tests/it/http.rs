@@ -2,8 +2,10 @@
 //! fetching, revalidation, retries, hard failures, `--offline`, the `dl`
 //! template and unsigned packages.
 
-use crate::common::{TestContext, run, skill_md, write_skill};
-use crate::install::{AcmeIndex, copy_dir, in_dir, new_project, repo_index, round_trip, tree};
+use crate::common::{
+    AcmeIndex, TestContext, copy_dir, new_project, repo_index, round_trip, run, skill_md, tree,
+    write_skill,
+};
 use crate::server::{Fault, StaticServer};
 
 /// The sample index served over HTTP from a private copy.
@@ -25,8 +27,7 @@ fn only_the_files_resolution_needs_are_fetched_and_then_revalidated() {
     let ctx = TestContext::new();
     let server = served_sample(&ctx);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["add", "example/pdf-processing"]);
     let mut paths: Vec<String> = server.log().into_iter().map(|(p, _)| p).collect();
     paths.sort();
     assert_eq!(
@@ -46,8 +47,7 @@ fn only_the_files_resolution_needs_are_fetched_and_then_revalidated() {
 
     // A second run revalidates the index files and reuses the cached archive.
     server.clear_log();
-    let out = in_dir(&ctx, &app, &["install"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["install"]);
     let mut log = server.log();
     log.sort();
     assert_eq!(
@@ -74,8 +74,7 @@ fn answers_of_500_and_bodies_cut_short_are_retried() {
         Some(2),
     );
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/report-writer"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["add", "example/report-writer"]);
     let log = server.log();
     let tries = |path: &str| log.iter().filter(|(p, _)| p == path).count();
     assert_eq!(tries("/config.json"), 3);
@@ -83,8 +82,7 @@ fn answers_of_500_and_bodies_cut_short_are_retried() {
     assert_eq!(tries(&format!("/{archive}")), 3);
     let reference = TestContext::new();
     let embedded = new_project(&reference, None);
-    let out = in_dir(&reference, &embedded, &["add", "example/report-writer"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    reference.ok_in(&embedded, &["add", "example/report-writer"]);
     assert!(
         tree(&app.join(".agents/skills")) == tree(&embedded.join(".agents/skills")),
         "what the retries fetched is what the embedded index holds"
@@ -97,12 +95,12 @@ fn a_server_that_stalls_is_timed_out_and_retried() {
     let server = served_sample(&ctx);
     server.fault("index/example/pdf-processing", Fault::Stall(3_000), Some(2));
     let app = new_project(&ctx, Some(&server.url()));
-    let out = run(ctx
+    run(ctx
         .command()
         .current_dir(&app)
         .env("SKILLPKG_HTTP_TIMEOUT", "0.3")
-        .args(["add", "example/pdf-processing"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+        .args(["add", "example/pdf-processing"]))
+    .assert_ok();
     assert_eq!(
         server.arrivals("index/example/pdf-processing"),
         3,
@@ -118,25 +116,14 @@ fn a_broken_config_or_entry_file_is_named() {
     let server = StaticServer::start(&dir);
     let app = new_project(&ctx, Some(&server.url()));
     std::fs::write(dir.join("index/example/pdf-processing"), "{not json\n").unwrap();
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains(&format!("{}index/example/pdf-processing", server.url())),
-        "{}",
-        out.stderr
-    );
+    let out = ctx.fails_in(&app, &["add", "example/pdf-processing"]);
+    insta::assert_snapshot!(server.redact(&out.stderr), @"error: [SERVER]/index/example/pdf-processing:1: invalid index entry: key must be a string at line 1 column 2");
     std::fs::write(dir.join("config.json"), "{\"version\": \"one\"}").unwrap();
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(
-        out.stderr.contains(&format!(
-            "{}config.json is not a valid index config",
-            server.url()
-        )),
-        "{}",
-        out.stderr
-    );
+    let out = ctx.fails_in(&app, &["add", "example/pdf-processing"]);
+    insta::assert_snapshot!(server.redact(&out.stderr), @r#"
+    error: [SERVER]/config.json is not a valid index config
+      Caused by: invalid type: string "one", expected u32 at line 1 column 17
+    "#);
     assert!(!app.join("skills.lock").exists());
 }
 
@@ -145,8 +132,7 @@ fn a_server_that_always_fails_is_named_and_nothing_changes() {
     let ctx = TestContext::new();
     let server = served_sample(&ctx);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/citation-style"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["add", "example/citation-style"]);
     let before = (
         tree(&app),
         std::fs::read_to_string(app.join("skills.lock")).unwrap(),
@@ -154,15 +140,11 @@ fn a_server_that_always_fails_is_named_and_nothing_changes() {
 
     let archive = "packages/example/pdf-processing/pdf-processing-1.0.0.skill";
     server.fault(archive, Fault::Status(502), None);
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains(&format!("{}{archive}: 4 attempts failed", server.url())),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("502 Bad Gateway"), "{}", out.stderr);
+    let out = ctx.fails_in(&app, &["add", "example/pdf-processing"]);
+    insta::assert_snapshot!(server.redact(&out.stderr), @"
+    error: [SERVER]/packages/example/pdf-processing/pdf-processing-1.0.0.skill: 4 attempts failed; the last: the server answered 502 Bad Gateway
+    hint: the server may be down or out of reach; try again later, or pass --offline to use what is cached
+    ");
     assert_eq!(
         std::fs::read_to_string(app.join("skills.lock")).unwrap(),
         before.1
@@ -174,24 +156,19 @@ fn a_server_that_always_fails_is_named_and_nothing_changes() {
         .command()
         .current_dir(&app)
         .env("SKILLPKG_HTTP_RETRIES", "1")
-        .args(["add", "example/pdf-processing"]));
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(out.stderr.contains("2 attempts failed"), "{}", out.stderr);
+        .args(["add", "example/pdf-processing"]))
+    .assert_fails();
+    insta::assert_snapshot!(server.redact(&out.stderr), @"
+    error: [SERVER]/packages/example/pdf-processing/pdf-processing-1.0.0.skill: 2 attempts failed; the last: the server answered 502 Bad Gateway
+    hint: the server may be down or out of reach; try again later, or pass --offline to use what is cached
+    ");
     assert_eq!(server.arrivals(archive), 2);
 
     // A 403 is not retried, and is named as well.
     server.fault("index/example/pdf-processing", Fault::Status(403), None);
     server.clear_log();
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(
-        out.stderr.contains(&format!(
-            "{}index/example/pdf-processing: the server answered 403 Forbidden",
-            server.url()
-        )),
-        "{}",
-        out.stderr
-    );
+    let out = ctx.fails_in(&app, &["add", "example/pdf-processing"]);
+    insta::assert_snapshot!(server.redact(&out.stderr), @"error: [SERVER]/index/example/pdf-processing: the server answered 403 Forbidden");
     assert_eq!(
         server
             .log()
@@ -211,8 +188,7 @@ fn offline_after_a_warm_install_needs_no_server() {
     let ctx = TestContext::new();
     let mut server = served_sample(&ctx);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/report-writer"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["add", "example/report-writer"]);
     server.stop();
 
     let second = ctx.root().join("second");
@@ -220,18 +196,13 @@ fn offline_after_a_warm_install_needs_no_server() {
     for file in ["skills.toml", "skills.lock"] {
         std::fs::copy(app.join(file), second.join(file)).unwrap();
     }
-    let online = in_dir(&ctx, &second, &["install"]);
-    assert_eq!(online.status, 1, "{}", online.stderr);
-    assert!(
-        online
-            .stderr
-            .contains(&format!("{}config.json", server.url())),
-        "{}",
-        online.stderr
-    );
+    let online = ctx.fails_in(&second, &["install"]);
+    insta::assert_snapshot!(server.redact(&online.stderr), @"
+    error: [SERVER]/config.json: 4 attempts failed; the last: error sending request for url ([SERVER]/config.json): client error (Connect): tcp connect error: Connection refused (os error 111)
+    hint: the server may be down or out of reach; try again later, or pass --offline to use what is cached
+    ");
     for flag in ["--offline", "--frozen"] {
-        let out = in_dir(&ctx, &second, &["install", flag]);
-        assert_eq!(out.status, 0, "{flag}: {}", out.stderr);
+        ctx.ok_in(&second, &["install", flag]);
     }
     assert!(tree(&app.join(".agents/skills")) == tree(&second.join(".agents/skills")));
 }
@@ -259,8 +230,7 @@ fn the_dl_template_says_where_archives_live() {
     std::fs::write(&config_path, config).unwrap();
     let server = StaticServer::start(&dir);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&app, &["add", "example/pdf-processing"]);
     assert!(
         server
             .log()
@@ -286,21 +256,13 @@ fn unsigned_packages_from_an_http_index_need_allow_unsigned() {
     std::fs::write(&entry_file, format!("{entry}\n")).unwrap();
     let server = StaticServer::start(&acme.index);
     let app = new_project(&ctx, Some(&server.url()));
-    let refused = in_dir(&ctx, &app, &["add", "acme/plain"]);
-    assert_eq!(refused.status, 1, "{}", refused.stderr);
-    assert!(
-        refused.stderr.contains("acme/plain@1.0.0 is not signed"),
-        "{}",
-        refused.stderr
-    );
-    assert!(
-        refused.stderr.contains("--allow-unsigned"),
-        "{}",
-        refused.stderr
-    );
+    let refused = ctx.fails_in(&app, &["add", "acme/plain"]);
+    insta::assert_snapshot!(server.redact(&refused.stderr), @"
+    error: acme/plain@1.0.0 is not signed
+    hint: pass --allow-unsigned to install unsigned packages from [SERVER]/
+    ");
     assert!(!app.join(".agents/skills/plain").exists());
-    let allowed = in_dir(&ctx, &app, &["add", "acme/plain", "--allow-unsigned"]);
-    assert_eq!(allowed.status, 0, "{}", allowed.stderr);
+    ctx.ok_in(&app, &["add", "acme/plain", "--allow-unsigned"]);
     assert!(app.join(".agents/skills/plain/SKILL.md").is_file());
 }
 
@@ -309,14 +271,11 @@ fn search_explains_that_http_indexes_cannot_be_listed() {
     let ctx = TestContext::new();
     let server = served_sample(&ctx);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["search", "pdf"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains("is an HTTP index, which cannot be listed"),
-        "{}",
-        out.stderr
-    );
+    let out = ctx.fails_in(&app, &["search", "pdf"]);
+    insta::assert_snapshot!(server.redact(&out.stderr), @"
+    error: [SERVER]/ is an HTTP index, which cannot be listed, so it cannot be searched
+    hint: search a git or folder copy of the index, or browse the index's own site
+    ");
 }
 
 #[test]
@@ -326,11 +285,9 @@ fn a_url_that_is_not_an_index_says_so() {
     std::fs::create_dir_all(&empty).unwrap();
     let server = StaticServer::start(&empty);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = in_dir(&ctx, &app, &["add", "example/pdf-processing"]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("is not a skillpkg index"),
-        "{}",
-        out.stderr
-    );
+    let out = ctx.fails_in(&app, &["add", "example/pdf-processing"]);
+    insta::assert_snapshot!(server.redact(&out.stderr), @"
+    error: [SERVER]/config.json was not found: [SERVER]/ is not a skillpkg index
+    hint: an index has config.json at its root (see `skillpkg index init`)
+    ");
 }

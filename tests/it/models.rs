@@ -4,9 +4,8 @@
 
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
-use crate::common::{TestContext, run, skill_md, write_skill};
+use crate::common::{TestContext, run, skill_md, wait_until, write_skill};
 
 /// A `fakellm serve` on a free loopback port, killed when dropped.
 struct FakeLlm {
@@ -53,14 +52,10 @@ impl FakeLlm {
             .spawn()
             .unwrap();
         let server = FakeLlm { child, port };
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "fakellm did not start"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_until(
+            || TcpStream::connect(("127.0.0.1", port)).is_ok(),
+            || "fakellm did not start".into(),
+        );
         Some(server)
     }
 
@@ -199,24 +194,19 @@ rules:
         &format!("{}/v1", server.url()),
         "--no-stream",
         "greet",
-    ]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ]))
+    .assert_ok();
     assert_eq!(out.stdout.trim(), "answered after a retry");
 }
 
 #[test]
 fn a_missing_key_for_the_default_server_is_explained() {
     let ctx = TestContext::new();
-    let out = run(ctx
-        .command()
-        .args(["exec", "--model", "anthropic:claude-sonnet-4-5", "hello"]));
-    assert_eq!(out.status, 1);
-    assert!(
-        out.stderr
-            .contains("needs an API key and ANTHROPIC_API_KEY is not set"),
-        "{}",
-        out.stderr
-    );
+    let out = ctx.fails(&["exec", "--model", "anthropic:claude-sonnet-4-5", "hello"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: anthropic:claude-sonnet-4-5 needs an API key and ANTHROPIC_API_KEY is not set
+    hint: export ANTHROPIC_API_KEY=…, or point --base-url at a server that needs none
+    ");
 }
 
 #[test]
@@ -236,18 +226,14 @@ fn keys_come_from_the_credentials_file_when_the_environment_has_none() {
             .env("ANTHROPIC_BASE_URL", server.url())
             .args(["exec", "greet from the file"]))
     };
-    let refused = exec();
-    assert_eq!(refused.status, 1);
-    assert!(
-        refused.stderr.contains("can be read by other users"),
-        "{}",
-        refused.stderr
-    );
-    assert!(refused.stderr.contains("chmod 600"), "{}", refused.stderr);
+    let refused = exec().assert_fails();
+    insta::assert_snapshot!(ctx.redact(&refused.stderr), @"
+    error: [TEMP]/config/credentials.toml can be read by other users (mode 644); not using its keys
+    hint: chmod 600 [TEMP]/config/credentials.toml
+    ");
 
     std::fs::set_permissions(&credentials, std::fs::Permissions::from_mode(0o600)).unwrap();
-    let out = exec();
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = exec().assert_ok();
     assert_eq!(
         out.stdout.trim_end().lines().last(),
         Some("Bonjour from the greeter skill")

@@ -3,27 +3,18 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{TestContext, git, run, skill_md, write_skill};
+use crate::common::{Keys, Output, TestContext, git, run, skill_md, tree, write_skill};
 
 struct Publisher {
     ctx: TestContext,
-    keys: PathBuf,
+    keys: Keys,
 }
 
 impl Publisher {
     fn new() -> Publisher {
         let ctx = TestContext::new();
-        let keys = ctx.root().join("keys");
-        let out = run(ctx
-            .command()
-            .args(["keygen", "--no-password", "--out"])
-            .arg(&keys));
-        assert_eq!(out.status, 0, "{}", out.stderr);
+        let keys = ctx.keygen("keys");
         Publisher { ctx, keys }
-    }
-
-    fn public_key(&self) -> PathBuf {
-        self.keys.join("skillpkg.pub")
     }
 
     /// Creates an index (`--git` when `git`) trusting this publisher's key for `acme`.
@@ -33,12 +24,11 @@ impl Publisher {
         cmd.args(["index", "init"])
             .arg(&path)
             .args(["--org", "acme", "--key"])
-            .arg(self.public_key());
+            .arg(&self.keys.public_file);
         if git {
             cmd.arg("--git");
         }
-        let out = run(&mut cmd);
-        assert_eq!(out.status, 0, "{}", out.stderr);
+        run(&mut cmd).assert_ok();
         path
     }
 
@@ -49,7 +39,7 @@ impl Publisher {
         write_skill(&self.ctx.root().join("src"), name, &text)
     }
 
-    fn publish(&self, dir: &Path, index: &str, extra: &[&str]) -> crate::common::Output {
+    fn publish(&self, dir: &Path, index: &str, extra: &[&str]) -> Output {
         self.publish_with_cache(dir, index, extra, None)
     }
 
@@ -59,7 +49,7 @@ impl Publisher {
         index: &str,
         extra: &[&str],
         cache: Option<&Path>,
-    ) -> crate::common::Output {
+    ) -> Output {
         let mut cmd = self.ctx.command();
         if let Some(cache) = cache {
             cmd.env("SKILLPKG_CACHE_DIR", cache);
@@ -67,7 +57,7 @@ impl Publisher {
         cmd.arg("publish")
             .arg(dir)
             .args(["--index", index, "--org", "acme", "--key"])
-            .arg(self.keys.join("skillpkg.key"))
+            .arg(&self.keys.secret_file)
             .args(extra);
         run(&mut cmd)
     }
@@ -91,17 +81,11 @@ fn publish_to_a_folder_index_writes_archive_and_entry() {
         config["dl"],
         "{index}/packages/{org}/{name}/{name}-{version}.skill"
     );
-    let public = std::fs::read_to_string(p.public_key())
-        .unwrap()
-        .lines()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let public = &p.keys.public_key;
     assert_eq!(config["keys"]["acme"], serde_json::json!([public]));
 
     let dir = p.skill("base", "  dependencies: acme/util@^1, acme/other\n");
-    let out = p.publish(&dir, index.to_str().unwrap(), &[]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    p.publish(&dir, index.to_str().unwrap(), &[]).assert_ok();
     let entries = entry_lines(&index, "acme/base");
     assert_eq!(entries.len(), 1);
     let entry = &entries[0];
@@ -116,7 +100,7 @@ fn publish_to_a_folder_index_writes_archive_and_entry() {
     let cksum = skillpkg::store::hash::sha256_hex(&archive);
     assert_eq!(entry["cksum"], cksum.as_str());
     skillpkg::store::signing::verify_for(
-        &public,
+        public,
         &archive,
         entry["sig"].as_str().unwrap(),
         &format!("skillpkg acme/base@1.0.0 sha256:{cksum}"),
@@ -124,12 +108,12 @@ fn publish_to_a_folder_index_writes_archive_and_entry() {
     .unwrap();
 
     // --version and --dependencies override the metadata.
-    let out = p.publish(
+    p.publish(
         &dir,
         index.to_str().unwrap(),
         &["--version", "1.1.0", "--dependencies", ""],
-    );
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    )
+    .assert_ok();
     let entries = entry_lines(&index, "acme/base");
     assert_eq!(entries[1]["vers"], "1.1.0");
     assert_eq!(entries[1]["deps"], serde_json::json!([]));
@@ -141,31 +125,17 @@ fn publish_refuses_bad_requests_and_changes_nothing() {
     let index = p.init_index("index", false);
     let dir = p.skill("tool", "");
     let spec = index.to_str().unwrap();
-    assert_eq!(p.publish(&dir, spec, &[]).status, 0);
-    let snapshot = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
-        let mut files: Vec<_> = walkdir::WalkDir::new(root)
-            .into_iter()
-            .map(|e| e.unwrap())
-            .filter(|e| e.file_type().is_file())
-            .map(|e| (e.path().to_path_buf(), std::fs::read(e.path()).unwrap()))
-            .collect();
-        files.sort();
-        files
-    };
-    let before = snapshot(&index);
+    p.publish(&dir, spec, &[]).assert_ok();
+    let before = tree(&index);
 
-    let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec![], "already in the index"),
-        (vec!["--version", "1.0"], "invalid version '1.0'"),
-        (
-            vec!["--version", "2.0.0", "--dependencies", "acme/x@bogus"],
-            "invalid version requirement",
-        ),
+    let cases: [&[&str]; 3] = [
+        &[],
+        &["--version", "1.0"],
+        &["--version", "2.0.0", "--dependencies", "acme/x@bogus"],
     ];
-    for (extra, message) in cases {
-        let out = p.publish(&dir, spec, &extra);
-        assert_eq!(out.status, 1, "{extra:?}");
-        assert!(out.stderr.contains(message), "{extra:?}: {}", out.stderr);
+    let mut transcript = String::new();
+    for extra in cases {
+        transcript += &p.publish(&dir, spec, extra).assert_fails().transcript();
     }
     // An org whose keys do not include the signing key.
     let mut cmd = p.ctx.command();
@@ -180,22 +150,38 @@ fn publish_refuses_bad_requests_and_changes_nothing() {
             "3.0.0",
             "--key",
         ])
-        .arg(p.keys.join("skillpkg.key"));
-    let out = run(&mut cmd);
-    assert_eq!(out.status, 1);
-    assert!(
-        out.stderr.contains("is not one of org 'other''s keys"),
-        "{}",
-        out.stderr
-    );
+        .arg(&p.keys.secret_file);
+    transcript += &run(&mut cmd).assert_fails().transcript();
     // An invalid skill.
     let bad = write_skill(&p.ctx.root().join("src"), "Bad", &skill_md("Bad", "x"));
-    let out = p.publish(&bad, spec, &["--version", "1.0.0"]);
-    assert_eq!(out.status, 1);
-    assert!(out.stderr.contains("must be lowercase"));
+    transcript += &p
+        .publish(&bad, spec, &["--version", "1.0.0"])
+        .assert_fails()
+        .transcript();
+    let transcript = p
+        .ctx
+        .redact(&transcript)
+        .replace(&p.keys.public_key, "[KEY]");
+    insta::assert_snapshot!(transcript, @"
+    $ skillpkg publish [TEMP]/src/tool --index [TEMP]/index --org acme --key [TEMP]/keys/skillpkg.key
+    error: acme/tool@1.0.0 is already in the index; versions are immutable
+    hint: bump metadata.version (or pass --version) and publish again
+    $ skillpkg publish [TEMP]/src/tool --index [TEMP]/index --org acme --key [TEMP]/keys/skillpkg.key --version 1.0
+    error: invalid version '1.0' for acme/tool: unexpected end of input while parsing minor version number (versions are semver, like 1.2.3)
+    $ skillpkg publish [TEMP]/src/tool --index [TEMP]/index --org acme --key [TEMP]/keys/skillpkg.key --version 2.0.0 --dependencies acme/x@bogus
+    error: invalid dependencies for acme/tool
+      Caused by: dependency 'acme/x@bogus': invalid version requirement 'bogus': unexpected character 'b' while parsing major version number
+    $ skillpkg publish [TEMP]/src/tool --index [TEMP]/index --org other --version 3.0.0 --key [TEMP]/keys/skillpkg.key
+    error: the signing key [KEY] is not one of org 'other''s keys in [TEMP]/index/config.json
+    hint: add it with `skillpkg index init [TEMP]/index --org other --key <public key>`
+    $ skillpkg publish [TEMP]/src/Bad --index [TEMP]/index --org acme --key [TEMP]/keys/skillpkg.key --version 1.0.0
+    error: [TEMP]/src/Bad is not a valid skill:
+      [TEMP]/src/Bad/SKILL.md: error[name-lowercase]: Skill name 'Bad' must be lowercase
+    hint: fix these, then check with `skillpkg validate [TEMP]/src/Bad`
+    ");
 
     assert!(
-        snapshot(&index) == before,
+        tree(&index) == before,
         "a refused publish changed the index"
     );
 }
@@ -221,8 +207,8 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    for out in &outputs {
-        assert_eq!(out.status, 0, "{}", out.stderr);
+    for out in outputs {
+        out.assert_ok();
     }
 
     let clone = p.ctx.root().join("check");
@@ -252,24 +238,18 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
     }
 
     // Republishing a version is refused.
-    let out = p.publish(&dirs[0], &url, &[]);
-    assert_eq!(out.status, 1);
-    assert!(
-        out.stderr.contains("already in the index"),
-        "{}",
-        out.stderr
-    );
+    let out = p.publish(&dirs[0], &url, &[]).assert_fails();
+    insta::assert_snapshot!(p.ctx.redact(&out.stderr), @"
+    error: acme/alpha@1.0.0 is already in the index; versions are immutable
+    hint: bump metadata.version (or pass --version) and publish again
+    ");
 
     // Yank flips exactly one line; --undo flips it back.
-    let second = p.publish(&dirs[0], &url, &["--version", "1.1.0"]);
-    assert_eq!(second.status, 0, "{}", second.stderr);
+    p.publish(&dirs[0], &url, &["--version", "1.1.0"])
+        .assert_ok();
     git(&clone, &["pull", "-q"]);
     let before = std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap();
-    let out = run(p
-        .ctx
-        .command()
-        .args(["yank", "acme/alpha@1.0.0", "--index", &url]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    p.ctx.ok(&["yank", "acme/alpha@1.0.0", "--index", &url]);
     git(&clone, &["pull", "-q"]);
     let after = std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap();
     let changed: Vec<(&str, &str)> = before
@@ -286,16 +266,10 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
     let diff = git(&clone, &["diff", "--numstat", "HEAD~1", "HEAD"]);
     assert_eq!(diff.trim(), "1\t1\tindex/acme/alpha");
 
-    let again = run(p
-        .ctx
-        .command()
-        .args(["yank", "acme/alpha@1.0.0", "--index", &url]));
-    assert!(again.stderr.contains("already yanked"));
-    let undo = run(p
-        .ctx
-        .command()
-        .args(["yank", "acme/alpha@1.0.0", "--undo", "--index", &url]));
-    assert_eq!(undo.status, 0);
+    let again = p.ctx.ok(&["yank", "acme/alpha@1.0.0", "--index", &url]);
+    insta::assert_snapshot!(p.ctx.redact(&again.stderr), @"warning: acme/alpha@1.0.0 is already yanked; nothing changed");
+    p.ctx
+        .ok(&["yank", "acme/alpha@1.0.0", "--undo", "--index", &url]);
     git(&clone, &["pull", "-q"]);
     assert_eq!(
         std::fs::read_to_string(clone.join("index/acme/alpha")).unwrap(),
@@ -318,13 +292,8 @@ fn a_rejected_push_is_fetched_and_retried() {
             attempts += 1;
             if attempts == 1 {
                 // Another publisher pushes between our fetch and our push.
-                let out = p.publish_with_cache(
-                    &rival,
-                    &url,
-                    &[],
-                    Some(&p.ctx.root().join("cache-rival")),
-                );
-                assert_eq!(out.status, 0, "{}", out.stderr);
+                p.publish_with_cache(&rival, &url, &[], Some(&p.ctx.root().join("cache-rival")))
+                    .assert_ok();
             }
             std::fs::write(index.root().join("marker.txt"), "mine").unwrap();
             Ok("Add marker".to_string())

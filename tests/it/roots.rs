@@ -17,8 +17,7 @@ fn same_name_in_all_three_roots_resolves_to_project() {
         &skill_md("skill-authoring", "Project copy. Use when testing."),
     );
 
-    let out = run(ctx.command().args(["list", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok(&["list", "--json"]);
     let listed: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
     let copies: Vec<(&str, Option<&str>)> = listed
         .iter()
@@ -34,7 +33,7 @@ fn same_name_in_all_three_roots_resolves_to_project() {
         ]
     );
 
-    let table = run(ctx.command().arg("list"));
+    let table = ctx.run(&["list"]);
     let lines: Vec<&str> = table
         .stdout
         .lines()
@@ -45,8 +44,7 @@ fn same_name_in_all_three_roots_resolves_to_project() {
     assert!(lines[1].contains("user") && lines[1].contains("(shadowed by project)"));
     assert!(lines[2].contains("builtin") && lines[2].contains("(shadowed by project)"));
 
-    let show = run(ctx.command().args(["show", "skill-authoring", "--json"]));
-    assert_eq!(show.status, 0, "{}", show.stderr);
+    let show = ctx.ok(&["show", "skill-authoring", "--json"]);
     let shown: serde_json::Value = serde_json::from_str(&show.stdout).unwrap();
     assert_eq!(shown["root"], "project");
     assert_eq!(shown["description"], "Project copy. Use when testing.");
@@ -58,7 +56,7 @@ fn same_name_in_all_three_roots_resolves_to_project() {
         .collect();
     assert_eq!(shadowed, ["user", "builtin"]);
 
-    let text = run(ctx.command().args(["show", "skill-authoring"]));
+    let text = ctx.run(&["show", "skill-authoring"]);
     assert!(
         text.stdout.contains("root:          project"),
         "{}",
@@ -77,17 +75,12 @@ fn project_is_found_from_a_subdirectory_and_git_root_counts() {
     );
     let sub = ctx.project.join("src/deep");
     std::fs::create_dir_all(&sub).unwrap();
-    let out = run(ctx
-        .command()
-        .current_dir(&sub)
-        .args(["show", "local", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&sub, &["show", "local", "--json"]);
 
     // Without skills.toml, the git work tree root is the project.
     std::fs::remove_file(ctx.project.join("skills.toml")).unwrap();
     std::fs::create_dir(ctx.project.join(".git")).unwrap();
-    let out = run(ctx.command().current_dir(&sub).args(["show", "local"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    ctx.ok_in(&sub, &["show", "local"]);
 }
 
 #[test]
@@ -116,8 +109,7 @@ fn broken_skills_are_skipped_with_one_warning_each() {
     // Not a skill at all: ignored silently.
     std::fs::create_dir_all(root.join("notes")).unwrap();
 
-    let out = run(ctx.command().args(["list", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok(&["list", "--json"]);
     let listed: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
     let names: Vec<&str> = listed
         .iter()
@@ -128,31 +120,20 @@ fn broken_skills_are_skipped_with_one_warning_each() {
     let lenient = listed.iter().find(|e| e["name"] == "lenient").unwrap();
     assert_eq!(lenient["extra"]["tags"], serde_json::json!(["a", "b"]));
 
-    let stderr = ctx.redact(&out.stderr);
-    for (dir, rule) in [
-        ("no-description", "description-missing"),
-        ("bad-yaml", "yaml-invalid"),
-        ("no-frontmatter", "frontmatter-missing"),
-        ("unclosed", "frontmatter-unclosed"),
-    ] {
-        let lines: Vec<&str> = stderr
-            .lines()
-            .filter(|l| l.contains(&format!("/{dir}:")))
-            .collect();
-        assert_eq!(lines.len(), 1, "one warning for {dir}:\n{stderr}");
-        assert!(lines[0].contains(rule), "{}", lines[0]);
-    }
-    assert!(!stderr.contains("notes"));
-    for rule in [
-        "name-directory-mismatch",
-        "description-length",
-        "unknown-field: Unexpected field in frontmatter: version",
-    ] {
-        assert!(stderr.contains(rule), "missing {rule} warning:\n{stderr}");
-    }
+    // One warning per broken skill (in no particular order), none for `notes`.
+    insta::assert_snapshot!(sorted_lines(&ctx.redact(&out.stderr)), @"
+    warning: [TEMP]/user-skills/lenient-dir/SKILL.md: description-length: Description exceeds 1024 character limit (1100 chars); the catalog shows the first 1024
+    warning: [TEMP]/user-skills/lenient-dir/SKILL.md: name-directory-mismatch: Directory name 'lenient-dir' must match skill name 'lenient'
+    warning: [TEMP]/user-skills/lenient-dir/SKILL.md: unknown-field: Unexpected field in frontmatter: tags
+    warning: [TEMP]/user-skills/lenient-dir/SKILL.md: unknown-field: Unexpected field in frontmatter: version
+    warning: skipped [TEMP]/user-skills/bad-yaml: [yaml-invalid] [TEMP]/user-skills/bad-yaml/SKILL.md:2: invalid YAML in frontmatter: unclosed bracket '['
+    warning: skipped [TEMP]/user-skills/no-description: [description-missing] [TEMP]/user-skills/no-description/SKILL.md: field 'description' must be a non-empty string
+    warning: skipped [TEMP]/user-skills/no-frontmatter: [frontmatter-missing] [TEMP]/user-skills/no-frontmatter/SKILL.md does not start with YAML frontmatter (a first line of `---`)
+    warning: skipped [TEMP]/user-skills/unclosed: [frontmatter-unclosed] [TEMP]/user-skills/unclosed/SKILL.md: frontmatter is not closed with a `---` line
+    ");
 
     // The catalog cuts the long description at 1024 characters.
-    let prompt = run(ctx.command().arg("prompt"));
+    let prompt = ctx.run(&["prompt"]);
     assert!(
         prompt
             .stdout
@@ -178,24 +159,20 @@ fn hostile_yaml_is_refused_quickly_not_hung() {
     );
     write_skill(&root, "huge", &huge);
 
-    let out = run(ctx.command().args(["list", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    let stderr = ctx.redact(&out.stderr);
-    for dir in ["bomb", "deep", "huge"] {
-        assert!(
-            stderr.contains(&format!("skipped [TEMP]/user-skills/{dir}")),
-            "{dir}:\n{stderr}"
-        );
-    }
-    assert!(stderr.contains("frontmatter-too-large"));
+    let out = ctx.ok(&["list", "--json"]);
+    insta::assert_snapshot!(sorted_lines(&ctx.redact(&out.stderr)), @"
+    warning: skipped [TEMP]/user-skills/bomb: [yaml-invalid] [TEMP]/user-skills/bomb/SKILL.md:7: invalid YAML in frontmatter: budget breached: RecordedAnchorEvents { recorded_anchor_events: 10001 } at line 3, column 14 (defined at line 5, column 7) (used
+    warning: skipped [TEMP]/user-skills/deep: [yaml-invalid] [TEMP]/user-skills/deep/SKILL.md:4: invalid YAML in frontmatter: recursion limit exceeded
+    warning: skipped [TEMP]/user-skills/huge: [frontmatter-too-large] [TEMP]/user-skills/huge/SKILL.md: frontmatter is larger than 262144 bytes
+    ");
 
     // The strict validator refuses them too.
-    let out = run(ctx
+    run(ctx
         .command()
         .arg("validate")
         .arg(root.join("bomb"))
-        .arg(root.join("deep")));
-    assert_eq!(out.status, 1);
+        .arg(root.join("deep")))
+    .assert_fails();
 }
 
 #[test]
@@ -211,16 +188,10 @@ fn two_skills_with_one_name_in_a_root_keep_the_first_and_say_so() {
         "beta",
         &skill_md("alpha", "Second. Use when testing."),
     );
-    let out = run(ctx.command().args(["show", "alpha", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok(&["show", "alpha", "--json"]);
     let shown: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(shown["description"], "First. Use when testing.");
-    let stderr = ctx.redact(&out.stderr);
-    assert!(
-        stderr.contains("skipped [TEMP]/user-skills/beta: [duplicate-name]")
-            && stderr.contains("names must be unique within a root"),
-        "{stderr}"
-    );
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"warning: skipped [TEMP]/user-skills/beta: [duplicate-name] [TEMP]/user-skills/beta/SKILL.md is also named 'alpha', like [TEMP]/user-skills/alpha/SKILL.md; names must be unique within a root");
 }
 
 #[test]
@@ -241,17 +212,24 @@ fn the_manifest_can_move_the_project_root() {
         "ignored",
         &skill_md("ignored", "Not the root. Use when testing."),
     );
-    let out = run(ctx.command().args(["list", "--json"]));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = ctx.ok(&["list", "--json"]);
     assert!(out.stdout.contains("\"name\": \"moved\""));
     assert!(!out.stdout.contains("\"name\": \"ignored\""));
 
     std::fs::write(ctx.project.join("skills.toml"), "[skills\n").unwrap();
-    let broken = run(ctx.command().arg("list"));
-    assert_eq!(broken.status, 1);
-    assert!(
-        broken.stderr.contains("skills.toml: invalid manifest"),
-        "{}",
-        broken.stderr
-    );
+    let broken = ctx.fails(&["list"]);
+    insta::assert_snapshot!(ctx.redact(&broken.stderr), @"
+    error: [TEMP]/project/skills.toml: invalid manifest: TOML parse error at line 1, column 8
+      |
+    1 | [skills
+      |        ^
+    unclosed table, expected `]`
+    ");
+}
+
+/// The lines of `text`, sorted: for warnings that come in no fixed order.
+fn sorted_lines(text: &str) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort_unstable();
+    lines.join("\n")
 }

@@ -89,23 +89,21 @@ fn pdf_script_extracts_text_from_a_real_pdf() {
         return;
     }
     let ctx = TestContext::new();
-    let out = run(Command::new(extract_script()).arg(&pdf));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = run(Command::new(extract_script()).arg(&pdf)).assert_ok();
     assert!(
         out.stdout.to_lowercase().contains("theme"),
         "{}",
         &out.stdout[..out.stdout.len().min(500)]
     );
     let target = ctx.root().join("out.txt");
-    let out = run(Command::new(extract_script()).arg(&pdf).arg(&target));
-    assert_eq!(out.status, 0);
+    run(Command::new(extract_script()).arg(&pdf).arg(&target)).assert_ok();
     assert!(
         std::fs::read_to_string(&target).unwrap().contains('\u{c}'),
         "pages are separated by form feeds"
     );
 
-    let missing = run(Command::new(extract_script()).arg(ctx.root().join("nope.pdf")));
-    assert_eq!(missing.status, 1);
+    let missing =
+        run(Command::new(extract_script()).arg(ctx.root().join("nope.pdf"))).assert_fails();
     assert!(missing.stderr.contains("no such file"));
 }
 

@@ -75,6 +75,11 @@ impl StaticServer {
         format!("http://{}/", self.addr)
     }
 
+    /// Replaces this server's address in `text` with `[SERVER]`, for snapshots.
+    pub(crate) fn redact(&self, text: &str) -> String {
+        text.replace(&format!("http://{}", self.addr), "[SERVER]")
+    }
+
     /// Injects `fault` into the next `times` requests for `path` (relative,
     /// no leading slash); `None` for every request from now on.
     pub(crate) fn fault(&self, path: &str, fault: Fault, times: Option<usize>) {

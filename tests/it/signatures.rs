@@ -6,19 +6,7 @@ use std::process::Command;
 
 use skillpkg::store::signing::{SigningKey, trusted_comment, verify, verify_for};
 
-use crate::common::{TestContext, run};
-
-fn minisign_available() -> bool {
-    let ok = Command::new("minisign").arg("-v").output().is_ok();
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install minisign (apt-get install minisign)"
-        );
-        eprintln!("SKIPPED: the minisign CLI is not installed (apt-get install minisign)");
-    }
-    ok
-}
+use crate::common::{TestContext, has_program, run};
 
 fn flip(path: &Path, at: usize) {
     let mut bytes = std::fs::read(path).unwrap();
@@ -51,41 +39,29 @@ fn public_line(pub_file: &Path) -> String {
 
 #[test]
 fn cli_signature_verifies_in_skillpkg_and_tampering_fails() {
-    if !minisign_available() {
+    if !has_program("minisign", "minisign") {
         return;
     }
     let ctx = TestContext::new();
     let dir = ctx.root();
     let (public, secret) = (dir.join("cli.pub"), dir.join("cli.key"));
-    let keygen = Command::new("minisign")
+    run(Command::new("minisign")
         .args(["-G", "-W", "-p"])
         .arg(&public)
         .arg("-s")
-        .arg(&secret)
-        .output()
-        .unwrap();
-    assert!(
-        keygen.status.success(),
-        "{}",
-        String::from_utf8_lossy(&keygen.stderr)
-    );
+        .arg(&secret))
+    .assert_ok();
     let archive = dir.join("pkg.skill");
     std::fs::write(&archive, b"archive bytes for signing").unwrap();
     let comment = trusted_comment("acme/pkg", "1.0.0", "00ff");
-    let sign = Command::new("minisign")
+    run(Command::new("minisign")
         .args(["-S", "-s"])
         .arg(&secret)
         .arg("-m")
         .arg(&archive)
         .arg("-t")
-        .arg(&comment)
-        .output()
-        .unwrap();
-    assert!(
-        sign.status.success(),
-        "{}",
-        String::from_utf8_lossy(&sign.stderr)
-    );
+        .arg(&comment))
+    .assert_ok();
     let sig_path = dir.join("pkg.skill.minisig");
     let key = public_line(&public);
 
@@ -112,7 +88,7 @@ fn cli_signature_verifies_in_skillpkg_and_tampering_fails() {
 
 #[test]
 fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
-    if !minisign_available() {
+    if !has_program("minisign", "minisign") {
         return;
     }
     let ctx = TestContext::new();
@@ -120,8 +96,8 @@ fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
     let out = run(ctx
         .command()
         .args(["keygen", "--no-password", "--out"])
-        .arg(&keys));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+        .arg(&keys))
+    .assert_ok();
     let public_file = keys.join("skillpkg.pub");
     assert_eq!(
         out.stdout.trim(),
@@ -131,19 +107,17 @@ fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
 
     // Encrypted keys need a password, and refuse to work without one off a TTY.
     let protected = ctx.root().join("protected");
-    let refused = run(ctx.command().args(["keygen", "--out"]).arg(&protected));
-    assert_eq!(refused.status, 1);
-    assert!(
-        refused.stderr.contains("SKILLPKG_KEY_PASSWORD"),
-        "{}",
-        refused.stderr
-    );
-    let made = run(ctx
+    let refused = run(ctx.command().args(["keygen", "--out"]).arg(&protected)).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&refused.stderr), @"
+    error: the secret key is password-protected and there is no terminal to ask for the password
+    hint: set SKILLPKG_KEY_PASSWORD to the password
+    ");
+    run(ctx
         .command()
         .env("SKILLPKG_KEY_PASSWORD", "hunter2")
         .args(["keygen", "--out"])
-        .arg(&protected));
-    assert_eq!(made.status, 0, "{}", made.stderr);
+        .arg(&protected))
+    .assert_ok();
     // Key files are private, and never overwritten.
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(keys.join("skillpkg.key"))
@@ -154,9 +128,12 @@ fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
     let again = run(ctx
         .command()
         .args(["keygen", "--no-password", "--out"])
-        .arg(&keys));
-    assert_eq!(again.status, 1);
-    assert!(again.stderr.contains("already exists"));
+        .arg(&keys))
+    .assert_fails();
+    insta::assert_snapshot!(ctx.redact(&again.stderr), @"
+    error: [TEMP]/keys/skillpkg.pub already exists; refusing to overwrite a key
+    hint: choose another directory with --out, or move the old key away
+    ");
 
     let key = SigningKey::load(&keys.join("skillpkg.key")).unwrap();
     let archive = ctx.root().join("pkg.skill");

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::{Output, TestContext, run, skill_md, write_skill};
-use crate::install::{new_project, tree};
+use crate::common::{new_project, tree};
 
 /// An org `acme` with a signing key, able to publish into any index.
 struct Publisher {

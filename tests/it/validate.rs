@@ -389,8 +389,8 @@ fn lowercase_skill_md_and_file_paths_are_accepted() {
         .command()
         .arg("validate")
         .arg(&dir)
-        .arg(dir.join("skill.md")));
-    assert_eq!(out.status, 0, "{}", out.stderr);
+        .arg(dir.join("skill.md")))
+    .assert_ok();
     assert_eq!(out.stdout.matches(": valid").count(), 2);
 }
 
@@ -404,27 +404,22 @@ fn output_names_file_rule_and_message_and_exit_code_reflects_validity() {
     std::fs::create_dir_all(&bad).unwrap();
     std::fs::write(bad.join("SKILL.md"), named("Bad")).unwrap();
 
-    let out = run(ctx.command().arg("validate").arg(&good));
-    assert_eq!(out.status, 0);
+    run(ctx.command().arg("validate").arg(&good)).assert_ok();
 
     let out = run(ctx
         .command()
         .arg("validate")
         .arg(&good)
         .arg(&bad)
-        .arg(ctx.root().join("missing")));
-    assert_eq!(out.status, 1);
+        .arg(ctx.root().join("missing")))
+    .assert_fails();
     let stdout = ctx.redact(&out.stdout);
     insta::assert_snapshot!(stdout, @r"
     [TEMP]/good: valid
     [TEMP]/Bad/SKILL.md: error[name-lowercase]: Skill name 'Bad' must be lowercase
     [TEMP]/missing: error[path-missing]: Path does not exist: [TEMP]/missing
     ");
-    assert!(
-        out.stderr.contains("3 skills: 1 valid, 2 invalid"),
-        "{}",
-        out.stderr
-    );
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"   Validated 3 skills: 1 valid, 2 invalid");
 }
 
 #[test]
@@ -437,8 +432,7 @@ fn yaml_errors_carry_the_line() {
         "---\nname: x\ndescription: ok\nmetadata: [a, b]\n---\n",
     )
     .unwrap();
-    let out = run(ctx.command().args(["validate", "--json"]).arg(&dir));
-    assert_eq!(out.status, 1);
+    let out = run(ctx.command().args(["validate", "--json"]).arg(&dir)).assert_fails();
     let reports: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let problem = &reports[0]["problems"][0];
     assert_eq!(problem["rule"], "yaml-invalid");
@@ -466,8 +460,7 @@ fn strict_mode_adds_warnings_without_failing() {
     .unwrap();
     std::fs::write(dir.join("references/next.md"), "end\n").unwrap();
 
-    let plain = run(ctx.command().arg("validate").arg(&dir));
-    assert_eq!(plain.status, 0);
+    let plain = run(ctx.command().arg("validate").arg(&dir)).assert_ok();
     assert!(!plain.stdout.contains("warning"));
 
     let out = run(ctx

@@ -1,0 +1,323 @@
+//! A hermetic test context (temp home, config, cache, data and user root),
+//! running skillpkg in it, and the fixtures the test files share.
+
+mod fixtures;
+mod terminal;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::LazyLock;
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use regex::Regex;
+
+pub(crate) use fixtures::{
+    AcmeIndex, copy_dir, new_project, project_with_packages, repo_index, round_trip, tree,
+};
+pub(crate) use terminal::{in_terminal, in_terminal_typing};
+
+/// An isolated environment for running skillpkg.
+pub(crate) struct TestContext {
+    pub temp: tempfile::TempDir,
+    /// A project (a directory with `skills.toml`), the working directory.
+    pub project: PathBuf,
+}
+
+impl TestContext {
+    pub(crate) fn new() -> TestContext {
+        let temp = tempfile::tempdir().unwrap();
+        let project = temp.path().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(project.join("skills.toml"), "").unwrap();
+        for dir in ["home", "cache", "config", "data", "user-skills"] {
+            std::fs::create_dir_all(temp.path().join(dir)).unwrap();
+        }
+        TestContext { temp, project }
+    }
+
+    pub(crate) fn root(&self) -> &Path {
+        self.temp.path()
+    }
+
+    pub(crate) fn user_root(&self) -> PathBuf {
+        self.temp.path().join("user-skills")
+    }
+
+    pub(crate) fn project_root(&self) -> PathBuf {
+        self.project.join(".agents/skills")
+    }
+
+    /// `skillpkg` with every directory redirected into the temp dir.
+    pub(crate) fn command(&self) -> Command {
+        let mut cmd = Command::cargo_bin("skillpkg").unwrap();
+        let t = self.temp.path();
+        cmd.current_dir(&self.project)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", t.join("home"))
+            .env("SKILLPKG_CONFIG_DIR", t.join("config"))
+            .env("SKILLPKG_CACHE_DIR", t.join("cache"))
+            .env("SKILLPKG_DATA_DIR", t.join("data"))
+            .env("SKILLPKG_USER_ROOT", t.join("user-skills"))
+            .env("NO_COLOR", "1")
+            .env("RUST_BACKTRACE", "0")
+            // Retries happen, without real backoff.
+            .env("SKILLPKG_HTTP_RETRY_DELAY", "0");
+        cmd
+    }
+
+    /// Replaces what changes from run to run in `text`, for snapshots: the
+    /// temp dir (`[TEMP]`), audit log names (`[RUN]`), the builtin skills'
+    /// versioned cache folder (`[VERSION]`), git commits (`[COMMIT]`) and
+    /// the random part of temporary folders (`[RANDOM]`).
+    pub(crate) fn redact(&self, text: &str) -> String {
+        static VARYING: LazyLock<[(Regex, &str); 4]> = LazyLock::new(|| {
+            [
+                (r"\d{8}T\d{6}\.\d{3}Z-[0-9a-f]{6}", "[RUN]"),
+                (r"builtin/[^/\s]+-[0-9a-f]{16}", "builtin/[VERSION]"),
+                (r"\b[0-9a-f]{40}\b", "[COMMIT]"),
+                (r"\.source-[0-9A-Za-z]{6}", ".source-[RANDOM]"),
+            ]
+            .map(|(pattern, with)| (Regex::new(pattern).unwrap(), with))
+        });
+        let canonical = self.temp.path().canonicalize().unwrap();
+        let mut text = text
+            .replace(&canonical.display().to_string(), "[TEMP]")
+            .replace(&self.temp.path().display().to_string(), "[TEMP]");
+        for (pattern, with) in VARYING.iter() {
+            text = pattern.replace_all(&text, *with).into_owned();
+        }
+        text
+    }
+
+    /// Runs `skillpkg <args>` in the project.
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
+        self.run_in(&self.project, args)
+    }
+
+    /// Runs `skillpkg <args>` in `dir`.
+    pub(crate) fn run_in(&self, dir: &Path, args: &[&str]) -> Output {
+        run(self.command().current_dir(dir).args(args))
+    }
+
+    /// Runs `skillpkg <args>` in the project and asserts that it succeeded.
+    #[track_caller]
+    pub(crate) fn ok(&self, args: &[&str]) -> Output {
+        self.run(args).assert_ok()
+    }
+
+    /// Runs `skillpkg <args>` in `dir` and asserts that it succeeded.
+    #[track_caller]
+    pub(crate) fn ok_in(&self, dir: &Path, args: &[&str]) -> Output {
+        self.run_in(dir, args).assert_ok()
+    }
+
+    /// Runs `skillpkg <args>` in the project and asserts that it failed (exit 1).
+    #[track_caller]
+    pub(crate) fn fails(&self, args: &[&str]) -> Output {
+        self.run(args).assert_fails()
+    }
+
+    /// Runs `skillpkg <args>` in `dir` and asserts that it failed (exit 1).
+    #[track_caller]
+    pub(crate) fn fails_in(&self, dir: &Path, args: &[&str]) -> Output {
+        self.run_in(dir, args).assert_fails()
+    }
+
+    /// A password-less key pair made by `skillpkg keygen` in `<temp>/<dir>`.
+    #[track_caller]
+    pub(crate) fn keygen(&self, dir: &str) -> Keys {
+        let dir = self.root().join(dir);
+        let out = run(self
+            .command()
+            .args(["keygen", "--no-password", "--out"])
+            .arg(&dir))
+        .assert_ok();
+        Keys {
+            public_file: dir.join("skillpkg.pub"),
+            secret_file: dir.join("skillpkg.key"),
+            public_key: out.stdout.trim().to_string(),
+        }
+    }
+}
+
+/// A signing key pair on disk.
+pub(crate) struct Keys {
+    /// The public key file (`skillpkg.pub`).
+    pub public_file: PathBuf,
+    /// The secret key file (`skillpkg.key`), not encrypted.
+    pub secret_file: PathBuf,
+    /// The public key itself, as `keygen` prints it and indexes list it.
+    pub public_key: String,
+}
+
+/// Writes a skill directory `<root>/<dir>/SKILL.md` with `text`.
+pub(crate) fn write_skill(root: &Path, dir: &str, text: &str) -> PathBuf {
+    let path = root.join(dir);
+    std::fs::create_dir_all(&path).unwrap();
+    std::fs::write(path.join("SKILL.md"), text).unwrap();
+    path
+}
+
+/// Runs `git -C dir args…` (with a committer identity), asserts that it
+/// succeeded, and returns its stdout.
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
+    let mut git = Command::new("git");
+    git.arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args);
+    run(&mut git).assert_ok().stdout
+}
+
+/// Whether the `program` that the apt package `package` installs is here;
+/// says loudly that the test is skipped when it is not, and fails under
+/// CI, which installs it.
+pub(crate) fn has_program(program: &str, package: &str) -> bool {
+    let found = Command::new(program).arg("-v").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install {package} (apt-get install {package})"
+        );
+        eprintln!("SKIPPED: {program} is not installed (apt-get install {package})");
+    }
+    found
+}
+
+/// Whether pdftotext (poppler-utils) is installed; see [`has_program`].
+pub(crate) fn has_pdftotext() -> bool {
+    has_program("pdftotext", "poppler-utils")
+}
+
+/// A minimal valid SKILL.md.
+pub(crate) fn skill_md(name: &str, description: &str) -> String {
+    format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nInstructions.\n")
+}
+
+/// Output of a finished command, as text.
+pub(crate) struct Output {
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+    /// The program's file name and the arguments it ran with.
+    command: Vec<String>,
+}
+
+impl Output {
+    /// Asserts that the command succeeded (exit 0), showing its stderr if not.
+    #[track_caller]
+    pub(crate) fn assert_ok(self) -> Output {
+        self.assert_status(0)
+    }
+
+    /// Asserts that the command failed (exit 1, not a usage error or a crash).
+    #[track_caller]
+    pub(crate) fn assert_fails(self) -> Output {
+        self.assert_status(1)
+    }
+
+    /// `$ <command line>` and what it wrote on stderr: one run in a
+    /// snapshot of several.
+    pub(crate) fn transcript(&self) -> String {
+        format!("$ {}\n{}", self.command.join(" "), self.stderr)
+    }
+
+    #[track_caller]
+    fn assert_status(self, expected: i32) -> Output {
+        assert_eq!(
+            self.status, expected,
+            "{:?} exited {}, not {expected}\nstdout:\n{}\nstderr:\n{}",
+            self.command, self.status, self.stdout, self.stderr
+        );
+        self
+    }
+}
+
+/// Runs `cmd` to its end.
+pub(crate) fn run(cmd: &mut Command) -> Output {
+    let program = Path::new(cmd.get_program()).file_name().unwrap_or_default();
+    let command = std::iter::once(program)
+        .chain(cmd.get_args())
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let out = cmd.output().unwrap();
+    Output {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        command,
+    }
+}
+
+/// Polls `ready` every 20 ms until it holds; after 30 s, panics with the
+/// message `what` gives.
+#[track_caller]
+pub(crate) fn wait_until(mut ready: impl FnMut() -> bool, what: impl FnOnce() -> String) {
+    let started = Instant::now();
+    while !ready() {
+        if started.elapsed() > Duration::from_secs(30) {
+            panic!("waited 30 s in vain: {}", what());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The reference validator's verdicts on `dirs`, or `None` (with a loud
+/// message) when Python's `skills-ref` is not installed.
+pub(crate) fn reference_verdicts(dirs: &[PathBuf]) -> Option<Vec<serde_json::Value>> {
+    use std::io::Write;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/verdicts.py");
+    let child = Command::new("python3")
+        .arg(&script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn();
+    let Ok(mut child) = child else {
+        eprintln!(
+            "SKIPPED: python3 is not available; install it and `pip install skills-ref==0.1.1`"
+        );
+        return None;
+    };
+    // Feed stdin from another thread: the child's stdout must drain meanwhile.
+    let mut stdin = child.stdin.take().unwrap();
+    let input: String = dirs.iter().map(|d| format!("{}\n", d.display())).collect();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if stderr.contains("No module named 'skills_ref'") && std::env::var_os("CI").is_none() {
+            eprintln!(
+                "SKIPPED: the reference validator is missing: `pip install skills-ref==0.1.1`"
+            );
+            return None;
+        }
+        panic!("reference validator failed: {stderr}");
+    }
+    Some(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect(),
+    )
+}
+
+/// skillpkg's verdicts on `dirs` (one `validate --json` run), in order.
+pub(crate) fn skillpkg_verdicts(ctx: &TestContext, dirs: &[PathBuf]) -> Vec<serde_json::Value> {
+    let mut all = Vec::new();
+    for chunk in dirs.chunks(2000) {
+        let out = run(ctx.command().arg("validate").arg("--json").args(chunk));
+        assert!(
+            out.status == 0 || out.status == 1,
+            "validate crashed: {}",
+            out.stderr
+        );
+        let reports: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
+        all.extend(reports);
+    }
+    all
+}
