@@ -31,6 +31,9 @@ pub fn parse_yaml(yaml: &str) -> Result<Value, (Option<usize>, String)> {
 /// and without advice about parser options that users cannot set.
 fn plain_message(rendered: &str) -> String {
     let first = rendered.lines().next().unwrap_or("invalid YAML");
+    if first.contains("budget breached") {
+        return "it is too large or uses too many anchors, aliases or nested levels for a frontmatter".to_string();
+    }
     let first = first.strip_prefix("error: ").unwrap_or(first);
     let first = match first
         .strip_prefix("line ")

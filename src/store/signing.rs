@@ -46,6 +46,11 @@ pub enum SigningError {
         /// The crate's message.
         message: String,
     },
+    /// `keygen` of an encrypted key with no password and no terminal.
+    #[error(
+        "keygen needs a password to encrypt the new secret key, and there is no terminal to ask for one"
+    )]
+    NoNewPassword,
     /// No password and no terminal to ask on.
     #[error(
         "the secret key is password-protected and there is no terminal to ask for the password"
@@ -93,6 +98,10 @@ impl SigningError {
             SigningError::KeyExists(_) => {
                 Some("choose another directory with --out, or move the old key away".into())
             }
+            SigningError::NoNewPassword => Some(format!(
+                "set {} to the password, or pass --no-password for an unencrypted key",
+                env_vars::SKILLPKG_KEY_PASSWORD
+            )),
             SigningError::NoPassword => Some(format!(
                 "set {} to the password",
                 env_vars::SKILLPKG_KEY_PASSWORD
@@ -143,7 +152,7 @@ pub fn generate_keys(dir: &Path, password: bool) -> Result<GeneratedKeys, Signin
     let keys = if password {
         let pass = password_from_env();
         if pass.is_none() && !std::io::stdin().is_terminal() {
-            return Err(SigningError::NoPassword);
+            return Err(SigningError::NoNewPassword);
         }
         minisign::KeyPair::generate_encrypted_keypair(pass)
             .map_err(minisign_error("generating a key pair"))?

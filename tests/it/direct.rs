@@ -260,7 +260,7 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
     error: 'team/other' names the skill 'lint', but skills.toml calls it 'team/other'
     hint: use "lint" (or "<org>/lint") as its key in skills.toml
     $ skillpkg add --git file://[TEMP]/lint-repo
-    error: 'lint-repo': [TEMP]/app/.skillpkg/staging/.source-[RANDOM]/lint-repo holds no SKILL.md
+    error: 'lint-repo': the top folder of file://[TEMP]/lint-repo holds no SKILL.md
     hint: point `subdir` at the skill's own folder
     $ skillpkg add --path nowhere
     error: no skill folder at [TEMP]/app/nowhere

@@ -161,7 +161,7 @@ fn hostile_yaml_is_refused_quickly_not_hung() {
 
     let out = ctx.ok(&["list", "--json"]);
     insta::assert_snapshot!(sorted_lines(&ctx.redact(&out.stderr)), @"
-    warning: skipped [TEMP]/user-skills/bomb: [yaml-invalid] [TEMP]/user-skills/bomb/SKILL.md:7: invalid YAML in frontmatter: budget breached: RecordedAnchorEvents { recorded_anchor_events: 10001 } at line 3, column 14 (defined at line 5, column 7) (used
+    warning: skipped [TEMP]/user-skills/bomb: [yaml-invalid] [TEMP]/user-skills/bomb/SKILL.md:7: invalid YAML in frontmatter: it is too large or uses too many anchors, aliases or nested levels for a frontmatter
     warning: skipped [TEMP]/user-skills/deep: [yaml-invalid] [TEMP]/user-skills/deep/SKILL.md:4: invalid YAML in frontmatter: recursion limit exceeded
     warning: skipped [TEMP]/user-skills/huge: [frontmatter-too-large] [TEMP]/user-skills/huge/SKILL.md: frontmatter is larger than 262144 bytes
     ");

@@ -85,8 +85,15 @@ pub(crate) fn prepare(
         }
     };
     if !dir.join("SKILL.md").is_file() && !dir.join("skill.md").is_file() {
+        let place = match origin {
+            DirectSource::Path(_) => dir.display().to_string(),
+            DirectSource::Git { url, subdir, .. } => match subdir {
+                Some(subdir) => format!("folder '{subdir}' of {url}"),
+                None => format!("the top folder of {url}"),
+            },
+        };
         bail!(
-            Hinted::new(format!("'{name}': {} holds no SKILL.md", dir.display())).hint(format!(
+            Hinted::new(format!("'{name}': {place} holds no SKILL.md")).hint(format!(
                 "point `{}` at the skill's own folder",
                 match origin {
                     DirectSource::Path(_) => "path",
