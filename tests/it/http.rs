@@ -239,7 +239,7 @@ fn the_dl_template_says_where_archives_live() {
 }
 
 #[test]
-fn unsigned_packages_from_an_http_index_need_allow_unsigned() {
+fn unsigned_packages_need_allow_unsigned_which_covers_only_orgs_without_keys() {
     let ctx = TestContext::new();
     let acme = AcmeIndex::new(&ctx);
     let dir = write_skill(
@@ -256,13 +256,33 @@ fn unsigned_packages_from_an_http_index_need_allow_unsigned() {
     std::fs::write(&entry_file, format!("{entry}\n")).unwrap();
     let server = StaticServer::start(&acme.index);
     let app = new_project(&ctx, Some(&server.url()));
+
+    // acme has keys: no flag lets its unsigned package in.
+    let refused = ctx.fails_in(&app, &["add", "acme/plain"]);
+    insta::assert_snapshot!(server.redact(&refused.stderr), @"
+    error: acme/plain@1.0.0 is not signed, but org 'acme' signs its packages (the index lists its keys)
+    hint: the signature was dropped from [SERVER]/: do not install it; --allow-unsigned does not cover orgs with keys
+    ");
+    let flagged = ctx.fails_in(&app, &["add", "acme/plain", "--allow-unsigned"]);
+    assert_eq!(flagged.stderr, refused.stderr);
+    assert!(!app.join(".agents/skills/plain").exists());
+
+    // An org with no keys anywhere: the flag lets it in, and says so.
+    let config = acme.index.join("config.json");
+    let mut parsed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    parsed["keys"] = serde_json::json!({});
+    std::fs::write(&config, parsed.to_string()).unwrap();
     let refused = ctx.fails_in(&app, &["add", "acme/plain"]);
     insta::assert_snapshot!(server.redact(&refused.stderr), @"
     error: acme/plain@1.0.0 is not signed
-    hint: pass --allow-unsigned to install unsigned packages from [SERVER]/
+    hint: org 'acme' has no signing keys anywhere; pass --allow-unsigned to install its unsigned packages from [SERVER]/
     ");
-    assert!(!app.join(".agents/skills/plain").exists());
-    ctx.ok_in(&app, &["add", "acme/plain", "--allow-unsigned"]);
+    let added = ctx.ok_in(&app, &["add", "acme/plain", "--allow-unsigned"]);
+    insta::assert_snapshot!(server.redact(&added.stderr), @"
+    warning: acme/plain@1.0.0 is not signed; installed because --allow-unsigned was given (org 'acme' has no signing keys)
+       Installed acme/plain v1.0.0
+    ");
     assert!(app.join(".agents/skills/plain/SKILL.md").is_file());
 }
 

@@ -764,3 +764,64 @@ fn escape_sequences_from_packages_never_reach_the_terminal() {
     let shown = run(ctx.command().current_dir(&app).args(["show", "tool"]));
     assert!(shown.stdout.contains("\\u{1b}[2J"), "{}", shown.stdout);
 }
+
+/// Removes the signature from every entry line of `acme/<name>` in `index`.
+fn strip_signatures(index: &Path, name: &str) {
+    let file = index.join(format!("index/acme/{name}"));
+    let lines: Vec<String> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let mut entry: serde_json::Value = serde_json::from_str(line).unwrap();
+            entry["sig"] = "".into();
+            entry.to_string()
+        })
+        .collect();
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn an_unsigned_package_of_an_org_with_keys_is_refused_on_folder_and_git_indexes() {
+    for git in [false, true] {
+        let ctx = TestContext::new();
+        let acme = Publisher::new(&ctx);
+        let (index, app) = locked_tool(&ctx, &acme, git);
+        // 1.1.0 is published (beside the index, then added to it), and the
+        // index serves every version of tool without its signature.
+        let staging = acme.index(&ctx, "staging");
+        acme.publish(&ctx, &staging, "tool", "1.1.0", "Newer.");
+        let entries = index.join("index/acme/tool");
+        let mut text = std::fs::read_to_string(&entries).unwrap();
+        text.push_str(&std::fs::read_to_string(staging.join("index/acme/tool")).unwrap());
+        std::fs::write(&entries, text).unwrap();
+        std::fs::copy(
+            staging.join("packages/acme/tool/tool-1.1.0.skill"),
+            index.join("packages/acme/tool/tool-1.1.0.skill"),
+        )
+        .unwrap();
+        strip_signatures(&index, "tool");
+        if git {
+            crate::common::git(&index, &["add", "-A"]);
+            crate::common::git(&index, &["commit", "-q", "-m", "1.1.0, unsigned"]);
+        }
+        let untouched = Untouched::new(&ctx, &app);
+        for args in [&["update"][..], &["update", "--allow-unsigned"]] {
+            untouched.refused(
+                &ctx,
+                args,
+                "acme/tool@1.1.0 is not signed, but org 'acme' signs its packages (skills.lock pins its keys)",
+            );
+        }
+        // A fresh project, with no lock to pin keys: the index's keys say so.
+        let fresh = ctx.root().join("fresh");
+        let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+        std::fs::create_dir_all(&fresh).unwrap();
+        std::fs::write(fresh.join("skills.toml"), manifest).unwrap();
+        let untouched = Untouched::new(&ctx, &fresh);
+        untouched.refused(
+            &ctx,
+            &["install", "--allow-unsigned"],
+            "signs its packages (the index lists its keys)",
+        );
+    }
+}

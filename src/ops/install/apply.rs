@@ -68,7 +68,7 @@ impl Apply<'_> {
             true => Some(hash::tree_hash(&target)?),
             false => None,
         };
-        let mut warnings = Vec::new();
+        let mut warnings = ready.warnings;
         let tree = match known_tree {
             Some(tree) if current.as_ref() == Some(&tree) => tree,
             _ => {
@@ -79,11 +79,12 @@ impl Apply<'_> {
                     &Limits::default(),
                 )?;
                 let tree = staged.tree_hash();
-                warnings = staged
-                    .scan_hidden_unicode()?
-                    .iter()
-                    .map(|hidden| format!("{}: {hidden}", ready.name))
-                    .collect();
+                warnings.extend(
+                    staged
+                        .scan_hidden_unicode()?
+                        .iter()
+                        .map(|hidden| format!("{}: {hidden}", ready.name)),
+                );
                 match &current {
                     // An interrupted run already put it there.
                     Some(current) if *current == tree => {}

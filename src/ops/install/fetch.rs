@@ -39,6 +39,8 @@ pub(super) struct Ready<'a> {
     pub dependencies: Vec<String>,
     /// The archive on disk.
     pub archive: PathBuf,
+    /// What the user should know about how it was verified.
+    pub warnings: Vec<String>,
 }
 
 /// Downloads every registry archive the cache lacks, verifies each, and
@@ -71,6 +73,13 @@ pub(super) fn fetch_all<'a>(
     for planned in planned {
         let (archive, signer) = fetch_verified(planned, keys, dirs, options)?;
         check_pinned_signer(planned, pin_of(planned, old_lock), signer.as_deref())?;
+        let mut warnings = Vec::new();
+        if signer.is_none() && planned.registry.remote {
+            warnings.push(format!(
+                "{}@{} is not signed; installed because --allow-unsigned was given (org '{}' has no signing keys)",
+                planned.package, planned.entry.vers, planned.package.org
+            ));
+        }
         ready.push(Ready {
             name: planned.package.to_string(),
             skill: &planned.package.name,
@@ -81,6 +90,7 @@ pub(super) fn fetch_all<'a>(
             signer,
             dependencies: planned.entry.deps.iter().map(|d| d.name.clone()).collect(),
             archive,
+            warnings,
         });
     }
     for skill in direct {
@@ -94,6 +104,7 @@ pub(super) fn fetch_all<'a>(
             signer: None,
             dependencies: skill.dependencies.iter().map(|(n, _)| n.clone()).collect(),
             archive: skill.archive.path().to_path_buf(),
+            warnings: Vec::new(),
         });
     }
     Ok(ready)
@@ -190,17 +201,6 @@ fn fetch_verified(
         }
     };
 
-    if planned.entry.sig.trim().is_empty() {
-        if planned.registry.remote && !options.allow_unsigned {
-            bail!(
-                Hinted::new(format!("{package}@{version} is not signed")).hint(format!(
-                    "pass --allow-unsigned to install unsigned packages from {}",
-                    planned.registry.label
-                ))
-            );
-        }
-        return Ok((cached, None));
-    }
     let offered = planned
         .registry
         .config
@@ -208,6 +208,36 @@ fn fetch_verified(
         .get(&package.org)
         .cloned()
         .unwrap_or_default();
+    if planned.entry.sig.trim().is_empty() {
+        let pinned_keys = pinned
+            .get(&package.org)
+            .is_some_and(|keys| !keys.is_empty());
+        if !offered.is_empty() || pinned_keys {
+            let whose = match pinned_keys {
+                true => "skills.lock pins its keys",
+                false => "the index lists its keys",
+            };
+            bail!(
+                Hinted::new(format!(
+                    "{package}@{version} is not signed, but org '{}' signs its packages ({whose})",
+                    package.org
+                ))
+                .hint(format!(
+                    "the signature was dropped from {}: do not install it; --allow-unsigned does not cover orgs with keys",
+                    planned.registry.label
+                ))
+            );
+        }
+        if planned.registry.remote && !options.allow_unsigned {
+            bail!(
+                Hinted::new(format!("{package}@{version} is not signed")).hint(format!(
+                    "org '{}' has no signing keys anywhere; pass --allow-unsigned to install its unsigned packages from {}",
+                    package.org, planned.registry.label
+                ))
+            );
+        }
+        return Ok((cached, None));
+    }
     let comment = signing::trusted_comment(&package.to_string(), version, &planned.entry.cksum);
     let mut last_error = None;
     for key in &offered {
