@@ -178,6 +178,7 @@ mod tests {
             dir: format!("/skills/{name}").into(),
             skill_md: format!("/skills/{name}/SKILL.md").into(),
             warnings: Vec::new(),
+            world_writable: false,
         }
     }
 

@@ -31,6 +31,20 @@ pub const CLIENT_FIELDS: [&str; 9] = [
     "when_to_use",
 ];
 
+/// Whether anyone may write `path` (its mode has the other-write bit).
+fn is_world_writable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o002 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 /// Renders a scalar the way it was probably meant: strings as they are,
 /// numbers and booleans in their YAML spelling.
 fn scalar_text(value: &Value) -> Option<String> {
@@ -116,7 +130,17 @@ pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
         _ => BTreeMap::new(),
     };
 
+    let world_writable = [dir, skill_md.as_path()]
+        .into_iter()
+        .find(|path| is_world_writable(path));
+    if let Some(path) = world_writable {
+        warnings.push(format!(
+            "world-writable: any user on this machine can change {}; its allowed-tools pre-approve nothing",
+            path.display()
+        ));
+    }
     Ok(Skill {
+        world_writable: world_writable.is_some(),
         meta: SkillMeta {
             name,
             description,

@@ -77,6 +77,10 @@ pub struct Skill {
     /// Rule breaks the lenient loader accepted, one line each.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// Any user on this machine may change its folder or `SKILL.md`: its
+    /// `allowed-tools` pre-approve nothing.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub world_writable: bool,
 }
 
 impl Skill {
@@ -101,6 +105,15 @@ impl Skill {
 }
 
 impl Skill {
+    /// The tools the skill's `allowed-tools` may pre-approve: none when
+    /// anyone on the machine could have written them.
+    pub fn grantable_tools(&self) -> &[String] {
+        match self.world_writable {
+            true => &[],
+            false => &self.meta.allowed_tools,
+        }
+    }
+
     /// Whether a model may activate the skill on its own: not with
     /// `disable-model-invocation: true`, nor when Codex's
     /// `agents/openai.yaml` says `policy: {allow_implicit_invocation: false}`.

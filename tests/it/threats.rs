@@ -825,3 +825,46 @@ fn an_unsigned_package_of_an_org_with_keys_is_refused_on_folder_and_git_indexes(
         );
     }
 }
+
+#[test]
+fn a_world_writable_skill_is_named_and_its_allowed_tools_pre_approve_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let ctx = TestContext::new();
+    let skill = write_skill(
+        &ctx.project_root(),
+        "echoer",
+        "---\nname: echoer\ndescription: Echoes. Use when echoing.\nallowed-tools: Bash(echo:*)\n---\nEcho.\n",
+    );
+    let model = ctx.root().join("echo.json");
+    let turns = serde_json::json!({"turns": [
+        {"tool_calls": [{"name": "use_skill", "input": {"name": "echoer"}}]},
+        {"tool_calls": [{"name": "shell", "input": {"command": "echo granted"}}]},
+        {"text": "{{last_tool_result}}"}
+    ]});
+    std::fs::write(&model, turns.to_string()).unwrap();
+    let model = format!("scripted:{}", model.display());
+    // Pre-approved by the skill's grant, with no terminal to ask.
+    let out = ctx.ok(&["exec", "--model", &model, "echo"]);
+    assert!(out.stdout.contains("granted"), "{}", out.stdout);
+
+    // Anyone on the machine could have written that grant.
+    std::fs::set_permissions(&skill, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let listed = ctx.ok(&["list"]);
+    assert!(
+        listed.stderr.contains(&format!(
+            "world-writable: any user on this machine can change {}; its allowed-tools pre-approve nothing",
+            skill.display()
+        )),
+        "{}",
+        listed.stderr
+    );
+    let out = ctx.fails(&["exec", "--model", &model, "echo"]);
+    assert!(
+        out.stderr.contains(
+            "the model called shell, which needs approval, and there is no terminal to ask"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stdout.contains("granted"), "{}", out.stdout);
+}

@@ -128,7 +128,7 @@ impl<'s> Toolbox<'s> {
         self.active
             .iter()
             .filter_map(|name| self.skills.get(name))
-            .map(|s| (s.meta.name.as_str(), s.meta.allowed_tools.as_slice()))
+            .map(|s| (s.meta.name.as_str(), s.grantable_tools()))
             .collect()
     }
 
