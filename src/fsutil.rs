@@ -65,3 +65,19 @@ pub fn ignore_in_git(dir: &Path) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+/// Whether another user owns `path` (as git's `safe.directory` judges).
+pub fn owned_by_someone_else(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        std::fs::metadata(path).is_ok_and(|m| m.uid() != me)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}

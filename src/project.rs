@@ -11,7 +11,9 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{Context as _, bail};
 
 use crate::dirs::Dirs;
-use crate::fsutil::{FileLock, ignore_in_git, lock_exclusive, write_atomically};
+use crate::fsutil::{
+    FileLock, ignore_in_git, lock_exclusive, owned_by_someone_else, write_atomically,
+};
 use crate::hint::Hinted;
 
 /// The manifest file that marks a project.
@@ -30,21 +32,65 @@ pub const STATE_DIR: &str = ".skillpkg";
 /// The global manifest a first `--global` command writes.
 const GLOBAL_MANIFEST_TEMPLATE: &str = "# Skills installed for this user (`skillpkg add --global`), into the user\n# root. skills.lock beside this file records exactly what was installed.\n\n[skills]\n";
 
-/// The nearest directory at or above `start` that holds `skills.toml`.
-pub fn find_manifest_dir(start: &Path) -> Option<&Path> {
-    start.ancestors().find(|d| d.join(MANIFEST_FILE).is_file())
+/// Where the search for a project ended, and what it passed over.
+#[derive(Debug, Clone, Default)]
+pub struct Discovery {
+    /// The nearest directory at or above the start holding a
+    /// `skills.toml` of this user's, within the git work tree.
+    pub manifest_dir: Option<PathBuf>,
+    /// The nearest git work tree root at or above the start.
+    pub git_root: Option<PathBuf>,
+    /// Manifests passed over because another user owns them.
+    pub foreign: Vec<PathBuf>,
 }
 
-/// Walks up from `start` to the nearest directory holding `skills.toml`;
-/// failing that, the nearest git work tree root. `None` outside any project.
-pub fn find_project(start: &Path) -> Option<PathBuf> {
-    if let Some(dir) = find_manifest_dir(start) {
-        return Some(dir.to_path_buf());
+impl Discovery {
+    /// Walks up from `start` to the nearest `skills.toml`, stopping at the
+    /// root of the git work tree (or of the file system, outside git): a
+    /// manifest planted in a shared parent folder is not this project's.
+    /// A manifest another user owns is passed over, as git passes over a
+    /// repository another user owns.
+    pub fn from(start: &Path) -> Discovery {
+        let mut discovery = Discovery::default();
+        for dir in start.ancestors() {
+            let manifest = dir.join(MANIFEST_FILE);
+            if discovery.manifest_dir.is_none() && manifest.is_file() {
+                match owned_by_someone_else(&manifest) {
+                    true => discovery.foreign.push(manifest),
+                    false => discovery.manifest_dir = Some(dir.to_path_buf()),
+                }
+            }
+            if dir.join(".git").exists() {
+                discovery.git_root = Some(dir.to_path_buf());
+                break;
+            }
+        }
+        discovery
     }
-    start
-        .ancestors()
-        .find(|d| d.join(".git").exists())
-        .map(Path::to_path_buf)
+
+    /// The project directory: the manifest's, else the git work tree root.
+    pub fn project_dir(&self) -> Option<&Path> {
+        self.manifest_dir.as_deref().or(self.git_root.as_deref())
+    }
+
+    /// One warning per manifest passed over.
+    pub fn warnings(&self) -> Vec<String> {
+        self.foreign
+            .iter()
+            .map(|path| {
+                format!(
+                    "ignored {}: another user owns it, so it is not this user's project",
+                    path.display()
+                )
+            })
+            .collect()
+    }
+}
+
+/// Walks up from `start` to the nearest project: a directory holding
+/// `skills.toml`, else the git work tree root. `None` outside any project.
+pub fn find_project(start: &Path) -> Option<PathBuf> {
+    Discovery::from(start).project_dir().map(Path::to_path_buf)
 }
 
 /// A project: its manifest, lock and root.
@@ -65,18 +111,29 @@ pub struct Project {
 }
 
 impl Project {
-    /// The project whose `skills.toml` is in `cwd` or above.
+    /// The project whose `skills.toml` is in `cwd` or above, within the
+    /// git work tree.
     pub fn find(cwd: &Path) -> anyhow::Result<Project> {
-        let dir = find_manifest_dir(cwd).ok_or_else(|| {
-            anyhow::anyhow!(
-                Hinted::new(format!(
-                    "no {MANIFEST_FILE} in {} or any parent directory",
-                    cwd.display()
-                ))
-                .hint("run `skillpkg init` to start one")
-            )
-        })?;
-        Ok(Project::at(dir))
+        let discovery = Discovery::from(cwd);
+        if let Some(dir) = &discovery.manifest_dir {
+            return Ok(Project::at(dir));
+        }
+        let upto = match &discovery.git_root {
+            Some(root) => format!("up to the git work tree's root {}", root.display()),
+            None => "or any parent directory".to_string(),
+        };
+        let whose = match discovery.foreign.is_empty() {
+            true => "",
+            false => " of yours",
+        };
+        let mut error = Hinted::new(format!(
+            "no {MANIFEST_FILE}{whose} in {} {upto}",
+            cwd.display()
+        ));
+        for warning in discovery.warnings() {
+            error = error.hint(warning);
+        }
+        bail!(error.hint("run `skillpkg init` to start one"))
     }
 
     /// The project whose manifest is in `dir`.

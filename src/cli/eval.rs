@@ -6,8 +6,6 @@ use std::time::Duration;
 use crate::agent::model::credentials::Credentials;
 use crate::agent::{Connection, choose_model};
 use crate::eval::{self, EvalOptions, Report};
-use crate::manifest::Manifest;
-use crate::project::MANIFEST_FILE;
 
 use super::{Context, ExitStatus};
 use crate::hint::Hinted;
@@ -60,11 +58,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     }
     let loaded = super::load_skills(context)?;
     let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();
-    let project = crate::project::find_project(&cwd).unwrap_or_else(|| cwd.clone());
-    let manifest = match project.join(MANIFEST_FILE) {
-        path if path.is_file() => Manifest::load(&path)?,
-        _ => Manifest::default(),
-    };
+    let (_, manifest) = crate::ops::skills::project_manifest(&cwd)?;
     let credentials = Credentials::new(Some(&context.dirs()?.config));
     // Cases without a model of their own use exec's choice, when there is one.
     let default_model = choose_model(None, manifest.agent.model.as_deref(), &credentials).ok();

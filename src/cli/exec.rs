@@ -7,8 +7,6 @@ use crate::agent::model::credentials::Credentials;
 use crate::agent::run::{Budgets, Ending};
 use crate::agent::tools::policy::Policy;
 use crate::agent::{Connection, ExecOptions, Session, choose_model, dry_run, exec, open_model};
-use crate::manifest::Manifest;
-use crate::project::MANIFEST_FILE;
 
 use super::{Context, ExitStatus};
 use crate::hint::Hinted;
@@ -74,11 +72,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         .filter(|e| e.shadowed_by.is_some())
         .map(|e| e.skill.meta.name.clone())
         .collect();
-    let project = crate::project::find_project(&cwd).unwrap_or_else(|| cwd.clone());
-    let manifest = match project.join(MANIFEST_FILE) {
-        path if path.is_file() => Manifest::load(&path)?,
-        _ => Manifest::default(),
-    };
+    let (project, manifest) = crate::ops::skills::project_manifest(&cwd)?;
     let state_dir = project.join(".skillpkg");
     let options = ExecOptions {
         task: args.task.as_deref().unwrap_or(""),

@@ -245,6 +245,9 @@ fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::Load
     let cwd = context.cwd.clone();
     let printer = context.printer;
     let loaded = crate::ops::skills::load_skills(&cwd, context.dirs()?)?;
+    for warning in &loaded.warnings {
+        printer.warn(warning);
+    }
     for skipped in &loaded.set.skipped {
         printer.warn(format_args!(
             "skipped {}: [{}] {}",

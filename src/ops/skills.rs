@@ -6,7 +6,7 @@ use anyhow::Context as _;
 
 use crate::dirs::Dirs;
 use crate::manifest::Manifest;
-use crate::project::{Project, find_project};
+use crate::project::{Discovery, Project};
 use crate::roots::{Root, SkillSet, discover_roots};
 
 /// The roots and every skill in them, for a command run in `cwd`.
@@ -15,33 +15,53 @@ pub struct LoadedSkills {
     pub roots: Vec<Root>,
     /// Their skills.
     pub set: SkillSet,
+    /// What discovery passed over (manifests another user owns).
+    pub warnings: Vec<String>,
 }
 
-/// The project root's directory for a command run in `cwd`: `[install]
-/// root` of the project's skills.toml, else `.agents/skills`, under the
-/// project (see [`find_project`]). `None` outside any project.
-pub fn project_root(cwd: &Path) -> anyhow::Result<Option<PathBuf>> {
-    let Some(project) = find_project(cwd) else {
+/// The project root's directory for a command run in `cwd`, given where
+/// discovery found the project: `[install] root` of its skills.toml, else
+/// `.agents/skills`. `None` outside any project.
+fn project_root(discovery: &Discovery) -> anyhow::Result<Option<PathBuf>> {
+    let Some(dir) = discovery.project_dir() else {
         return Ok(None);
     };
-    let project = Project::at(&project);
-    let manifest = match project.manifest_path.is_file() {
-        true => Some(Manifest::load(&project.manifest_path)?),
-        false => None,
+    let project = Project::at(dir);
+    let manifest = match &discovery.manifest_dir {
+        Some(_) => Some(Manifest::load(&project.manifest_path)?),
+        None => None,
     };
     Ok(Some(project.skill_root(
         manifest.as_ref().and_then(Manifest::install_root),
     )?))
 }
 
+/// The project directory for a command run in `cwd` (`cwd` itself outside
+/// any project) and its manifest: empty when the project has none of this
+/// user's.
+pub fn project_manifest(cwd: &Path) -> anyhow::Result<(PathBuf, Manifest)> {
+    let discovery = Discovery::from(cwd);
+    let dir = discovery.project_dir().unwrap_or(cwd).to_path_buf();
+    let manifest = match &discovery.manifest_dir {
+        Some(found) => Manifest::load(&Project::at(found).manifest_path)?,
+        None => Manifest::default(),
+    };
+    Ok((dir, manifest))
+}
+
 /// Discovers the roots for `cwd` and loads their skills.
 pub fn load_skills(cwd: &Path, dirs: &Dirs) -> anyhow::Result<LoadedSkills> {
-    let roots = discover_roots(project_root(cwd)?, dirs).with_context(|| {
+    let discovery = Discovery::from(cwd);
+    let roots = discover_roots(project_root(&discovery)?, dirs).with_context(|| {
         format!(
             "could not set up the builtin skills under {}",
             dirs.cache.display()
         )
     })?;
     let set = SkillSet::load(&roots);
-    Ok(LoadedSkills { roots, set })
+    Ok(LoadedSkills {
+        roots,
+        set,
+        warnings: discovery.warnings(),
+    })
 }

@@ -125,6 +125,18 @@ impl SkillSet {
     }
 
     fn load_root(&mut self, root: &Root) {
+        if root.kind != RootKind::Builtin && crate::fsutil::owned_by_someone_else(&root.dir) {
+            self.skipped.push(SkippedSkill {
+                dir: root.dir.clone(),
+                rule: "foreign-owner",
+                message: format!(
+                    "another user owns the {} root {}; its skills are not loaded",
+                    root.kind,
+                    root.dir.display()
+                ),
+            });
+            return;
+        }
         let read_dir = match std::fs::read_dir(&root.dir) {
             Ok(read_dir) => read_dir,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,

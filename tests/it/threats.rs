@@ -868,3 +868,77 @@ fn a_world_writable_skill_is_named_and_its_allowed_tools_pre_approve_nothing() {
     );
     assert!(!out.stdout.contains("granted"), "{}", out.stdout);
 }
+
+#[test]
+fn a_skills_toml_in_a_shared_parent_folder_is_not_this_projects() {
+    let ctx = TestContext::new();
+    // A world-writable parent (a CI workspace, /tmp) where someone planted
+    // a manifest, above a git work tree with none of its own.
+    let shared = ctx.root().join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    std::fs::write(
+        shared.join("skills.toml"),
+        "[skills]\n\"example/citation-style\" = \"*\"\n[agent]\nmodel = \"openai:evil\"\n",
+    )
+    .unwrap();
+    let work = shared.join("work");
+    std::fs::create_dir_all(work.join("sub")).unwrap();
+    crate::common::git(&work, &["init", "-q"]);
+    let before = tree(&shared);
+    let out = ctx.fails_in(&work.join("sub"), &["install"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: no skills.toml in [TEMP]/shared/work/sub up to the git work tree's root [TEMP]/shared/work
+    hint: run `skillpkg init` to start one
+    ");
+    assert!(
+        tree(&shared) == before,
+        "the planted project was installed into"
+    );
+    // Reading skills uses the git work tree as the project.
+    let listed = ctx.ok_in(&work.join("sub"), &["list", "--json"]);
+    assert!(
+        !listed.stdout.contains("\"root\": \"project\""),
+        "{}",
+        listed.stdout
+    );
+}
+
+/// Whether this test run may give files to another user (it must be root).
+fn can_chown() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    if !root {
+        eprintln!(
+            "SKIPPED: giving files to another user needs root; run the suite as root to test it"
+        );
+    }
+    root
+}
+
+#[test]
+fn a_manifest_or_root_another_user_owns_is_ignored_with_a_warning() {
+    if !can_chown() {
+        return;
+    }
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    write_skill(
+        &app.join(".agents/skills"),
+        "mine",
+        &skill_md("mine", "Mine. Use when testing."),
+    );
+    let stranger = 54321;
+    std::os::unix::fs::chown(app.join("skills.toml"), Some(stranger), Some(stranger)).unwrap();
+    let out = ctx.fails_in(&app, &["install"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: no skills.toml of yours in [TEMP]/app or any parent directory
+    hint: ignored [TEMP]/app/skills.toml: another user owns it, so it is not this user's project
+    hint: run `skillpkg init` to start one
+    ");
+    std::os::unix::fs::chown(app.join("skills.toml"), Some(0), Some(0)).unwrap();
+
+    std::os::unix::fs::chown(app.join(".agents/skills"), Some(stranger), Some(stranger)).unwrap();
+    let listed = ctx.ok_in(&app, &["list"]);
+    insta::assert_snapshot!(ctx.redact(&listed.stderr), @"warning: skipped [TEMP]/app/.agents/skills: [foreign-owner] another user owns the project root [TEMP]/app/.agents/skills; its skills are not loaded");
+    assert!(!listed.stdout.contains("mine"), "{}", listed.stdout);
+}
