@@ -38,8 +38,19 @@ pub struct FileLock {
     _file: std::fs::File,
 }
 
-/// Takes an exclusive lock on `path` (created if needed), waiting for
-/// other processes that hold it.
+/// What to tell the user when a lock is held by another process.
+type WaitNotice = Box<dyn Fn(&Path) + Send + Sync>;
+
+static WAIT_NOTICE: std::sync::OnceLock<WaitNotice> = std::sync::OnceLock::new();
+
+/// Sets what happens when [`lock_exclusive`] has to wait for another
+/// process (the CLI prints a status line). Set once; later calls are ignored.
+pub fn on_lock_wait(notice: impl Fn(&Path) + Send + Sync + 'static) {
+    let _ = WAIT_NOTICE.set(Box::new(notice));
+}
+
+/// Takes an exclusive lock on `path` (created if needed). When another
+/// process holds it, says so (see [`on_lock_wait`]) and waits.
 pub fn lock_exclusive(path: &Path) -> std::io::Result<FileLock> {
     if let Some(parent) = path.parent() {
         fs_err::create_dir_all(parent)?;
@@ -49,7 +60,16 @@ pub fn lock_exclusive(path: &Path) -> std::io::Result<FileLock> {
         .truncate(false)
         .write(true)
         .open(path)?;
-    file.lock()?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            if let Some(notice) = WAIT_NOTICE.get() {
+                notice(path);
+            }
+            file.lock()?;
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(e),
+    }
     Ok(FileLock { _file: file })
 }
 

@@ -196,6 +196,15 @@ pub fn main() -> ExitCode {
             return ExitStatus::Failure.into();
         }
     };
+    crate::fsutil::on_lock_wait(move |path| {
+        printer.status(
+            "Blocking",
+            format_args!(
+                "waiting for the lock on {} (another skillpkg run holds it)",
+                path.display()
+            ),
+        );
+    });
     let mut context = Context {
         printer,
         progress: Bars::new(verbosity >= Verbosity::Normal),

@@ -7,6 +7,7 @@ use anyhow::{Context as _, bail};
 use git2::{FetchOptions, PushOptions, RemoteCallbacks, Repository, Signature};
 
 use super::local::IndexDir;
+use crate::fsutil::FileLock;
 use crate::hint::Hinted;
 
 /// How many times a publish re-fetches and retries after its push was
@@ -65,6 +66,17 @@ impl GitIndex {
     /// The local work tree.
     pub fn checkout(&self) -> &Path {
         &self.checkout
+    }
+
+    /// Locks the checkout against other runs that fetch into, publish
+    /// through or read it, until the lock is dropped.
+    pub fn lock(&self, cache: &Path) -> anyhow::Result<FileLock> {
+        crate::fsutil::lock_exclusive(&self.checkout.with_extension("lock")).with_context(|| {
+            format!(
+                "could not lock the index checkout under {}",
+                cache.display()
+            )
+        })
     }
 
     /// The repository's directory when the index is on this machine.
@@ -139,13 +151,7 @@ impl GitIndex {
         cache: &Path,
         mut change: impl FnMut(&IndexDir) -> anyhow::Result<String>,
     ) -> anyhow::Result<()> {
-        let _lock = crate::fsutil::lock_exclusive(&self.checkout.with_extension("lock"))
-            .with_context(|| {
-                format!(
-                    "could not lock the index checkout under {}",
-                    cache.display()
-                )
-            })?;
+        let _lock = self.lock(cache)?;
         let mut last_error = None;
         for _ in 0..PUSH_ATTEMPTS {
             let (repo, branch) = self.sync()?;

@@ -10,6 +10,7 @@ use super::git::{GitIndex, is_git_index};
 use super::http::{HttpIndex, is_http_index};
 use super::local::IndexDir;
 use super::{IndexConfig, IndexEntry, PackageName};
+use crate::fsutil::FileLock;
 use crate::hint::Hinted;
 use crate::progress::Progress;
 
@@ -27,6 +28,9 @@ pub struct Registry {
     /// Whether it came over a network transport (unsigned packages are
     /// refused from those unless the user opts in).
     pub remote: bool,
+    /// For a git index: the lock on its shared checkout, held while the
+    /// registry is read.
+    _lock: Option<FileLock>,
 }
 
 /// Where an index's files come from.
@@ -55,6 +59,7 @@ pub fn open_registry(
             config: index.config()?,
             backend: Backend::Builtin(index),
             remote: false,
+            _lock: None,
         });
     };
     if is_http_index(spec) {
@@ -64,12 +69,14 @@ pub fn open_registry(
             backend: Backend::Http(index),
             config,
             remote: true,
+            _lock: None,
         });
     }
     let git = GitIndex::new(spec, cache);
     // A git index already checked out is one even when its URL is out of
     // reach (a `file://` repository that moved, a network that is down).
     if is_git_index(spec) || git.checkout().join(".git").is_dir() {
+        let lock = git.lock(cache)?;
         if offline {
             if !git.checkout().join(".git").is_dir() {
                 bail!(
@@ -82,13 +89,13 @@ pub fn open_registry(
         } else {
             git.sync()?;
         }
-        return Registry::new(
-            spec.to_string(),
-            IndexDir::open(git.checkout())?,
-            !spec.starts_with("file://")
-                && !spec.starts_with("git+file://")
-                && !Path::new(spec).exists(),
-        );
+        let remote = !spec.starts_with("file://")
+            && !spec.starts_with("git+file://")
+            && !Path::new(spec).exists();
+        return Ok(Registry {
+            _lock: Some(lock),
+            ..Registry::new(spec.to_string(), IndexDir::open(git.checkout())?, remote)?
+        });
     }
     let path = cwd.join(spec.strip_prefix("file://").unwrap_or(spec));
     Registry::new(spec.to_string(), IndexDir::open(&path)?, false)
@@ -102,6 +109,7 @@ impl Registry {
             backend: Backend::Files(dir),
             config,
             remote,
+            _lock: None,
         })
     }
 

@@ -942,3 +942,79 @@ fn a_manifest_or_root_another_user_owns_is_ignored_with_a_warning() {
     insta::assert_snapshot!(ctx.redact(&listed.stderr), @"warning: skipped [TEMP]/app/.agents/skills: [foreign-owner] another user owns the project root [TEMP]/app/.agents/skills; its skills are not loaded");
     assert!(!listed.stdout.contains("mine"), "{}", listed.stdout);
 }
+
+/// Starts `skillpkg args` in `dir` while the test holds the lock file
+/// `lock`; waits until it says it is blocked on that lock, releases the
+/// lock, and returns the run's exit status and stderr once it finished.
+fn blocked_on(ctx: &TestContext, dir: &Path, args: &[&str], lock: &Path) -> (i32, String) {
+    use std::io::Read as _;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(lock)
+        .unwrap();
+    file.lock().unwrap();
+    let mut child = ctx
+        .command()
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let reader = {
+        let seen = seen.clone();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 1024];
+            while let Ok(n) = stderr.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                seen.lock().unwrap().extend_from_slice(&buffer[..n]);
+            }
+        })
+    };
+    let expected = format!("Blocking waiting for the lock on {}", lock.display());
+    crate::common::wait_until(
+        || String::from_utf8_lossy(&seen.lock().unwrap()).contains(&expected),
+        || {
+            format!(
+                "{args:?} never said it waits for {}: {}",
+                lock.display(),
+                String::from_utf8_lossy(&seen.lock().unwrap())
+            )
+        },
+    );
+    assert!(child.try_wait().unwrap().is_none(), "it did not wait");
+    file.unlock().unwrap();
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    let stderr = String::from_utf8_lossy(&seen.lock().unwrap()).into_owned();
+    (status.code().unwrap_or(-1), stderr)
+}
+
+#[test]
+fn a_run_that_waits_for_a_lock_says_so_and_the_git_index_checkout_is_locked_while_read() {
+    let ctx = TestContext::new();
+    let acme = Publisher::new(&ctx);
+    let (_, app) = locked_tool(&ctx, &acme, true);
+    // Another run holds the project.
+    let (status, stderr) = blocked_on(&ctx, &app, &["install"], &app.join(".skillpkg/lock"));
+    assert_eq!(status, 0, "{stderr}");
+
+    // Another run (a publish, an install elsewhere) holds the shared
+    // checkout of the git index.
+    let locks: Vec<PathBuf> = std::fs::read_dir(ctx.root().join("cache/git-index"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "lock"))
+        .collect();
+    assert_eq!(locks.len(), 1, "{locks:?}");
+    let clone = clone_of(&ctx, &app, "clone");
+    let (status, stderr) = blocked_on(&ctx, &clone, &["install", "--locked"], &locks[0]);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(clone.join(".agents/skills/tool/SKILL.md").is_file());
+}

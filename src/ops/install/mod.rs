@@ -290,7 +290,7 @@ fn sync(
     }
 
     let requests = plan::gather(project, manifest, &old_lock, unlock, dirs, options)?;
-    let registries = plan::open_registries(&requests, manifest, project, dirs, options.offline)?;
+    let registries = plan::open_registries(&requests, project, dirs, options.offline)?;
     let planned = plan::resolve_all(&requests, &registries, &old_lock, unlock, options.progress)?;
 
     let wanted = wanted::collect(&planned, &requests.direct);

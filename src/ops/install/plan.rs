@@ -25,8 +25,9 @@ type Requirements = Vec<(String, VersionReq)>;
 
 /// What the manifest asks for, by where it comes from.
 pub(super) struct Requests {
-    /// Requirements on registries, by registry name (`None`: the default).
-    /// Path and git skills' own dependencies join the default registry's.
+    /// Requirements on registries, by index (`None`: the built-in one).
+    /// Names that point at one index share it, and path and git skills'
+    /// own dependencies join the default registry's.
     pub by_registry: BTreeMap<Option<String>, Requirements>,
     /// Path and git skills, fetched, validated and packed.
     pub direct: Vec<DirectSkill>,
@@ -67,9 +68,10 @@ pub(super) fn gather(
         let origin = match spec.source(name)? {
             Source::Registry { req, registry } => {
                 name.parse::<PackageName>()?;
+                let index = registry_spec(manifest, registry.as_deref())?.map(str::to_string);
                 requests
                     .by_registry
-                    .entry(registry)
+                    .entry(index)
                     .or_default()
                     .push((name.clone(), req));
                 continue;
@@ -86,9 +88,10 @@ pub(super) fn gather(
             options.offline,
             &project.staging_dir(),
         )?;
+        let default = registry_spec(manifest, None)?.map(str::to_string);
         requests
             .by_registry
-            .entry(None)
+            .entry(default)
             .or_default()
             .extend(skill.dependencies.iter().cloned());
         requests.direct.push(skill);
@@ -96,10 +99,9 @@ pub(super) fn gather(
     Ok(requests)
 }
 
-/// Opens every registry the requests name, in their order.
+/// Opens every index the requests name, once each, in their order.
 pub(super) fn open_registries(
     requests: &Requests,
-    manifest: &Manifest,
     project: &Project,
     dirs: &Dirs,
     offline: bool,
@@ -107,10 +109,7 @@ pub(super) fn open_registries(
     requests
         .by_registry
         .keys()
-        .map(|name| {
-            let spec = registry_spec(manifest, name.as_deref())?;
-            open_registry(spec, &project.dir, &dirs.cache, offline)
-        })
+        .map(|spec| open_registry(spec.as_deref(), &project.dir, &dirs.cache, offline))
         .collect()
 }
 
