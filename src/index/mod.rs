@@ -25,6 +25,8 @@ use crate::skill::name::{check_name, is_valid_name};
 
 /// The `dl` template a new index gets.
 pub const DEFAULT_DL: &str = "{index}/packages/{org}/{name}/{name}-{version}.skill";
+/// The most signing keys an index may list for one org.
+pub const MAX_KEYS_PER_ORG: usize = 16;
 /// The index format version this skillpkg reads and writes.
 pub const CONFIG_VERSION: u32 = 1;
 
@@ -60,6 +62,19 @@ impl IndexConfig {
     pub fn parse(bytes: &[u8], origin: &str) -> anyhow::Result<IndexConfig> {
         let config: IndexConfig = serde_json::from_slice(bytes)
             .with_context(|| format!("{origin} is not a valid index config"))?;
+        if let Some((org, keys)) = config
+            .keys
+            .iter()
+            .find(|(_, keys)| keys.len() > MAX_KEYS_PER_ORG)
+        {
+            bail!(
+                Hinted::new(format!(
+                    "{origin} lists {} signing keys for org '{org}'; at most {MAX_KEYS_PER_ORG} are accepted",
+                    keys.len()
+                ))
+                .hint("an org signs with a few keys; an index listing this many is broken or hostile")
+            );
+        }
         if config.version != CONFIG_VERSION {
             bail!(
                 Hinted::new(format!(

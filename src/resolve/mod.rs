@@ -9,6 +9,7 @@
 
 mod ranges;
 mod report;
+mod wording;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -62,26 +63,89 @@ pub enum ResolveError {
     /// No set of versions satisfies every requirement.
     #[error("no versions satisfy the requirements:\n{0}")]
     NoSolution(String),
+    /// The search ran past its time limit: entry files built to make
+    /// resolution slow, or a dependency graph too tangled to untie.
+    #[error(
+        "resolution gave up after {} s over {packages} packages and {versions} versions: the index's dependencies are too tangled to resolve",
+        RESOLVE_DEADLINE.as_secs()
+    )]
+    TooLong {
+        /// Packages in the universe.
+        packages: usize,
+        /// Versions in the universe.
+        versions: usize,
+    },
 }
+
+/// How long resolution may search before it gives up.
+const RESOLVE_DEADLINE: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Candidates counted at most when ranking packages by how few versions
+/// they offer: the order only needs to tell few from many.
+const COUNT_CAP: usize = 64;
+
+/// The newest usable versions of a package that resolution considers (the
+/// locked one is considered too): enough for any real package, and a bound
+/// on the work an entry file of thousands of versions can cause.
+pub const MAX_CANDIDATES: usize = 1000;
+
+/// Resolution ran past its deadline.
+#[derive(Debug, thiserror::Error)]
+#[error("resolution ran past its deadline")]
+struct Cancelled;
 
 struct Provider<'a> {
     universe: &'a Universe,
     root: &'a [(String, VersionReq)],
     locked: &'a BTreeMap<String, Version>,
     allow_pre: BTreeSet<String>,
+    /// Each package's candidates, highest version first.
+    sorted: BTreeMap<&'a str, Vec<&'a Candidate>>,
+    /// When the search must stop.
+    deadline: std::time::Instant,
 }
 
-impl Provider<'_> {
+impl<'a> Provider<'a> {
+    fn new(
+        universe: &'a Universe,
+        root: &'a [(String, VersionReq)],
+        locked: &'a BTreeMap<String, Version>,
+        allow_pre: BTreeSet<String>,
+    ) -> Provider<'a> {
+        let sorted = universe
+            .packages
+            .iter()
+            .map(|(name, candidates)| {
+                let mut sorted: Vec<&Candidate> = candidates.iter().collect();
+                sorted.sort_by(|a, b| b.version.cmp(&a.version));
+                (name.as_str(), sorted)
+            })
+            .collect();
+        Provider {
+            universe,
+            root,
+            locked,
+            allow_pre,
+            sorted,
+            deadline: std::time::Instant::now() + RESOLVE_DEADLINE,
+        }
+    }
+
+    /// The usable candidates of `name`, highest version first: the newest
+    /// [`MAX_CANDIDATES`], and the locked one wherever it is.
     fn usable<'c>(&'c self, name: &'c str) -> impl Iterator<Item = &'c Candidate> + 'c {
         let locked = self.locked.get(name);
         let allow_pre = self.allow_pre.contains(name);
-        self.universe
-            .packages
+        self.sorted
             .get(name)
             .into_iter()
             .flatten()
+            .copied()
             .filter(move |c| !c.yanked || Some(&c.version) == locked)
             .filter(move |c| c.version.pre.is_empty() || allow_pre)
+            .enumerate()
+            .filter(move |(i, c)| *i < MAX_CANDIDATES || Some(&c.version) == locked)
+            .map(|(_, c)| c)
     }
 
     fn constraints(deps: &[(String, VersionReq)]) -> DependencyConstraints<Pkg, Ranges<Version>> {
@@ -104,7 +168,7 @@ impl DependencyProvider for Provider<'_> {
     type V = Version;
     type VS = Ranges<Version>;
     type M = String;
-    type Err = std::convert::Infallible;
+    type Err = Cancelled;
     type Priority = (u32, std::cmp::Reverse<usize>);
 
     fn prioritize(
@@ -119,6 +183,7 @@ impl DependencyProvider for Provider<'_> {
         let count = self
             .usable(name)
             .filter(|c| range.contains(&c.version))
+            .take(COUNT_CAP)
             .count();
         if count == 0 {
             return (u32::MAX, std::cmp::Reverse(0));
@@ -143,9 +208,15 @@ impl DependencyProvider for Provider<'_> {
         Ok(self
             .usable(name)
             .map(|c| &c.version)
-            .filter(|v| range.contains(v))
-            .max()
+            .find(|v| range.contains(v))
             .cloned())
+    }
+
+    fn should_cancel(&self) -> Result<(), Cancelled> {
+        match std::time::Instant::now() < self.deadline {
+            true => Ok(()),
+            false => Err(Cancelled),
+        }
     }
 
     fn get_dependencies(
@@ -188,12 +259,7 @@ pub fn resolve(
             allow_pre.insert(name.clone());
         }
     }
-    let provider = Provider {
-        universe,
-        root,
-        locked,
-        allow_pre,
-    };
+    let provider = Provider::new(universe, root, locked, allow_pre);
     match pubgrub::resolve(&provider, Pkg::Root, Version::new(0, 0, 0)) {
         Ok(solution) => Ok(solution
             .into_iter()
@@ -205,6 +271,10 @@ pub fn resolve(
         Err(pubgrub::PubGrubError::NoSolution(tree)) => {
             Err(ResolveError::NoSolution(report::explain(&provider, &tree)))
         }
+        Err(pubgrub::PubGrubError::ErrorInShouldCancel(Cancelled)) => Err(ResolveError::TooLong {
+            packages: universe.packages.len(),
+            versions: universe.packages.values().map(Vec::len).sum(),
+        }),
         Err(other) => Err(ResolveError::NoSolution(other.to_string())),
     }
 }

@@ -20,7 +20,6 @@
 //! that match are yanked or pre-releases.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Bound;
 use std::sync::Arc;
 
 use pubgrub::{
@@ -29,19 +28,33 @@ use pubgrub::{
 };
 use semver::{Version, VersionReq};
 
-use super::{Candidate, Pkg, Provider, req_to_ranges};
+use super::wording::{MAX_SEGMENTS, join, join_and, list_versions, low, render_range};
+use super::{Candidate, MAX_CANDIDATES, Pkg, Provider, req_to_ranges};
 
 type Range = Ranges<Version>;
 type Tree = DerivationTree<Pkg, Range, String>;
 type Ext = External<Pkg, Range, String>;
 type Terms = Map<Pkg, Term<Range>>;
 
+/// The deepest proof explained step by step; a deeper one (a hostile index
+/// can chain thousands of packages) is summarised by its facts, walked
+/// without recursion.
+const MAX_EXPLAINED_DEPTH: usize = 64;
+/// The most lines an explanation keeps: the first ones and the conclusion.
+const MAX_LINES: usize = 40;
+/// The most facts a summary of a deep proof lists.
+const MAX_FACTS: usize = 20;
+
 /// Explains in sentences why `tree` (pubgrub's proof that the requirements
 /// of `provider` have no solution) holds. The last line is the conclusion.
+/// The text is bounded whatever the index holds.
 pub(super) fn explain(provider: &Provider<'_>, tree: &Tree) -> String {
     let explainer = Explainer::new(provider);
+    if depth(tree) > MAX_EXPLAINED_DEPTH {
+        return explainer.summarise(tree);
+    }
     let tree = explainer.simplify(tree);
-    match &tree {
+    let text = match &tree {
         // pubgrub always derives the root's failure, but a lone fact reads too.
         DerivationTree::External(external) => format!(
             "Because {}, {}.",
@@ -51,7 +64,53 @@ pub(super) fn explain(provider: &Provider<'_>, tree: &Tree) -> String {
         DerivationTree::Derived(_) => {
             DefaultStringReporter::report_with_formatter(&tree, &explainer)
         }
+    };
+    truncate_lines(&text)
+}
+
+/// The depth of `tree`, measured without recursion. Steps a proof uses
+/// twice are shared, so each is measured once.
+fn depth(tree: &Tree) -> usize {
+    let mut depths: std::collections::HashMap<*const Tree, usize> = Default::default();
+    let mut stack = vec![(tree, false)];
+    while let Some((node, causes_measured)) = stack.pop() {
+        let key: *const Tree = node;
+        if depths.contains_key(&key) {
+            continue;
+        }
+        match node {
+            DerivationTree::External(_) => {
+                depths.insert(key, 1);
+            }
+            DerivationTree::Derived(derived) if causes_measured => {
+                let cause = |tree: &Arc<Tree>| depths[&Arc::as_ptr(tree)];
+                let depth = 1 + cause(&derived.cause1).max(cause(&derived.cause2));
+                depths.insert(key, depth);
+            }
+            DerivationTree::Derived(derived) => {
+                stack.push((node, true));
+                stack.push((&derived.cause1, false));
+                stack.push((&derived.cause2, false));
+            }
+        }
     }
+    depths[&(tree as *const Tree)]
+}
+
+/// The first lines of `text` and its last (the conclusion), saying how
+/// many were left out between.
+fn truncate_lines(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() <= MAX_LINES {
+        return text.to_string();
+    }
+    let kept = &lines[..MAX_LINES - 1];
+    let left_out = lines.len() - MAX_LINES;
+    format!(
+        "{}\n… ({left_out} more lines of the explanation left out)\n{}",
+        kept.join("\n"),
+        lines[lines.len() - 1]
+    )
 }
 
 /// The wording of a resolution failure, for one provider.
@@ -135,6 +194,52 @@ impl<'a> Explainer<'a> {
         })
     }
 
+    /// A proof too deep to explain step by step, as the facts it rests on
+    /// (found without recursion, the first [`MAX_FACTS`] of them) and its
+    /// conclusion.
+    fn summarise(&self, tree: &Tree) -> String {
+        let mut facts: Vec<String> = Vec::new();
+        let mut total = 0;
+        let mut seen = BTreeSet::new();
+        let mut visited: std::collections::HashSet<*const Tree> = Default::default();
+        let mut stack = vec![tree];
+        while let Some(node) = stack.pop() {
+            if !visited.insert(node as *const Tree) {
+                continue;
+            }
+            match node {
+                DerivationTree::External(External::NotRoot(..)) => {}
+                // "no version of x matches <1.0.0 or >1.0.0": only bounds
+                // the steps, saying nothing a user can act on.
+                DerivationTree::External(External::NoVersions(package, range))
+                    if self.holds_no_versions(package, range) => {}
+                DerivationTree::External(external) => {
+                    total += 1;
+                    if facts.len() < MAX_FACTS {
+                        let fact = self.external(external);
+                        if seen.insert(fact.clone()) {
+                            facts.push(fact);
+                        }
+                    }
+                }
+                DerivationTree::Derived(derived) => {
+                    stack.push(&derived.cause2);
+                    stack.push(&derived.cause1);
+                }
+            }
+        }
+        let mut text =
+            String::from("The requirements rest on a chain too long to explain step by step:\n");
+        for fact in &facts {
+            text.push_str(&format!("- {fact}\n"));
+        }
+        if total > facts.len() {
+            text.push_str(&format!("- … and {} more facts\n", total - facts.len()));
+        }
+        text.push_str(&format!("So {}.", self.conclusion()));
+        text
+    }
+
     /// Whether `package` is in the index but has no version at all in `range`.
     fn holds_no_versions(&self, package: &Pkg, range: &Range) -> bool {
         let Pkg::Named(name) = package else {
@@ -189,7 +294,8 @@ impl<'a> Explainer<'a> {
         if let Some(text) = find(range) {
             return Some(text);
         }
-        if range.iter().count() < 2 {
+        let segments = range.iter().count();
+        if !(2..=MAX_SEGMENTS).contains(&segments) {
             return None;
         }
         let parts = range
@@ -334,6 +440,16 @@ impl<'a> Explainer<'a> {
         let locked = self.provider.locked.get(name);
         let yanked = |c: &&Candidate| c.yanked && Some(&c.version) != locked;
         let versions: Vec<&Version> = matching.iter().map(|c| &c.version).collect();
+        let usable_anywhere = |c: &&Candidate| {
+            !yanked(c) && (c.version.pre.is_empty() || self.provider.allow_pre.contains(name))
+        };
+        if matching.iter().any(usable_anywhere) {
+            // Usable, but older than the newest versions resolution considers.
+            return format!(
+                "{name} has more than {MAX_CANDIDATES} versions, and only the newest {MAX_CANDIDATES} are considered; none of them matches {}",
+                self.requirement(None, package, range)
+            );
+        }
         let (count, list) = (matching.len(), list_versions(&versions));
         let every = if count == 2 {
             "both versions".to_string()
@@ -537,71 +653,6 @@ fn reading_order<'e>(a: &'e Ext, b: &'e Ext) -> (&'e Ext, &'e Ext) {
         }
     }
     if key(b) < key(a) { (b, a) } else { (a, b) }
-}
-
-/// The lowest version `range` admits, if bounded below.
-fn low(range: &Range) -> Option<&Version> {
-    match range.bounding_range() {
-        Some((Bound::Included(v) | Bound::Excluded(v), _)) => Some(v),
-        _ => None,
-    }
-}
-
-/// A range without a requirement's text: `1.2.0`, `>=1.0.0, <2.0.0`,
-/// `<1.0.0 or >1.0.0`, "any version".
-fn render_range(range: &Range) -> String {
-    if range == &Range::full() {
-        return "any version".to_string();
-    }
-    if range.is_empty() {
-        return "no version".to_string();
-    }
-    let segments: Vec<String> = range
-        .iter()
-        .map(|segment| match segment {
-            (Bound::Included(low), Bound::Included(high)) if low == high => low.to_string(),
-            (low, high) => {
-                let low = match low {
-                    Bound::Included(v) => Some(format!(">={v}")),
-                    Bound::Excluded(v) => Some(format!(">{v}")),
-                    Bound::Unbounded => None,
-                };
-                let high = match high {
-                    Bound::Included(v) => Some(format!("<={v}")),
-                    Bound::Excluded(v) => Some(format!("<{v}")),
-                    Bound::Unbounded => None,
-                };
-                low.into_iter().chain(high).collect::<Vec<_>>().join(", ")
-            }
-        })
-        .collect();
-    segments.join(" or ")
-}
-
-/// "1.0.0", "1.0.0 and 1.1.0", "1.0.0, 1.1.0 and 1.2.0", "1.0.0, 1.1.0,
-/// 1.2.0 and 4 more".
-fn list_versions(versions: &[&Version]) -> String {
-    const SHOWN: usize = 3;
-    let mut parts: Vec<String> = versions.iter().take(SHOWN).map(|v| v.to_string()).collect();
-    if versions.len() > SHOWN {
-        parts.push(format!("{} more", versions.len() - SHOWN));
-    }
-    join_and(&parts)
-}
-
-/// "a", "a and b", "a, b and c".
-fn join_and(parts: &[String]) -> String {
-    join(parts, "and")
-}
-
-/// "a", "a `word` b", "a, b `word` c".
-fn join(parts: &[impl ToString], word: &str) -> String {
-    let parts: Vec<String> = parts.iter().map(ToString::to_string).collect();
-    match parts.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} {word} {last}", init.join(", ")),
-    }
 }
 
 /// The lines of pubgrub's default report, reworded.

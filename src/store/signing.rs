@@ -264,6 +264,26 @@ impl SigningKey {
     }
 }
 
+/// The key id a minisign public key (its base64 line) carries, if it is
+/// one: the 8 bytes after the algorithm.
+pub fn public_key_id(public_key: &str) -> Option<[u8; 8]> {
+    key_id_in(public_key.trim())
+}
+
+/// The id of the key that made the `.minisig` text `signature`, if it
+/// parses: its second line carries it after the algorithm.
+pub fn signature_key_id(signature: &str) -> Option<[u8; 8]> {
+    key_id_in(signature.lines().nth(1)?.trim())
+}
+
+fn key_id_in(base64_line: &str) -> Option<[u8; 8]> {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(base64_line)
+        .ok()?;
+    bytes.get(2..10)?.try_into().ok()
+}
+
 /// Verifies the `.minisig` text `signature` over `data` with the public key
 /// `public_key` (base64 line) and returns its trusted comment.
 pub fn verify(public_key: &str, data: &[u8], signature: &str) -> Result<String, SigningError> {

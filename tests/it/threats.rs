@@ -1018,3 +1018,170 @@ fn a_run_that_waits_for_a_lock_says_so_and_the_git_index_checkout_is_locked_whil
     assert_eq!(status, 0, "{stderr}");
     assert!(clone.join(".agents/skills/tool/SKILL.md").is_file());
 }
+
+/// Entry files by package: `(org/name, lines)`, each line
+/// `(version, [(dependency, requirement)])`.
+type EntryFiles = Vec<(String, Vec<(String, Vec<(String, String)>)>)>;
+
+/// Writes a folder index at `<temp>/<name>` with no keys and these entry files.
+fn hostile_index(ctx: &TestContext, name: &str, packages: &EntryFiles) -> PathBuf {
+    let root = ctx.root().join(name);
+    std::fs::create_dir_all(root.join("index/acme")).unwrap();
+    std::fs::write(
+        root.join("config.json"),
+        r#"{"version": 1, "dl": "{index}/packages/{org}/{name}/{name}-{version}.skill", "keys": {}}"#,
+    )
+    .unwrap();
+    for (package, versions) in packages {
+        let mut text = String::new();
+        for (version, deps) in versions {
+            let deps: Vec<serde_json::Value> = deps
+                .iter()
+                .map(|(name, req)| serde_json::json!({"name": name, "req": req}))
+                .collect();
+            let entry = serde_json::json!({
+                "name": package, "vers": version, "cksum": "0".repeat(64),
+                "deps": deps, "desc": "x", "sig": "", "yanked": false, "size": 1,
+            });
+            text.push_str(&entry.to_string());
+            text.push('\n');
+        }
+        std::fs::write(root.join("index").join(package), text).unwrap();
+    }
+    root
+}
+
+#[test]
+fn hostile_entry_files_are_resolved_or_refused_within_bounds() {
+    let ctx = TestContext::new();
+    let dep = |name: String, req: &str| vec![(name, req.to_string())];
+    // A chain of 8,000 packages whose last one needs a version of the first
+    // that does not exist.
+    let chain: Vec<_> = (0..8000)
+        .map(|i| {
+            let next = match i {
+                7999 => dep("acme/p0".into(), "^2"),
+                _ => dep(format!("acme/p{}", i + 1), "^1"),
+            };
+            (format!("acme/p{i}"), vec![("1.0.0".to_string(), next)])
+        })
+        .collect();
+    // 2,500 versions each pinning its own version of a package that cannot be used.
+    let pinned: Vec<_> = (0..2500)
+        .map(|i| {
+            (
+                format!("1.0.{i}"),
+                dep("acme/b".to_string(), &format!("=1.0.{i}")),
+            )
+        })
+        .collect();
+    let needs_nothing: Vec<_> = (0..2500)
+        .map(|i| (format!("1.0.{i}"), dep("acme/c".into(), "^9")))
+        .collect();
+    let versions = vec![
+        ("acme/a".to_string(), pinned),
+        ("acme/b".to_string(), needs_nothing),
+        ("acme/c".to_string(), vec![("1.0.0".to_string(), vec![])]),
+    ];
+    // 100,000 versions, and pre-releases with 1 KB tags.
+    let many = vec![(
+        "acme/many".to_string(),
+        (0..100_000).map(|i| (format!("1.0.{i}"), vec![])).collect(),
+    )];
+    let tags = vec![(
+        "acme/tags".to_string(),
+        (0..2000)
+            .map(|i| (format!("1.0.0-{}.{i}", "a".repeat(1000)), vec![]))
+            .collect(),
+    )];
+    for (name, packages, wanted, says) in [
+        (
+            "chain",
+            chain,
+            "acme/p0",
+            "acme/p7999 1.0.0 requires acme/p0 ^2",
+        ),
+        (
+            "versions",
+            versions,
+            "acme/a",
+            "only the newest 1000 are considered",
+        ),
+        (
+            "many",
+            many,
+            "acme/many",
+            "the index lists acme/many@1.0.99999 but has no archive for it",
+        ),
+        (
+            "tags",
+            tags,
+            "acme/tags",
+            "are pre-releases that no requirement on acme/tags asks for",
+        ),
+    ] {
+        let index = hostile_index(&ctx, name, &packages);
+        let app = ctx.root().join(format!("app-{name}"));
+        ctx.ok(&["init", app.to_str().unwrap()]);
+        let manifest = app.join("skills.toml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        std::fs::write(
+            &manifest,
+            format!(
+                "{text}\n[registries]\ndefault = {{ index = {:?} }}\n",
+                index.display().to_string()
+            ),
+        )
+        .unwrap();
+        let started = std::time::Instant::now();
+        let out = ctx.fails_in(&app, &["add", wanted, "--allow-unsigned"]);
+        let took = started.elapsed();
+        assert!(out.stderr.contains(says), "{name}: {}", out.stderr);
+        assert!(
+            out.stderr.len() < 16 * 1024,
+            "{name}: {} bytes of error",
+            out.stderr.len()
+        );
+        // A guard against a hang or a crash, far above the few seconds it takes.
+        assert!(
+            took < std::time::Duration::from_secs(120),
+            "{name} took {took:?}"
+        );
+    }
+}
+
+#[test]
+fn an_org_listing_too_many_keys_is_refused_and_signatures_are_checked_by_the_key_they_name() {
+    let ctx = TestContext::new();
+    let acme = Publisher::new(&ctx);
+    let (index, app) = locked_tool(&ctx, &acme, false);
+    let config = index.join("config.json");
+    let original = std::fs::read_to_string(&config).unwrap();
+    let mut parsed: serde_json::Value = serde_json::from_str(&original).unwrap();
+    // Decoys that copy the real key's id, then the real key.
+    let real = acme.keys.public_key.clone();
+    let decoy = |n: u8| {
+        use base64::Engine as _;
+        let engine = base64::engine::general_purpose::STANDARD;
+        let mut bytes = engine.decode(&real).unwrap();
+        bytes[12] ^= n;
+        engine.encode(bytes)
+    };
+    let mut keys: Vec<String> = (1..16).map(decoy).collect();
+    keys.push(real.clone());
+    parsed["keys"]["acme"] = serde_json::json!(keys);
+    std::fs::write(&config, parsed.to_string()).unwrap();
+    let clone = clone_of(&ctx, &app, "clone");
+    std::fs::remove_file(clone.join("skills.lock")).unwrap();
+    ctx.ok_in(&clone, &["install"]);
+
+    let many: Vec<String> = (1..=200u8).map(decoy).collect();
+    parsed["keys"]["acme"] = serde_json::json!(many);
+    std::fs::write(&config, parsed.to_string()).unwrap();
+    let untouched = Untouched::new(&ctx, &app);
+    untouched.refused(
+        &ctx,
+        &["install"],
+        "lists 200 signing keys for org 'acme'; at most 16 are accepted",
+    );
+}

@@ -239,6 +239,13 @@ fn fetch_verified(
         return Ok((cached, None));
     }
     let comment = signing::trusted_comment(&package.to_string(), version, &planned.entry.cksum);
+    // Only a key whose id the signature names can have made it: the
+    // archive is hashed for that key alone, however many keys are listed.
+    let named = signing::signature_key_id(&planned.entry.sig);
+    let offered: Vec<String> = offered
+        .into_iter()
+        .filter(|key| named.is_some() && signing::public_key_id(key) == named)
+        .collect();
     let mut last_error = None;
     for key in &offered {
         match signing::verify_for(key, &bytes, &planned.entry.sig, &comment) {
@@ -259,8 +266,11 @@ fn fetch_verified(
             "the signature of {package}@{version} does not verify"
         ))),
         None => bail!(
-            "{package}@{version} is signed, but the index lists no keys for org '{}'",
-            package.org
+            Hinted::new(format!(
+                "the signature of {package}@{version} names a key that {} does not list for org '{}'",
+                planned.registry.label, package.org
+            ))
+            .hint("the signature was altered or made with another key: do not install it")
         ),
     }
 }
