@@ -282,10 +282,9 @@ fn a_poisoned_cache_is_refused_under_frozen() {
     let checkouts = ctx.root().join("cache/git-index");
     let checkout = std::fs::read_dir(&checkouts)
         .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.is_dir())
+        .unwrap();
     overwrite_release(&evil, &checkout, "tool", "1.0.0");
 
     let clone = clone_of(&ctx, &app, "clone");
@@ -1184,4 +1183,108 @@ fn an_org_listing_too_many_keys_is_refused_and_signatures_are_checked_by_the_key
         &["install"],
         "lists 200 signing keys for org 'acme'; at most 16 are accepted",
     );
+}
+
+/// A git repository at `<temp>/<name>` whose one commit holds a tree of
+/// `fanout` folders, each holding the same `fanout` folders, `depth` levels
+/// down, with one small file at the bottom: a few kilobytes that a
+/// checkout would write as `fanout^depth` files. `top` is added beside it
+/// (path, contents).
+fn tree_bomb(
+    ctx: &TestContext,
+    name: &str,
+    fanout: usize,
+    depth: usize,
+    top: &[(&str, &[u8])],
+) -> PathBuf {
+    let dir = ctx.root().join(name);
+    let repo = git2::Repository::init(&dir).unwrap();
+    let blob = repo.blob(b"boom\n").unwrap();
+    let mut builder = repo.treebuilder(None).unwrap();
+    builder.insert("f", blob, 0o100644).unwrap();
+    let mut tree = builder.write().unwrap();
+    for _ in 0..depth {
+        let mut builder = repo.treebuilder(None).unwrap();
+        for i in 0..fanout {
+            builder.insert(format!("d{i}"), tree, 0o040000).unwrap();
+        }
+        tree = builder.write().unwrap();
+    }
+    let mut root = repo.treebuilder(None).unwrap();
+    root.insert("bomb", tree, 0o040000).unwrap();
+    for (path, contents) in top {
+        let blob = repo.blob(contents).unwrap();
+        root.insert(*path, blob, 0o100644).unwrap();
+    }
+    let root = repo.find_tree(root.write().unwrap()).unwrap();
+    let who = git2::Signature::now("t", "t@t").unwrap();
+    repo.commit(Some("HEAD"), &who, &who, "bomb", &root, &[])
+        .unwrap();
+    dir
+}
+
+#[test]
+fn a_git_tree_bomb_is_refused_before_anything_is_written() {
+    let ctx = TestContext::new();
+    let skill = skill_md("bomb", "Explodes. Use when testing.");
+    // 10^6 files from a repository of a few kilobytes.
+    let repo = tree_bomb(&ctx, "bomb", 10, 6, &[("SKILL.md", skill.as_bytes())]);
+    let app = new_project(&ctx, None);
+    let untouched = Untouched::new(&ctx, &app);
+    let url = format!("file://{}", repo.display());
+    let out = untouched.refused(
+        &ctx,
+        &["add", "--git", &url],
+        "holds more than 10000 files and folders",
+    );
+    assert!(out.stderr.contains("hint: "), "{}", out.stderr);
+    let staging = app.join(".skillpkg/staging");
+    let written = walkdir::WalkDir::new(&staging).into_iter().count();
+    assert!(
+        written < 100,
+        "{written} files were written under {}",
+        staging.display()
+    );
+}
+
+#[test]
+fn a_git_index_that_is_a_tree_bomb_or_holds_links_is_refused() {
+    let ctx = TestContext::new();
+    // An index whose tree would check out 2 * 10^5 files or more.
+    let config = br#"{"version": 1, "dl": "{index}/packages/{org}/{name}/{name}-{version}.skill", "keys": {}}"#;
+    let bomb = tree_bomb(&ctx, "bomb-index", 8, 6, &[("config.json", config)]);
+    let app = new_project(&ctx, Some(&format!("git+file://{}", bomb.display())));
+    let untouched = Untouched::new(&ctx, &app);
+    untouched.refused(
+        &ctx,
+        &["add", "acme/x"],
+        "holds more than 200000 files and folders",
+    );
+
+    // An index with an entry file that is a link to /dev/zero.
+    let dir = ctx.root().join("linked-index");
+    std::fs::create_dir_all(dir.join("index/acme")).unwrap();
+    std::fs::write(dir.join("config.json"), config).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("index/acme/x")).unwrap();
+    for args in [
+        &["init", "-q"][..],
+        &["add", "-A"],
+        &["commit", "-q", "-m", "links"],
+    ] {
+        crate::common::git(&dir, args);
+    }
+    let app = ctx.root().join("app-linked");
+    ctx.ok(&["init", app.to_str().unwrap()]);
+    let manifest = app.join("skills.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let spec = format!("git+file://{}", dir.display());
+    std::fs::write(
+        &manifest,
+        format!("{text}\n[registries]\ndefault = {{ index = {spec:?} }}\n"),
+    )
+    .unwrap();
+    let untouched = Untouched::new(&ctx, &app);
+    let started = std::time::Instant::now();
+    untouched.refused(&ctx, &["add", "acme/x"], "index/acme/x is a symbolic link");
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }

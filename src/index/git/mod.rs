@@ -7,8 +7,13 @@ use anyhow::{Context as _, bail};
 use git2::{FetchOptions, PushOptions, RemoteCallbacks, Repository, Signature};
 
 use super::local::IndexDir;
+
+mod tree;
+
 use crate::fsutil::FileLock;
 use crate::hint::Hinted;
+use tree::INDEX_BUDGET;
+pub use tree::{Budget, export_tree};
 
 /// How many times a publish re-fetches and retries after its push was
 /// rejected because someone else pushed first.
@@ -91,12 +96,23 @@ impl GitIndex {
         (is_local && dir.join("HEAD").is_file()).then_some(dir)
     }
 
-    /// Brings the checkout to the remote's current state (cloning it the
-    /// first time) and returns it with the branch to publish on.
+    /// Brings the checkout to the remote's current state (making it the
+    /// first time) and returns it with the branch to publish on. What the
+    /// remote holds is surveyed within a budget, links refused, before any
+    /// of it is written to the work tree.
     pub fn sync(&self) -> anyhow::Result<(Repository, String)> {
         let context = || format!("could not fetch the index {}", self.url);
-        if self.checkout.join(".git").exists() {
-            let repo = Repository::open(&self.checkout).with_context(context)?;
+        let repo = if self.checkout.join(".git").exists() {
+            Repository::open(&self.checkout).with_context(context)?
+        } else {
+            fs_err::create_dir_all(&self.checkout)?;
+            let mut init = git2::RepositoryInitOptions::new();
+            init.initial_head(DEFAULT_BRANCH);
+            let repo = Repository::init_opts(&self.checkout, &init).with_context(context)?;
+            repo.remote("origin", &self.url).with_context(context)?;
+            repo
+        };
+        {
             let mut remote = repo.find_remote("origin").with_context(context)?;
             let mut options = FetchOptions::new();
             options.remote_callbacks(callbacks());
@@ -107,39 +123,37 @@ impl GitIndex {
                     None,
                 )
                 .with_context(context)?;
-            drop(remote);
-            let branch = remote_branch(&repo);
-            match branch {
-                Some(branch) => {
-                    {
-                        let target = repo
-                            .find_reference(&format!("refs/remotes/origin/{branch}"))?
-                            .peel_to_commit()?;
-                        repo.set_head_detached(target.id())?;
-                        repo.branch(&branch, &target, true)?;
-                        repo.set_head(&format!("refs/heads/{branch}"))?;
-                        repo.reset(target.as_object(), git2::ResetType::Hard, None)?;
-                    }
-                    clean_untracked(&repo)?;
-                    return Ok((repo, branch));
+            // The remote's HEAD names its default branch.
+            if let Ok(head) = remote.default_branch()
+                && let Ok(head) = head.as_str()
+                && let Some(branch) = head.strip_prefix("refs/heads/")
+            {
+                let target = format!("refs/remotes/origin/{branch}");
+                if repo.find_reference(&target).is_ok() {
+                    repo.reference_symbolic(
+                        "refs/remotes/origin/HEAD",
+                        &target,
+                        true,
+                        "default branch",
+                    )?;
                 }
-                // Still empty: start again from a fresh clone below.
-                None => fs_err::remove_dir_all(&self.checkout)?,
             }
         }
-        if let Some(parent) = self.checkout.parent() {
-            fs_err::create_dir_all(parent)?;
-        }
-        let mut options = FetchOptions::new();
-        options.remote_callbacks(callbacks());
-        let repo = git2::build::RepoBuilder::new()
-            .fetch_options(options)
-            .clone(&self.url, &self.checkout)
-            .with_context(context)?;
-        let branch = remote_branch(&repo).unwrap_or_else(|| DEFAULT_BRANCH.to_string());
-        if repo.head().is_err() {
+        let Some(branch) = remote_branch(&repo) else {
+            // An empty index: publishing starts its first branch.
+            return Ok((repo, DEFAULT_BRANCH.to_string()));
+        };
+        {
+            let target = repo
+                .find_reference(&format!("refs/remotes/origin/{branch}"))?
+                .peel_to_commit()?;
+            tree::survey(&repo, &target.tree()?, INDEX_BUDGET, &self.url)?;
+            repo.set_head_detached(target.id())?;
+            repo.branch(&branch, &target, true)?;
             repo.set_head(&format!("refs/heads/{branch}"))?;
+            repo.reset(target.as_object(), git2::ResetType::Hard, None)?;
         }
+        clean_untracked(&repo)?;
         Ok((repo, branch))
     }
 
@@ -410,113 +424,4 @@ pub fn fetch_commit(
         })?,
     };
     Ok((repo, oid))
-}
-
-/// Writes the files of `commit` (under `subdir` when given) into `dest`,
-/// executable bits kept. Symbolic links and submodules are refused, as
-/// packing refuses them.
-pub fn export_tree(
-    repo: &Repository,
-    commit: git2::Oid,
-    subdir: Option<&str>,
-    dest: &Path,
-) -> anyhow::Result<()> {
-    fs_err::create_dir_all(dest)?;
-    let commit = repo.find_commit(commit)?;
-    let mut tree = commit.tree()?;
-    if let Some(subdir) = subdir
-        .map(|s| s.trim_matches('/'))
-        .filter(|s| !s.is_empty())
-    {
-        let entry = tree
-            .get_path(Path::new(subdir))
-            .map_err(|_| anyhow::anyhow!("commit {} has no folder '{subdir}'", commit.id()))?;
-        tree = entry
-            .to_object(repo)?
-            .into_tree()
-            .map_err(|_| anyhow::anyhow!("'{subdir}' in commit {} is not a folder", commit.id()))?;
-    }
-    let mut failure = None;
-    let walked = tree.walk(git2::TreeWalkMode::PreOrder, |parent, entry| {
-        let result = (|| -> anyhow::Result<()> {
-            let name = entry.name().context("a file name that is not UTF-8")?;
-            // A crafted tree may hold names git itself would refuse.
-            if matches!(name, "" | "." | ".." | ".git") || name.contains(['/', '\\']) {
-                bail!("{parent}{name}: a file name a skill may not contain");
-            }
-            let path = dest.join(parent).join(name);
-            match entry.kind() {
-                Some(git2::ObjectType::Tree) => fs_err::create_dir_all(&path)?,
-                Some(git2::ObjectType::Blob) if entry.filemode() == 0o120000 => {
-                    bail!("{parent}{name} is a symbolic link; skills may not contain links")
-                }
-                Some(git2::ObjectType::Blob) => {
-                    let blob = repo.find_blob(entry.id())?;
-                    fs_err::write(&path, blob.content())?;
-                    if entry.filemode() == 0o100755 {
-                        use std::os::unix::fs::PermissionsExt;
-                        fs_err::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
-                    }
-                }
-                _ => bail!("{parent}{name} is a submodule; skills may not contain submodules"),
-            }
-            Ok(())
-        })();
-        match result {
-            Ok(()) => git2::TreeWalkResult::Ok,
-            Err(e) => {
-                failure = Some(e);
-                git2::TreeWalkResult::Abort
-            }
-        }
-    });
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(walked?),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A commit whose tree holds one entry named `name`, written straight
-    /// into the object database (git itself would refuse such a name).
-    fn commit_with_entry(repo: &Repository, name: &str) -> git2::Oid {
-        let blob = repo.blob(b"payload\n").unwrap();
-        let mut raw = format!("100644 {name}\0").into_bytes();
-        raw.extend_from_slice(blob.as_bytes());
-        let tree = repo
-            .odb()
-            .unwrap()
-            .write(git2::ObjectType::Tree, &raw)
-            .unwrap();
-        let tree = repo.find_tree(tree).unwrap();
-        let who = Signature::now("t", "t@t").unwrap();
-        repo.commit(None, &who, &who, "crafted", &tree, &[])
-            .unwrap()
-    }
-
-    #[test]
-    fn exported_trees_refuse_names_that_escape_or_hide() {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = Repository::init_bare(dir.path().join("repo.git")).unwrap();
-        for name in ["..", ".git"] {
-            let commit = commit_with_entry(&repo, name);
-            let dest = dir.path().join("out").join("skill");
-            let error = export_tree(&repo, commit, None, &dest).unwrap_err();
-            assert!(
-                error
-                    .to_string()
-                    .contains("a file name a skill may not contain"),
-                "{name}: {error}"
-            );
-            assert!(!dir.path().join("out").join("payload").exists());
-            assert!(!dir.path().join("out").join(name).is_file());
-        }
-        let fine = commit_with_entry(&repo, "notes.md");
-        let dest = dir.path().join("fine");
-        export_tree(&repo, fine, None, &dest).unwrap();
-        assert_eq!(std::fs::read(dest.join("notes.md")).unwrap(), b"payload\n");
-    }
 }
