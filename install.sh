@@ -5,6 +5,9 @@
 #   ./install.sh --prefix DIR    installs to DIR/bin
 #
 # Safe to run again: it rebuilds only what changed and replaces the binary.
+# Before building, it checks for cargo and, on Linux, for pkg-config and the
+# OpenSSL headers (git2's https transport builds against them), and prints
+# the command that installs whatever is missing.
 set -euo pipefail
 
 prefix=""
@@ -26,6 +29,32 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "error: cargo was not found on PATH." >&2
   echo "hint: install Rust (https://rustup.rs), then run ./install.sh again" >&2
   exit 1
+fi
+
+# git2's https transport compiles against the system OpenSSL (openssl-sys),
+# which on Linux is found through pkg-config. Without them the build stops
+# minutes in, inside cargo; check first. OPENSSL_DIR, or OPENSSL_LIB_DIR with
+# OPENSSL_INCLUDE_DIR, tells openssl-sys where OpenSSL is without pkg-config.
+if [ "$(uname -s)" = Linux ] && [ -z "${OPENSSL_DIR:-}" ] \
+   && { [ -z "${OPENSSL_LIB_DIR:-}" ] || [ -z "${OPENSSL_INCLUDE_DIR:-}" ]; }; then
+  missing=()
+  if command -v pkg-config >/dev/null 2>&1; then
+    pkg-config --exists openssl \
+      || missing+=("the OpenSSL development headers were not found (pkg-config does not know openssl)")
+  else
+    missing+=("pkg-config was not found on PATH (the build uses it to find OpenSSL)")
+    [ -f /usr/include/openssl/ssl.h ] \
+      || missing+=("the OpenSSL development headers were not found (no /usr/include/openssl/ssl.h)")
+  fi
+  if [ ${#missing[@]} -gt 0 ]; then
+    for what in "${missing[@]}"; do echo "error: $what." >&2; done
+    sudo="sudo "
+    [ "$(id -u)" -ne 0 ] || sudo=""
+    echo "note: git2's https transport (git+https:// sources) compiles against the system OpenSSL." >&2
+    echo "hint: on Debian/Ubuntu run '${sudo}apt-get install -y pkg-config libssl-dev'," >&2
+    echo "      elsewhere your system's pkg-config and OpenSSL development packages, then run ./install.sh again" >&2
+    exit 1
+  fi
 fi
 
 args=(install --locked --path "$here" --force --quiet)
