@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::hint::Hinted;
 use crate::net::{
-    Attempt, Http, RetryPolicy, is_transient, read_body, retry_after, within_deadline,
+    Attempt, Http, RetryPolicy, UrlCredentials, host_of, is_transient, read_body, retry_after,
+    split_credentials, within_deadline,
 };
 use crate::progress::{Progress, SILENT};
 use crate::store::hash::sha256_hex;
@@ -88,11 +89,17 @@ impl HttpIndex {
         cache: &Path,
         offline: bool,
     ) -> anyhow::Result<(HttpIndex, IndexConfig)> {
+        // Credentials in the URL are sent as a header, to the index's own
+        // host only; every URL shown, cached or locked goes without them.
+        let (shown, credentials) = split_credentials(url)?;
+        let url = shown.as_str();
         let base = url.trim_end_matches('/').to_string();
         let read_timeout = crate::net::read_timeout_from_env(DEFAULT_READ_TIMEOUT);
         let http = Http::new(CONNECT_TIMEOUT, read_timeout)?;
         let fetcher = Arc::new(Fetcher {
             cache_dir: cache.join("http").join(cache_slug(&base)),
+            host: host_of(&base),
+            credentials,
             base,
             offline,
             client: http.client().clone(),
@@ -303,6 +310,10 @@ struct Fetcher {
     retry: RetryPolicy,
     /// How long one attempt may take in all.
     deadline: Duration,
+    /// The index's host, the only one its credentials go to.
+    host: Option<String>,
+    /// Credentials the index's URL carried.
+    credentials: Option<UrlCredentials>,
 }
 
 impl Fetcher {
@@ -373,6 +384,11 @@ impl Fetcher {
     /// One attempt at a GET.
     async fn get_once(&self, url: &str, validators: &Validators, limit: u64) -> Attempt<Response> {
         let mut request = self.client.get(url);
+        if let Some(credentials) = &self.credentials
+            && host_of(url) == self.host
+        {
+            request = request.basic_auth(&credentials.user, credentials.password.as_deref());
+        }
         if let Some(etag) = &validators.etag {
             request = request.header(IF_NONE_MATCH, etag);
         }

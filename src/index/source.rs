@@ -12,6 +12,7 @@ use super::local::IndexDir;
 use super::{IndexConfig, IndexEntry, PackageName};
 use crate::fsutil::FileLock;
 use crate::hint::Hinted;
+use crate::net::split_credentials;
 use crate::progress::Progress;
 
 /// The source label of the embedded index, as `skills.lock` records it.
@@ -62,17 +63,20 @@ pub fn open_registry(
             _lock: None,
         });
     };
+    // The lock, messages and cache folders name the index without the
+    // credentials its URL may carry.
+    let (label, _) = split_credentials(spec)?;
     if is_http_index(spec) {
         let (index, config) = HttpIndex::open(spec, cache, offline)?;
         return Ok(Registry {
-            label: spec.to_string(),
+            label,
             backend: Backend::Http(index),
             config,
             remote: true,
             _lock: None,
         });
     }
-    let git = GitIndex::new(spec, cache);
+    let git = GitIndex::new(spec, cache)?;
     // A git index already checked out is one even when its URL is out of
     // reach (a `file://` repository that moved, a network that is down).
     if is_git_index(spec) || git.checkout().join(".git").is_dir() {
@@ -81,7 +85,7 @@ pub fn open_registry(
             if !git.checkout().join(".git").is_dir() {
                 bail!(
                     Hinted::new(format!(
-                        "the index {spec} is not in the cache and --offline forbids fetching it"
+                        "the index {label} is not in the cache and --offline forbids fetching it"
                     ))
                     .hint("run once without --offline (or --frozen) to fetch it")
                 );
@@ -94,7 +98,7 @@ pub fn open_registry(
             && !Path::new(spec).exists();
         return Ok(Registry {
             _lock: Some(lock),
-            ..Registry::new(spec.to_string(), IndexDir::open(git.checkout())?, remote)?
+            ..Registry::new(label, IndexDir::open(git.checkout())?, remote)?
         });
     }
     let path = cwd.join(spec.strip_prefix("file://").unwrap_or(spec));

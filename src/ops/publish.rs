@@ -45,7 +45,7 @@ pub fn change_index(
     mut change: impl FnMut(&IndexDir) -> anyhow::Result<String>,
 ) -> anyhow::Result<()> {
     if is_git_index(spec) {
-        return GitIndex::new(spec, cache).publish(cache, change);
+        return GitIndex::new(spec, cache)?.publish(cache, change);
     }
     let root = Path::new(spec.strip_prefix("file://").unwrap_or(spec));
     if spec.starts_with("http://") || spec.starts_with("https://") {

@@ -288,6 +288,7 @@ fn a_rejected_push_is_fetched_and_retried() {
     let cache = p.ctx.root().join("cache-mine");
     let mut attempts = 0;
     GitIndex::new(&url, &cache)
+        .unwrap()
         .publish(&cache, |index| {
             attempts += 1;
             if attempts == 1 {

@@ -1288,3 +1288,110 @@ fn a_git_index_that_is_a_tree_bomb_or_holds_links_is_refused() {
     untouched.refused(&ctx, &["add", "acme/x"], "index/acme/x is a symbolic link");
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }
+
+/// A loopback HTTP server that answers every request `401` asking for
+/// Basic credentials, and records the `Authorization` headers it was sent.
+fn asking_for_credentials() -> (u16, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use std::io::{Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(32) {
+            let Ok(mut stream) = stream else { return };
+            let mut request = [0u8; 8192];
+            let n = stream.read(&mut request).unwrap_or(0);
+            let request = String::from_utf8_lossy(&request[..n]).into_owned();
+            for line in request.lines() {
+                if line.to_ascii_lowercase().starts_with("authorization:") {
+                    log.lock().unwrap().push(line.to_string());
+                }
+            }
+            let _ = stream.write_all(
+                b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"r\"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+        }
+    });
+    (port, seen)
+}
+
+#[test]
+fn credentials_for_one_host_never_reach_another_through_a_git_url() {
+    let ctx = TestContext::new();
+    // The user's credential helper knows a github.com token, and logs what
+    // it is asked.
+    let asked = ctx.root().join("helper-asked.log");
+    let helper = ctx.root().join("helper.sh");
+    std::fs::write(
+        &helper,
+        format!(
+            "#!/bin/sh\ninput=$(cat)\nprintf '%s\\n--\\n' \"$input\" >> {}\ncase \"$input\" in *host=github.com*) echo username=me; echo password=github-token;; esac\n",
+            asked.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&helper, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::write(
+        ctx.root().join("home/.gitconfig"),
+        format!("[credential]\n\thelper = {}\n", helper.display()),
+    )
+    .unwrap();
+    let (port, sent) = asking_for_credentials();
+    let app = new_project(&ctx, None);
+    let untouched = Untouched::new(&ctx, &app);
+
+    // A user name that smuggles `url=https://github.com` into the helper's
+    // protocol (git's CVE-2020-5260) is refused before anything is sent.
+    let injected = format!("http://x%0aurl=https%3a%2f%2fgithub.com@127.0.0.1:{port}/r.git");
+    let out = untouched.refused(
+        &ctx,
+        &["add", "tool", "--git", &injected],
+        "holds control characters; refused",
+    );
+    assert!(!out.stderr.contains("github"), "{}", out.stderr);
+    assert!(!asked.exists(), "the credential helper was asked");
+
+    // A user name in a plain URL does not reach the helper either, which is
+    // asked about this host only, and has nothing for it.
+    let plain = format!("http://alice@127.0.0.1:{port}/r.git");
+    ctx.fails_in(&app, &["add", "tool", "--git", &plain]);
+    let asked = std::fs::read_to_string(&asked).unwrap_or_default();
+    assert!(
+        !asked.contains("username=alice") && !asked.contains("github"),
+        "{asked}"
+    );
+    let sent = sent.lock().unwrap().clone();
+    assert!(
+        sent.iter()
+            .all(|header| !header.contains("Z2l0aHViLXRva2Vu") && !header.contains("github-token")),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn credentials_in_an_index_url_stay_out_of_the_lock_the_cache_and_messages() {
+    let ctx = TestContext::new();
+    let index = ctx.root().join("served");
+    crate::common::copy_dir(&crate::common::repo_index(), &index);
+    let server = crate::server::StaticServer::start(&index);
+    let with_secret = server
+        .url()
+        .replacen("http://", "http://reader:s3cret-token@", 1);
+    let app = new_project(&ctx, Some(&with_secret));
+    let added = ctx.ok_in(&app, &["add", "example/citation-style"]);
+    let missing = ctx.fails_in(&app, &["add", "example/nope"]);
+    for text in [&added.stderr, &missing.stderr] {
+        assert!(!text.contains("s3cret"), "{text}");
+    }
+    assert!(missing.stderr.contains(&server.url()), "{}", missing.stderr);
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(
+        !lock.contains("s3cret") && lock.contains(&format!("registry+{}", server.url())),
+        "{lock}"
+    );
+    for entry in walkdir::WalkDir::new(ctx.root().join("cache")) {
+        let name = entry.unwrap().path().display().to_string();
+        assert!(!name.contains("s3cret"), "{name}");
+    }
+}

@@ -12,6 +12,7 @@ mod tree;
 
 use crate::fsutil::FileLock;
 use crate::hint::Hinted;
+use crate::net::split_credentials;
 use tree::INDEX_BUDGET;
 pub use tree::{Budget, export_tree};
 
@@ -45,27 +46,36 @@ fn callbacks<'a>() -> RemoteCallbacks<'a> {
         {
             return git2::Cred::ssh_key_from_agent(user);
         }
+        // The user name a URL carries never reaches a credential helper:
+        // the helper answers for the URL's host alone.
+        let _ = username;
         let config = git2::Config::open_default()?;
-        git2::Cred::credential_helper(&config, url, username)
+        git2::Cred::credential_helper(&config, url, None)
     });
     callbacks
 }
 
 /// A git index checked out in the cache.
 pub struct GitIndex {
+    /// The URL git fetches, credentials included.
     url: String,
+    /// The URL as messages show it: without credentials.
+    shown: String,
     checkout: PathBuf,
 }
 
 impl GitIndex {
-    /// A git index at `spec`, checked out under `cache`.
-    pub fn new(spec: &str, cache: &Path) -> GitIndex {
+    /// A git index at `spec`, checked out under `cache`. Refuses a URL
+    /// whose credentials hold control characters.
+    pub fn new(spec: &str, cache: &Path) -> anyhow::Result<GitIndex> {
         let url = git_url(spec);
+        let (shown, _) = split_credentials(&url)?;
         let key = crate::store::hash::sha256_hex(url.as_bytes());
-        GitIndex {
+        Ok(GitIndex {
+            shown,
             checkout: cache.join("git-index").join(&key[..16]),
             url,
-        }
+        })
     }
 
     /// The local work tree.
@@ -101,7 +111,7 @@ impl GitIndex {
     /// remote holds is surveyed within a budget, links refused, before any
     /// of it is written to the work tree.
     pub fn sync(&self) -> anyhow::Result<(Repository, String)> {
-        let context = || format!("could not fetch the index {}", self.url);
+        let context = || format!("could not fetch the index {}", self.shown);
         let repo = if self.checkout.join(".git").exists() {
             Repository::open(&self.checkout).with_context(context)?
         } else {
@@ -147,7 +157,7 @@ impl GitIndex {
             let target = repo
                 .find_reference(&format!("refs/remotes/origin/{branch}"))?
                 .peel_to_commit()?;
-            tree::survey(&repo, &target.tree()?, INDEX_BUDGET, &self.url)?;
+            tree::survey(&repo, &target.tree()?, INDEX_BUDGET, &self.shown)?;
             repo.set_head_detached(target.id())?;
             repo.branch(&branch, &target, true)?;
             repo.set_head(&format!("refs/heads/{branch}"))?;
@@ -192,7 +202,7 @@ impl GitIndex {
         bail!(
             Hinted::new(format!(
                 "could not push to {} after {PUSH_ATTEMPTS} attempts: {cause}",
-                self.url
+                self.shown
             ))
             .hint("check that you may push to the index, then try again")
         )
@@ -336,8 +346,10 @@ pub fn fetch_commit(
     cache: &Path,
     offline: bool,
 ) -> anyhow::Result<(Repository, git2::Oid)> {
-    let url = git_url(url);
-    let key = crate::store::hash::sha256_hex(url.as_bytes());
+    let remote_url = git_url(url);
+    // Messages name the repository without the credentials in its URL.
+    let (url, _) = split_credentials(&remote_url)?;
+    let key = crate::store::hash::sha256_hex(remote_url.as_bytes());
     let db = cache.join("git-db").join(&key[..16]);
     let _lock = crate::fsutil::lock_exclusive(&db.with_extension("lock"))
         .with_context(|| format!("could not lock {}", db.display()))?;
@@ -354,7 +366,7 @@ pub fn fetch_commit(
         }
         fs_err::create_dir_all(&db)?;
         let repo = Repository::init_bare(&db)?;
-        repo.remote("origin", &url)?;
+        repo.remote("origin", &remote_url)?;
         repo
     };
     let pinned = pinned

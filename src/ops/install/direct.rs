@@ -61,7 +61,9 @@ pub(crate) fn prepare(
         ),
         DirectSource::Git { url, rev, subdir } => {
             let (rev, subdir) = (rev.as_deref(), subdir.as_deref());
-            let origin = GitOrigin::new(url, rev, subdir);
+            // The lock and messages name the repository without credentials.
+            let (shown, _) = crate::net::split_credentials(url)?;
+            let origin = GitOrigin::new(&shown, rev, subdir);
             let pinned = locked.and_then(|l| match &l.source {
                 SourceId::Git {
                     origin: locked_origin,
@@ -70,11 +72,11 @@ pub(crate) fn prepare(
                 _ => None,
             });
             let (repo, commit) = crate::index::git::fetch_commit(url, rev, pinned, cache, offline)
-                .with_context(|| format!("'{name}': could not get {url}"))?;
+                .with_context(|| format!("'{name}': could not get {shown}"))?;
             // The folder is named as in the repository, for validation.
             let dir = checkout.path().join(git_folder_name(url, subdir));
             crate::index::git::export_tree(&repo, commit, subdir, &dir)
-                .with_context(|| format!("'{name}': could not read {url} at {commit}"))?;
+                .with_context(|| format!("'{name}': could not read {shown} at {commit}"))?;
             (
                 dir,
                 SourceId::Git {
@@ -87,10 +89,13 @@ pub(crate) fn prepare(
     if !dir.join("SKILL.md").is_file() && !dir.join("skill.md").is_file() {
         let place = match origin {
             DirectSource::Path(_) => dir.display().to_string(),
-            DirectSource::Git { url, subdir, .. } => match subdir {
-                Some(subdir) => format!("folder '{subdir}' of {url}"),
-                None => format!("the top folder of {url}"),
-            },
+            DirectSource::Git { url, subdir, .. } => {
+                let shown = crate::net::split_credentials(url)?.0;
+                match subdir {
+                    Some(subdir) => format!("folder '{subdir}' of {shown}"),
+                    None => format!("the top folder of {shown}"),
+                }
+            }
         };
         bail!(
             Hinted::new(format!("'{name}': {place} holds no SKILL.md")).hint(format!(
