@@ -11,6 +11,7 @@
 
 pub mod agent;
 pub mod cli;
+pub mod credentials;
 pub mod dirs;
 pub mod embedded;
 pub mod env_vars;

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::agent::model::credentials::Credentials;
 use crate::agent::{Connection, choose_model};
+use crate::credentials::Credentials;
 use crate::eval::{self, EvalOptions, Report};
 
 use super::{Context, ExitStatus};

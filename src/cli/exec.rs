@@ -3,10 +3,10 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Duration;
 
-use crate::agent::model::credentials::Credentials;
 use crate::agent::run::{Budgets, Ending};
 use crate::agent::tools::policy::Policy;
 use crate::agent::{Connection, ExecOptions, Session, choose_model, dry_run, exec, open_model};
+use crate::credentials::Credentials;
 
 use super::{Context, ExitStatus};
 use crate::hint::Hinted;

@@ -88,6 +88,7 @@ impl HttpIndex {
         url: &str,
         cache: &Path,
         offline: bool,
+        token: Option<String>,
     ) -> anyhow::Result<(HttpIndex, IndexConfig)> {
         // Credentials in the URL are sent as a header, to the index's own
         // host only; every URL shown, cached or locked goes without them.
@@ -100,6 +101,7 @@ impl HttpIndex {
             cache_dir: cache.join("http").join(cache_slug(&base)),
             host: host_of(&base),
             credentials,
+            token,
             base,
             offline,
             client: http.client().clone(),
@@ -314,6 +316,9 @@ struct Fetcher {
     host: Option<String>,
     /// Credentials the index's URL carried.
     credentials: Option<UrlCredentials>,
+    /// A bearer token for the index's host, from the environment or the
+    /// credentials file.
+    token: Option<String>,
 }
 
 impl Fetcher {
@@ -384,10 +389,12 @@ impl Fetcher {
     /// One attempt at a GET.
     async fn get_once(&self, url: &str, validators: &Validators, limit: u64) -> Attempt<Response> {
         let mut request = self.client.get(url);
-        if let Some(credentials) = &self.credentials
-            && host_of(url) == self.host
-        {
-            request = request.basic_auth(&credentials.user, credentials.password.as_deref());
+        if host_of(url) == self.host {
+            if let Some(credentials) = &self.credentials {
+                request = request.basic_auth(&credentials.user, credentials.password.as_deref());
+            } else if let Some(token) = &self.token {
+                request = request.bearer_auth(token);
+            }
         }
         if let Some(etag) = &validators.etag {
             request = request.header(IF_NONE_MATCH, etag);
@@ -411,6 +418,18 @@ impl Fetcher {
                 cause: format!("the server answered {status}"),
                 retry_after: retry_after(response.headers()),
             };
+        }
+        if (status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN)
+            && let Some(host) = host_of(url)
+        {
+            let variable = crate::credentials::index_token_variable(&host);
+            return Attempt::Fail(
+                Hinted::new(format!("{url}: the server answered {status}"))
+                    .hint(format!(
+                        "if the index needs a token, set {variable} in the environment or in credentials.toml in the config directory"
+                    ))
+                    .into(),
+            );
         }
         if !status.is_success() {
             let url = url.to_string();

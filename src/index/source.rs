@@ -10,6 +10,8 @@ use super::git::{GitIndex, is_git_index};
 use super::http::{HttpIndex, is_http_index};
 use super::local::IndexDir;
 use super::{IndexConfig, IndexEntry, PackageName};
+use crate::credentials::{Credentials, index_token_variable};
+use crate::dirs::Dirs;
 use crate::fsutil::FileLock;
 use crate::hint::Hinted;
 use crate::net::split_credentials;
@@ -50,9 +52,10 @@ enum Backend {
 pub fn open_registry(
     spec: Option<&str>,
     cwd: &Path,
-    cache: &Path,
+    dirs: &Dirs,
     offline: bool,
 ) -> anyhow::Result<Registry> {
+    let cache = dirs.cache.as_path();
     let Some(spec) = spec else {
         let index = BuiltinIndex::default();
         return Ok(Registry {
@@ -67,7 +70,13 @@ pub fn open_registry(
     // credentials its URL may carry.
     let (label, _) = split_credentials(spec)?;
     if is_http_index(spec) {
-        let (index, config) = HttpIndex::open(spec, cache, offline)?;
+        // A token for the index's host, from the environment or the
+        // private credentials file.
+        let token = match crate::net::host_of(&label) {
+            Some(host) => Credentials::new(Some(&dirs.config)).get(&index_token_variable(&host))?,
+            None => None,
+        };
+        let (index, config) = HttpIndex::open(spec, cache, offline, token)?;
         return Ok(Registry {
             label,
             backend: Backend::Http(index),

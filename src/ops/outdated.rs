@@ -39,7 +39,7 @@ pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>>
         };
         if !registries.contains_key(label) {
             let spec = (label != BUILTIN_REGISTRY).then_some(label);
-            let registry = open_registry(spec, &project.dir, &dirs.cache, false)?;
+            let registry = open_registry(spec, &project.dir, dirs, false)?;
             registries.insert(label, (registry, Vec::new()));
         }
         let package: PackageName = skill.name.parse()?;

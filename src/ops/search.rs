@@ -43,7 +43,7 @@ pub fn search(
         ),
         None => manifest.registries.get("default").map(|r| r.index.clone()),
     };
-    let registry = open_registry(spec.as_deref(), cwd, &dirs.cache, false)?;
+    let registry = open_registry(spec.as_deref(), cwd, dirs, false)?;
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
     let mut hits = Vec::new();
     for package in registry.packages()? {

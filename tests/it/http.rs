@@ -168,7 +168,10 @@ fn a_server_that_always_fails_is_named_and_nothing_changes() {
     server.fault("index/example/pdf-processing", Fault::Status(403), None);
     server.clear_log();
     let out = ctx.fails_in(&app, &["add", "example/pdf-processing"]);
-    insta::assert_snapshot!(server.redact(&out.stderr), @"error: [SERVER]/index/example/pdf-processing: the server answered 403 Forbidden");
+    insta::assert_snapshot!(server.redact(&out.stderr), @"
+    error: [SERVER]/index/example/pdf-processing: the server answered 403 Forbidden
+    hint: if the index needs a token, set SKILLPKG_INDEX_TOKEN_[HOST] in the environment or in credentials.toml in the config directory
+    ");
     assert_eq!(
         server
             .log()
@@ -310,4 +313,46 @@ fn a_url_that_is_not_an_index_says_so() {
     error: [SERVER]/config.json was not found: [SERVER]/ is not a skillpkg index
     hint: an index has config.json at its root (see `skillpkg index init`)
     ");
+}
+
+#[test]
+fn an_http_index_token_comes_from_the_environment_or_the_private_credentials_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let ctx = TestContext::new();
+    let server = served_sample(&ctx);
+    server.require_authorization("Bearer t0ken");
+    let app = new_project(&ctx, Some(&server.url()));
+    let host = server
+        .url()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .replace(['.', ':'], "_");
+    let variable = format!("SKILLPKG_INDEX_TOKEN_{host}");
+
+    let refused = ctx.fails_in(&app, &["add", "example/citation-style"]);
+    insta::assert_snapshot!(server.redact(&refused.stderr), @"
+    error: [SERVER]/config.json: the server answered 401 Unauthorized
+    hint: if the index needs a token, set SKILLPKG_INDEX_TOKEN_[HOST] in the environment or in credentials.toml in the config directory
+    ");
+
+    let out = run(ctx
+        .command()
+        .current_dir(&app)
+        .env(&variable, "t0ken")
+        .args(["add", "example/citation-style"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+
+    let credentials = ctx.root().join("config/credentials.toml");
+    std::fs::write(&credentials, format!("{variable} = \"t0ken\"\n")).unwrap();
+    std::fs::set_permissions(&credentials, std::fs::Permissions::from_mode(0o600)).unwrap();
+    ctx.ok_in(&app, &["add", "example/pdf-processing"]);
+    std::fs::set_permissions(&credentials, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let readable = ctx.fails_in(&app, &["update"]);
+    insta::assert_snapshot!(ctx.redact(&readable.stderr), @"
+    error: [TEMP]/config/credentials.toml can be read by other users (mode 644); not using its keys
+    hint: chmod 600 [TEMP]/config/credentials.toml
+    ");
+
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(!lock.contains("t0ken"), "{lock}");
 }

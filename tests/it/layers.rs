@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("progress", 0),
     ("net", 0),
     ("skill", 1),
+    ("credentials", 2),
     ("embedded", 2),
     ("manifest", 2),
     ("store", 2),

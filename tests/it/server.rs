@@ -32,6 +32,8 @@ struct Shared {
     log: Mutex<Vec<(String, u16)>>,
     /// The path of every request as it arrived, answered or not.
     arrivals: Mutex<Vec<String>>,
+    /// The `Authorization` header every request must carry, if any.
+    required_authorization: Mutex<Option<String>>,
 }
 
 /// A running server; stopped when dropped.
@@ -77,7 +79,9 @@ impl StaticServer {
 
     /// Replaces this server's address in `text` with `[SERVER]`, for snapshots.
     pub(crate) fn redact(&self, text: &str) -> String {
+        let as_variable = self.addr.to_string().replace(['.', ':'], "_");
         text.replace(&format!("http://{}", self.addr), "[SERVER]")
+            .replace(&as_variable, "[HOST]")
     }
 
     /// Injects `fault` into the next `times` requests for `path` (relative,
@@ -105,6 +109,11 @@ impl StaticServer {
             .iter()
             .filter(|p| **p == path)
             .count()
+    }
+
+    /// Answers `401` to every request without this `Authorization` header.
+    pub(crate) fn require_authorization(&self, value: &str) {
+        *self.shared.required_authorization.lock().unwrap() = Some(value.to_string());
     }
 
     /// Forgets the requests so far, answered or not.
@@ -144,6 +153,15 @@ fn take_fault(shared: &Shared, path: &str) -> Option<Fault> {
 async fn serve(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path().to_string();
     shared.arrivals.lock().unwrap().push(path.clone());
+    let required = shared.required_authorization.lock().unwrap().clone();
+    if let Some(required) = required
+        && headers
+            .get(header::AUTHORIZATION)
+            .is_none_or(|given| given.as_bytes() != required.as_bytes())
+    {
+        shared.log.lock().unwrap().push((path, 401));
+        return Response::builder().status(401).body(Body::empty()).unwrap();
+    }
     let fault = take_fault(&shared, &path);
     if let Some(Fault::Stall(millis)) = fault {
         tokio::time::sleep(std::time::Duration::from_millis(millis)).await;

@@ -2,7 +2,6 @@
 //! and the [`Model`] trait the loop drives.
 
 pub mod anthropic;
-pub mod credentials;
 pub mod http;
 pub mod openai;
 pub mod scripted;

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use anyhow::bail;
 
-use super::credentials::Credentials;
 use super::{Model, anthropic, http, openai, scripted};
+use crate::credentials::Credentials;
 use crate::env_vars;
 use crate::hint::Hinted;
 

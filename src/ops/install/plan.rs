@@ -109,7 +109,7 @@ pub(super) fn open_registries(
     requests
         .by_registry
         .keys()
-        .map(|spec| open_registry(spec.as_deref(), &project.dir, &dirs.cache, offline))
+        .map(|spec| open_registry(spec.as_deref(), &project.dir, dirs, offline))
         .collect()
 }
 

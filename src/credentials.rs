@@ -1,7 +1,8 @@
-//! API keys: from the environment, else from `credentials.toml` in the
-//! config directory (`ANTHROPIC_API_KEY = "…"`, `OPENAI_API_KEY = "…"`).
-//! Keys are never printed, logged or written to the audit; a credentials
-//! file that others can read is refused.
+//! Secrets: model API keys and index tokens, from the environment, else
+//! from `credentials.toml` in the config directory (`ANTHROPIC_API_KEY =
+//! "…"`, `SKILLPKG_INDEX_TOKEN_SKILLS_EXAMPLE_COM = "…"`). They are never
+//! printed, logged, locked or written to the audit; a credentials file
+//! that others can read is refused.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,21 @@ use anyhow::{Context as _, bail};
 
 /// The credentials file's name in the config directory.
 pub const CREDENTIALS_FILE: &str = "credentials.toml";
+
+/// The variable (or `credentials.toml` key) holding the token for the HTTP
+/// index at `host` (`host[:port]`): `SKILLPKG_INDEX_TOKEN_` and the host in
+/// capitals, other characters as `_` (`skills.example.com:8443` →
+/// `SKILLPKG_INDEX_TOKEN_SKILLS_EXAMPLE_COM_8443`).
+pub fn index_token_variable(host: &str) -> String {
+    let host: String = host
+        .chars()
+        .map(|c| match c.is_ascii_alphanumeric() {
+            true => c.to_ascii_uppercase(),
+            false => '_',
+        })
+        .collect();
+    format!("SKILLPKG_INDEX_TOKEN_{host}")
+}
 
 /// Where keys are looked up.
 #[derive(Debug, Clone, Default)]
