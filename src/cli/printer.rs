@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 
 use crate::env_vars;
 use crate::hint::Hinted;
+use crate::store::extract::ExtractError;
 use crate::store::pack::PackError;
 use crate::store::signing::SigningError;
 
@@ -150,6 +151,8 @@ pub(super) fn hints_in(error: &anyhow::Error) -> Vec<String> {
         } else if let Some(e) = cause.downcast_ref::<PackError>() {
             hints.extend(e.hint());
         } else if let Some(e) = cause.downcast_ref::<SigningError>() {
+            hints.extend(e.hint());
+        } else if let Some(e) = cause.downcast_ref::<ExtractError>() {
             hints.extend(e.hint());
         }
     }

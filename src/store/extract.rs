@@ -163,6 +163,19 @@ pub enum Refusal {
     },
 }
 
+impl ExtractError {
+    /// What the user can do about it, when there is something.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            ExtractError::Refused { .. } => Some(
+                "the package is broken or built to attack: do not install it, and tell its publisher"
+                    .into(),
+            ),
+            _ => None,
+        }
+    }
+}
+
 /// Extraction failed: names the archive and what was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum ExtractError {

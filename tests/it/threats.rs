@@ -522,6 +522,7 @@ fn signed_archives_with_vcs_folders_colliding_or_disguised_names_are_refused() {
     }
     let app = new_project(&ctx, Some(index.to_str().unwrap()));
     let untouched = Untouched::new(&ctx, &app);
+    let mut shown = String::new();
     for (name, _, message) in &cases {
         let out = untouched.refused(&ctx, &["add", &format!("acme/{name}")], message);
         assert!(
@@ -533,7 +534,32 @@ fn signed_archives_with_vcs_folders_colliding_or_disguised_names_are_refused() {
             !app.join(".agents/skills").join(name).exists(),
             "{name} was installed"
         );
+        shown.push_str(&out.stderr);
     }
+    let shown = regex::Regex::new("archives/[0-9a-f]{64}")
+        .unwrap()
+        .replace_all(&ctx.redact(&shown), "archives/[SHA256]")
+        .into_owned();
+    insta::assert_snapshot!(shown, @r#"
+    error: acme/git@1.0.0 cannot be installed
+      Caused by: refusing archive [TEMP]/cache/archives/[SHA256].skill: entry 'git/.git/config' is inside a version-control folder, which packages may not ship
+    hint: the package is broken or built to attack: do not install it, and tell its publisher
+    error: acme/upper@1.0.0 cannot be installed
+      Caused by: refusing archive [TEMP]/cache/archives/[SHA256].skill: entry 'upper/.GIT/config' is inside a version-control folder, which packages may not ship
+    hint: the package is broken or built to attack: do not install it, and tell its publisher
+    error: acme/case@1.0.0 cannot be installed
+      Caused by: refusing archive [TEMP]/cache/archives/[SHA256].skill: entries 'case/README.md' and 'case/readme.md' collide on case-insensitive file systems
+    hint: the package is broken or built to attack: do not install it, and tell its publisher
+    error: acme/nfd@1.0.0 cannot be installed
+      Caused by: refusing archive [TEMP]/cache/archives/[SHA256].skill: entries 'nfd/café.md' and 'nfd/café.md' collide on case-insensitive file systems
+    hint: the package is broken or built to attack: do not install it, and tell its publisher
+    error: acme/escape@1.0.0 cannot be installed
+      Caused by: refusing archive [TEMP]/cache/archives/[SHA256].skill: entry "escape/x\u{1b}[2Jy.md" has control characters or bidirectional marks in its name
+    hint: the package is broken or built to attack: do not install it, and tell its publisher
+    error: acme/bidi@1.0.0 cannot be installed
+      Caused by: refusing archive [TEMP]/cache/archives/[SHA256].skill: entry "bidi/invoice\u{202e}fdp.sh" has control characters or bidirectional marks in its name
+    hint: the package is broken or built to attack: do not install it, and tell its publisher
+    "#);
 }
 
 /// A hostile HTTP server on loopback: every request gets the headers of a

@@ -77,7 +77,8 @@ impl Apply<'_> {
                     Some(ready.skill),
                     &self.project.staging_dir(),
                     &Limits::default(),
-                )?;
+                )
+                .with_context(|| format!("{}@{} cannot be installed", ready.name, ready.version))?;
                 let tree = staged.tree_hash();
                 warnings.extend(
                     staged

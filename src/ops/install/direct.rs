@@ -159,15 +159,20 @@ pub(crate) fn prepare(
 }
 
 /// The name of the folder a git skill lives in: the last part of `subdir`,
-/// else the repository's name.
+/// else the repository's name; `skill` when that is not a skill name (a
+/// URL ending in `..`, say), since the name becomes a folder.
 pub(crate) fn git_folder_name<'a>(url: &'a str, subdir: Option<&'a str>) -> &'a str {
-    subdir
+    let name = subdir
         .unwrap_or(url)
         .trim_end_matches('/')
         .rsplit('/')
         .next()
         .unwrap_or_default()
-        .trim_end_matches(".git")
+        .trim_end_matches(".git");
+    match crate::skill::name::is_valid_name(name) {
+        true => name,
+        false => "skill",
+    }
 }
 
 #[cfg(test)]
@@ -181,5 +186,7 @@ mod tests {
             git_folder_name("https://h/s.git", Some("skills/lint/")),
             "lint"
         );
+        assert_eq!(git_folder_name("file:///tmp/x/..", None), "skill");
+        assert_eq!(git_folder_name("https://h/r", Some("a/../..")), "skill");
     }
 }
