@@ -130,11 +130,14 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         if !interactive {
             return None;
         }
-        eprint!(
-            "Allow {} {}? [y/N] ",
-            super::printer::terminal_safe(tool),
-            super::printer::terminal_safe(&input.to_string())
-        );
+        let asked = match (tool, input["command"].as_str()) {
+            ("shell", Some(line)) => format!(
+                "Allow shell to run:\n{}\n",
+                crate::agent::tools::command_line::describe(line)
+            ),
+            _ => format!("Allow {tool} {input}"),
+        };
+        eprint!("{}? [y/N] ", super::printer::terminal_safe(&asked));
         let _ = std::io::stderr().flush();
         let mut answer = String::new();
         std::io::stdin().lock().read_line(&mut answer).ok()?;

@@ -4,6 +4,7 @@
 //! to the workspace and the skill directories. Their schemas do not grow
 //! with the number of skills.
 
+pub mod command_line;
 pub mod confine;
 pub mod policy;
 pub mod process;

@@ -7,6 +7,8 @@
 
 use serde::Serialize;
 
+use super::command_line;
+
 /// Tools that only read, and run without approval.
 pub const READ_ONLY: [&str; 6] = [
     "use_skill",
@@ -22,12 +24,13 @@ pub const READ_ONLY: [&str; 6] = [
 const ALWAYS_AVAILABLE: [&str; 2] = ["use_skill", "search_skills"];
 
 /// A permission a pattern grants: a tool, for `shell` perhaps only
-/// commands with a given prefix.
+/// commands that start with given words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grant {
     /// skillpkg's tool name.
     pub tool: &'static str,
-    /// For `shell`: the command must be this, or start with it and a space.
+    /// For `shell`: the words each simple command must start with
+    /// (`git`, or `npm test`); `None` for any command line.
     pub command: Option<String>,
 }
 
@@ -70,22 +73,52 @@ pub fn grants(pattern: &str) -> Vec<Grant> {
 }
 
 impl Grant {
-    /// Whether this grant covers a call of `tool` with `input`.
+    /// Whether this grant alone covers a call of `tool` with `input`.
     pub fn covers(&self, tool: &str, input: &serde_json::Value) -> bool {
-        if self.tool != tool {
-            return false;
-        }
-        match &self.command {
-            None => true,
-            Some(prefix) => {
-                let command = input["command"].as_str().unwrap_or("").trim_start();
-                command == prefix
-                    || command
-                        .strip_prefix(prefix.as_str())
-                        .is_some_and(|rest| rest.starts_with(char::is_whitespace))
-            }
-        }
+        covered_by(std::slice::from_ref(self), tool, input)
     }
+
+    /// The words a `shell` grant names.
+    fn words(&self) -> Vec<&str> {
+        self.command
+            .as_deref()
+            .map(|c| c.split_whitespace().collect())
+            .unwrap_or_default()
+    }
+}
+
+/// Whether `grants` together cover a call of `tool` with `input`. A
+/// command line is covered only when every simple command in it is, each
+/// by some grant naming its program (see [`command_line`]).
+fn covered_by(grants: &[Grant], tool: &str, input: &serde_json::Value) -> bool {
+    let grants: Vec<&Grant> = grants.iter().filter(|g| g.tool == tool).collect();
+    if grants.is_empty() {
+        return false;
+    }
+    if tool != "shell" || grants.iter().any(|g| g.command.is_none()) {
+        return true;
+    }
+    let commands = command_line::split(input["command"].as_str().unwrap_or(""));
+    !commands.is_empty()
+        && commands.iter().all(|command| {
+            grants
+                .iter()
+                .any(|g| command_line::grant_covers(&g.words(), command))
+        })
+}
+
+/// Whether `grants`, as deny rules, refuse a call of `tool` with `input`:
+/// a rule naming a program refuses a command line that mentions it
+/// anywhere, inside substitutions and subshells too.
+fn denied_by(grants: &[Grant], tool: &str, input: &serde_json::Value) -> bool {
+    let line = input["command"].as_str().unwrap_or("");
+    grants
+        .iter()
+        .filter(|g| g.tool == tool)
+        .any(|g| match g.words().first() {
+            None => true,
+            Some(program) => command_line::mentions_program(line, program),
+        })
 }
 
 /// What the user said on the command line.
@@ -123,10 +156,8 @@ pub enum Decision {
 }
 
 fn any_covers(patterns: &[String], tool: &str, input: &serde_json::Value) -> bool {
-    patterns
-        .iter()
-        .flat_map(|p| grants(p))
-        .any(|g| g.covers(tool, input))
+    let grants: Vec<Grant> = patterns.iter().flat_map(|p| grants(p)).collect();
+    covered_by(&grants, tool, input)
 }
 
 impl Policy {
@@ -137,7 +168,8 @@ impl Policy {
         input: &serde_json::Value,
         active: &[ActiveSkill],
     ) -> Decision {
-        if any_covers(&self.deny, tool, input) {
+        let denies: Vec<Grant> = self.deny.iter().flat_map(|p| grants(p)).collect();
+        if denied_by(&denies, tool, input) {
             return Decision::Refuse {
                 reason: format!("{tool} is denied by --deny-tool"),
             };
@@ -252,5 +284,106 @@ mod tests {
         assert!(
             matches!(yes.decide("write_file", &input, &[]), Decision::Run { by } if by == "--yes")
         );
+    }
+
+    /// What `--allow-tool allow… --deny-tool deny…` decides for `line`:
+    /// `run`, `ask` or `refuse`.
+    fn verdict(line: &str, allow: &[&str], deny: &[&str]) -> &'static str {
+        let policy = Policy {
+            allow: allow.iter().map(|p| p.to_string()).collect(),
+            deny: deny.iter().map(|p| p.to_string()).collect(),
+            ..Policy::default()
+        };
+        match policy.decide("shell", &json!({ "command": line }), &[]) {
+            Decision::Run { .. } => "run",
+            Decision::Ask => "ask",
+            Decision::Refuse { .. } => "refuse",
+        }
+    }
+
+    #[test]
+    fn grants_cover_each_simple_command_exactly() {
+        let git: &[&str] = &["Bash(git:*)"];
+        let git_ls: &[&str] = &["Bash(git:*)", "Bash(ls:*)"];
+        let npm_test: &[&str] = &["Bash(npm test:*)"];
+        let any: &[&str] = &["Bash"];
+        let no: &[&str] = &[];
+        let rm: &[&str] = &["Bash(rm:*)"];
+        #[rustfmt::skip]
+        let table: &[(&str, &[&str], &[&str], &str)] = &[
+            // One simple command.
+            ("git status", git, no, "run"),
+            ("git", git, no, "run"),
+            ("  git   log --oneline  ", git, no, "run"),
+            ("'git' status", git, no, "run"),
+            ("\"git\" status", git, no, "run"),
+            ("gitk", git, no, "ask"),
+            ("git-upload-pack x", git, no, "ask"),
+            ("/usr/bin/git status", git, no, "ask"),
+            ("ls", git, no, "ask"),
+            ("git status", no, no, "ask"),
+            // Lists, pipelines and newlines: every part needs a grant.
+            ("git --version; id", git, no, "ask"),
+            ("git status && id", git, no, "ask"),
+            ("git status || id", git, no, "ask"),
+            ("git log | sh", git, no, "ask"),
+            ("git log |& sh", git, no, "ask"),
+            ("git status\nid", git, no, "ask"),
+            ("git status; ls -la", git_ls, no, "run"),
+            ("git log | ls", git_ls, no, "run"),
+            ("git status;", git, no, "run"),
+            ("git status # ; id", git, no, "run"),
+            // Substitutions, redirections, subshells, backgrounds, env prefixes.
+            ("git $(id)", git, no, "ask"),
+            ("git `id`", git, no, "ask"),
+            ("git \"$(id)\"", git, no, "ask"),
+            ("git log $HOME", git, no, "ask"),
+            ("git log > ~/.bashrc", git, no, "ask"),
+            ("git log >> out", git, no, "ask"),
+            ("git apply < patch", git, no, "ask"),
+            ("(git status)", git, no, "ask"),
+            ("{ git status; }", git, no, "ask"),
+            ("git status & id", git, no, "ask"),
+            ("GIT_DIR=/etc git status", git, no, "ask"),
+            ("PAGER='sh -c id' git log", git, no, "ask"),
+            ("'git status", git, no, "ask"),
+            // Quoted separators are words, not separators.
+            ("git commit -m 'a; id'", git, no, "run"),
+            ("git commit -m \"a && id\"", git, no, "run"),
+            ("git commit -m a\\;id", git, no, "run"),
+            // Programs that run other programs are not covered by another's grant.
+            ("sh -c 'git status'", git, no, "ask"),
+            ("bash -c 'git status'", git, no, "ask"),
+            ("env git status", git, no, "ask"),
+            ("xargs git status", git, no, "ask"),
+            ("nice git status", git, no, "ask"),
+            ("git -c alias.x='!id' x", git, no, "ask"),
+            ("git -calias.x=!id x", git, no, "ask"),
+            ("git --config-env=core.pager=X log", git, no, "ask"),
+            ("find . -exec id ;", &["Bash(find:*)"], no, "ask"),
+            ("find . -name '*.md'", &["Bash(find:*)"], no, "run"),
+            // Multi-word grants.
+            ("npm test", npm_test, no, "run"),
+            ("npm test -- --watch", npm_test, no, "run"),
+            ("npm install", npm_test, no, "ask"),
+            ("npm", npm_test, no, "ask"),
+            // An unrestricted grant covers any line.
+            ("git status; id > x", any, no, "run"),
+            // A deny matches any part, even inside substitutions.
+            ("rm x", any, rm, "refuse"),
+            ("true; rm x", any, rm, "refuse"),
+            ("echo $(rm x)", any, rm, "refuse"),
+            ("/bin/rm x", any, rm, "refuse"),
+            ("git status", any, rm, "run"),
+            ("git status", any, &["Bash"], "refuse"),
+        ];
+        assert!(table.len() >= 40);
+        for (line, allow, deny, expected) in table {
+            assert_eq!(
+                verdict(line, allow, deny),
+                *expected,
+                "{line:?} with --allow-tool {allow:?} --deny-tool {deny:?}"
+            );
+        }
     }
 }
