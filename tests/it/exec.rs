@@ -640,3 +640,59 @@ fn on_a_terminal_a_call_needing_approval_is_asked_about() {
         "hello"
     );
 }
+
+/// Runs `skillpkg exec args` and returns its exit code, stdout and peak
+/// resident memory in KiB (that child's alone, from wait4).
+#[expect(
+    clippy::zombie_processes,
+    reason = "the child is reaped by wait4, which also reports its peak memory"
+)]
+fn exec_measured(ctx: &TestContext, args: &[&str]) -> (i32, String, i64) {
+    use std::io::Read as _;
+    let mut child = ctx
+        .command()
+        .arg("exec")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: zeroed rusage is a valid out-parameter for wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: the pid is our own unwaited child; the pointers are valid.
+    let waited = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(waited, child.id() as i32);
+    (libc::WEXITSTATUS(status), stdout, usage.ru_maxrss)
+}
+
+#[test]
+fn reading_a_huge_file_reads_only_what_is_shown() {
+    let ctx = TestContext::new();
+    let huge = std::fs::File::create(ctx.project.join("huge.log")).unwrap();
+    huge.set_len(2 << 30).unwrap(); // 2 GiB, sparse
+    let model = script(
+        &ctx,
+        "huge",
+        json!({"turns": [
+            {"tool_calls": [{"name": "read_file", "input": {"path": "huge.log"}}]},
+            {"tool_calls": [{"name": "grep", "input": {"pattern": "needle", "path": "huge.log"}}]},
+            {"text": "{{last_tool_result}}"}
+        ]}),
+    );
+    let (code, stdout, peak_kib) = exec_measured(&ctx, &["--model", &model, "look"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("No matches."), "{stdout}");
+    assert!(peak_kib < 50 * 1024, "peak memory {peak_kib} KiB");
+    let log = audit(&ctx);
+    let read = events(&log, "tool_result")[0];
+    assert_eq!(read["truncated"], true);
+    assert!(read["bytes"].as_u64().unwrap() < 200_000, "{read}");
+}

@@ -416,7 +416,7 @@ impl<'s> Toolbox<'s> {
             if !entry.file_type().is_some_and(|t| t.is_file()) {
                 continue;
             }
-            let Ok(text) = std::fs::read_to_string(entry.path()) else {
+            let Ok(file) = std::fs::File::open(entry.path()) else {
                 continue;
             };
             let shown = entry
@@ -425,13 +425,15 @@ impl<'s> Toolbox<'s> {
                 .unwrap_or(entry.path())
                 .display()
                 .to_string();
-            for (number, line) in text.lines().enumerate() {
+            let reader = std::io::BufReader::new(file);
+            let _ = for_each_line(reader, |number, line| {
                 if pattern.is_match(line) {
-                    hits.push(format!("{shown}:{}: {line}", number + 1));
-                    if hits.len() > MAX_GREP_HITS {
-                        break 'files;
-                    }
+                    hits.push(format!("{shown}:{number}: {line}"));
                 }
+                hits.len() <= MAX_GREP_HITS
+            });
+            if hits.len() > MAX_GREP_HITS {
+                break 'files;
             }
         }
         let truncated = hits.len() > MAX_GREP_HITS;
@@ -510,35 +512,87 @@ fn str_arg<'v>(input: &'v Value, key: &str) -> Result<&'v str, String> {
         .ok_or_else(|| format!("missing string argument '{key}'"))
 }
 
+/// The first [`MAX_READ`] bytes of a regular file as text: no more is
+/// read, however large the file.
 fn read_text(path: &Path) -> Result<ToolOutput, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let head = &bytes[..bytes.len().min(MAX_READ)];
-    let text = match std::str::from_utf8(head) {
+    use std::io::Read as _;
+    let failed = |e: std::io::Error| format!("{}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(failed)?;
+    let metadata = file.metadata().map_err(failed)?;
+    if !metadata.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    let size = metadata.len();
+    let mut bytes = Vec::with_capacity(MAX_READ.min(size as usize));
+    file.take(MAX_READ as u64)
+        .read_to_end(&mut bytes)
+        .map_err(failed)?;
+    let text = match std::str::from_utf8(&bytes) {
         Ok(text) => text,
         // A character cut by the limit is not binary.
         Err(e) if e.error_len().is_none() => {
-            std::str::from_utf8(&head[..e.valid_up_to()]).expect("valid prefix")
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid prefix")
         }
         Err(_) => {
             return Ok(ToolOutput::ok(format!(
-                "{} is a binary file ({} bytes); use a script to work with it.",
-                path.display(),
-                bytes.len()
+                "{} is a binary file ({size} bytes); use a script to work with it.",
+                path.display()
             )));
         }
     };
-    let truncated = bytes.len() > MAX_READ;
+    let truncated = size > MAX_READ as u64;
     let mut shown = text.to_string();
     if truncated {
-        shown.push_str(&format!(
-            "\n[truncated: the file has {} bytes]",
-            bytes.len()
-        ));
+        shown.push_str(&format!("\n[truncated: the file has {size} bytes]"));
     }
     Ok(ToolOutput {
         truncated,
         ..ToolOutput::ok(shown)
     })
+}
+
+/// The longest line `grep` holds in memory; the rest of a longer line is
+/// skipped.
+const MAX_GREP_LINE: usize = 64 * 1024;
+
+/// Calls `on_line` with each line of `reader` (without its newline), read
+/// a bounded piece at a time: a line longer than [`MAX_GREP_LINE`] is cut.
+/// Stops early when `on_line` returns false.
+fn for_each_line(
+    mut reader: impl std::io::BufRead,
+    mut on_line: impl FnMut(usize, &str) -> bool,
+) -> std::io::Result<()> {
+    use std::io::BufRead as _;
+    let mut line = Vec::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        let read =
+            std::io::Read::take(&mut reader, MAX_GREP_LINE as u64).read_until(b'\n', &mut line)?;
+        if read == 0 {
+            return Ok(());
+        }
+        number += 1;
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        } else if read == MAX_GREP_LINE {
+            // Skip the rest of an over-long line without holding it.
+            let mut rest = Vec::new();
+            while std::io::Read::take(&mut reader, MAX_GREP_LINE as u64)
+                .read_until(b'\n', &mut rest)?
+                > 0
+            {
+                let ended = rest.last() == Some(&b'\n');
+                rest.clear();
+                if ended {
+                    break;
+                }
+            }
+        }
+        if !on_line(number, &String::from_utf8_lossy(&line)) {
+            return Ok(());
+        }
+    }
 }
 
 /// The files of a skill directory, relative, sorted.
@@ -557,4 +611,22 @@ fn list_files(dir: &Path) -> Vec<String> {
         .collect();
     files.sort();
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_a_bounded_piece_at_a_time() {
+        let long = "x".repeat(MAX_GREP_LINE * 3);
+        let text = format!("first\n{long}\nthird\nfourth");
+        let mut seen = Vec::new();
+        for_each_line(std::io::Cursor::new(text), |number, line| {
+            seen.push((number, line.len()));
+            number < 3
+        })
+        .unwrap();
+        assert_eq!(seen, [(1, 5), (2, MAX_GREP_LINE), (3, 5)]);
+    }
 }
