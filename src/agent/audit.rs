@@ -18,11 +18,26 @@ pub struct Audit {
     events: Vec<Value>,
 }
 
+/// Refuses `path` when it is a symbolic link.
+fn refuse_link(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(std::io::Error::other(format!(
+            "{} is a symbolic link; skillpkg writes its state only into a real folder",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 impl Audit {
-    /// Creates a new log under `state_dir/runs/`.
+    /// Creates a new log under `state_dir/runs/`, readable by the user
+    /// alone. The state folder and `runs/` must be real folders: a link a
+    /// cloned repository planted there is refused, not written through.
     pub fn create(state_dir: &Path) -> std::io::Result<Audit> {
+        refuse_link(state_dir)?;
         crate::fsutil::ignore_in_git(state_dir)?;
         let runs = state_dir.join("runs");
+        refuse_link(&runs)?;
         fs_err::create_dir_all(&runs)?;
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -34,10 +49,11 @@ impl Audit {
             utc_stamp(now.as_secs()).trim_end_matches('Z'),
             now.subsec_millis()
         ));
-        let file = std::fs::OpenOptions::new()
-            .create_new(true)
-            .append(true)
-            .open(&path)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.create_new(true).append(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(&path)?;
         Ok(Audit {
             path,
             file,

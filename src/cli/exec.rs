@@ -254,7 +254,12 @@ fn repl(
     // Line editing, and a history kept with the project's state.
     let history = options.state_dir.join("history");
     let mut editor = rustyline::DefaultEditor::new()?;
-    let _ = editor.load_history(&history); // none yet is fine
+    // Only a regular file is read, and saving replaces the file (never
+    // writing through a link a cloned repository planted there).
+    let regular = std::fs::symlink_metadata(&history).is_ok_and(|m| m.is_file());
+    if regular {
+        let _ = editor.load_history(&history);
+    }
     loop {
         let line = match editor.readline("> ") {
             Ok(line) => line,
@@ -293,7 +298,17 @@ fn repl(
             Err(e) => context.printer.error(&e),
         }
     }
-    if let Err(e) = editor.save_history(&history) {
+    let saved = tempfile::Builder::new()
+        .prefix(".history-")
+        .tempfile_in(options.state_dir)
+        .and_then(|saving| {
+            editor
+                .save_history(saving.path())
+                .map_err(std::io::Error::other)?;
+            saving.persist(&history).map_err(|e| e.error)?;
+            Ok(())
+        });
+    if let Err(e) = saved {
         context.printer.warn(format_args!(
             "could not save the history to {}: {e}",
             history.display()

@@ -696,3 +696,47 @@ fn reading_a_huge_file_reads_only_what_is_shown() {
     assert_eq!(read["truncated"], true);
     assert!(read["bytes"].as_u64().unwrap() < 200_000, "{read}");
 }
+
+#[test]
+fn the_state_the_agent_writes_is_private_and_never_goes_through_a_link() {
+    use std::os::unix::fs::PermissionsExt;
+    let ctx = TestContext::new();
+    let model = script(&ctx, "hello", json!({"turns": [{"text": "hello"}]}));
+    // A cloned repository ships .skillpkg/history as a link to a dotfile.
+    let bashrc = ctx.root().join("home/.bashrc");
+    std::fs::write(&bashrc, "alias ls='ls --color'\n").unwrap();
+    let state = ctx.project.join(".skillpkg");
+    std::fs::create_dir_all(&state).unwrap();
+    std::os::unix::fs::symlink(&bashrc, state.join("history")).unwrap();
+    let (ok, shown) = in_terminal_typing(
+        &ctx,
+        &ctx.project,
+        &format!("exec --model {model}"),
+        "> ",
+        &["say hello", "/exit"],
+    );
+    assert!(ok, "{shown}");
+    assert_eq!(
+        std::fs::read_to_string(&bashrc).unwrap(),
+        "alias ls='ls --color'\n",
+        "the history was written through the link"
+    );
+    let history = std::fs::symlink_metadata(state.join("history")).unwrap();
+    assert!(history.is_file(), "the history is a file of its own now");
+    // The audit log is the user's alone.
+    let runs: Vec<_> = std::fs::read_dir(state.join("runs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let mode = std::fs::metadata(&runs[0]).unwrap().permissions().mode();
+    assert_eq!(mode & 0o077, 0, "audit log mode {mode:o}");
+
+    // A state folder of runs that is a link is refused, not written through.
+    let elsewhere = ctx.root().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::remove_dir_all(state.join("runs")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, state.join("runs")).unwrap();
+    let out = exec(&ctx, &["--model", &model, "hello"]).assert_fails();
+    assert!(out.stderr.contains("is a symbolic link"), "{}", out.stderr);
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+}
