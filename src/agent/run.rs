@@ -226,10 +226,11 @@ impl Run<'_, '_> {
         mut input: Value,
         approve: &mut Approver,
     ) -> Result<ToolOutput, Ending> {
-        // Models call skills by name; that means use_skill.
+        // Models call skills by name; that means use_skill. A skill named
+        // like a tool never answers that tool's calls.
         let mut tool = name.to_string();
         let mut routed_from = None;
-        if self.toolbox.is_invocable(name) {
+        if !Toolbox::is_tool(name) && self.toolbox.is_invocable(name) {
             routed_from = Some(name.to_string());
             let args = input["args"].as_str().unwrap_or("").to_string();
             input = json!({"name": name, "args": args});
@@ -239,6 +240,13 @@ impl Run<'_, '_> {
             "tool_call",
             json!({"tool": tool, "input": input, "routed_from": routed_from}),
         );
+        // A tool the model invents is the model's error, not the user's
+        // question: it never reaches an approval prompt or a hint.
+        if !Toolbox::is_tool(&tool) {
+            let named: String = tool.chars().take(64).collect();
+            let error = format!("there is no tool named {named:?}");
+            return Ok(self.record_result(&tool, ToolOutput::error(error)));
+        }
         let decision = self.policy.decide(&tool, &input, &self.toolbox.active());
         let approved_by = match decision {
             Decision::Run { by } => by,

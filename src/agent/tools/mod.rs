@@ -26,6 +26,20 @@ use confine::Confinement;
 const MAX_LISTED_FILES: usize = 50;
 /// Bytes of a file `read_file`/`read_resource` returns, at most.
 const MAX_READ: usize = 100_000;
+
+/// The tools the model sees; a skill of one of these names never answers
+/// that tool's calls.
+pub const TOOL_NAMES: [&str; 9] = [
+    "use_skill",
+    "read_resource",
+    "run_script",
+    "search_skills",
+    "read_file",
+    "list_dir",
+    "grep",
+    "write_file",
+    "shell",
+];
 /// Hits `grep` returns, at most.
 const MAX_GREP_HITS: usize = 200;
 /// Entries `list_dir` returns, at most.
@@ -191,6 +205,11 @@ impl<'s> Toolbox<'s> {
                 json!({"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}),
             ),
         ]
+    }
+
+    /// Whether `name` is one of the tools the model sees.
+    pub fn is_tool(name: &str) -> bool {
+        TOOL_NAMES.contains(&name)
     }
 
     /// Runs a call. Unknown tools and bad arguments are errors for the model.
@@ -616,6 +635,17 @@ fn list_files(dir: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tool_names_are_the_tools_the_model_is_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        let toolbox = Toolbox::new(dir.path(), &[]).unwrap();
+        let mut shown: Vec<String> = toolbox.specs().into_iter().map(|s| s.name).collect();
+        let mut named: Vec<String> = TOOL_NAMES.iter().map(|n| n.to_string()).collect();
+        shown.sort();
+        named.sort();
+        assert_eq!(shown, named);
+    }
 
     #[test]
     fn lines_are_read_a_bounded_piece_at_a_time() {
