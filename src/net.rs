@@ -34,10 +34,36 @@ pub struct Http {
     client: reqwest::Client,
 }
 
+/// Which redirects a client follows (at most ten either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Redirects {
+    /// Any: for index files and archives, whose credentials go in the
+    /// `Authorization` header, which is dropped on a move to another host.
+    Any,
+    /// Within the first request's origin only: for model APIs, whose keys
+    /// travel in headers of their own that must never reach another server.
+    SameOrigin,
+}
+
 impl Http {
     /// A client whose connections open within `connect_timeout` and whose
-    /// requests give up after `read_timeout` without a byte.
-    pub fn new(connect_timeout: Duration, read_timeout: Duration) -> anyhow::Result<Http> {
+    /// requests give up after `read_timeout` without a byte, following
+    /// `redirects`.
+    pub fn new(
+        connect_timeout: Duration,
+        read_timeout: Duration,
+        redirects: Redirects,
+    ) -> anyhow::Result<Http> {
+        let policy = match redirects {
+            Redirects::Any => reqwest::redirect::Policy::limited(10),
+            Redirects::SameOrigin => reqwest::redirect::Policy::custom(|attempt| {
+                let from = attempt.previous().first().map(reqwest::Url::origin);
+                match (attempt.previous().len() < 10, from) {
+                    (true, Some(from)) if from == attempt.url().origin() => attempt.follow(),
+                    _ => attempt.stop(),
+                }
+            }),
+        };
         Ok(Http {
             runtime: tokio::runtime::Builder::new_current_thread()
                 .enable_all()
@@ -47,6 +73,7 @@ impl Http {
                 .user_agent(concat!("skillpkg/", env!("CARGO_PKG_VERSION")))
                 .connect_timeout(connect_timeout)
                 .read_timeout(read_timeout)
+                .redirect(policy)
                 .build()
                 .context("could not set up the HTTP client")?,
         })

@@ -19,8 +19,8 @@ use serde::{Deserialize, Serialize};
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::hint::Hinted;
 use crate::net::{
-    Attempt, Http, RetryPolicy, UrlCredentials, host_of, is_transient, read_body, retry_after,
-    split_credentials, within_deadline,
+    Attempt, Http, Redirects, RetryPolicy, UrlCredentials, host_of, is_transient, read_body,
+    retry_after, split_credentials, within_deadline,
 };
 use crate::progress::{Progress, SILENT};
 use crate::store::hash::sha256_hex;
@@ -96,7 +96,7 @@ impl HttpIndex {
         let url = shown.as_str();
         let base = url.trim_end_matches('/').to_string();
         let read_timeout = crate::net::read_timeout_from_env(DEFAULT_READ_TIMEOUT);
-        let http = Http::new(CONNECT_TIMEOUT, read_timeout)?;
+        let http = Http::new(CONNECT_TIMEOUT, read_timeout, Redirects::Any)?;
         let fetcher = Arc::new(Fetcher {
             cache_dir: cache.join("http").join(cache_slug(&base)),
             host: host_of(&base),

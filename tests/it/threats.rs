@@ -1421,3 +1421,95 @@ fn credentials_in_an_index_url_stay_out_of_the_lock_the_cache_and_messages() {
         assert!(!name.contains("s3cret"), "{name}");
     }
 }
+
+/// A loopback server that answers every request with `response` and
+/// records each request it received.
+fn canned_server(response: Vec<u8>) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use std::io::{Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(16) {
+            let Ok(mut stream) = stream else { return };
+            let mut request = [0u8; 16384];
+            let n = stream.read(&mut request).unwrap_or(0);
+            log.lock()
+                .unwrap()
+                .push(String::from_utf8_lossy(&request[..n]).into_owned());
+            let _ = stream.write_all(&response);
+        }
+    });
+    (url, seen)
+}
+
+/// Runs `exec` against an Anthropic stand-in at `url`, with an API key.
+fn exec_against(ctx: &TestContext, url: &str, stream: bool) -> Output {
+    let mut args = vec![
+        "exec",
+        "--model",
+        "anthropic:claude-test",
+        "--base-url",
+        url,
+    ];
+    if !stream {
+        args.push("--no-stream");
+    }
+    args.push("hello");
+    run(ctx
+        .command()
+        .env("ANTHROPIC_API_KEY", "sk-ant-secret")
+        .env("SKILLPKG_HTTP_RETRIES", "0")
+        .args(&args))
+}
+
+#[test]
+fn a_model_server_cannot_redirect_the_key_or_exhaust_memory() {
+    let ctx = TestContext::new();
+    // A redirect to another origin: the key is not sent there.
+    let (elsewhere, received) = canned_server(
+        b"HTTP/1.1 500 Oops\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+    );
+    let redirect = format!(
+        "HTTP/1.1 307 Temporary Redirect\r\nLocation: {elsewhere}/v1/messages\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+    let (model, _) = canned_server(redirect.into_bytes());
+    let out = exec_against(&ctx, &model, false);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        received
+            .lock()
+            .unwrap()
+            .iter()
+            .all(|request| !request.contains("sk-ant-secret")),
+        "the key followed the redirect"
+    );
+
+    // A streamed block numbered 10^12: refused, not allocated.
+    let huge_index = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1000000000000,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n";
+    let (model, _) = canned_server(huge_index.as_bytes().to_vec());
+    let out = exec_against(&ctx, &model, true);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("more than the 256 a turn may hold"),
+        "{}",
+        out.stderr
+    );
+
+    // An event of 16 MB: refused once it passes the cap.
+    let mut endless =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\ndata: "
+            .to_vec();
+    endless.extend(std::iter::repeat_n(b'x', 16 << 20));
+    let (model, _) = canned_server(endless);
+    let started = std::time::Instant::now();
+    let out = exec_against(&ctx, &model, true);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("larger than 4194304 bytes"),
+        "{}",
+        out.stderr
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}

@@ -235,6 +235,12 @@ impl Stream {
                 content_block,
             } => {
                 let at = index.unwrap_or(self.blocks.len());
+                if at >= super::MAX_BLOCKS {
+                    bail!(
+                        "the model streamed content block number {at}, more than the {} a turn may hold",
+                        super::MAX_BLOCKS
+                    );
+                }
                 if self.blocks.len() <= at {
                     self.blocks.resize_with(at + 1, || None);
                     self.partial.resize_with(at + 1, String::new);

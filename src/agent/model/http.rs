@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use reqwest::header::{CONTENT_TYPE, HeaderMap};
 
-use crate::net::{Attempt, Http, RetryPolicy, is_transient, retry_after};
+use crate::net::{Attempt, Http, Redirects, RetryPolicy, is_transient, retry_after};
 
 /// How long a connection to a model API may take to open.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -22,7 +22,7 @@ impl Client {
     /// A client whose requests give up after `timeout` without a byte.
     pub fn new(timeout: Duration) -> anyhow::Result<Client> {
         Ok(Client {
-            http: Http::new(CONNECT_TIMEOUT, timeout)?,
+            http: Http::new(CONNECT_TIMEOUT, timeout, Redirects::SameOrigin)?,
             retry: RetryPolicy::for_models(),
         })
     }
@@ -119,7 +119,7 @@ impl Client {
     ) -> anyhow::Result<()> {
         let mut parser = super::sse::Parser::default();
         self.post(url, headers, body, &mut |chunk| {
-            for event in parser.feed(chunk) {
+            for event in parser.feed(chunk)? {
                 if event.data.trim() == "[DONE]" {
                     continue;
                 }

@@ -8,6 +8,10 @@ pub mod scripted;
 pub mod select;
 pub mod sse;
 
+/// The most content blocks (text, tool calls) one model turn may hold: a
+/// streamed index beyond it is refused before anything is allocated for it.
+pub const MAX_BLOCKS: usize = 256;
+
 use serde::{Deserialize, Serialize};
 
 /// Who said a message.

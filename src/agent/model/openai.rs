@@ -291,6 +291,13 @@ impl Stream {
             self.text.push_str(&piece);
         }
         for call in choice.delta.tool_calls {
+            if call.index >= super::MAX_BLOCKS {
+                bail!(
+                    "the model streamed tool call number {}, more than the {} a turn may hold",
+                    call.index,
+                    super::MAX_BLOCKS
+                );
+            }
             if self.calls.len() <= call.index {
                 self.calls.resize_with(call.index + 1, PartialCall::default);
             }
