@@ -20,6 +20,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::hint::Hinted;
 use anyhow::{Context as _, bail};
 use serde::Deserialize;
 
@@ -204,16 +205,30 @@ fn load_file(file: &Path) -> anyhow::Result<Vec<Case>> {
             .iter()
             .map(|f| {
                 let path = dir.join(f);
-                if path.exists() {
-                    Ok(path)
-                } else {
+                if !path.exists() {
                     bail!(
                         "{}: case '{}': no fixture {}",
                         file.display(),
                         raw.name,
                         path.display()
-                    )
+                    );
                 }
+                // A case file may only hand its run what lies beside it:
+                // never ~/.ssh, whatever the path or links say.
+                let (resolved, folder) = (fs_err::canonicalize(&path)?, fs_err::canonicalize(dir)?);
+                if !resolved.starts_with(&folder) {
+                    bail!(
+                        Hinted::new(format!(
+                            "{}: case '{}': fixture {} is outside the case file's folder {}",
+                            file.display(),
+                            raw.name,
+                            path.display(),
+                            folder.display()
+                        ))
+                        .hint("keep fixtures in the folder of the case file, or below it")
+                    );
+                }
+                Ok(resolved)
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
         cases.push(Case {

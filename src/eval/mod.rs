@@ -213,6 +213,8 @@ fn run_once(
     spec: &str,
     options: &EvalOptions,
 ) -> anyhow::Result<RunResult> {
+    // Private to the user (tempfile makes it 0700), and removed when the
+    // run ends, however it ends.
     let workspace = tempfile::Builder::new()
         .prefix("skillpkg-eval-")
         .tempdir()?;

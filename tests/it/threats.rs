@@ -1513,3 +1513,32 @@ fn a_model_server_cannot_redirect_the_key_or_exhaust_memory() {
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
+
+#[test]
+fn eval_fixtures_stay_within_the_case_files_folder() {
+    let ctx = TestContext::new();
+    let ssh = ctx.root().join("home/.ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    std::fs::write(
+        ssh.join("id_ed25519"),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let cases = ctx.root().join("evals");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::os::unix::fs::symlink(&ssh, cases.join("keys")).unwrap();
+    for fixture in ["../home/.ssh/id_ed25519", "keys/id_ed25519"] {
+        let file = cases.join("cases.toml");
+        std::fs::write(
+            &file,
+            format!("[[case]]\nname = \"steal\"\ntask = \"t\"\nmodel = \"scripted:none.json\"\nfixtures = [{fixture:?}]\n"),
+        )
+        .unwrap();
+        let out = ctx.fails(&["eval", file.to_str().unwrap()]);
+        assert!(
+            out.stderr.contains("is outside the case file's folder"),
+            "{fixture}: {}",
+            out.stderr
+        );
+    }
+}
