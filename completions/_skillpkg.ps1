@@ -142,6 +142,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;trust' {
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Its minisign public key: a `.pub` file or its base64 line')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Trust this project''s `[agent]` settings (model, tools) on this machine')
+            [CompletionResult]::new('--revoke', '--revoke', [CompletionResultType]::ParameterName, 'With --project: stop trusting it')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')

@@ -132,6 +132,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;trust'= {
             cand --key 'Its minisign public key: a `.pub` file or its base64 line'
+            cand --project 'Trust this project''s `[agent]` settings (model, tools) on this machine'
+            cand --revoke 'With --project: stop trusting it'
             cand -g 'The user''s global skills instead of the project''s'
             cand --global 'The user''s global skills instead of the project''s'
             cand -q 'Print only errors'

@@ -97,6 +97,8 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s q -l quie
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l key -d 'Its minisign public key: a `.pub` file or its base64 line' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l project -d 'Trust this project\'s `[agent]` settings (model, tools) on this machine'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l revoke -d 'With --project: stop trusting it'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s g -l global -d 'The user\'s global skills instead of the project\'s'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s v -l verbose -d 'Print more detail'

@@ -72,7 +72,11 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         .filter(|e| e.shadowed_by.is_some())
         .map(|e| e.skill.meta.name.clone())
         .collect();
-    let (project, manifest) = crate::ops::skills::project_manifest(&cwd)?;
+    let (project, manifest, untrusted) =
+        crate::ops::skills::trusted_project_manifest(&cwd, context.dirs()?)?;
+    if let Some(warning) = untrusted {
+        context.printer.warn(warning);
+    }
     let state_dir = project.join(".skillpkg");
     let options = ExecOptions {
         task: args.task.as_deref().unwrap_or(""),

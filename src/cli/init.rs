@@ -17,6 +17,9 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         None => context.cwd.clone(),
     };
     let path = crate::ops::init::init_project(&dir)?;
+    // A project the user made is trusted from the start.
+    let manifest = crate::manifest::Manifest::load(&path)?;
+    crate::ops::project_trust::trust(context.dirs()?, &dir, &manifest)?;
     context.printer.status("Created", path.display());
     Ok(ExitStatus::Success)
 }

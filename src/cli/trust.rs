@@ -1,15 +1,23 @@
-//! `skillpkg trust <org> --key KEY`
+//! `skillpkg trust <org> --key KEY` and `skillpkg trust --project [--revoke]`
 
 use super::{Context, ExitStatus};
 
-/// Trust a new signing key for an org (replacing the key skills.lock pinned).
+/// Trust a new signing key for an org (replacing the key skills.lock
+/// pinned), or this project's own settings on this machine.
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     /// The organisation.
-    org: String,
+    #[arg(required_unless_present = "project", conflicts_with = "project")]
+    org: Option<String>,
     /// Its minisign public key: a `.pub` file or its base64 line.
+    #[arg(long, required_unless_present = "project", conflicts_with = "project")]
+    key: Option<String>,
+    /// Trust this project's `[agent]` settings (model, tools) on this machine.
     #[arg(long)]
-    key: String,
+    project: bool,
+    /// With --project: stop trusting it.
+    #[arg(long, requires = "project")]
+    revoke: bool,
     /// The user's global skills instead of the project's.
     #[arg(long, short = 'g')]
     global: bool,
@@ -17,14 +25,34 @@ pub(super) struct Args {
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let project = context.project(args.global)?;
-    let previous = crate::ops::trust::trust(&project, &args.org, &args.key)?;
+    if args.project {
+        let dirs = context.dirs()?.clone();
+        let manifest = crate::manifest::Manifest::load(&project.manifest_path)?;
+        if args.revoke {
+            let was = crate::ops::project_trust::revoke(&dirs, &project.dir)?;
+            let verb = if was { "Revoked" } else { "Untrusted" };
+            context.printer.status(
+                verb,
+                format_args!("{} is not trusted", project.dir.display()),
+            );
+        } else {
+            crate::ops::project_trust::trust(&dirs, &project.dir, &manifest)?;
+            context.printer.status(
+                "Trusted",
+                format_args!("{} and its [agent] settings", project.dir.display()),
+            );
+        }
+        return Ok(ExitStatus::Success);
+    }
+    let (org, key) = (args.org.unwrap_or_default(), args.key.unwrap_or_default());
+    let previous = crate::ops::trust::trust(&project, &org, &key)?;
     for old in previous {
         context
             .printer
-            .status("Replaced", format_args!("key {old} of org '{}'", args.org));
+            .status("Replaced", format_args!("key {old} of org '{org}'"));
     }
     context
         .printer
-        .status("Trusted", format_args!("the new key of org '{}'", args.org));
+        .status("Trusted", format_args!("the new key of org '{org}'"));
     Ok(ExitStatus::Success)
 }

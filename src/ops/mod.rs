@@ -6,6 +6,7 @@ pub mod install;
 pub mod new_skill;
 pub mod outdated;
 pub mod pack;
+pub mod project_trust;
 pub mod publish;
 pub mod search;
 pub mod skills;

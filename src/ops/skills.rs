@@ -49,6 +49,28 @@ pub fn project_manifest(cwd: &Path) -> anyhow::Result<(PathBuf, Manifest)> {
     Ok((dir, manifest))
 }
 
+/// The project directory and manifest for a command that runs code (exec,
+/// eval): the `[agent]` settings count only when the user trusts the
+/// project on this machine; otherwise they are left out, and the warning
+/// says which and how to trust it.
+pub fn trusted_project_manifest(
+    cwd: &Path,
+    dirs: &Dirs,
+) -> anyhow::Result<(PathBuf, Manifest, Option<String>)> {
+    let (dir, mut manifest) = project_manifest(cwd)?;
+    if crate::ops::project_trust::is_trusted(dirs, &dir, &manifest)? {
+        return Ok((dir, manifest, None));
+    }
+    let ignored = crate::ops::project_trust::ignored_settings(&manifest.agent);
+    let warning = format!(
+        "ignoring [agent] {} in {}: this project is not trusted on this machine; run `skillpkg trust --project` to use them",
+        ignored.join(", "),
+        dir.join(crate::project::MANIFEST_FILE).display()
+    );
+    manifest.agent = Default::default();
+    Ok((dir, manifest, Some(warning)))
+}
+
 /// Discovers the roots for `cwd` and loads their skills.
 pub fn load_skills(cwd: &Path, dirs: &Dirs) -> anyhow::Result<LoadedSkills> {
     let discovery = Discovery::from(cwd);

@@ -498,7 +498,7 @@ fn dry_run_shows_the_prompt_tools_and_estimate_and_no_model_says_how_to_configur
     insta::assert_snapshot!(ctx.redact(&out.stderr), @r#"
     error: no model is configured
     hint: pass --model anthropic:<model>, openai:<model> or scripted:<file>
-    hint: or set SKILLPKG_MODEL, or `[agent] model = "…"` in skills.toml
+    hint: or set SKILLPKG_MODEL, or `[agent] model = "…"` in the skills.toml of a project you trust
     hint: or export ANTHROPIC_API_KEY or OPENAI_API_KEY (or put it in credentials.toml in the config directory) to use anthropic:claude-sonnet-4-5 or openai:gpt-4o
     "#);
 }

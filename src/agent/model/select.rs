@@ -38,7 +38,7 @@ pub fn choose_model(
     if credentials.get(env_vars::OPENAI_API_KEY)?.is_some() {
         return Ok(DEFAULT_OPENAI_MODEL.into());
     }
-    bail!(Hinted::new("no model is configured").hint("pass --model anthropic:<model>, openai:<model> or scripted:<file>").hint("or set SKILLPKG_MODEL, or `[agent] model = \"…\"` in skills.toml").hint(format!("or export ANTHROPIC_API_KEY or OPENAI_API_KEY (or put it in credentials.toml in the config directory) to use {DEFAULT_ANTHROPIC_MODEL} or {DEFAULT_OPENAI_MODEL}")))
+    bail!(Hinted::new("no model is configured").hint("pass --model anthropic:<model>, openai:<model> or scripted:<file>").hint("or set SKILLPKG_MODEL, or `[agent] model = \"…\"` in the skills.toml of a project you trust").hint(format!("or export ANTHROPIC_API_KEY or OPENAI_API_KEY (or put it in credentials.toml in the config directory) to use {DEFAULT_ANTHROPIC_MODEL} or {DEFAULT_OPENAI_MODEL}")))
 }
 
 /// How a model is reached.
