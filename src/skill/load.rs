@@ -164,6 +164,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_huge_body_is_cut_when_read() {
+        let max = crate::skill::model::MAX_INSTRUCTIONS;
+        let dir = tempfile::tempdir().unwrap();
+        let skill_dir = dir.path().join("big");
+        std::fs::create_dir_all(&skill_dir).unwrap();
+        let body = "é".repeat(max); // two bytes each
+        std::fs::write(
+            skill_dir.join("SKILL.md"),
+            format!("---\nname: big\ndescription: Big. Use when testing.\n---\n{body}"),
+        )
+        .unwrap();
+        let skill = load_skill(&skill_dir).unwrap();
+        let read = skill.read_instructions().unwrap();
+        assert!(read.len() < max + 200, "{}", read.len());
+        assert!(read.ends_with(&format!("only the first {max} are shown]")));
+    }
+
+    #[test]
     fn yaml_errors_report_file_lines_and_plain_messages() {
         let dir = tempfile::tempdir().unwrap();
         let skill = dir.path().join("dup");

@@ -7,6 +7,9 @@ use serde::Serialize;
 
 use super::spec::MAX_DESCRIPTION_LENGTH;
 
+/// The most of a `SKILL.md` that activating a skill reads.
+pub const MAX_INSTRUCTIONS: usize = 512 * 1024;
+
 /// The frontmatter of a loaded skill.
 #[derive(Debug, Clone, Serialize)]
 pub struct SkillMeta {
@@ -86,11 +89,30 @@ pub struct Skill {
 impl Skill {
     /// Level 2: the body of `SKILL.md` (frontmatter stripped), with
     /// `{baseDir}` and `${SKILL_DIR}` replaced by the skill's directory.
+    ///
+    /// At most [`MAX_INSTRUCTIONS`] bytes of `SKILL.md` are read; a longer
+    /// one is cut there, with a note saying so.
     pub fn read_instructions(&self) -> Result<String, super::SkillError> {
-        let bytes = std::fs::read(&self.skill_md).map_err(|source| super::SkillError::Io {
+        use std::io::Read as _;
+        let io = |source| super::SkillError::Io {
             path: self.skill_md.clone(),
             source,
-        })?;
+        };
+        let file = std::fs::File::open(&self.skill_md).map_err(io)?;
+        let size = file.metadata().map_err(io)?.len();
+        let mut bytes = Vec::new();
+        file.take(MAX_INSTRUCTIONS as u64)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        let cut = size > MAX_INSTRUCTIONS as u64;
+        if cut {
+            // A character split by the cut is dropped, not an encoding error.
+            let valid = match std::str::from_utf8(&bytes) {
+                Ok(_) => bytes.len(),
+                Err(e) => e.valid_up_to(),
+            };
+            bytes.truncate(valid);
+        }
         let text = String::from_utf8(bytes).map_err(|e| super::SkillError::NotUtf8 {
             path: self.skill_md.clone(),
             offset: e.utf8_error().valid_up_to(),
@@ -100,7 +122,13 @@ impl Skill {
                 path: self.skill_md.clone(),
             }
         })?;
-        Ok(resolve_base_dir(body, &self.dir))
+        let mut body = resolve_base_dir(body, &self.dir);
+        if cut {
+            body.push_str(&format!(
+                "\n\n[cut: SKILL.md has {size} bytes; only the first {MAX_INSTRUCTIONS} are shown]"
+            ));
+        }
+        Ok(body)
     }
 }
 
