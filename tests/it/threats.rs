@@ -1597,3 +1597,44 @@ fn a_cloned_projects_agent_settings_apply_only_once_the_user_trusts_it() {
     );
     ctx.ok(&["trust", "--project", "--revoke"]);
 }
+
+#[test]
+fn a_model_server_sending_only_keepalives_is_abandoned_at_the_turn_deadline() {
+    let ctx = TestContext::new();
+    let (url, _) = hostile_server(|stream, sent| {
+        use std::io::Write as _;
+        // A keepalive every 100 ms for at most a minute.
+        for _ in 0..600 {
+            if stream
+                .write_all(b": ping\n\n")
+                .and_then(|()| stream.flush())
+                .is_err()
+            {
+                return;
+            }
+            sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    });
+    let started = std::time::Instant::now();
+    let out = run(ctx
+        .command()
+        .env("ANTHROPIC_API_KEY", "sk-ant-secret")
+        .env("SKILLPKG_MODEL_DEADLINE", "2")
+        .args([
+            "exec",
+            "--model",
+            "anthropic:claude-test",
+            "--base-url",
+            url.trim_end_matches('/'),
+            "hello",
+        ]));
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("the model's answer took longer than 2 s; abandoned"),
+        "{}",
+        out.stderr
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(15));
+}

@@ -7,7 +7,20 @@ use std::time::Duration;
 use anyhow::Context as _;
 use reqwest::header::{CONTENT_TYPE, HeaderMap};
 
+use crate::hint::Hinted;
 use crate::net::{Attempt, Http, Redirects, RetryPolicy, is_transient, retry_after};
+
+/// How long one model turn may take in all, retries included, unless
+/// `SKILLPKG_MODEL_DEADLINE` says otherwise.
+const DEFAULT_TURN_DEADLINE: Duration = Duration::from_secs(600);
+
+fn turn_deadline() -> Duration {
+    std::env::var(crate::env_vars::SKILLPKG_MODEL_DEADLINE)
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(DEFAULT_TURN_DEADLINE, Duration::from_secs_f64)
+}
 
 /// How long a connection to a model API may take to open.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -37,7 +50,8 @@ impl Client {
         on_chunk: &mut dyn FnMut(&[u8]) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
         let body = serde_json::to_vec(body).context("could not encode the request")?;
-        self.http.block_on(async {
+        let deadline = turn_deadline();
+        let turn = async {
             let mut response = self
                 .retry
                 .run(url, || self.post_once(url, &headers, &body))
@@ -50,7 +64,20 @@ impl Client {
                 on_chunk(&chunk)?;
             }
             Ok(())
-        })
+        };
+        self.http
+            .block_on(async { tokio::time::timeout(deadline, turn).await })
+            .unwrap_or_else(|_| {
+                Err(Hinted::new(format!(
+                    "{url}: the model's answer took longer than {} s; abandoned",
+                    deadline.as_secs_f64()
+                ))
+                .hint(format!(
+                    "a server that only sends keepalives holds a run forever; {} sets the limit in seconds",
+                    crate::env_vars::SKILLPKG_MODEL_DEADLINE
+                ))
+                .into())
+            })
     }
 
     /// One attempt at a POST: the response when it succeeded.
