@@ -313,18 +313,8 @@ fn scripts_get_no_secrets_and_are_killed_whole_at_the_timeout() {
         .parse()
         .unwrap();
     // Soon gone, or a zombie waiting for whoever adopted it to reap it.
-    let alive = || {
-        std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
-            stat.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .next()
-                != Some("Z")
-        })
-    };
     wait_until(
-        || !alive(),
+        || !alive(child),
         || format!("the script's child {child} outlived the timeout"),
     );
 }
@@ -503,19 +493,25 @@ fn dry_run_shows_the_prompt_tools_and_estimate_and_no_model_says_how_to_configur
     "#);
 }
 
+/// A project skill `name` with one executable script `scripts/<script>`
+/// running `body` under `/bin/sh`.
+fn skill_with_script(ctx: &TestContext, name: &str, script: &str, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let skill = write_skill(
+        &ctx.project_root(),
+        name,
+        &skill_md(name, "Runs a script. Use when testing."),
+    );
+    std::fs::create_dir_all(skill.join("scripts")).unwrap();
+    let path = skill.join("scripts").join(script);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 #[test]
 fn ctrl_c_ends_the_run_cleanly_and_the_audit_is_complete() {
     let ctx = TestContext::new();
-    let skill = write_skill(
-        &ctx.project_root(),
-        "slow",
-        &skill_md("slow", "Slow. Use when waiting."),
-    );
-    std::fs::create_dir_all(skill.join("scripts")).unwrap();
-    let wait = skill.join("scripts/wait.sh");
-    std::fs::write(&wait, "#!/bin/sh\n: > started\nsleep 30\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&wait, std::fs::Permissions::from_mode(0o755)).unwrap();
+    skill_with_script(&ctx, "slow", "wait.sh", ": > started\nsleep 30");
     let model = script(
         &ctx,
         "slow",
@@ -780,4 +776,52 @@ fn invented_tool_names_are_the_models_error_and_a_skill_named_shell_answers_noth
         out.stderr
     );
     assert!(events(&audit(&ctx), "disclosure").is_empty());
+}
+
+/// Whether `pid` is alive (a zombie waiting to be reaped counts as gone).
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next()
+            != Some("Z")
+    })
+}
+
+#[test]
+fn processes_that_detach_with_setsid_end_with_the_command() {
+    let ctx = TestContext::new();
+    // A child in a session of its own, holding the output pipe open, and
+    // one that double-forks away from its parent.
+    skill_with_script(
+        &ctx,
+        "detach",
+        "detach.sh",
+        "setsid sleep 300 &\necho $! > setsid.pid\n(setsid sh -c 'echo $$ > orphan.pid; exec sleep 300' &)\nsleep 0.2\necho started",
+    );
+    let model = script(
+        &ctx,
+        "detach",
+        json!({"turns": [
+            {"tool_calls": [{"name": "run_script", "input": {"skill": "detach", "path": "scripts/detach.sh"}}]},
+            {"text": "{{last_tool_result}}"}
+        ]}),
+    );
+    let started = std::time::Instant::now();
+    let out = exec(&ctx, &["--model", &model, "--yes", "--timeout", "5", "go"]).assert_ok();
+    assert!(out.stdout.contains("started"), "{}", out.stdout);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "the run waited for the detached processes"
+    );
+    for file in ["setsid.pid", "orphan.pid"] {
+        let pid: i32 = std::fs::read_to_string(ctx.project.join(file))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        crate::common::wait_until(|| !alive(pid), || format!("{file}: {pid} outlived the run"));
+    }
 }

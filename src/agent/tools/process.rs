@@ -101,8 +101,10 @@ pub fn run(
     for (key, value) in extra_env {
         command.env(key, value);
     }
+    become_subreaper();
     let mut child = command.spawn()?;
     let group = child.id() as i32;
+    let _running = Running::register(group);
     let capture = |stream: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
             let mut kept = Vec::new();
@@ -150,11 +152,14 @@ pub fn run(
         }
         std::thread::sleep(Duration::from_millis(10));
     };
-    // Whatever the group left behind goes with it, so the pipes close.
+    // Whatever the group left behind goes with it, so the pipes close;
+    // so do descendants that left the group (setsid) and, orphaned, were
+    // handed to skillpkg as their subreaper.
     // SAFETY: as above; the group may already be gone (ESRCH is fine).
     unsafe {
         libc::kill(-group, libc::SIGKILL);
     }
+    sweep_orphans();
     let (stdout, cut_out) = stdout.join().unwrap_or_default();
     let (stderr, cut_err) = stderr.join().unwrap_or_default();
     Ok(Outcome {
@@ -164,6 +169,83 @@ pub fn run(
         stderr,
         truncated: cut_out || cut_err,
     })
+}
+
+/// Makes skillpkg the subreaper of what its commands start: a process
+/// that detaches (`setsid`, a double fork) and loses its parent is handed
+/// to skillpkg instead of init, so it can be ended with the run.
+fn become_subreaper() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes plain integers.
+        unsafe {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        }
+    });
+}
+
+/// The commands running now, by pid: the children a sweep leaves alone.
+static RUNNING: std::sync::Mutex<std::collections::BTreeSet<i32>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// A running command, known to sweeps until dropped.
+struct Running(i32);
+
+impl Running {
+    fn register(pid: i32) -> Running {
+        RUNNING.lock().expect("running lock").insert(pid);
+        Running(pid)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.lock().expect("running lock").remove(&self.0);
+    }
+}
+
+/// Kills and reaps every child of skillpkg that is not a running command:
+/// what commands left behind and the subreaper inherited.
+fn sweep_orphans() {
+    let me = std::process::id() as i32;
+    for _ in 0..64 {
+        let running = RUNNING.lock().expect("running lock").clone();
+        let orphans: Vec<i32> = children_of(me)
+            .into_iter()
+            .filter(|pid| !running.contains(pid))
+            .collect();
+        if orphans.is_empty() {
+            return;
+        }
+        for pid in orphans {
+            // SAFETY: kill and waitpid on a child of this process.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            }
+        }
+    }
+}
+
+/// The pids whose parent is `parent`, from /proc.
+fn children_of(parent: i32) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    // After the command name, which may hold spaces: state, ppid.
+                    let rest = stat.rsplit_once(')')?.1;
+                    rest.split_whitespace().nth(1)?.parse::<i32>().ok()
+                })
+                == Some(parent)
+        })
+        .collect()
 }
 
 #[cfg(test)]
