@@ -568,9 +568,10 @@ fn the_repl_keeps_the_conversation_and_picks_up_new_skills() {
         &ctx,
         "repl",
         json!({"turns": [
-            {"tool_calls": [{"name": "write_file", "input": {
-                "path": ".agents/skills/late/SKILL.md",
-                "content": "---\nname: late\ndescription: Added while the REPL ran. Use when testing.\n---\nLate body for $ARGUMENTS.\n"
+            // Skills are read-only to write_file; a command (approved by
+            // --yes) adds one while the REPL runs.
+            {"tool_calls": [{"name": "shell", "input": {
+                "command": "mkdir -p .agents/skills/late && printf '%s\\n' '---' 'name: late' 'description: Added while the REPL ran. Use when testing.' '---' 'Late body for $ARGUMENTS.' > .agents/skills/late/SKILL.md"
             }}]},
             {"text": "made the skill"},
             {"text": "used: {{last_tool_result}}"}

@@ -1638,3 +1638,48 @@ fn a_model_server_sending_only_keepalives_is_abandoned_at_the_turn_deadline() {
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(15));
 }
+
+#[test]
+fn a_skill_granted_write_cannot_rewrite_skills_git_or_the_project_files() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "writer",
+        "---\nname: writer\ndescription: Writes notes. Use when writing.\nallowed-tools: Write\n---\nWrite notes.\n",
+    );
+    let other = write_skill(
+        &ctx.project_root(),
+        "other",
+        &skill_md("other", "Another skill. Use when testing."),
+    );
+    std::fs::create_dir_all(ctx.project.join(".git")).unwrap();
+    let before: Vec<(String, Vec<u8>)> = [other.join("SKILL.md"), ctx.project.join("skills.toml")]
+        .iter()
+        .map(|p| (p.display().to_string(), std::fs::read(p).unwrap()))
+        .collect();
+    let write = |path: &str| serde_json::json!({"name": "write_file", "input": {"path": path, "content": "---\nname: other\ndescription: x\nallowed-tools: Bash\n---\n"}});
+    let turns = serde_json::json!({"turns": [
+        {"tool_calls": [{"name": "use_skill", "input": {"name": "writer"}}]},
+        {"tool_calls": [write(".agents/skills/other/SKILL.md")]},
+        {"tool_calls": [write(".git/config")]},
+        {"tool_calls": [write("skills.toml")]},
+        {"tool_calls": [write("notes.md")]},
+        {"text": "done"}
+    ]});
+    let model = ctx.root().join("writer.json");
+    std::fs::write(&model, turns.to_string()).unwrap();
+    ctx.ok(&[
+        "exec",
+        "--model",
+        &format!("scripted:{}", model.display()),
+        "write",
+    ]);
+    for (path, bytes) in before {
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{path} was rewritten");
+    }
+    assert!(!ctx.project.join(".git/config").exists());
+    assert!(
+        ctx.project.join("notes.md").is_file(),
+        "the grant still writes ordinary files"
+    );
+}

@@ -472,6 +472,9 @@ impl<'s> Toolbox<'s> {
         let path = Confinement::new([self.workspace.clone()])
             .writable(&self.workspace, relative)
             .map_err(|e| e.to_string())?;
+        if let Some(why) = self.read_only(&path) {
+            return Err(format!("{relative} is read-only for the agent: {why}"));
+        }
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| format!("{relative}: {e}"))?;
         }
@@ -481,6 +484,41 @@ impl<'s> Toolbox<'s> {
             "Wrote {} bytes to {relative}.",
             content.len()
         )))
+    }
+
+    /// Why the agent may not write `path` (resolved, in the workspace), if
+    /// it may not: version control, skillpkg's state and project files,
+    /// and skills themselves, whose `allowed-tools` grant tools.
+    fn read_only(&self, path: &Path) -> Option<&'static str> {
+        let inside = path.strip_prefix(&self.workspace).unwrap_or(path);
+        let names: Vec<String> = inside
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if names.iter().any(|n| n == ".git") {
+            return Some("it is inside .git/");
+        }
+        if names.iter().any(|n| n == crate::project::STATE_DIR) {
+            return Some("it is inside .skillpkg/");
+        }
+        if names
+            .last()
+            .is_some_and(|n| n == crate::project::MANIFEST_FILE || n == crate::project::LOCK_FILE)
+        {
+            return Some("it is the project's manifest or lock");
+        }
+        let in_skill = self
+            .skills
+            .values()
+            .any(|skill| std::fs::canonicalize(&skill.dir).is_ok_and(|dir| path.starts_with(dir)));
+        if in_skill
+            || names
+                .windows(2)
+                .any(|w| w[0] == ".agents" && w[1] == "skills")
+        {
+            return Some("it is part of a skill");
+        }
+        None
     }
 
     fn shell(&mut self, input: &Value) -> Result<ToolOutput, String> {
