@@ -1,5 +1,6 @@
-//! Ctrl-C during a run: the first SIGINT is caught and only noted, so the
-//! loop can end between steps (killing a running command's process group)
+//! Ctrl-C during a run: the first SIGINT (or SIGTERM, or SIGHUP) is
+//! caught and only noted, so the loop can end between steps (killing a
+//! running command and what it started, and abandoning a model request)
 //! and still write a complete audit log.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,14 +11,22 @@ extern "C" fn on_interrupt(_: libc::c_int) {
     REQUESTED.store(true, Ordering::SeqCst);
 }
 
-/// Catches SIGINT from now on.
+/// Catches SIGINT, SIGTERM and SIGHUP from now on.
 pub fn catch() {
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as *const () as libc::sighandler_t,
-        );
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: the handler only stores to an atomic, which is
+        // async-signal-safe.
+        unsafe {
+            libc::signal(signal, on_interrupt as *const () as libc::sighandler_t);
+        }
+    }
+}
+
+/// Resolves once an interrupt has been requested (checked every 50 ms),
+/// for racing against a model request.
+pub async fn requested_soon() {
+    while !requested() {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 }
 

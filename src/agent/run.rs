@@ -132,7 +132,15 @@ impl Run<'_, '_> {
                 max_tokens: self.max_output_tokens,
             };
             let started = std::time::Instant::now();
-            let turn = model.complete(&request, on_text)?;
+            let turn = match model.complete(&request, on_text) {
+                Ok(turn) => turn,
+                // Ctrl-C during the request: the run ends as interrupted.
+                Err(_) if super::interrupt::requested() => {
+                    outcome.ending = Ending::Interrupted;
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
             outcome.turns += 1;
             outcome.usage += turn.usage;
             self.audit.record(

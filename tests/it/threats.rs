@@ -1444,24 +1444,25 @@ fn canned_server(response: Vec<u8>) -> (String, std::sync::Arc<std::sync::Mutex<
     (url, seen)
 }
 
-/// Runs `exec` against an Anthropic stand-in at `url`, with an API key.
-fn exec_against(ctx: &TestContext, url: &str, stream: bool) -> Output {
-    let mut args = vec![
-        "exec",
-        "--model",
-        "anthropic:claude-test",
-        "--base-url",
-        url,
-    ];
-    if !stream {
-        args.push("--no-stream");
-    }
-    args.push("hello");
-    run(ctx
-        .command()
+/// `skillpkg exec hello` against an Anthropic stand-in at `url`, with an
+/// API key and no retries.
+fn exec_command(ctx: &TestContext, url: &str, stream: bool) -> std::process::Command {
+    let mut command = ctx.command();
+    command
         .env("ANTHROPIC_API_KEY", "sk-ant-secret")
         .env("SKILLPKG_HTTP_RETRIES", "0")
-        .args(&args))
+        .args(["exec", "--model", "anthropic:claude-test", "--base-url"])
+        .arg(url.trim_end_matches('/'));
+    if !stream {
+        command.arg("--no-stream");
+    }
+    command.arg("hello");
+    command
+}
+
+/// Runs [`exec_command`] to the end.
+fn exec_against(ctx: &TestContext, url: &str, stream: bool) -> Output {
+    run(&mut exec_command(ctx, url, stream))
 }
 
 #[test]
@@ -1598,12 +1599,11 @@ fn a_cloned_projects_agent_settings_apply_only_once_the_user_trusts_it() {
     ctx.ok(&["trust", "--project", "--revoke"]);
 }
 
-#[test]
-fn a_model_server_sending_only_keepalives_is_abandoned_at_the_turn_deadline() {
-    let ctx = TestContext::new();
-    let (url, _) = hostile_server(|stream, sent| {
+/// A stand-in model server that answers with a keepalive every 100 ms
+/// for at most a minute, and never anything else.
+fn keepalive_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicU64>) {
+    hostile_server(|stream, sent| {
         use std::io::Write as _;
-        // A keepalive every 100 ms for at most a minute.
         for _ in 0..600 {
             if stream
                 .write_all(b": ping\n\n")
@@ -1615,20 +1615,15 @@ fn a_model_server_sending_only_keepalives_is_abandoned_at_the_turn_deadline() {
             sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
-    });
+    })
+}
+
+#[test]
+fn a_model_server_sending_only_keepalives_is_abandoned_at_the_turn_deadline() {
+    let ctx = TestContext::new();
+    let (url, _) = keepalive_server();
     let started = std::time::Instant::now();
-    let out = run(ctx
-        .command()
-        .env("ANTHROPIC_API_KEY", "sk-ant-secret")
-        .env("SKILLPKG_MODEL_DEADLINE", "2")
-        .args([
-            "exec",
-            "--model",
-            "anthropic:claude-test",
-            "--base-url",
-            url.trim_end_matches('/'),
-            "hello",
-        ]));
+    let out = run(exec_command(&ctx, &url, true).env("SKILLPKG_MODEL_DEADLINE", "2"));
     assert_eq!(out.status, 1, "{}", out.stderr);
     assert!(
         out.stderr
@@ -1682,4 +1677,29 @@ fn a_skill_granted_write_cannot_rewrite_skills_git_or_the_project_files() {
         ctx.project.join("notes.md").is_file(),
         "the grant still writes ordinary files"
     );
+}
+
+#[test]
+fn sigterm_during_a_model_request_ends_the_run_cleanly() {
+    let ctx = TestContext::new();
+    let (url, sent) = keepalive_server();
+    let child = exec_command(&ctx, &url, true)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    crate::common::wait_until(
+        || sent.load(std::sync::atomic::Ordering::Relaxed) > 0,
+        || "the request never reached the server".to_string(),
+    );
+    let started = std::time::Instant::now();
+    // SAFETY: kill(2) on our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("interrupted; the audit log is"), "{stderr}");
 }

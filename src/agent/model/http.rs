@@ -65,8 +65,14 @@ impl Client {
             }
             Ok(())
         };
+        let interrupted = || anyhow::anyhow!("{url}: interrupted");
         self.http
-            .block_on(async { tokio::time::timeout(deadline, turn).await })
+            .block_on(async {
+                tokio::select! {
+                    finished = tokio::time::timeout(deadline, turn) => finished,
+                    () = crate::agent::interrupt::requested_soon() => Ok(Err(interrupted())),
+                }
+            })
             .unwrap_or_else(|_| {
                 Err(Hinted::new(format!(
                     "{url}: the model's answer took longer than {} s; abandoned",
