@@ -98,9 +98,13 @@ for target in "${targets[@]}"; do
   touch "$marker"
   echo "fuzz.sh: $target for ${duration}s (log: $log)"
   start=$(date +%s)
+  options=(-max_total_time="$duration" -timeout=10 -print_final_stats=1)
+  case $target in
+  manifest | lockfile) options+=(-dict="$root"/fuzz/dicts/toml.dict) ;;
+  index_entry) options+=(-dict="$root"/fuzz/dicts/json.dict) ;;
+  esac
   status=0
-  cargo "${toolchain[@]}" fuzz run "$target" -- \
-    -max_total_time="$duration" -timeout=10 -print_final_stats=1 >"$log" 2>&1 || status=$?
+  cargo "${toolchain[@]}" fuzz run "$target" -- "${options[@]}" >"$log" 2>&1 || status=$?
   elapsed=$(($(date +%s) - start))
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   if [ -z "$runs" ]; then
