@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::Context as _;
-use toml_edit::{DocumentMut, InlineTable, Item, Table, value};
+use toml_edit::{DocumentMut, InlineTable, Item, Table, TableLike, value};
 
 use super::{DependencySpec, DetailedSpec};
 
@@ -21,12 +21,13 @@ impl ManifestDocument {
         Ok(ManifestDocument { doc })
     }
 
-    fn skills_table(&mut self) -> anyhow::Result<&mut Table> {
+    /// `[skills]`, or `skills = { … }` (an inline table is a table too).
+    fn skills_table(&mut self) -> anyhow::Result<&mut dyn TableLike> {
         let item = self
             .doc
             .entry("skills")
             .or_insert_with(|| Item::Table(Table::new()));
-        item.as_table_mut()
+        item.as_table_like_mut()
             .context("[skills] in skills.toml must be a table")
     }
 
@@ -106,6 +107,35 @@ mod tests {
             doc.to_text(),
             "# my skills\n[skills]\n# pdf tools\n\"acme/pdf\" = \"^1.4\" # pinned major\nhelper = { path = \"tools/helper\" }\n\n[install]\ntargets = [\"claude\"] # also Claude\n"
         );
+    }
+
+    /// Found by a hand-written input to the `manifest` fuzz target, whose
+    /// check is that an accepted manifest can be edited: `skills` as an
+    /// inline table was refused as "not a table".
+    #[test]
+    fn edits_an_inline_skills_table() {
+        let text = b"skills = { \"a/b\" = \"1\" }\n";
+        let text = std::str::from_utf8(text).unwrap();
+        let mut doc = ManifestDocument::parse(text, Path::new("skills.toml")).unwrap();
+        doc.set_dependency("a/b", &DependencySpec::Version("^1.2".into()))
+            .unwrap();
+        doc.set_dependency(
+            "c/d",
+            &DependencySpec::Detailed(DetailedSpec {
+                version: Some("2".into()),
+                ..Default::default()
+            }),
+        )
+        .unwrap();
+        // The replaced value keeps its spacing (here the space before `}`).
+        assert_eq!(
+            doc.to_text(),
+            "skills = { \"a/b\" = \"^1.2\" , \"c/d\" = { version = \"2\" } }\n"
+        );
+        assert!(doc.remove_dependency("a/b").unwrap());
+        let manifest =
+            super::super::Manifest::parse(&doc.to_text(), Path::new("skills.toml")).unwrap();
+        assert_eq!(manifest.skills.keys().collect::<Vec<_>>(), ["c/d"]);
     }
 
     #[test]

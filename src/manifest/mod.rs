@@ -175,13 +175,19 @@ pub struct Manifest {
 impl Manifest {
     /// Parses manifest text; errors name `path` and the line.
     pub fn parse(text: &str, path: &Path) -> anyhow::Result<Manifest> {
-        let manifest: Manifest = toml::from_str(text).map_err(|e| {
+        let invalid = |e: &dyn std::fmt::Display| {
             anyhow::anyhow!(
                 "{}: invalid manifest: {}",
                 path.display(),
                 e.to_string().trim()
             )
-        })?;
+        };
+        // The editor's parser first: unlike serde's, it checks the values of
+        // keys skillpkg ignores too (an integer out of range), so whatever
+        // `install` reads, `add` and `remove` can edit.
+        text.parse::<toml_edit::DocumentMut>()
+            .map_err(|e| invalid(&e))?;
+        let manifest: Manifest = toml::from_str(text).map_err(|e| invalid(&e))?;
         for (name, spec) in &manifest.skills {
             spec.source(name)
                 .with_context(|| format!("{}: invalid [skills] entry", path.display()))?;
@@ -246,6 +252,22 @@ model = "anthropic:claude-sonnet-4-5"
             m.agent.model.as_deref(),
             Some("anthropic:claude-sonnet-4-5")
         );
+    }
+
+    /// Found by the `manifest` fuzz target: serde's reader skipped the
+    /// unknown key without checking its integer, which the editor's parser
+    /// refuses, so `install` read a manifest that `add` could not edit.
+    #[test]
+    fn an_integer_out_of_range_is_refused_even_under_an_unknown_key() {
+        let text = b"p = 666666666666666666666666666 \n";
+        let text = std::str::from_utf8(text).unwrap();
+        let err = Manifest::parse(text, Path::new("skills.toml")).unwrap_err();
+        assert!(
+            err.to_string().starts_with("skills.toml: invalid manifest")
+                && err.to_string().contains("integer number overflowed"),
+            "{err}"
+        );
+        assert!(edit::ManifestDocument::parse(text, Path::new("skills.toml")).is_err());
     }
 
     #[test]
