@@ -259,11 +259,17 @@ fn an_index_that_republishes_a_locked_version_is_refused_in_every_mode() {
     }
 
     // A fresh clone installs nothing rather than the other content.
-    let clone = clone_of(&ctx, &app, "clone");
-    let untouched = Untouched::new(&ctx, &clone);
+    a_fresh_clone_installs_nothing(&ctx, &app, "--locked");
+}
+
+/// A fresh clone of `app` runs `install <mode>`: refused as a changed
+/// release, with nothing installed.
+fn a_fresh_clone_installs_nothing(ctx: &TestContext, app: &Path, mode: &str) {
+    let clone = clone_of(ctx, app, "clone");
+    let untouched = Untouched::new(ctx, &clone);
     untouched.refused(
-        &ctx,
-        &["install", "--locked"],
+        ctx,
+        &["install", mode],
         "the index changed a released version",
     );
     assert!(!clone.join(".agents/skills/tool").exists());
@@ -286,15 +292,7 @@ fn a_poisoned_cache_is_refused_under_frozen() {
         .find(|path| path.is_dir())
         .unwrap();
     overwrite_release(&evil, &checkout, "tool", "1.0.0");
-
-    let clone = clone_of(&ctx, &app, "clone");
-    let untouched = Untouched::new(&ctx, &clone);
-    untouched.refused(
-        &ctx,
-        &["install", "--frozen"],
-        "the index changed a released version",
-    );
-    assert!(!clone.join(".agents/skills/tool").exists());
+    a_fresh_clone_installs_nothing(&ctx, &app, "--frozen");
 }
 
 #[test]
