@@ -1656,6 +1656,7 @@ fn a_skill_granted_write_cannot_rewrite_skills_git_or_the_project_files() {
         {"tool_calls": [write(".agents/skills/other/SKILL.md")]},
         {"tool_calls": [write(".git/config")]},
         {"tool_calls": [write("skills.toml")]},
+        {"tool_calls": [write(".claude/skills/evil/SKILL.md")]},
         {"tool_calls": [write("notes.md")]},
         {"text": "done"}
     ]});
@@ -1671,6 +1672,10 @@ fn a_skill_granted_write_cannot_rewrite_skills_git_or_the_project_files() {
         assert_eq!(std::fs::read(&path).unwrap(), bytes, "{path} was rewritten");
     }
     assert!(!ctx.project.join(".git/config").exists());
+    assert!(
+        !ctx.project.join(".claude/skills/evil").exists(),
+        "a new skill was planted"
+    );
     assert!(
         ctx.project.join("notes.md").is_file(),
         "the grant still writes ordinary files"

@@ -514,7 +514,7 @@ impl<'s> Toolbox<'s> {
         if in_skill
             || names
                 .windows(2)
-                .any(|w| w[0] == ".agents" && w[1] == "skills")
+                .any(|w| w[0].starts_with('.') && w[1] == "skills")
         {
             return Some("it is part of a skill");
         }
