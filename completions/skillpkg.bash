@@ -31,6 +31,9 @@ _skillpkg() {
             skillpkg,exec)
                 cmd="skillpkg__subcmd__exec"
                 ;;
+            skillpkg,grants)
+                cmd="skillpkg__subcmd__grants"
+                ;;
             skillpkg,help)
                 cmd="skillpkg__subcmd__help"
                 ;;
@@ -106,6 +109,30 @@ _skillpkg() {
             skillpkg__subcmd__cache__subcmd__help,help)
                 cmd="skillpkg__subcmd__cache__subcmd__help__subcmd__help"
                 ;;
+            skillpkg__subcmd__grants,approve)
+                cmd="skillpkg__subcmd__grants__subcmd__approve"
+                ;;
+            skillpkg__subcmd__grants,help)
+                cmd="skillpkg__subcmd__grants__subcmd__help"
+                ;;
+            skillpkg__subcmd__grants,list)
+                cmd="skillpkg__subcmd__grants__subcmd__list"
+                ;;
+            skillpkg__subcmd__grants,revoke)
+                cmd="skillpkg__subcmd__grants__subcmd__revoke"
+                ;;
+            skillpkg__subcmd__grants__subcmd__help,approve)
+                cmd="skillpkg__subcmd__grants__subcmd__help__subcmd__approve"
+                ;;
+            skillpkg__subcmd__grants__subcmd__help,help)
+                cmd="skillpkg__subcmd__grants__subcmd__help__subcmd__help"
+                ;;
+            skillpkg__subcmd__grants__subcmd__help,list)
+                cmd="skillpkg__subcmd__grants__subcmd__help__subcmd__list"
+                ;;
+            skillpkg__subcmd__grants__subcmd__help,revoke)
+                cmd="skillpkg__subcmd__grants__subcmd__help__subcmd__revoke"
+                ;;
             skillpkg__subcmd__help,add)
                 cmd="skillpkg__subcmd__help__subcmd__add"
                 ;;
@@ -120,6 +147,9 @@ _skillpkg() {
                 ;;
             skillpkg__subcmd__help,exec)
                 cmd="skillpkg__subcmd__help__subcmd__exec"
+                ;;
+            skillpkg__subcmd__help,grants)
+                cmd="skillpkg__subcmd__help__subcmd__grants"
                 ;;
             skillpkg__subcmd__help,help)
                 cmd="skillpkg__subcmd__help__subcmd__help"
@@ -184,6 +214,15 @@ _skillpkg() {
             skillpkg__subcmd__help__subcmd__cache,dir)
                 cmd="skillpkg__subcmd__help__subcmd__cache__subcmd__dir"
                 ;;
+            skillpkg__subcmd__help__subcmd__grants,approve)
+                cmd="skillpkg__subcmd__help__subcmd__grants__subcmd__approve"
+                ;;
+            skillpkg__subcmd__help__subcmd__grants,list)
+                cmd="skillpkg__subcmd__help__subcmd__grants__subcmd__list"
+                ;;
+            skillpkg__subcmd__help__subcmd__grants,revoke)
+                cmd="skillpkg__subcmd__help__subcmd__grants__subcmd__revoke"
+                ;;
             skillpkg__subcmd__help__subcmd__index,init)
                 cmd="skillpkg__subcmd__help__subcmd__index__subcmd__init"
                 ;;
@@ -206,7 +245,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install update outdated trust verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -220,7 +259,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --path --git --rev --subdir --force --allow-unsigned --offline --global --quiet --verbose --help"
+            opts="-g -q -v -h --registry --path --git --rev --subdir --force --allow-unsigned --offline --approve-grants --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -465,8 +504,134 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__grants)
+            opts="-q -v -h --quiet --verbose --help list approve revoke help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__grants__subcmd__approve)
+            opts="-q -v -h --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__grants__subcmd__help)
+            opts="list approve revoke help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__grants__subcmd__help__subcmd__approve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__grants__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__grants__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__grants__subcmd__help__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__grants__subcmd__list)
+            opts="-q -v -h --json --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__grants__subcmd__revoke)
+            opts="-q -v -h --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__help)
-            opts="init add remove install update outdated trust verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -566,6 +731,62 @@ _skillpkg() {
         skillpkg__subcmd__help__subcmd__exec)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__grants)
+            opts="list approve revoke"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__grants__subcmd__approve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__grants__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__grants__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -950,7 +1171,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__install)
-            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --global --quiet --verbose --help"
+            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --approve-grants --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1110,7 +1331,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__remove)
-            opts="-g -q -v -h --force --allow-unsigned --offline --global --quiet --verbose --help"
+            opts="-g -q -v -h --force --allow-unsigned --offline --approve-grants --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1174,7 +1395,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__update)
-            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --global --quiet --verbose --help"
+            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --approve-grants --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -32,7 +32,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
             cand update 'Move locked versions to the newest that skills.toml allows'
             cand outdated 'List locked packages that have newer versions'
-            cand trust 'Trust a new signing key for an org'
+            cand trust 'Trust a new signing key for an org, or this project''s settings'
+            cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
             cand search 'Search an index''s packages by name and description'
             cand cache 'Show or empty the cache'
@@ -68,6 +69,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
+            cand --approve-grants 'Approve the tools every new or changed skill''s allowed-tools asks to pre-approve, without asking'
             cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand -q 'Print only errors'
@@ -81,6 +83,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
+            cand --approve-grants 'Approve the tools every new or changed skill''s allowed-tools asks to pre-approve, without asking'
             cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand -q 'Print only errors'
@@ -96,6 +99,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
+            cand --approve-grants 'Approve the tools every new or changed skill''s allowed-tools asks to pre-approve, without asking'
             cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand -q 'Print only errors'
@@ -110,6 +114,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
+            cand --approve-grants 'Approve the tools every new or changed skill''s allowed-tools asks to pre-approve, without asking'
             cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand -q 'Print only errors'
@@ -132,7 +137,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;trust'= {
             cand --key 'Its minisign public key: a `.pub` file or its base64 line'
-            cand --project 'Trust this project''s `[agent]` settings (model, tools) on this machine'
+            cand --project 'Trust this project''s own settings that run code on this machine: its `[agent]` table and the grants its skills.lock records'
             cand --revoke 'With --project: stop trusting it'
             cand -g 'The user''s global skills instead of the project''s'
             cand --global 'The user''s global skills instead of the project''s'
@@ -142,6 +147,57 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'skillpkg;grants'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand list 'List the skills whose allowed-tools ask for tools, and what is approved'
+            cand approve 'Approve every tool these skills'' allowed-tools ask for'
+            cand revoke 'Withdraw these skills'' approved grants'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;grants;list'= {
+            cand --json 'Print JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;grants;approve'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;grants;revoke'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;grants;help'= {
+            cand list 'List the skills whose allowed-tools ask for tools, and what is approved'
+            cand approve 'Approve every tool these skills'' allowed-tools ask for'
+            cand revoke 'Withdraw these skills'' approved grants'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;grants;help;list'= {
+        }
+        &'skillpkg;grants;help;approve'= {
+        }
+        &'skillpkg;grants;help;revoke'= {
+        }
+        &'skillpkg;grants;help;help'= {
         }
         &'skillpkg;verify'= {
             cand --json 'Print JSON on stdout'
@@ -380,7 +436,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
             cand update 'Move locked versions to the newest that skills.toml allows'
             cand outdated 'List locked packages that have newer versions'
-            cand trust 'Trust a new signing key for an org'
+            cand trust 'Trust a new signing key for an org, or this project''s settings'
+            cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
             cand search 'Search an index''s packages by name and description'
             cand cache 'Show or empty the cache'
@@ -412,6 +469,17 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;outdated'= {
         }
         &'skillpkg;help;trust'= {
+        }
+        &'skillpkg;help;grants'= {
+            cand list 'List the skills whose allowed-tools ask for tools, and what is approved'
+            cand approve 'Approve every tool these skills'' allowed-tools ask for'
+            cand revoke 'Withdraw these skills'' approved grants'
+        }
+        &'skillpkg;help;grants;list'= {
+        }
+        &'skillpkg;help;grants;approve'= {
+        }
+        &'skillpkg;help;grants;revoke'= {
         }
         &'skillpkg;help;verify'= {
         }

@@ -150,7 +150,10 @@ impl Project {
     /// The global project: a manifest and lock under the data directory
     /// that install into the user root. Created on first use.
     pub fn global(dirs: &Dirs) -> anyhow::Result<Project> {
-        let dir = dirs.data.join("global");
+        let dir = Project::global_lock_path(dirs)
+            .parent()
+            .expect("the lock is in a folder")
+            .to_path_buf();
         let manifest_path = dir.join(MANIFEST_FILE);
         if !manifest_path.exists() {
             write_atomically(&manifest_path, GLOBAL_MANIFEST_TEMPLATE.as_bytes())
@@ -161,6 +164,11 @@ impl Project {
             targets_base: dirs.home.clone().unwrap_or_else(|| dir.clone()),
             ..Project::at(&dir)
         })
+    }
+
+    /// The global project's lock, which may not exist.
+    pub fn global_lock_path(dirs: &Dirs) -> PathBuf {
+        dirs.data.join("global").join(LOCK_FILE)
     }
 
     /// The global project with `global`, else the one around `cwd`.

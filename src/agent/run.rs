@@ -50,6 +50,9 @@ pub enum Ending {
     NeedsApproval {
         /// The tool.
         tool: String,
+        /// The active skill whose unapproved `allowed-tools` ask for it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        skill: Option<String>,
     },
     /// The user refused a call at the prompt.
     Refused {
@@ -75,8 +78,32 @@ pub struct Outcome {
     pub usage: Usage,
 }
 
+/// A call that needs the user's word.
+#[derive(Debug, Clone, Copy)]
+pub struct ApprovalRequest<'a> {
+    /// The tool.
+    pub tool: &'a str,
+    /// Its input.
+    pub input: &'a Value,
+    /// The active skill whose `allowed-tools` ask for this call, with the
+    /// patterns of them the user has not approved.
+    pub skill: Option<(&'a str, &'a [String])>,
+}
+
+/// What the user said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Run this call.
+    Yes,
+    /// Do not; the run stops.
+    No,
+    /// Approve the asking skill's grants (the approver records them), and
+    /// run this call.
+    ApproveSkill,
+}
+
 /// Asks the user about a call; `None` when no one can be asked.
-pub type Approver<'a> = dyn FnMut(&str, &Value) -> Option<bool> + 'a;
+pub type Approver<'a> = dyn FnMut(&ApprovalRequest) -> Option<Answer> + 'a;
 
 /// Everything a run needs besides the model.
 pub struct Run<'a, 's> {
@@ -267,23 +294,7 @@ impl Run<'_, '_> {
                     self.record_result(&tool, ToolOutput::error(format!("refused: {reason}")))
                 );
             }
-            Decision::Ask => match approve(&tool, &input) {
-                Some(true) => "the user".to_string(),
-                Some(false) => {
-                    self.audit.record(
-                        "approval",
-                        json!({"tool": tool, "decision": "refused by the user"}),
-                    );
-                    return Err(Ending::Refused { tool });
-                }
-                None => {
-                    self.audit.record(
-                        "approval",
-                        json!({"tool": tool, "decision": "needs approval, and there is no terminal to ask"}),
-                    );
-                    return Err(Ending::NeedsApproval { tool });
-                }
-            },
+            Decision::Ask { asked_by } => self.ask(&tool, &input, asked_by, approve)?,
         };
         self.audit.record(
             "approval",
@@ -291,6 +302,57 @@ impl Run<'_, '_> {
         );
         let output = self.toolbox.call(&tool, &input);
         Ok(self.record_result(&tool, output))
+    }
+
+    /// Asks the user about a call the policy left to them; returns who
+    /// approved it, or how the run ends.
+    fn ask(
+        &mut self,
+        tool: &str,
+        input: &Value,
+        asked_by: Option<String>,
+        approve: &mut Approver,
+    ) -> Result<String, Ending> {
+        let unapproved = asked_by
+            .as_deref()
+            .map(|name| self.toolbox.unapproved(name))
+            .unwrap_or_default();
+        let request = ApprovalRequest {
+            tool,
+            input,
+            skill: asked_by
+                .as_deref()
+                .map(|name| (name, unapproved.as_slice())),
+        };
+        let answer = approve(&request);
+        let tool = tool.to_string();
+        match (answer, asked_by) {
+            (Some(Answer::ApproveSkill), Some(name)) => {
+                self.toolbox.grant_all(&name);
+                self.audit.record(
+                    "grants_approved",
+                    json!({"skill": name, "grants": unapproved}),
+                );
+                Ok(format!(
+                    "the grants of skill '{name}', approved by the user"
+                ))
+            }
+            (Some(Answer::Yes | Answer::ApproveSkill), _) => Ok("the user".to_string()),
+            (Some(Answer::No), _) => {
+                self.audit.record(
+                    "approval",
+                    json!({"tool": tool, "decision": "refused by the user"}),
+                );
+                Err(Ending::Refused { tool })
+            }
+            (None, skill) => {
+                self.audit.record(
+                    "approval",
+                    json!({"tool": tool, "decision": "needs approval, and there is no terminal to ask"}),
+                );
+                Err(Ending::NeedsApproval { tool, skill })
+            }
+        }
     }
 
     fn record_result(&mut self, tool: &str, output: ToolOutput) -> ToolOutput {

@@ -1,6 +1,7 @@
 //! One `exec` conversation: the system prompt and catalog, the loop over
 //! model turns, and the audit log it writes.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -49,6 +50,9 @@ pub struct ExecOptions<'a> {
     pub timeout: Duration,
     /// Names whose skill in a lower root is hidden by a higher one.
     pub shadowed: Vec<String>,
+    /// By skill name, the patterns of its `allowed-tools` the user has
+    /// approved (DESIGN §11 step 2): only these pre-approve calls.
+    pub grants: BTreeMap<String, Vec<String>>,
 }
 
 /// What `--dry-run` shows.
@@ -127,6 +131,8 @@ pub struct Session<'o> {
     options: &'o ExecOptions<'o>,
     audit: Audit,
     messages: Vec<Message>,
+    /// The approved grants, with those approved at a prompt meanwhile.
+    grants: BTreeMap<String, Vec<String>>,
 }
 
 impl<'o> Session<'o> {
@@ -155,12 +161,14 @@ impl<'o> Session<'o> {
                     "deny": options.policy.deny,
                     "restrict": options.policy.restrict,
                 },
+                "grants": options.grants,
             }),
         );
         Ok(Session {
             options,
             audit,
             messages: Vec::new(),
+            grants: options.grants.clone(),
         })
     }
 
@@ -221,6 +229,7 @@ impl<'o> Session<'o> {
         let catalog = catalog::build(&listed(skills), input, budget);
         let mut toolbox = Toolbox::new(options.workspace, skills)?;
         toolbox.timeout = options.timeout;
+        toolbox.grants = self.grants.clone();
         let system = system_prompt(toolbox.workspace(), &catalog);
         self.audit.record(
             "catalog",
@@ -272,7 +281,9 @@ impl<'o> Session<'o> {
             audit: &mut self.audit,
             max_output_tokens: 8_192,
         };
-        run.run(model, &mut self.messages, on_text, approve)
+        let outcome = run.run(model, &mut self.messages, on_text, approve);
+        self.grants = toolbox.grants;
+        outcome
     }
 }
 

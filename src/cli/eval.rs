@@ -58,11 +58,11 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     }
     let loaded = super::load_skills(context)?;
     let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();
-    let (_, manifest, untrusted) =
-        crate::ops::skills::trusted_project_manifest(&cwd, context.dirs()?)?;
-    if let Some(warning) = untrusted {
+    let settings = crate::ops::skills::project_settings(&cwd, context.dirs()?)?;
+    if let Some(warning) = &settings.warning {
         context.printer.warn(warning);
     }
+    let manifest = &settings.manifest;
     let credentials = Credentials::new(Some(&context.dirs()?.config));
     // Cases without a model of their own use exec's choice, when there is one.
     let default_model = choose_model(None, manifest.agent.model.as_deref(), &credentials).ok();

@@ -3,7 +3,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Duration;
 
-use crate::agent::run::{Budgets, Ending};
+use crate::agent::run::{Answer, ApprovalRequest, Budgets, Ending};
 use crate::agent::tools::policy::Policy;
 use crate::agent::{Connection, ExecOptions, Session, choose_model, dry_run, exec, open_model};
 use crate::credentials::Credentials;
@@ -72,12 +72,12 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         .filter(|e| e.shadowed_by.is_some())
         .map(|e| e.skill.meta.name.clone())
         .collect();
-    let (project, manifest, untrusted) =
-        crate::ops::skills::trusted_project_manifest(&cwd, context.dirs()?)?;
-    if let Some(warning) = untrusted {
-        context.printer.warn(warning);
-    }
-    let state_dir = project.join(".skillpkg");
+    let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    let dirs = context.dirs()?.clone();
+    let settings = project_settings(context, &cwd, interactive && !args.dry_run)?;
+    let manifest = &settings.manifest;
+    let survey = crate::ops::grants::survey(&loaded, &settings, &dirs)?;
+    let state_dir = settings.dir.join(".skillpkg");
     let options = ExecOptions {
         task: args.task.as_deref().unwrap_or(""),
         workspace: &cwd,
@@ -96,6 +96,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         catalog_budget: args.catalog_budget,
         timeout: Duration::from_secs(args.timeout),
         shadowed,
+        grants: crate::ops::grants::approved(&survey),
     };
     if args.dry_run {
         let plan = dry_run(&skills, &options, None)?;
@@ -129,23 +130,23 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         credentials,
     };
     let mut model = open_model(&spec, &cwd, &connection)?;
-    let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
-    let mut approve = |tool: &str, input: &serde_json::Value| -> Option<bool> {
+    let mut approve = |request: &ApprovalRequest| -> Option<Answer> {
         if !interactive {
             return None;
         }
-        let asked = match (tool, input["command"].as_str()) {
-            ("shell", Some(line)) => format!(
-                "Allow shell to run:\n{}\n",
-                crate::agent::tools::command_line::describe(line)
-            ),
-            _ => format!("Allow {tool} {input}"),
-        };
-        eprint!("{}? [y/N] ", super::printer::terminal_safe(&asked));
-        let _ = std::io::stderr().flush();
-        let mut answer = String::new();
-        std::io::stdin().lock().read_line(&mut answer).ok()?;
-        Some(matches!(answer.trim(), "y" | "Y" | "yes"))
+        let answer = ask_about_call(request)?;
+        if answer == Answer::ApproveSkill
+            && let Some((name, _)) = request.skill
+        {
+            match crate::ops::grants::set(&survey, name, true, &dirs) {
+                Ok(change) => eprintln!(
+                    "approved the grants of {name} ({})",
+                    change.recorded_in.display()
+                ),
+                Err(e) => eprintln!("could not record the approval: {e:#}"),
+            }
+        }
+        Some(answer)
     };
     let streaming = !args.json;
     let mut on_text = |text: &str| {
@@ -180,7 +181,105 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     context
         .printer
         .verbose(format_args!("audit log: {}", finished.audit.display()));
-    report_ending(context, &finished.outcome.ending, &finished.audit, task)
+    report_ending(
+        context,
+        &finished.outcome.ending,
+        &finished.audit,
+        task,
+        &survey,
+    )
+}
+
+/// How to let `skill`'s allowed-tools pre-approve what it asked for.
+fn grant_hint(skill: &str, survey: &[crate::ops::grants::SkillGrants]) -> String {
+    let untrusted_lock = survey.iter().any(|g| {
+        g.name == skill
+            && matches!(g.keeper, crate::ops::grants::Keeper::Lock { .. })
+            && g.note.as_deref().is_some_and(|n| n.contains("not trusted"))
+    });
+    match untrusted_lock {
+        true => format!(
+            "the skill '{skill}' asks for it in its allowed-tools; the grants skills.lock records for it count once you trust this project: `skillpkg trust --project`"
+        ),
+        false => format!(
+            "the skill '{skill}' asks for it in its allowed-tools, which you have not approved: `skillpkg grants list` shows them, `skillpkg grants approve {skill}` approves them"
+        ),
+    }
+}
+
+/// The project's settings for this run. An untrusted project's are left
+/// out with a warning, or, on a terminal, the user is asked whether to
+/// trust it.
+fn project_settings(
+    context: &mut Context,
+    cwd: &std::path::Path,
+    may_ask: bool,
+) -> anyhow::Result<crate::ops::skills::ProjectSettings> {
+    let dirs = context.dirs()?.clone();
+    let settings = crate::ops::skills::project_settings(cwd, &dirs)?;
+    let Some(warning) = &settings.warning else {
+        return Ok(settings);
+    };
+    if may_ask {
+        let (_, manifest) = crate::ops::skills::project_manifest(cwd)?;
+        let lock =
+            crate::manifest::lock::Lockfile::load(&settings.dir.join(crate::project::LOCK_FILE))?;
+        let trusted = crate::ops::project_trust::TrustedSettings::of(&manifest, &lock);
+        eprint!(
+            "{}\nTrust this project on this machine? [y/N] ",
+            super::printer::terminal_safe(&format!(
+                "{} is not trusted on this machine. Trusting it lets {} apply.",
+                settings.dir.display(),
+                trusted.describe_ignored(&settings.dir)
+            ))
+        );
+        let _ = std::io::stderr().flush();
+        if read_answer()
+            .as_deref()
+            .is_some_and(|a| a == "y" || a == "yes")
+        {
+            crate::ops::project_trust::trust(&dirs, &settings.dir, trusted)?;
+            return crate::ops::skills::project_settings(cwd, &dirs);
+        }
+    }
+    context.printer.warn(warning);
+    Ok(settings)
+}
+
+/// One line from the terminal, trimmed and lowercased.
+fn read_answer() -> Option<String> {
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer).ok()?;
+    Some(answer.trim().to_lowercase())
+}
+
+/// Asks on the terminal about one call: yes, no, or (when a skill's
+/// unapproved grants ask for it) approve that skill's grants.
+fn ask_about_call(request: &ApprovalRequest) -> Option<Answer> {
+    let mut asked = match (request.tool, request.input["command"].as_str()) {
+        ("shell", Some(line)) => format!(
+            "Allow shell to run:\n{}\n",
+            crate::agent::tools::command_line::describe(line)
+        ),
+        (tool, _) => format!("Allow {tool} {}", request.input),
+    };
+    let choices = match request.skill {
+        Some((name, unapproved)) => {
+            asked = format!(
+                "{asked}\n(skill '{name}' asks for this in its allowed-tools; 'a' approves its grants for good: {})\n",
+                unapproved.join(", ")
+            );
+            "[y/N/a]"
+        }
+        None => "[y/N]",
+    };
+    eprint!("{}? {choices} ", super::printer::terminal_safe(&asked));
+    let _ = std::io::stderr().flush();
+    Some(match read_answer()?.as_str() {
+        "y" | "yes" => Answer::Yes,
+        "a" if request.skill.is_some() => Answer::ApproveSkill,
+        _ => Answer::No,
+    })
 }
 
 /// Says why a run ended, when it did not end with an answer.
@@ -189,6 +288,7 @@ fn report_ending(
     ending: &Ending,
     audit: &std::path::Path,
     task: &str,
+    survey: &[crate::ops::grants::SkillGrants],
 ) -> anyhow::Result<ExitStatus> {
     match ending {
         Ending::Answered => Ok(ExitStatus::Success),
@@ -204,19 +304,23 @@ fn report_ending(
             ));
             Ok(ExitStatus::Failure)
         }
-        Ending::NeedsApproval { tool } => {
+        Ending::NeedsApproval { tool, skill } => {
+            let mut error = Hinted::new(format!(
+                "the model called {tool}, which needs approval, and there is no terminal to ask"
+            ));
+            if let Some(skill) = skill {
+                error = error.hint(grant_hint(skill, survey));
+            }
             context.printer.error(&anyhow::anyhow!(
-                Hinted::new(format!(
-                    "the model called {tool}, which needs approval, and there is no terminal to ask"
-                ))
-                .hint(format!(
-                    "re-run with approval: skillpkg exec --allow-tool {tool} {}",
-                    shell_quote(task)
-                ))
-                .hint(format!(
-                    "or approve every tool: skillpkg exec --yes {}",
-                    shell_quote(task)
-                ))
+                error
+                    .hint(format!(
+                        "re-run with approval: skillpkg exec --allow-tool {tool} {}",
+                        shell_quote(task)
+                    ))
+                    .hint(format!(
+                        "or approve every tool: skillpkg exec --yes {}",
+                        shell_quote(task)
+                    ))
             ));
             Ok(ExitStatus::Failure)
         }
@@ -297,7 +401,9 @@ fn repl(
                 if !outcome.answer.ends_with('\n') {
                     println!();
                 }
-                report_ending(context, &outcome.ending, session.audit_path(), input)?;
+                // On a terminal, nothing ends for want of someone to ask:
+                // no grant hint is needed.
+                report_ending(context, &outcome.ending, session.audit_path(), input, &[])?;
             }
             Err(e) => context.printer.error(&e),
         }

@@ -19,7 +19,12 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let path = crate::ops::init::init_project(&dir)?;
     // A project the user made is trusted from the start.
     let manifest = crate::manifest::Manifest::load(&path)?;
-    crate::ops::project_trust::trust(context.dirs()?, &dir, &manifest)?;
+    let lock = crate::manifest::lock::Lockfile::load(&dir.join(crate::project::LOCK_FILE))?;
+    crate::ops::project_trust::trust(
+        context.dirs()?,
+        &dir,
+        crate::ops::project_trust::TrustedSettings::of(&manifest, &lock),
+    )?;
     context.printer.status("Created", path.display());
     Ok(ExitStatus::Success)
 }

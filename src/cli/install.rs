@@ -1,6 +1,6 @@
 //! `skillpkg add`, `remove` and `install`.
 
-use crate::ops::install::{Action, Change, InstallOptions};
+use crate::ops::install::{Action, Change, GrantConsent, GrantRequest, InstallOptions};
 
 use super::{Context, ExitStatus};
 
@@ -16,6 +16,10 @@ pub(super) struct InstallFlags {
     /// Use only the cache and local indexes: fetch nothing.
     #[arg(long)]
     offline: bool,
+    /// Approve the tools every new or changed skill's allowed-tools asks to
+    /// pre-approve, without asking.
+    #[arg(long)]
+    approve_grants: bool,
     /// Work on the user's global skills (a manifest and lock under the data
     /// directory, installing into the user root) instead of the project's.
     #[arg(long, short = 'g')]
@@ -30,7 +34,56 @@ impl InstallFlags {
             force: self.force,
             allow_unsigned: self.allow_unsigned,
             offline: self.offline,
+            grants: match (self.approve_grants, on_a_terminal()) {
+                (true, _) => GrantConsent::ApproveAll,
+                (false, true) => GrantConsent::Ask(&ask_about_grants),
+                (false, false) => GrantConsent::Leave,
+            },
         }
+    }
+}
+
+fn on_a_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// Once answered `a`, every later question of this run is answered yes.
+static APPROVE_ALL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Asks on the terminal whether to approve what a skill asks for.
+fn ask_about_grants(request: &GrantRequest) -> bool {
+    use std::io::{BufRead, Write};
+    use std::sync::atomic::Ordering;
+    if APPROVE_ALL.load(Ordering::Relaxed) {
+        return true;
+    }
+    let mut text = format!(
+        "{} v{} asks to pre-approve, while it is active:\n",
+        request.name, request.version
+    );
+    for pattern in &request.unapproved {
+        text.push_str(&format!(
+            "  {pattern:<24} {}\n",
+            crate::agent::tools::policy::describe(pattern)
+        ));
+    }
+    eprint!(
+        "{}Approve? [y/N/a = all] ",
+        super::printer::terminal_safe(&text)
+    );
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    if std::io::stdin().lock().read_line(&mut answer).is_err() {
+        return false;
+    }
+    match answer.trim() {
+        "y" | "Y" | "yes" => true,
+        "a" | "A" | "all" => {
+            APPROVE_ALL.store(true, Ordering::Relaxed);
+            true
+        }
+        _ => false,
     }
 }
 
@@ -98,6 +151,7 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
             .printer
             .status(verb, format_args!("{} v{}", change.name, change.version));
     }
+    report_grants(context, changes);
     let unchanged = changes
         .iter()
         .filter(|c| c.action == Action::Unchanged)
@@ -106,6 +160,36 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
         context
             .printer
             .verbose(format_args!("{unchanged} skills already up to date"));
+    }
+}
+
+/// Says which grants were approved, and which stay unapproved.
+fn report_grants(context: &Context, changes: &[Change]) {
+    let mut unapproved = Vec::new();
+    for change in changes {
+        if !change.approved_grants.is_empty() {
+            context.printer.status(
+                "Approved",
+                format_args!(
+                    "{} may pre-approve {}",
+                    change.name,
+                    change.approved_grants.join(", ")
+                ),
+            );
+        }
+        if !change.unapproved_grants.is_empty() {
+            context.printer.warn(format_args!(
+                "{} asks to pre-approve {}: not approved, so exec asks before each such call (and refuses without a terminal)",
+                change.name,
+                change.unapproved_grants.join(", ")
+            ));
+            unapproved.push(change.name.as_str());
+        }
+    }
+    if let [first, ..] = unapproved.as_slice() {
+        context.printer.hint(format_args!(
+            "review and approve them with `skillpkg grants approve {first}`, or install with --approve-grants"
+        ));
     }
 }
 

@@ -5,6 +5,7 @@ mod cache;
 mod completions;
 mod eval;
 mod exec;
+mod grants;
 mod index;
 mod init;
 mod install;
@@ -65,8 +66,10 @@ enum Command {
     Update(update::Args),
     /// List locked packages that have newer versions.
     Outdated(outdated::Args),
-    /// Trust a new signing key for an org.
+    /// Trust a new signing key for an org, or this project's settings.
     Trust(trust::Args),
+    /// List, approve or revoke the tools skills' allowed-tools pre-approve.
+    Grants(grants::Args),
     /// Check installed skills against skills.lock.
     Verify(verify::Args),
     /// Search an index's packages by name and description.
@@ -230,6 +233,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Update(args) => update::run(args, context),
         Command::Outdated(args) => outdated::run(args, context),
         Command::Trust(args) => trust::run(args, context),
+        Command::Grants(args) => grants::run(args, context),
         Command::Verify(args) => verify::run(args, context),
         Command::Search(args) => search::run(args, context),
         Command::Cache(args) => cache::run(args, context),

@@ -72,6 +72,14 @@ impl Printer {
         }
     }
 
+    /// `hint: …` after a warning, hidden by `-q`.
+    pub fn hint(&self, message: impl std::fmt::Display) {
+        if self.verbosity >= Verbosity::Normal {
+            let message = terminal_safe(&message.to_string()).into_owned();
+            let _ = writeln!(std::io::stderr(), "{}: {message}", self.paint(CYAN, "hint"));
+        }
+    }
+
     /// Detail shown only with `-v`.
     pub fn verbose(&self, message: impl std::fmt::Display) {
         if self.verbosity >= Verbosity::Verbose {

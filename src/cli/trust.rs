@@ -12,7 +12,8 @@ pub(super) struct Args {
     /// Its minisign public key: a `.pub` file or its base64 line.
     #[arg(long, required_unless_present = "project", conflicts_with = "project")]
     key: Option<String>,
-    /// Trust this project's `[agent]` settings (model, tools) on this machine.
+    /// Trust this project's own settings that run code on this machine: its
+    /// `[agent]` table and the grants its skills.lock records.
     #[arg(long)]
     project: bool,
     /// With --project: stop trusting it.
@@ -36,11 +37,16 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
                 format_args!("{} is not trusted", project.dir.display()),
             );
         } else {
-            crate::ops::project_trust::trust(&dirs, &project.dir, &manifest)?;
-            context.printer.status(
-                "Trusted",
-                format_args!("{} and its [agent] settings", project.dir.display()),
-            );
+            let lock = crate::manifest::lock::Lockfile::load(&project.lock_path)?;
+            crate::ops::project_trust::trust(
+                &dirs,
+                &project.dir,
+                crate::ops::project_trust::TrustedSettings::of(&manifest, &lock),
+            )?;
+            describe_trusted(context, &manifest, &lock);
+            context
+                .printer
+                .status("Trusted", format_args!("{}", project.dir.display()));
         }
         return Ok(ExitStatus::Success);
     }
@@ -55,4 +61,26 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         .printer
         .status("Trusted", format_args!("the new key of org '{org}'"));
     Ok(ExitStatus::Success)
+}
+
+/// Lists what trusting a project lets run: its `[agent]` settings and the
+/// grants its lock records.
+fn describe_trusted(
+    context: &Context,
+    manifest: &crate::manifest::Manifest,
+    lock: &crate::manifest::lock::Lockfile,
+) {
+    if let Ok(toml::Value::Table(agent)) = toml::Value::try_from(&manifest.agent) {
+        for (key, value) in agent {
+            context
+                .printer
+                .status("Setting", format_args!("[agent] {key} = {value}"));
+        }
+    }
+    for skill in lock.skills.iter().filter(|s| !s.grants.is_empty()) {
+        context.printer.status(
+            "Grants",
+            format_args!("{}: {}", skill.name, skill.grants.join(", ")),
+        );
+    }
 }

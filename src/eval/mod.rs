@@ -244,17 +244,15 @@ fn run_once(
         catalog_budget: None,
         timeout: options.timeout,
         shadowed: Vec::new(),
+        // Every call runs (`yes` above); grants change nothing.
+        grants: Default::default(),
     };
     let started = Instant::now();
     let mut model = open_model(spec, options.cwd, &options.connection)?;
     let mut session = Session::start(model.id(), &exec_options)?;
-    let outcome = session.send(
-        model.as_mut(),
-        skills,
-        &case.task,
-        &mut |_| {},
-        &mut |_, _| None,
-    );
+    let outcome = session.send(model.as_mut(), skills, &case.task, &mut |_| {}, &mut |_| {
+        None
+    });
     let latency_ms = started.elapsed().as_millis() as u64;
     let (answer, ending, tokens) = match outcome {
         Ok(outcome) => (

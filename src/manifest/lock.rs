@@ -35,6 +35,17 @@ pub struct LockedSkill {
     /// `org/name` of each dependency.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<String>,
+    /// The patterns of the skill's `allowed-tools` the user approved: they
+    /// pre-approve tools once the project is trusted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grants: Vec<String>,
+}
+
+impl LockedSkill {
+    /// Its folder in the root: the last part of its name.
+    pub fn folder(&self) -> &str {
+        self.name.rsplit('/').next().unwrap_or(&self.name)
+    }
 }
 
 /// The whole lockfile.
@@ -128,6 +139,8 @@ impl Lockfile {
         for skill in &mut sorted.skills {
             skill.dependencies.sort();
             skill.dependencies.dedup();
+            skill.grants.sort();
+            skill.grants.dedup();
         }
         for keys in sorted.keys.values_mut() {
             keys.sort();
@@ -162,6 +175,7 @@ mod tests {
             tree: "h1:Qm9v".into(),
             signer: Some("RWQf".into()),
             dependencies: vec!["acme/z".into(), "acme/base".into()],
+            grants: vec!["Read".into(), "Bash(pdftotext:*)".into()],
         }
     }
 
@@ -184,6 +198,10 @@ mod tests {
         assert!(text.find("acme/alpha").unwrap() < text.find("acme/zeta").unwrap());
         assert!(
             text.contains("dependencies = [\"acme/base\", \"acme/z\"]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("grants = [\"Bash(pdftotext:*)\", \"Read\"]"),
             "{text}"
         );
         let parsed = Lockfile::parse(&text, Path::new("skills.lock")).unwrap();

@@ -155,6 +155,16 @@ pub struct AgentSection {
     pub tools: Option<String>,
 }
 
+impl AgentSection {
+    /// The names of the keys set, in the table's order.
+    pub fn keys_set(&self) -> Vec<String> {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(keys)) => keys.keys().cloned().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// `skills.toml`, parsed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {

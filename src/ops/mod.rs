@@ -1,6 +1,7 @@
 //! One function per user operation, composing the library's modules.
 //! The CLI parses arguments, calls these, and renders what they return.
 
+pub mod grants;
 pub mod init;
 pub mod install;
 pub mod new_skill;
@@ -11,4 +12,5 @@ pub mod publish;
 pub mod search;
 pub mod skills;
 pub mod trust;
+pub mod trust_file;
 pub mod verify;

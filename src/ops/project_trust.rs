@@ -1,39 +1,92 @@
-//! Project trust: a project's own settings that run code (the `[agent]`
-//! table of `skills.toml`) apply only once the user has trusted that
-//! project on this machine. Trust is kept in the user's config directory
-//! (`trusted-projects.toml`, private to the user), keyed by the project's
-//! canonical path, with a hash of those settings: when they change other
-//! than through skillpkg, the project is no longer trusted until the user
-//! says so again (`skillpkg trust --project`).
+//! Project trust: a project's own settings that run code apply only once
+//! the user has trusted that project on this machine. Those settings are
+//! the `[agent]` table of `skills.toml` and the `grants` recorded in
+//! `skills.lock`. Trust is kept in the user's config directory (see
+//! [`super::trust_file`]), keyed by the project's canonical path, with a
+//! hash of those settings: when they change other than through skillpkg,
+//! the project is no longer trusted until the user says so again
+//! (`skillpkg trust --project`).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use anyhow::Context as _;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use super::trust_file::TrustFile;
 use crate::dirs::Dirs;
+use crate::manifest::lock::Lockfile;
 use crate::manifest::{AgentSection, Manifest};
+use crate::project::Project;
 
-/// The file in the config directory that records trusted projects.
-pub const TRUSTED_PROJECTS_FILE: &str = "trusted-projects.toml";
-
-/// The trusted projects, by canonical path, with the hash of the settings
-/// each was trusted with.
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct TrustedProjects {
-    #[serde(default)]
-    projects: BTreeMap<String, String>,
+/// What a project's trust covers.
+#[derive(Debug, Clone, Copy)]
+pub struct TrustedSettings<'a> {
+    /// The `[agent]` table of `skills.toml`.
+    pub agent: &'a AgentSection,
+    /// `skills.lock`, for the grants it records.
+    pub lock: &'a Lockfile,
 }
 
-/// What a project's trust covers: the hash of its `[agent]` table.
-fn settings_hash(agent: &AgentSection) -> String {
-    let text = serde_json::to_string(agent).expect("the agent table serialises");
-    format!("sha256:{}", crate::store::hash::sha256_hex(text.as_bytes()))
+#[derive(Serialize)]
+struct Hashed<'a> {
+    agent: &'a AgentSection,
+    grants: BTreeMap<&'a str, &'a [String]>,
 }
 
-fn file(dirs: &Dirs) -> PathBuf {
-    dirs.config.join(TRUSTED_PROJECTS_FILE)
+impl<'a> TrustedSettings<'a> {
+    /// The settings of `manifest` and `lock`.
+    pub fn of(manifest: &'a Manifest, lock: &'a Lockfile) -> TrustedSettings<'a> {
+        TrustedSettings {
+            agent: &manifest.agent,
+            lock,
+        }
+    }
+
+    /// The grants the lock records, by skill.
+    fn grants(&self) -> BTreeMap<&'a str, &'a [String]> {
+        self.lock
+            .skills
+            .iter()
+            .filter(|s| !s.grants.is_empty())
+            .map(|s| (s.name.as_str(), s.grants.as_slice()))
+            .collect()
+    }
+
+    /// Whether there is anything that needs trust.
+    fn is_empty(&self) -> bool {
+        *self.agent == AgentSection::default() && self.grants().is_empty()
+    }
+
+    fn hash(&self) -> String {
+        let hashed = Hashed {
+            agent: self.agent,
+            grants: self.grants(),
+        };
+        let text = serde_json::to_string(&hashed).expect("the settings serialise");
+        format!("sha256:{}", crate::store::hash::sha256_hex(text.as_bytes()))
+    }
+
+    /// What an untrusted project in `dir` has ignored, in words:
+    /// `[agent] model, tools in <dir>/skills.toml and the grants in
+    /// <dir>/skills.lock`.
+    pub fn describe_ignored(&self, dir: &Path) -> String {
+        let mut parts = Vec::new();
+        let keys = self.agent.keys_set();
+        if !keys.is_empty() {
+            parts.push(format!(
+                "[agent] {} in {}",
+                keys.join(", "),
+                dir.join(crate::project::MANIFEST_FILE).display()
+            ));
+        }
+        if !self.grants().is_empty() {
+            parts.push(format!(
+                "the grants in {}",
+                dir.join(crate::project::LOCK_FILE).display()
+            ));
+        }
+        parts.join(" and ")
+    }
 }
 
 fn key(project_dir: &Path) -> anyhow::Result<String> {
@@ -41,66 +94,71 @@ fn key(project_dir: &Path) -> anyhow::Result<String> {
     Ok(canonical.display().to_string())
 }
 
-fn load(dirs: &Dirs) -> anyhow::Result<TrustedProjects> {
-    let path = file(dirs);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => toml::from_str(&text)
-            .with_context(|| format!("{} is not a list of trusted projects", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(TrustedProjects::default()),
-        Err(e) => Err(e).with_context(|| format!("could not read {}", path.display())),
-    }
-}
-
-fn save(dirs: &Dirs, trusted: &TrustedProjects) -> anyhow::Result<()> {
-    let path = file(dirs);
-    let text = toml::to_string(trusted)?;
-    crate::fsutil::write_atomically(&path, text.as_bytes())
-        .with_context(|| format!("could not write {}", path.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs_err::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
-    }
-    Ok(())
-}
-
-/// Whether the project in `project_dir` is trusted with the settings
-/// `manifest` holds now. A project without settings that run code needs
-/// no trust.
-pub fn is_trusted(dirs: &Dirs, project_dir: &Path, manifest: &Manifest) -> anyhow::Result<bool> {
-    if manifest.agent == AgentSection::default() {
+/// Whether the project in `project_dir` is trusted with `settings`. A
+/// project without settings that run code needs no trust.
+pub fn is_trusted(
+    dirs: &Dirs,
+    project_dir: &Path,
+    settings: TrustedSettings,
+) -> anyhow::Result<bool> {
+    if settings.is_empty() {
         return Ok(true);
     }
-    let trusted = load(dirs)?;
-    Ok(trusted.projects.get(&key(project_dir)?) == Some(&settings_hash(&manifest.agent)))
+    let file = TrustFile::load(dirs)?;
+    Ok(file.projects.get(&key(project_dir)?) == Some(&settings.hash()))
 }
 
-/// Trusts the project in `project_dir` with the settings `manifest` holds.
-pub fn trust(dirs: &Dirs, project_dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
-    let mut trusted = load(dirs)?;
-    trusted
-        .projects
-        .insert(key(project_dir)?, settings_hash(&manifest.agent));
-    save(dirs, &trusted)
+/// Trusts the project in `project_dir` with `settings`.
+pub fn trust(dirs: &Dirs, project_dir: &Path, settings: TrustedSettings) -> anyhow::Result<()> {
+    let key = key(project_dir)?;
+    let hash = settings.hash();
+    TrustFile::update(dirs, |file| {
+        file.projects.insert(key, hash);
+    })
 }
 
 /// Stops trusting the project in `project_dir`. Returns whether it was.
 pub fn revoke(dirs: &Dirs, project_dir: &Path) -> anyhow::Result<bool> {
-    let mut trusted = load(dirs)?;
-    let was = trusted.projects.remove(&key(project_dir)?).is_some();
-    save(dirs, &trusted)?;
-    Ok(was)
+    let key = key(project_dir)?;
+    TrustFile::update(dirs, |file| file.projects.remove(&key).is_some())
 }
 
-/// The names of the settings an untrusted project's `[agent]` table sets,
-/// which are ignored.
-pub fn ignored_settings(agent: &AgentSection) -> Vec<&'static str> {
-    let mut ignored = Vec::new();
-    if agent.model.is_some() {
-        ignored.push("model");
+/// Whether a project was trusted before a change made through skillpkg
+/// (`add`, `install`, `grants approve`, …), so that it stays trusted with
+/// the settings the change leaves. The global project needs no trust.
+#[derive(Debug, Clone, Copy)]
+pub struct KeptTrust {
+    was_trusted: bool,
+}
+
+impl KeptTrust {
+    /// Notes whether `project`, with `manifest` and its lock as they are
+    /// now, is trusted.
+    pub fn before(
+        dirs: &Dirs,
+        project: &Project,
+        manifest: &Manifest,
+    ) -> anyhow::Result<KeptTrust> {
+        if project.is_global() {
+            return Ok(KeptTrust { was_trusted: false });
+        }
+        let lock = Lockfile::load(&project.lock_path)?;
+        let was_trusted = is_trusted(dirs, &project.dir, TrustedSettings::of(manifest, &lock))?;
+        Ok(KeptTrust { was_trusted })
     }
-    if agent.tools.is_some() {
-        ignored.push("tools");
+
+    /// Re-records the trust of a project that was trusted, with the
+    /// settings `manifest` and `lock` hold after the change.
+    pub fn after(
+        self,
+        dirs: &Dirs,
+        project: &Project,
+        manifest: &Manifest,
+        lock: &Lockfile,
+    ) -> anyhow::Result<()> {
+        match self.was_trusted {
+            true => trust(dirs, &project.dir, TrustedSettings::of(manifest, lock)),
+            false => Ok(()),
+        }
     }
-    ignored
 }

@@ -6,6 +6,8 @@ use anyhow::Context as _;
 
 use crate::dirs::Dirs;
 use crate::manifest::Manifest;
+use crate::manifest::lock::Lockfile;
+use crate::ops::project_trust::{self, TrustedSettings};
 use crate::project::{Discovery, Project};
 use crate::roots::{Root, SkillSet, discover_roots};
 
@@ -49,26 +51,58 @@ pub fn project_manifest(cwd: &Path) -> anyhow::Result<(PathBuf, Manifest)> {
     Ok((dir, manifest))
 }
 
-/// The project directory and manifest for a command that runs code (exec,
-/// eval): the `[agent]` settings count only when the user trusts the
-/// project on this machine; otherwise they are left out, and the warning
-/// says which and how to trust it.
-pub fn trusted_project_manifest(
-    cwd: &Path,
-    dirs: &Dirs,
-) -> anyhow::Result<(PathBuf, Manifest, Option<String>)> {
+/// A project's settings for a command that runs code (exec, eval).
+#[derive(Debug, Clone)]
+pub struct ProjectSettings {
+    /// The project directory (`cwd` itself outside any project).
+    pub dir: PathBuf,
+    /// Its manifest; the `[agent]` table is empty unless the project is
+    /// trusted.
+    pub manifest: Manifest,
+    /// Its lock; the `grants` are empty unless the project is trusted.
+    pub lock: Lockfile,
+    /// Whether the user trusts the project on this machine (or it has
+    /// nothing that needs trust).
+    pub trusted: bool,
+    /// What was ignored, and how to trust the project, when it is not.
+    pub warning: Option<String>,
+}
+
+/// The settings of the project around `cwd`: its `[agent]` table and the
+/// grants of its lock count only when the user trusts the project on this
+/// machine; otherwise they are left out, and the warning says which and
+/// how to trust it.
+pub fn project_settings(cwd: &Path, dirs: &Dirs) -> anyhow::Result<ProjectSettings> {
     let (dir, mut manifest) = project_manifest(cwd)?;
-    if crate::ops::project_trust::is_trusted(dirs, &dir, &manifest)? {
-        return Ok((dir, manifest, None));
+    let mut lock = match Discovery::from(cwd).manifest_dir {
+        Some(found) => Lockfile::load(&Project::at(&found).lock_path)?,
+        None => Lockfile::default(),
+    };
+    let settings = TrustedSettings::of(&manifest, &lock);
+    if project_trust::is_trusted(dirs, &dir, settings)? {
+        return Ok(ProjectSettings {
+            dir,
+            manifest,
+            lock,
+            trusted: true,
+            warning: None,
+        });
     }
-    let ignored = crate::ops::project_trust::ignored_settings(&manifest.agent);
     let warning = format!(
-        "ignoring [agent] {} in {}: this project is not trusted on this machine; run `skillpkg trust --project` to use them",
-        ignored.join(", "),
-        dir.join(crate::project::MANIFEST_FILE).display()
+        "ignoring {}: this project is not trusted on this machine; run `skillpkg trust --project` to use them",
+        settings.describe_ignored(&dir)
     );
     manifest.agent = Default::default();
-    Ok((dir, manifest, Some(warning)))
+    for skill in &mut lock.skills {
+        skill.grants.clear();
+    }
+    Ok(ProjectSettings {
+        dir,
+        manifest,
+        lock,
+        trusted: false,
+        warning: Some(warning),
+    })
 }
 
 /// Discovers the roots for `cwd` and loads their skills.

@@ -8,6 +8,7 @@ mod differential;
 mod direct;
 mod eval;
 mod exec;
+mod grants;
 mod http;
 mod install;
 mod layers;

@@ -866,7 +866,8 @@ fn a_world_writable_skill_is_named_and_its_allowed_tools_pre_approve_nothing() {
     ]});
     std::fs::write(&model, turns.to_string()).unwrap();
     let model = format!("scripted:{}", model.display());
-    // Pre-approved by the skill's grant, with no terminal to ask.
+    // Pre-approved by the skill's approved grant, with no terminal to ask.
+    ctx.ok(&["grants", "approve", "echoer"]);
     let out = ctx.ok(&["exec", "--model", &model, "echo"]);
     assert!(out.stdout.contains("granted"), "{}", out.stdout);
 
@@ -1662,6 +1663,7 @@ fn a_skill_granted_write_cannot_rewrite_skills_git_or_the_project_files() {
     ]});
     let model = ctx.root().join("writer.json");
     std::fs::write(&model, turns.to_string()).unwrap();
+    ctx.ok(&["grants", "approve", "writer"]);
     ctx.ok(&[
         "exec",
         "--model",

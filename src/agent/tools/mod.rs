@@ -99,6 +99,9 @@ pub struct Toolbox<'s> {
     active: Vec<String>,
     loaded: BTreeSet<(String, String)>,
     confinement: Confinement,
+    /// By skill name, the patterns of its `allowed-tools` the user
+    /// approved: only these pre-approve calls while it is active.
+    pub grants: BTreeMap<String, Vec<String>>,
     /// How long a script or shell command may run.
     pub timeout: Duration,
     /// Bytes of each output stream kept.
@@ -123,6 +126,7 @@ impl<'s> Toolbox<'s> {
             loaded: BTreeSet::new(),
             confinement,
             workspace,
+            grants: BTreeMap::new(),
             timeout: Duration::from_secs(120),
             max_output: 30_000,
         })
@@ -139,11 +143,41 @@ impl<'s> Toolbox<'s> {
     }
 
     /// The skills activated so far, with their `allowed-tools`.
-    pub fn active(&self) -> Vec<(&str, &[String])> {
+    pub fn active(&self) -> Vec<policy::ActiveSkill<'_>> {
         self.active
             .iter()
             .filter_map(|name| self.skills.get(name))
-            .map(|s| (s.meta.name.as_str(), s.grantable_tools()))
+            .map(|s| policy::ActiveSkill {
+                name: s.meta.name.as_str(),
+                allowed_tools: s.grantable_tools(),
+                granted: match s.grantable_tools().is_empty() {
+                    true => &[],
+                    false => self.grants.get(&s.meta.name).map_or(&[], Vec::as_slice),
+                },
+            })
+            .collect()
+    }
+
+    /// Approves every pattern of `name`'s `allowed-tools` for the rest of
+    /// the run (the user said so at a prompt).
+    pub fn grant_all(&mut self, name: &str) {
+        if let Some(skill) = self.skills.get(name) {
+            self.grants
+                .insert(name.to_string(), skill.grantable_tools().to_vec());
+        }
+    }
+
+    /// The patterns of `name`'s `allowed-tools` the user has not approved.
+    pub fn unapproved(&self, name: &str) -> Vec<String> {
+        let Some(skill) = self.skills.get(name) else {
+            return Vec::new();
+        };
+        let granted = self.grants.get(name).map_or(&[][..], Vec::as_slice);
+        skill
+            .grantable_tools()
+            .iter()
+            .filter(|p| !granted.contains(p))
+            .cloned()
             .collect()
     }
 

@@ -1,9 +1,11 @@
 //! Which tool calls run: read-only tools freely; `write_file`, `shell` and
-//! `run_script` when pre-approved (by an active skill's `allowed-tools`,
-//! `--allow-tool` or `--yes`) or approved at a prompt. `--deny-tool` always
-//! refuses; with `--restrict-tools`, an active skill's `allowed-tools` is
-//! also the only set of tools available while it is active, and unknown
-//! tool names fail closed.
+//! `run_script` when pre-approved (by `--allow-tool`, `--yes`, or the
+//! grants the user approved of an active skill's `allowed-tools`) or
+//! approved at a prompt. `--deny-tool` always refuses; with
+//! `--restrict-tools`, an active skill's `allowed-tools` is also the only
+//! set of tools available while it is active, and unknown tool names fail
+//! closed. Restricting never grants: an `allowed-tools` pattern the user
+//! has not approved pre-approves nothing.
 
 use serde::Serialize;
 
@@ -72,6 +74,26 @@ pub fn grants(pattern: &str) -> Vec<Grant> {
         .collect()
 }
 
+/// What a pattern lets a skill do, in plain words: what an approval
+/// prompt shows.
+pub fn describe(pattern: &str) -> String {
+    let grants = grants(pattern);
+    let Some(first) = grants.first() else {
+        return "nothing (no tool has this name)".into();
+    };
+    match (first.tool, first.command.as_deref()) {
+        ("shell", None) => "run any shell command".into(),
+        ("shell", Some(words)) => format!("run shell commands that are `{words} …`"),
+        ("write_file", _) => "write files in the workspace".into(),
+        ("read_file", _) => "read files".into(),
+        ("run_script", _) => "run the skill's scripts".into(),
+        _ => format!(
+            "use {}",
+            grants.iter().map(|g| g.tool).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
 impl Grant {
     /// Whether this grant alone covers a call of `tool` with `input`.
     pub fn covers(&self, tool: &str, input: &serde_json::Value) -> bool {
@@ -134,8 +156,16 @@ pub struct Policy {
     pub restrict: bool,
 }
 
-/// An active skill's name and its `allowed-tools` patterns.
-pub type ActiveSkill<'a> = (&'a str, &'a [String]);
+/// An active skill, as the policy sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct ActiveSkill<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// Its `allowed-tools` patterns (none when anyone could have written them).
+    pub allowed_tools: &'a [String],
+    /// The patterns of those the user approved: only these pre-approve.
+    pub granted: &'a [String],
+}
 
 /// What to do with a call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -152,7 +182,12 @@ pub enum Decision {
         reason: String,
     },
     /// Ask the user.
-    Ask,
+    Ask {
+        /// An active skill whose `allowed-tools` would cover the call, had
+        /// the user approved them.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        asked_by: Option<String>,
+    },
 }
 
 fn any_covers(patterns: &[String], tool: &str, input: &serde_json::Value) -> bool {
@@ -174,21 +209,18 @@ impl Policy {
                 reason: format!("{tool} is denied by --deny-tool"),
             };
         }
-        if self.restrict && !ALWAYS_AVAILABLE.contains(&tool) {
-            let restricting: Vec<&ActiveSkill> = active
-                .iter()
-                .filter(|(_, patterns)| !patterns.is_empty())
-                .collect();
-            if let Some((name, _)) = restricting
-                .iter()
-                .find(|(_, patterns)| !any_covers(patterns, tool, input))
-            {
-                return Decision::Refuse {
-                    reason: format!(
-                        "{tool} is not in the allowed-tools of skill '{name}', and --restrict-tools makes that list the only tools available while it is active"
-                    ),
-                };
-            }
+        if self.restrict
+            && !ALWAYS_AVAILABLE.contains(&tool)
+            && let Some(skill) = active.iter().find(|skill| {
+                !skill.allowed_tools.is_empty() && !any_covers(skill.allowed_tools, tool, input)
+            })
+        {
+            return Decision::Refuse {
+                reason: format!(
+                    "{tool} is not in the allowed-tools of skill '{}', and --restrict-tools makes that list the only tools available while it is active",
+                    skill.name
+                ),
+            };
         }
         if READ_ONLY.contains(&tool) {
             return Decision::Run {
@@ -200,18 +232,23 @@ impl Policy {
                 by: "--allow-tool".into(),
             };
         }
-        if let Some((name, _)) = active
+        if let Some(skill) = active
             .iter()
-            .find(|(_, patterns)| any_covers(patterns, tool, input))
+            .find(|skill| any_covers(skill.granted, tool, input))
         {
             return Decision::Run {
-                by: format!("allowed-tools of skill '{name}'"),
+                by: format!("the approved grants of skill '{}'", skill.name),
             };
         }
         if self.yes {
             return Decision::Run { by: "--yes".into() };
         }
-        Decision::Ask
+        Decision::Ask {
+            asked_by: active
+                .iter()
+                .find(|skill| any_covers(skill.allowed_tools, tool, input))
+                .map(|skill| skill.name.to_string()),
+        }
     }
 }
 
@@ -219,6 +256,22 @@ impl Policy {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn patterns_are_described_in_plain_words() {
+        let described: Vec<String> = ["Bash", "Bash(git:*)", "Read", "Write", "Grep", "Frob"]
+            .iter()
+            .map(|p| format!("{p}: {}", describe(p)))
+            .collect();
+        insta::assert_snapshot!(described.join("\n"), @"
+        Bash: run any shell command
+        Bash(git:*): run shell commands that are `git …`
+        Read: read files
+        Write: write files in the workspace
+        Grep: use grep
+        Frob: nothing (no tool has this name)
+        ");
+    }
 
     #[test]
     fn patterns_map_onto_tools_and_unknown_names_grant_nothing() {
@@ -231,41 +284,72 @@ mod tests {
         assert!(!git.covers("shell", &json!({"command": "rm -rf / ; git"})));
     }
 
+    /// An active skill named `name` asking for `allowed`, of which the
+    /// user approved `granted`.
+    fn active<'a>(name: &'a str, allowed: &'a [String], granted: &'a [String]) -> ActiveSkill<'a> {
+        ActiveSkill {
+            name,
+            allowed_tools: allowed,
+            granted,
+        }
+    }
+
     #[test]
-    fn decisions_follow_deny_restrict_read_only_allow_skill_yes() {
+    fn decisions_follow_deny_restrict_read_only_allow_grants_yes() {
         let input = json!({"command": "ls"});
         let read: Vec<String> = vec!["Read".into()];
         let shell: Vec<String> = vec!["Bash".into()];
+        let none: Vec<String> = Vec::new();
         let policy = Policy::default();
-        assert_eq!(policy.decide("shell", &input, &[]), Decision::Ask);
+        assert_eq!(
+            policy.decide("shell", &input, &[]),
+            Decision::Ask { asked_by: None }
+        );
         assert!(matches!(
             policy.decide("read_file", &input, &[]),
             Decision::Run { .. }
         ));
+        // Approved grants pre-approve; unapproved ones only say who asks.
         assert!(matches!(
-            policy.decide("shell", &input, &[("ops", &shell)]),
+            policy.decide("shell", &input, &[active("ops", &shell, &shell)]),
             Decision::Run { by } if by.contains("ops")
         ));
+        assert_eq!(
+            policy.decide("shell", &input, &[active("ops", &shell, &none)]),
+            Decision::Ask {
+                asked_by: Some("ops".into())
+            }
+        );
         let restrict = Policy {
             restrict: true,
-            yes: true,
             ..Policy::default()
         };
+        // Restricting never grants.
+        assert_eq!(
+            restrict.decide("shell", &input, &[active("ops", &shell, &none)]),
+            Decision::Ask {
+                asked_by: Some("ops".into())
+            }
+        );
+        let restrict_yes = Policy {
+            yes: true,
+            ..restrict
+        };
         assert!(matches!(
-            restrict.decide("shell", &input, &[("reader", &read)]),
+            restrict_yes.decide("shell", &input, &[active("reader", &read, &read)]),
             Decision::Refuse { reason } if reason.contains("reader")
         ));
         assert!(matches!(
-            restrict.decide("read_file", &input, &[("reader", &read)]),
+            restrict_yes.decide("read_file", &input, &[active("reader", &read, &none)]),
             Decision::Run { .. }
         ));
         assert!(matches!(
-            restrict.decide("use_skill", &input, &[("reader", &read)]),
+            restrict_yes.decide("use_skill", &input, &[active("reader", &read, &none)]),
             Decision::Run { .. }
         ));
         let unknown: Vec<String> = vec!["Frobnicate".into()];
         assert!(matches!(
-            restrict.decide("read_file", &input, &[("odd", &unknown)]),
+            restrict_yes.decide("read_file", &input, &[active("odd", &unknown, &unknown)]),
             Decision::Refuse { .. }
         ));
         let deny = Policy {
@@ -274,7 +358,7 @@ mod tests {
             ..Policy::default()
         };
         assert!(matches!(
-            deny.decide("shell", &input, &[]),
+            deny.decide("shell", &input, &[active("ops", &shell, &shell)]),
             Decision::Refuse { .. }
         ));
         let yes = Policy {
@@ -296,7 +380,7 @@ mod tests {
         };
         match policy.decide("shell", &json!({ "command": line }), &[]) {
             Decision::Run { .. } => "run",
-            Decision::Ask => "ask",
+            Decision::Ask { .. } => "ask",
             Decision::Refuse { .. } => "refuse",
         }
     }

@@ -124,6 +124,8 @@ impl Apply<'_> {
             tree,
             signer: ready.signer,
             dependencies: ready.dependencies,
+            // Settled once every skill is in place (see `grants`).
+            grants: old.map(|o| o.grants.clone()).unwrap_or_default(),
         };
         Ok((locked, change))
     }
@@ -139,7 +141,7 @@ impl Apply<'_> {
             if installed.iter().any(|s| s.name == old.name) {
                 continue;
             }
-            let target = self.root.join(folder_of(&old.name));
+            let target = self.root.join(old.folder());
             if target.exists() {
                 let tree = hash::tree_hash(&target)?;
                 if tree != old.tree && !self.options.force {
@@ -167,7 +169,7 @@ impl Apply<'_> {
     fn expose(&self, installed: &[LockedSkill], changes: &mut [Change]) -> anyhow::Result<()> {
         for exposed_in in self.targets {
             for skill in installed {
-                let dir = self.root.join(folder_of(&skill.name));
+                let dir = self.root.join(skill.folder());
                 if let Some(warning) = super::targets::expose(exposed_in, &dir)?
                     && let Some(change) = changes.iter_mut().find(|c| c.name == skill.name)
                 {
@@ -193,11 +195,6 @@ impl Apply<'_> {
             Some(_) => Ok(()),
         }
     }
-}
-
-/// The folder of a locked skill in the root: the last part of its name.
-fn folder_of(lock_name: &str) -> &str {
-    lock_name.rsplit('/').next().unwrap_or(lock_name)
 }
 
 /// The files that differ from the locked archive, one per line, when the

@@ -31,6 +31,12 @@ pub struct Change {
     /// Warnings about the installed files (hidden Unicode), naming file and line.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// Patterns of its `allowed-tools` approved by this install.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub approved_grants: Vec<String>,
+    /// Patterns of its `allowed-tools` it asks for that stay unapproved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unapproved_grants: Vec<String>,
 }
 
 impl Change {
@@ -41,6 +47,8 @@ impl Change {
             version: version.to_string(),
             action,
             warnings: Vec::new(),
+            approved_grants: Vec::new(),
+            unapproved_grants: Vec::new(),
         }
     }
 }

@@ -13,13 +13,14 @@ mod apply;
 mod change;
 mod direct;
 mod fetch;
+mod grants;
 mod options;
 mod plan;
 pub mod targets;
 mod wanted;
 
 pub use change::{Action, Change};
-pub use options::{InstallOptions, Unlock};
+pub use options::{GrantConsent, GrantRequest, InstallOptions, Unlock};
 
 use std::path::Path;
 
@@ -32,6 +33,7 @@ use crate::index::PackageName;
 use crate::manifest::edit::ManifestDocument;
 use crate::manifest::lock::Lockfile;
 use crate::manifest::{DependencySpec, Manifest};
+use crate::ops::project_trust::KeptTrust;
 use crate::project::Project;
 use direct::git_folder_name;
 
@@ -43,14 +45,18 @@ struct Editing {
     manifest: Manifest,
     /// The manifest as a document, for edits that keep its comments.
     doc: ManifestDocument,
+    /// Whether the project was trusted before the change.
+    trust: KeptTrust,
 }
 
 impl Editing {
-    fn open(project: &Project) -> anyhow::Result<Editing> {
+    fn open(project: &Project, dirs: &Dirs) -> anyhow::Result<Editing> {
         let lock = project.lock()?;
         let text = fs_err::read_to_string(&project.manifest_path)?;
+        let manifest = Manifest::parse(&text, &project.manifest_path)?;
         Ok(Editing {
-            manifest: Manifest::parse(&text, &project.manifest_path)?,
+            trust: KeptTrust::before(dirs, project, &manifest)?,
+            manifest,
             doc: ManifestDocument::parse(&text, &project.manifest_path)?,
             _lock: lock,
         })
@@ -73,11 +79,13 @@ impl Editing {
         )
     }
 
-    /// Writes `lock`, then the edited manifest, each atomically.
-    fn save(&self, project: &Project, lock: &Lockfile) -> anyhow::Result<()> {
+    /// Writes `lock`, then the edited manifest, each atomically; a
+    /// project trusted before stays trusted.
+    fn save(&self, project: &Project, dirs: &Dirs, lock: &Lockfile) -> anyhow::Result<()> {
         lock.write(&project.lock_path)?;
         crate::fsutil::write_atomically(&project.manifest_path, self.doc.to_text().as_bytes())
-            .with_context(|| format!("could not write {}", project.manifest_path.display()))
+            .with_context(|| format!("could not write {}", project.manifest_path.display()))?;
+        self.trust.after(dirs, project, &self.manifest, lock)
     }
 }
 
@@ -106,7 +114,7 @@ pub fn add(
     registry: Option<&str>,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let mut edit = Editing::open(project)?;
+    let mut edit = Editing::open(project, dirs)?;
     if let Some(name) = registry
         && !edit.manifest.registries.contains_key(name)
     {
@@ -145,7 +153,7 @@ pub fn add(
         };
         edit.doc.set_dependency(&name, &spec_for(req, registry))?;
     }
-    edit.save(project, &lock)?;
+    edit.save(project, dirs, &lock)?;
     Ok(changes)
 }
 
@@ -159,7 +167,7 @@ pub fn add_direct(
     mut spec: crate::manifest::DetailedSpec,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let mut edit = Editing::open(project)?;
+    let mut edit = Editing::open(project, dirs)?;
     if let Some(path) = &spec.path {
         // Recorded relative to the project when it lies inside it.
         let absolute = cwd.join(path);
@@ -189,7 +197,7 @@ pub fn add_direct(
     edit.manifest.skills.insert(name.clone(), spec.clone());
     let (lock, changes) = edit.install(project, dirs, options)?;
     edit.doc.set_dependency(&name, &spec)?;
-    edit.save(project, &lock)?;
+    edit.save(project, dirs, &lock)?;
     Ok(changes)
 }
 
@@ -211,7 +219,7 @@ pub fn remove(
     names: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let mut edit = Editing::open(project)?;
+    let mut edit = Editing::open(project, dirs)?;
     for name in names {
         if edit.manifest.skills.remove(name).is_none() {
             bail!("{name} is not in {}", project.manifest_path.display());
@@ -219,7 +227,7 @@ pub fn remove(
         edit.doc.remove_dependency(name)?;
     }
     let (lock, changes) = edit.install(project, dirs, options)?;
-    edit.save(project, &lock)?;
+    edit.save(project, dirs, &lock)?;
     Ok(changes)
 }
 
@@ -232,8 +240,10 @@ pub fn install(
     let project = project.clone();
     let _lock = project.lock()?;
     let manifest = Manifest::load(&project.manifest_path)?;
+    let trust = KeptTrust::before(dirs, &project, &manifest)?;
     let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
     lock.write(&project.lock_path)?;
+    trust.after(dirs, &project, &manifest, &lock)?;
     Ok(changes)
 }
 
@@ -263,9 +273,11 @@ pub fn update(
         }
         Unlock::Packages(names.iter().cloned().collect())
     };
+    let trust = KeptTrust::before(dirs, &project, &manifest)?;
     let (lock, changes) = sync(&project, &manifest, dirs, options, &unlock, dry_run)?;
     if !dry_run {
         lock.write(&project.lock_path)?;
+        trust.after(dirs, &project, &manifest, &lock)?;
     }
     Ok(changes)
 }
@@ -320,7 +332,13 @@ fn sync(
         cache: &dirs.cache,
         options,
     };
-    let (skills, changes) = apply.run(ready)?;
+    let (mut skills, mut changes) = apply.run(ready)?;
+    // `--locked` promises the lock does not change: nothing is approved.
+    let consent = match options.locked {
+        true => GrantConsent::Leave,
+        false => options.grants,
+    };
+    grants::settle(&mut skills, &mut changes, &root, consent);
     Ok((
         Lockfile {
             skills,

@@ -2,6 +2,8 @@
 
 use std::collections::BTreeSet;
 
+use serde::Serialize;
+
 use crate::progress::{Progress, SILENT};
 
 /// How `install` may behave.
@@ -17,6 +19,8 @@ pub struct InstallOptions<'p> {
     pub offline: bool,
     /// Where downloads and installs report their progress.
     pub progress: &'p dyn Progress,
+    /// What to do about grants new or changed skills ask for.
+    pub grants: GrantConsent<'p>,
 }
 
 impl Default for InstallOptions<'_> {
@@ -27,6 +31,7 @@ impl Default for InstallOptions<'_> {
             allow_unsigned: false,
             offline: false,
             progress: &SILENT,
+            grants: GrantConsent::Leave,
         }
     }
 }
@@ -38,6 +43,7 @@ impl std::fmt::Debug for InstallOptions<'_> {
             .field("force", &self.force)
             .field("allow_unsigned", &self.allow_unsigned)
             .field("offline", &self.offline)
+            .field("grants", &self.grants)
             .finish_non_exhaustive()
     }
 }
@@ -62,5 +68,40 @@ impl Unlock {
             Unlock::Everything => false,
             Unlock::Packages(names) => !names.contains(name),
         }
+    }
+}
+
+/// What a skill asks for that the user has not approved.
+#[derive(Debug, Clone, Serialize)]
+pub struct GrantRequest {
+    /// The skill's lock name (`org/name`, or a plain name).
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// The patterns of its `allowed-tools` not approved yet.
+    pub unapproved: Vec<String>,
+    /// The patterns approved before, which stay approved.
+    pub approved: Vec<String>,
+}
+
+/// How an install settles grants nobody approved yet.
+#[derive(Clone, Copy, Default)]
+pub enum GrantConsent<'p> {
+    /// Leave them unapproved (no terminal, or `--locked`).
+    #[default]
+    Leave,
+    /// Approve them all (`--approve-grants`).
+    ApproveAll,
+    /// Ask about each skill's: `true` approves them.
+    Ask(&'p dyn Fn(&GrantRequest) -> bool),
+}
+
+impl std::fmt::Debug for GrantConsent<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GrantConsent::Leave => "Leave",
+            GrantConsent::ApproveAll => "ApproveAll",
+            GrantConsent::Ask(_) => "Ask",
+        })
     }
 }

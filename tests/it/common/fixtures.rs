@@ -143,11 +143,16 @@ impl AcmeIndex {
 
     /// Publishes the skill in `dir` as version 1.0.0.
     pub(crate) fn publish(&self, ctx: &TestContext, dir: &Path) {
+        self.publish_version(ctx, dir, "1.0.0");
+    }
+
+    /// Publishes the skill in `dir` as `version`.
+    pub(crate) fn publish_version(&self, ctx: &TestContext, dir: &Path, version: &str) {
         ctx.ok(&[
             "publish",
             dir.to_str().unwrap(),
             "--version",
-            "1.0.0",
+            version,
             "--index",
             self.index.to_str().unwrap(),
             "--org",

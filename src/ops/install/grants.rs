@@ -1,0 +1,71 @@
+//! Grants at install (DESIGN §11 step 2): each installed skill's
+//! `allowed-tools` asks to pre-approve tools. What the lock recorded as
+//! approved before stays approved as long as the skill still asks for it;
+//! what a new or changed skill asks for beyond that is listed and, on a
+//! terminal, asked about (or approved by `--approve-grants`). Headless,
+//! the install goes ahead and those grants stay unapproved.
+
+use std::path::Path;
+
+use super::change::{Action, Change};
+use super::options::{GrantConsent, GrantRequest};
+use crate::manifest::lock::LockedSkill;
+
+/// The patterns the installed skill in `dir` asks to pre-approve: none
+/// when it cannot be read, or anyone on the machine could have written it.
+fn asked_for(dir: &Path) -> Vec<String> {
+    crate::skill::load::load_skill(dir)
+        .map(|skill| skill.grantable_tools().to_vec())
+        .unwrap_or_default()
+}
+
+/// Settles the `grants` of every locked skill in `root`: keeps the
+/// approvals the skill still asks for, and asks `consent` about the rest
+/// for skills this install put in place or changed (every skill, with
+/// `--approve-grants`). Each change records what was approved and what
+/// stays unapproved.
+pub(super) fn settle(
+    locked: &mut [LockedSkill],
+    changes: &mut [Change],
+    root: &Path,
+    consent: GrantConsent,
+) {
+    for skill in locked.iter_mut() {
+        let asks = asked_for(&root.join(skill.folder()));
+        let approved: Vec<String> = asks
+            .iter()
+            .filter(|p| skill.grants.contains(p))
+            .cloned()
+            .collect();
+        let unapproved: Vec<String> = asks
+            .iter()
+            .filter(|p| !approved.contains(p))
+            .cloned()
+            .collect();
+        skill.grants = approved.clone();
+        let Some(change) = changes.iter_mut().find(|c| c.name == skill.name) else {
+            continue;
+        };
+        let changed = change.action != Action::Unchanged;
+        if unapproved.is_empty() || !(changed || matches!(consent, GrantConsent::ApproveAll)) {
+            continue;
+        }
+        let request = GrantRequest {
+            name: skill.name.clone(),
+            version: skill.version.clone(),
+            unapproved,
+            approved,
+        };
+        let yes = match consent {
+            GrantConsent::Leave => false,
+            GrantConsent::ApproveAll => true,
+            GrantConsent::Ask(ask) => ask(&request),
+        };
+        if yes {
+            skill.grants = asks;
+            change.approved_grants = request.unapproved;
+        } else {
+            change.unapproved_grants = request.unapproved;
+        }
+    }
+}

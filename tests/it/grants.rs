@@ -1,0 +1,316 @@
+//! Skill grants (DESIGN §11 step 2): a skill's `allowed-tools` pre-approve
+//! nothing until the user approved them: at install (a prompt, or
+//! `--approve-grants`), with `skillpkg grants approve`, or at the exec
+//! prompt. Installed skills' approvals are in skills.lock and count once
+//! the project is trusted; hand-written skills' are in the user's config.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{AcmeIndex, copy_dir, in_terminal, new_project};
+
+use crate::common::{TestContext, write_skill};
+
+/// A scripted model that activates `skill`, runs `echo granted` through
+/// the shell, and answers with what it printed.
+fn echo_model(ctx: &TestContext, skill: &str) -> String {
+    let model = ctx.root().join(format!("{skill}-model.json"));
+    let turns = serde_json::json!({"turns": [
+        {"tool_calls": [{"name": "use_skill", "input": {"name": skill}}]},
+        {"tool_calls": [{"name": "shell", "input": {"command": "echo granted"}}]},
+        {"text": "{{last_tool_result}}"}
+    ]});
+    std::fs::write(&model, turns.to_string()).unwrap();
+    format!("scripted:{}", model.display())
+}
+
+/// `acme/runner` (asks for `Bash(echo:*)`) and `acme/suite`, which
+/// depends on it and asks for nothing, published to a fresh index; and a
+/// project made by `init` that uses that index.
+fn runner_and_suite(ctx: &TestContext) -> (AcmeIndex, PathBuf) {
+    let acme = AcmeIndex::new(ctx);
+    let src = ctx.root().join("src");
+    let runner = write_skill(
+        &src,
+        "runner",
+        "---\nname: runner\ndescription: Runs echo. Use when echoing.\nallowed-tools: Bash(echo:*)\n---\nRun echo.\n",
+    );
+    acme.publish(ctx, &runner);
+    let suite = write_skill(
+        &src,
+        "suite",
+        "---\nname: suite\ndescription: A suite. Use when testing.\nmetadata:\n  dependencies: acme/runner@^1\n---\nUse runner.\n",
+    );
+    acme.publish(ctx, &suite);
+    let app = new_project(ctx, Some(acme.index.to_str().unwrap()));
+    (acme, app)
+}
+
+fn lock_of(app: &Path) -> String {
+    std::fs::read_to_string(app.join("skills.lock")).unwrap()
+}
+
+#[test]
+fn a_dependencys_grants_are_listed_at_install_and_count_only_once_approved() {
+    let ctx = TestContext::new();
+    let (_acme, app) = runner_and_suite(&ctx);
+    // Headless: the install goes ahead, naming what the dependency asks for.
+    let out = ctx.ok_in(&app, &["add", "acme/suite"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+       Installed acme/runner v1.0.0
+       Installed acme/suite v1.0.0
+    warning: acme/runner asks to pre-approve Bash(echo:*): not approved, so exec asks before each such call (and refuses without a terminal)
+    hint: review and approve them with `skillpkg grants approve acme/runner`, or install with --approve-grants
+    ");
+    assert!(!lock_of(&app).contains("grants"), "{}", lock_of(&app));
+
+    // Unapproved, the grant pre-approves nothing: headless, exec fails closed.
+    let model = echo_model(&ctx, "runner");
+    let out = ctx.fails_in(&app, &["exec", "--model", &model, "echo"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: the model called shell, which needs approval, and there is no terminal to ask
+    hint: the skill 'runner' asks for it in its allowed-tools, which you have not approved: `skillpkg grants list` shows them, `skillpkg grants approve runner` approves them
+    hint: re-run with approval: skillpkg exec --allow-tool shell 'echo'
+    hint: or approve every tool: skillpkg exec --yes 'echo'
+    ");
+    assert!(!out.stdout.contains("granted"));
+
+    let listed = ctx.ok_in(&app, &["grants", "list"]);
+    insta::assert_snapshot!(ctx.redact(&listed.stdout), @"
+    runner (project root, acme/runner in [TEMP]/app/skills.lock)
+      Bash(echo:*)             not approved  run shell commands that are `echo …`
+    ");
+
+    // Approved, it does; the approval is in the lock, for the team to review.
+    let out = ctx.ok_in(&app, &["grants", "approve", "acme/runner"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"    Approved runner may pre-approve Bash(echo:*) (recorded in [TEMP]/app/skills.lock)");
+    assert!(lock_of(&app).contains("grants = [\"Bash(echo:*)\"]"));
+    let out = ctx.ok_in(&app, &["exec", "--model", &model, "echo"]);
+    assert!(out.stdout.contains("granted"), "{}", out.stdout);
+    // ... but never more than the grant names.
+    let chained = ctx.root().join("chained.json");
+    std::fs::write(
+        &chained,
+        serde_json::json!({"turns": [
+            {"tool_calls": [{"name": "use_skill", "input": {"name": "runner"}}]},
+            {"tool_calls": [{"name": "shell", "input": {"command": "echo x; touch pwned"}}]},
+            {"text": "done"}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let chained = format!("scripted:{}", chained.display());
+    ctx.fails_in(&app, &["exec", "--model", &chained, "echo"]);
+    assert!(!app.join("pwned").exists());
+
+    // Revoked, it does not.
+    ctx.ok_in(&app, &["grants", "revoke", "runner"]);
+    assert!(!lock_of(&app).contains("grants"));
+    ctx.fails_in(&app, &["exec", "--model", &model, "echo"]);
+}
+
+#[test]
+fn approve_grants_records_them_and_an_update_asking_for_more_needs_approval_again() {
+    let ctx = TestContext::new();
+    let (acme, app) = runner_and_suite(&ctx);
+    let out = ctx.ok_in(&app, &["add", "acme/suite", "--approve-grants"]);
+    assert!(
+        out.stderr
+            .contains("Approved acme/runner may pre-approve Bash(echo:*)"),
+        "{}",
+        out.stderr
+    );
+    assert!(lock_of(&app).contains("grants = [\"Bash(echo:*)\"]"));
+    let model = echo_model(&ctx, "runner");
+    ctx.ok_in(&app, &["exec", "--model", &model, "echo"]);
+
+    // A new version asks for more: what was approved stays approved, the
+    // rest waits for the user.
+    let runner = write_skill(
+        &ctx.root().join("src"),
+        "runner",
+        "---\nname: runner\ndescription: Runs echo. Use when echoing.\nallowed-tools: Bash(echo:*) Write\n---\nRun echo.\n",
+    );
+    acme.publish_version(&ctx, &runner, "1.1.0");
+    let out = ctx.ok_in(&app, &["update"]);
+    assert!(
+        out.stderr.contains(
+            "warning: acme/runner asks to pre-approve Write: not approved, so exec asks before each such call"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(lock_of(&app).contains("grants = [\"Bash(echo:*)\"]"));
+    ctx.ok_in(&app, &["exec", "--model", &model, "echo"]);
+    ctx.ok_in(&app, &["install", "--approve-grants"]);
+    assert!(
+        lock_of(&app).contains("grants = [\"Bash(echo:*)\", \"Write\"]"),
+        "{}",
+        lock_of(&app)
+    );
+    // --locked changes nothing, grants included.
+    let before = lock_of(&app);
+    ctx.ok_in(&app, &["install", "--locked"]);
+    assert_eq!(lock_of(&app), before);
+}
+
+#[test]
+fn a_cloned_projects_lock_grants_count_only_once_the_user_trusts_it() {
+    let ctx = TestContext::new();
+    let (_acme, app) = runner_and_suite(&ctx);
+    ctx.ok_in(&app, &["add", "acme/suite", "--approve-grants"]);
+    // Someone else's repository, with the same lock, cloned here.
+    let clone = ctx.root().join("clone");
+    copy_dir(&app, &clone);
+    let model = echo_model(&ctx, "runner");
+    let out = ctx.fails_in(&clone, &["exec", "--model", &model, "echo"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    warning: ignoring the grants in [TEMP]/clone/skills.lock: this project is not trusted on this machine; run `skillpkg trust --project` to use them
+    error: the model called shell, which needs approval, and there is no terminal to ask
+    hint: the skill 'runner' asks for it in its allowed-tools; the grants skills.lock records for it count once you trust this project: `skillpkg trust --project`
+    hint: re-run with approval: skillpkg exec --allow-tool shell 'echo'
+    hint: or approve every tool: skillpkg exec --yes 'echo'
+    ");
+    assert!(!out.stdout.contains("granted"));
+    let listed = ctx.ok_in(&clone, &["grants", "list"]);
+    assert!(
+        listed
+            .stdout
+            .contains("note: the project is not trusted on this machine"),
+        "{}",
+        listed.stdout
+    );
+
+    let out = ctx.ok_in(&clone, &["trust", "--project"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+     Grants acme/runner: Bash(echo:*)
+    Trusted [TEMP]/clone
+    ");
+    let out = ctx.ok_in(&clone, &["exec", "--model", &model, "echo"]);
+    assert!(out.stdout.contains("granted"), "{}", out.stdout);
+
+    // Grants added to the lock behind skillpkg's back need trust again.
+    let lock = lock_of(&clone).replace("\"Bash(echo:*)\"", "\"Bash\"");
+    std::fs::write(clone.join("skills.lock"), lock).unwrap();
+    let out = ctx.fails_in(&clone, &["exec", "--model", &model, "echo"]);
+    assert!(
+        out.stderr.contains("ignoring the grants in"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_hand_written_skills_grants_are_approved_for_its_files_as_they_are() {
+    let ctx = TestContext::new();
+    let skill = write_skill(
+        &ctx.project_root(),
+        "helper",
+        "---\nname: helper\ndescription: Helps. Use always.\nallowed-tools: Bash(echo:*)\n---\nHelp.\n",
+    );
+    let model = echo_model(&ctx, "helper");
+    ctx.fails(&["exec", "--model", &model, "echo"]);
+    // Restricting tools never grants them.
+    ctx.fails(&["exec", "--restrict-tools", "--model", &model, "echo"]);
+
+    let out = ctx.ok(&["grants", "approve", "helper"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"    Approved helper may pre-approve Bash(echo:*) (recorded in [TEMP]/config/trust.toml)");
+    let record = ctx.root().join("config/trust.toml");
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&record).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let out = ctx.ok(&["exec", "--model", &model, "echo"]);
+    assert!(out.stdout.contains("granted"), "{}", out.stdout);
+    ctx.ok(&["exec", "--restrict-tools", "--model", &model, "echo"]);
+
+    // An edit withdraws the approval.
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: helper\ndescription: Helps. Use always.\nallowed-tools: Bash(echo:*)\n---\nHelp, and more.\n",
+    )
+    .unwrap();
+    ctx.fails(&["exec", "--model", &model, "echo"]);
+    let listed = ctx.ok(&["grants", "list"]);
+    insta::assert_snapshot!(ctx.redact(&listed.stdout), @"
+    helper (project root, hand-written; approvals in the user's config)
+      Bash(echo:*)             not approved  run shell commands that are `echo …`
+      note: its files changed since its grants were approved: approve them again
+    ");
+
+    ctx.ok(&["grants", "approve", "helper"]);
+    ctx.ok(&["exec", "--model", &model, "echo"]);
+    ctx.ok(&["grants", "revoke", "helper"]);
+    ctx.fails(&["exec", "--model", &model, "echo"]);
+    let out = ctx.fails(&["grants", "approve", "nobody"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: no skill named 'nobody' asks for tools
+    hint: `skillpkg grants list` shows the skills that do
+    ");
+}
+
+#[test]
+fn on_a_terminal_exec_and_install_ask_and_remember_the_answer() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "helper",
+        "---\nname: helper\ndescription: Helps. Use always.\nallowed-tools: Bash(echo:*)\n---\nHelp.\n",
+    );
+    let model = echo_model(&ctx, "helper");
+    // 'a' at the exec prompt approves the skill's grants for good.
+    let (ok, shown) = in_terminal(
+        &ctx,
+        &ctx.project,
+        &format!("exec --model {model} echo"),
+        "a\n",
+    );
+    assert!(ok, "{shown}");
+    assert!(
+        shown.contains("(skill 'helper' asks for this in its allowed-tools; 'a' approves its grants for good: Bash(echo:*))"),
+        "{shown}"
+    );
+    let out = ctx.ok(&["exec", "--model", &model, "echo"]);
+    assert!(out.stdout.contains("granted"), "{}", out.stdout);
+
+    // add asks about each new skill's grants.
+    let (_acme, app) = runner_and_suite(&ctx);
+    let (ok, shown) = in_terminal(&ctx, &app, "add acme/suite", "y\n");
+    assert!(ok, "{shown}");
+    assert!(
+        shown.contains("acme/runner v1.0.0 asks to pre-approve, while it is active:"),
+        "{shown}"
+    );
+    assert!(lock_of(&app).contains("grants = [\"Bash(echo:*)\"]"));
+}
+
+#[test]
+fn on_a_terminal_exec_offers_to_trust_an_untrusted_project() {
+    let ctx = TestContext::new();
+    std::fs::write(
+        ctx.project.join("answer.json"),
+        r#"{"turns": [{"text": "from the project's model"}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        ctx.project.join("skills.toml"),
+        "[agent]\nmodel = \"scripted:answer.json\"\n",
+    )
+    .unwrap();
+    let (ok, shown) = in_terminal(&ctx, &ctx.project, "exec hello", "n\n");
+    assert!(!ok, "{shown}");
+    assert!(
+        shown.contains("Trust this project on this machine? [y/N]"),
+        "{shown}"
+    );
+    let (ok, shown) = in_terminal(&ctx, &ctx.project, "exec hello", "y\n");
+    assert!(ok, "{shown}");
+    assert!(shown.contains("from the project's model"), "{shown}");
+    // Remembered: no question the next time.
+    let out = ctx.ok(&["exec", "hello"]);
+    assert!(
+        out.stdout.contains("from the project's model"),
+        "{}",
+        out.stdout
+    );
+}
