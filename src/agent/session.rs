@@ -50,6 +50,8 @@ pub struct ExecOptions<'a> {
     pub timeout: Duration,
     /// Names whose skill in a lower root is hidden by a higher one.
     pub shadowed: Vec<String>,
+    /// The skill roots, which the agent may not write in.
+    pub skill_roots: Vec<PathBuf>,
     /// By skill name, the patterns of its `allowed-tools` the user has
     /// approved (DESIGN §11 step 2): only these pre-approve calls.
     pub grants: BTreeMap<String, Vec<String>>,
@@ -228,6 +230,7 @@ impl<'o> Session<'o> {
             .unwrap_or_else(|| catalog::budget_for(model.context_window()));
         let catalog = catalog::build(&listed(skills), input, budget);
         let mut toolbox = Toolbox::new(options.workspace, skills)?;
+        toolbox.protect_roots(&options.skill_roots);
         toolbox.timeout = options.timeout;
         toolbox.grants = self.grants.clone();
         let system = system_prompt(toolbox.workspace(), &catalog);

@@ -97,6 +97,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         timeout: Duration::from_secs(args.timeout),
         shadowed,
         grants: crate::ops::grants::approved(&survey),
+        skill_roots: loaded.roots.iter().map(|r| r.dir.clone()).collect(),
     };
     if args.dry_run {
         let plan = dry_run(&skills, &options, None)?;

@@ -246,6 +246,8 @@ fn run_once(
         shadowed: Vec::new(),
         // Every call runs (`yes` above); grants change nothing.
         grants: Default::default(),
+        // The case workspace is a fresh folder, apart from every root.
+        skill_roots: Vec::new(),
     };
     let started = Instant::now();
     let mut model = open_model(spec, options.cwd, &options.connection)?;

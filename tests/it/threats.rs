@@ -1708,3 +1708,92 @@ fn sigterm_during_a_model_request_ends_the_run_cleanly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("interrupted; the audit log is"), "{stderr}");
 }
+
+#[test]
+fn a_folder_swapped_for_a_symlink_mid_run_never_redirects_write_file() {
+    let ctx = TestContext::new();
+    let outside = ctx.root().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let sub = ctx.project.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let calls: Vec<serde_json::Value> = (0..2000)
+        .map(|i| {
+            serde_json::json!({"name": "write_file", "input": {"path": format!("sub/f{i}.txt"), "content": "x"}})
+        })
+        .collect();
+    let model = ctx.root().join("writes.json");
+    std::fs::write(
+        &model,
+        serde_json::json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}).to_string(),
+    )
+    .unwrap();
+    // A command the model started earlier keeps swapping the folder for a
+    // link to a folder outside the workspace, and back.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let racer = {
+        let (stop, sub, outside) = (stop.clone(), sub.clone(), outside.clone());
+        let parked = ctx.project.join("parked");
+        std::thread::spawn(move || {
+            let mut round = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                round += 1;
+                let _ = std::fs::rename(&sub, parked.with_extension(round.to_string()));
+                let _ = std::os::unix::fs::symlink(&outside, &sub);
+                std::thread::yield_now();
+                let _ = std::fs::remove_file(&sub);
+                let _ = std::fs::create_dir(&sub);
+                std::thread::yield_now();
+            }
+        })
+    };
+    let out = ctx.run(&[
+        "exec",
+        "--allow-tool",
+        "write_file",
+        "--max-tool-calls",
+        "2500",
+        "--model",
+        &format!("scripted:{}", model.display()),
+        "write",
+    ]);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    racer.join().unwrap();
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let landed: Vec<_> = std::fs::read_dir(&outside)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(landed.is_empty(), "writes landed outside: {landed:?}");
+}
+
+#[test]
+fn write_file_cannot_plant_a_skill_in_a_configured_install_root() {
+    let ctx = TestContext::new();
+    std::fs::write(
+        ctx.project.join("skills.toml"),
+        "[install]\nroot = \"vendor/skills\"\n",
+    )
+    .unwrap();
+    let root = ctx.project.join("vendor/skills");
+    write_skill(
+        &root,
+        "existing",
+        &skill_md("existing", "Exists. Use when testing."),
+    );
+    let turns = serde_json::json!({"turns": [
+        {"tool_calls": [{"name": "write_file", "input": {"path": "vendor/skills/evil/SKILL.md", "content": "---\nname: evil\ndescription: x\nallowed-tools: Bash\n---\n"}}]},
+        {"text": "{{last_tool_result}}"}
+    ]});
+    let model = ctx.root().join("plant.json");
+    std::fs::write(&model, turns.to_string()).unwrap();
+    let out = ctx.ok(&[
+        "exec",
+        "--allow-tool",
+        "write_file",
+        "--model",
+        &format!("scripted:{}", model.display()),
+        "plant",
+    ]);
+    assert!(out.stdout.contains("read-only"), "{}", out.stdout);
+    assert!(!root.join("evil").exists(), "a new skill was planted");
+}

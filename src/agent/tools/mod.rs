@@ -8,6 +8,7 @@ pub mod command_line;
 pub mod confine;
 pub mod policy;
 pub mod process;
+pub mod write_beneath;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -99,6 +100,9 @@ pub struct Toolbox<'s> {
     active: Vec<String>,
     loaded: BTreeSet<(String, String)>,
     confinement: Confinement,
+    /// The skills' folders and the roots they are in, canonical: never
+    /// written by the agent.
+    protected: Vec<PathBuf>,
     /// By skill name, the patterns of its `allowed-tools` the user
     /// approved: only these pre-approve calls while it is active.
     pub grants: BTreeMap<String, Vec<String>>,
@@ -112,9 +116,12 @@ impl<'s> Toolbox<'s> {
     /// Tools over `skills` (the resolved set) in `workspace`.
     pub fn new(workspace: &Path, skills: &[&'s Skill]) -> anyhow::Result<Toolbox<'s>> {
         let workspace = std::fs::canonicalize(workspace)?;
-        let confinement = Confinement::new(
-            std::iter::once(workspace.clone()).chain(skills.iter().map(|s| s.dir.clone())),
-        );
+        let skill_dirs: Vec<PathBuf> = skills
+            .iter()
+            .filter_map(|s| std::fs::canonicalize(&s.dir).ok())
+            .collect();
+        let confinement =
+            Confinement::new(std::iter::once(workspace.clone()).chain(skill_dirs.clone()));
         Ok(Toolbox {
             invocable: skills
                 .iter()
@@ -125,11 +132,19 @@ impl<'s> Toolbox<'s> {
             active: Vec::new(),
             loaded: BTreeSet::new(),
             confinement,
+            protected: skill_dirs,
             workspace,
             grants: BTreeMap::new(),
             timeout: Duration::from_secs(120),
             max_output: 30_000,
         })
+    }
+
+    /// Protects the skill roots in `roots` too: the agent may not plant a
+    /// new skill in one.
+    pub fn protect_roots(&mut self, roots: &[PathBuf]) {
+        self.protected
+            .extend(roots.iter().filter_map(|r| std::fs::canonicalize(r).ok()));
     }
 
     /// The workspace (canonical).
@@ -509,10 +524,12 @@ impl<'s> Toolbox<'s> {
         if let Some(why) = self.read_only(&path) {
             return Err(format!("{relative} is read-only for the agent: {why}"));
         }
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{relative}: {e}"))?;
-        }
-        crate::fsutil::write_atomically(&path, content.as_bytes())
+        // Written relative to the workspace, following no symlink: a folder
+        // swapped for a link since the check above fails the write.
+        let inside = path
+            .strip_prefix(&self.workspace)
+            .map_err(|_| format!("{relative} is outside the workspace"))?;
+        write_beneath::write_beneath(&self.workspace, inside, content.as_bytes())
             .map_err(|e| format!("{relative}: {e}"))?;
         Ok(ToolOutput::ok(format!(
             "Wrote {} bytes to {relative}.",
@@ -541,10 +558,7 @@ impl<'s> Toolbox<'s> {
         {
             return Some("it is the project's manifest or lock");
         }
-        let in_skill = self
-            .skills
-            .values()
-            .any(|skill| std::fs::canonicalize(&skill.dir).is_ok_and(|dir| path.starts_with(dir)));
+        let in_skill = self.protected.iter().any(|dir| path.starts_with(dir));
         if in_skill
             || names
                 .windows(2)
