@@ -62,6 +62,7 @@ fn build_index(temp: &Path) -> PathBuf {
                 key: &generated.secret_key_file,
                 version: Some("1.0.0"),
                 dependencies: dependencies.as_deref(),
+                allow_invalid: false,
             },
             &cache,
         )
@@ -79,6 +80,7 @@ fn build_index(temp: &Path) -> PathBuf {
             sig: String::new(),
             yanked: false,
             size: 60_000,
+            invalid: Vec::new(),
         };
         let path = local.root().join(package.entry_path());
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -259,7 +259,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --path --git --rev --subdir --force --allow-unsigned --offline --approve-grants --global --quiet --verbose --help"
+            opts="-g -q -v -h --registry --path --git --rev --subdir --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1171,7 +1171,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__install)
-            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --approve-grants --global --quiet --verbose --help"
+            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1297,7 +1297,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__publish)
-            opts="-q -v -h --index --org --key --version --dependencies --json --quiet --verbose --help"
+            opts="-q -v -h --index --org --key --version --dependencies --allow-invalid --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1331,7 +1331,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__remove)
-            opts="-g -q -v -h --force --allow-unsigned --offline --approve-grants --global --quiet --verbose --help"
+            opts="-g -q -v -h --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1395,7 +1395,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__update)
-            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --approve-grants --global --quiet --verbose --help"
+            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

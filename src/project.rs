@@ -166,6 +166,12 @@ impl Project {
         })
     }
 
+    /// `path` as a user in the project would type it: relative to the
+    /// project when inside it, else as it is.
+    pub fn shown<'p>(&self, path: &'p Path) -> &'p Path {
+        path.strip_prefix(&self.dir).unwrap_or(path)
+    }
+
     /// The global project's lock, which may not exist.
     pub fn global_lock_path(dirs: &Dirs) -> PathBuf {
         dirs.data.join("global").join(LOCK_FILE)

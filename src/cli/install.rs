@@ -16,6 +16,10 @@ pub(super) struct InstallFlags {
     /// Use only the cache and local indexes: fetch nothing.
     #[arg(long)]
     offline: bool,
+    /// Refuse skills the reference validator rejects (by default they
+    /// install as agents load them, with a warning).
+    #[arg(long)]
+    require_valid: bool,
     /// Approve the tools every new or changed skill's allowed-tools asks to
     /// pre-approve, without asking.
     #[arg(long)]
@@ -34,6 +38,7 @@ impl InstallFlags {
             force: self.force,
             allow_unsigned: self.allow_unsigned,
             offline: self.offline,
+            require_valid: self.require_valid,
             grants: match (self.approve_grants, on_a_terminal()) {
                 (true, _) => GrantConsent::ApproveAll,
                 (false, true) => GrantConsent::Ask(&ask_about_grants),

@@ -26,6 +26,10 @@ pub(super) struct Args {
     /// Dependencies, comma-separated org/name@req (default: metadata.dependencies).
     #[arg(long)]
     dependencies: Option<String>,
+    /// Publish a skill the reference validator rejects, as long as agents
+    /// load it; its entry records the rules it breaks.
+    #[arg(long)]
+    allow_invalid: bool,
     /// Print JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -43,6 +47,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         key: &key,
         version: args.version.as_deref(),
         dependencies: args.dependencies.as_deref(),
+        allow_invalid: args.allow_invalid,
     };
     let cache = context.dirs()?.cache.clone();
     let published = publish(&request, &cache)?;

@@ -128,6 +128,10 @@ pub struct IndexEntry {
     /// Archive size in bytes.
     #[serde(default)]
     pub size: u64,
+    /// The reference rules the skill breaks, when it was published with
+    /// `--allow-invalid` (rule identifiers, such as `description-length`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invalid: Vec<String>,
 }
 
 impl IndexEntry {

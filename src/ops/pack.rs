@@ -26,16 +26,41 @@ pub struct Packed {
     pub size: u64,
 }
 
-/// Validates the skill in `dir` (refusing an invalid one with the
-/// validator's messages) and packs it into bytes. Returns the files packed
-/// too.
-pub fn pack_skill(dir: &Path) -> anyhow::Result<(Skill, Vec<u8>, Vec<pack::PackedFile>)> {
+/// How strictly a skill is checked before it is packed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Validity {
+    /// The reference validator's verdict: an invalid skill is refused.
+    Reference,
+    /// What agents load: a name and a description, and a name that is a
+    /// safe folder name. The rules it breaks are reported, not refused.
+    Lenient,
+}
+
+/// A packed skill.
+pub struct PackedSkill {
+    /// Its metadata.
+    pub skill: Skill,
+    /// The archive's bytes.
+    pub bytes: Vec<u8>,
+    /// The files packed.
+    pub files: Vec<pack::PackedFile>,
+    /// The reference rules it breaks (rule identifiers, sorted, once each);
+    /// empty for a valid skill.
+    pub broken_rules: Vec<String>,
+}
+
+/// Checks the skill in `dir` as `validity` says (refusing it with the
+/// validator's messages when it must be valid) and packs it into bytes.
+pub fn pack_skill(dir: &Path, validity: Validity) -> anyhow::Result<PackedSkill> {
     let report = validate(dir, ValidateOptions::default());
-    if !report.valid {
-        let problems: Vec<String> = report
-            .problems
+    let errors: Vec<_> = report
+        .problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .collect();
+    if !report.valid && validity == Validity::Reference {
+        let problems: Vec<String> = errors
             .iter()
-            .filter(|p| p.severity == Severity::Error)
             .map(|p| format!("  {}: error[{}]: {}", p.file.display(), p.rule, p.message))
             .collect();
         bail!(
@@ -51,16 +76,39 @@ pub fn pack_skill(dir: &Path) -> anyhow::Result<(Skill, Vec<u8>, Vec<pack::Packe
         );
     }
     let skill = load_skill(dir)?;
+    if !crate::skill::name::is_safe_folder_name(&skill.meta.name) {
+        bail!(
+            Hinted::new(format!(
+                "{}: the name {:?} cannot name a folder (it must be one folder name: no '/', '\\', leading '.' or control characters)",
+                skill.skill_md.display(),
+                skill.meta.name
+            ))
+            .hint("give the skill a plain name, such as the name of its folder")
+        );
+    }
+    let mut broken_rules: Vec<String> = errors.iter().map(|p| p.rule.to_string()).collect();
+    broken_rules.sort();
+    broken_rules.dedup();
     let files = pack::list_files(dir)?;
     let cursor = pack::write_archive(&skill.meta.name, &files, std::io::Cursor::new(Vec::new()))?;
-    Ok((skill, cursor.into_inner(), files))
+    Ok(PackedSkill {
+        skill,
+        bytes: cursor.into_inner(),
+        files,
+        broken_rules,
+    })
 }
 
 /// Packs `dir` and writes the archive to `output` (default
 /// `<cwd>/<name>-<version>.skill`, or `<name>.skill` without a version),
 /// atomically.
 pub fn pack_to_file(dir: &Path, output: Option<&Path>, cwd: &Path) -> anyhow::Result<Packed> {
-    let (skill, bytes, files) = pack_skill(dir)?;
+    let PackedSkill {
+        skill,
+        bytes,
+        files,
+        ..
+    } = pack_skill(dir, Validity::Reference)?;
     let name = skill.meta.name;
     let version = skill.meta.metadata.get("version").cloned();
     let path = match output {

@@ -8,6 +8,7 @@ use crate::hint::Hinted;
 use crate::index::git::{GitIndex, init_repository, is_git_index};
 use crate::index::local::IndexDir;
 use crate::index::{IndexEntry, PackageName, parse_dependencies};
+use crate::ops::pack::{PackedSkill, Validity};
 use crate::store::hash;
 use crate::store::signing::{SigningKey, read_public_key, trusted_comment};
 
@@ -78,6 +79,9 @@ pub struct PublishRequest<'a> {
     pub version: Option<&'a str>,
     /// Overrides `metadata.dependencies` (comma-separated `org/name@req`).
     pub dependencies: Option<&'a str>,
+    /// Publish a skill the reference validator rejects, as long as agents
+    /// load it, recording the rules it breaks in its entry.
+    pub allow_invalid: bool,
 }
 
 /// What `publish` did.
@@ -95,7 +99,27 @@ pub struct Published {
 
 /// Packs, signs and adds a skill to an index.
 pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Published> {
-    let (skill, archive, _) = crate::ops::pack::pack_skill(request.skill_dir)?;
+    let validity = match request.allow_invalid {
+        true => Validity::Lenient,
+        false => Validity::Reference,
+    };
+    let PackedSkill {
+        skill,
+        bytes: archive,
+        broken_rules,
+        ..
+    } = crate::ops::pack::pack_skill(request.skill_dir, validity).map_err(|e| {
+        // A package name follows the naming rules whatever else is allowed.
+        let name_is_valid = crate::skill::load_skill(request.skill_dir)
+            .is_ok_and(|s| crate::skill::name::is_valid_name(&s.meta.name));
+        match validity == Validity::Reference && name_is_valid {
+            true => e.context(
+                Hinted::new(format!("{} cannot be published", request.skill_dir.display()))
+                    .hint("--allow-invalid publishes it as agents load it, with the broken rules recorded in its entry"),
+            ),
+            false => e,
+        }
+    })?;
     let package: PackageName = format!("{}/{}", request.org, skill.meta.name).parse()?;
     let version = match request
         .version
@@ -138,6 +162,7 @@ pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Pub
         sig,
         yanked: false,
         size: archive.len() as u64,
+        invalid: broken_rules,
     };
     let public_key = key.public_key();
     change_index(request.index, cache, |index| {

@@ -85,9 +85,40 @@ pub fn is_valid_name(name: &str) -> bool {
     !name.is_empty() && check_name(name).is_empty()
 }
 
+/// Whether `name` may name a folder skillpkg creates (DESIGN §5): one
+/// path component, not empty, no `/` or `\\`, no leading `.`, no control
+/// characters, at most 255 bytes. Names that break the specification's
+/// other rules (case, length, characters) still pass: agents load them.
+pub fn is_safe_folder_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 255
+        && !name.starts_with('.')
+        && !name.contains(['/', '\\'])
+        && !name.chars().any(char::is_control)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn safe_folder_names_are_one_plain_component() {
+        for ok in ["pdf", "Broken", "café", "a b", "x.y", &"a".repeat(255)] {
+            assert!(is_safe_folder_name(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            ".",
+            "..",
+            ".hidden",
+            "a/b",
+            "a\\b",
+            "a\nb",
+            &"a".repeat(256),
+        ] {
+            assert!(!is_safe_folder_name(bad), "{bad:?}");
+        }
+    }
 
     #[test]
     fn boundaries() {

@@ -267,18 +267,29 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
       Caused by: failed to canonicalize path `[TEMP]/app/nowhere`: No such file or directory (os error 2)
     "#);
 
-    // An invalid skill gets the validator's verdict.
+    // A skill the reference validator rejects installs as agents load it,
+    // with one warning; --require-valid gets the validator's verdict.
     write_skill(
         &app.join("tools"),
         "broken",
         "---\nname: Broken\ndescription: x\n---\n",
     );
-    let out = ctx.fails_in(&app, &["add", "broken", "--path", "tools/broken"]);
+    let out = ctx.fails_in(&app, &["add", "--path", "tools/broken", "--require-valid"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
-    error: 'broken' cannot be installed
+    error: 'Broken' cannot be installed
       Caused by: [TEMP]/app/tools/broken is not a valid skill:
       [TEMP]/app/tools/broken/SKILL.md: error[name-lowercase]: Skill name 'Broken' must be lowercase
       [TEMP]/app/tools/broken/SKILL.md: error[name-directory-mismatch]: Directory name 'broken' must match skill name 'Broken'
     hint: fix these, then check with `skillpkg validate [TEMP]/app/tools/broken`
     ");
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills.toml")).unwrap(),
+        before
+    );
+    let out = ctx.ok_in(&app, &["add", "--path", "tools/broken"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    warning: Broken breaks the specification's rules (name-directory-mismatch, name-lowercase), and is installed as agents load it; `skillpkg validate .agents/skills/Broken` shows why, and --require-valid refuses such skills
+       Installed Broken v0.0.0
+    ");
+    assert!(app.join(".agents/skills/Broken/SKILL.md").is_file());
 }

@@ -320,3 +320,50 @@ fn a_rejected_push_is_fetched_and_retried() {
         "Add marker\nPublish acme/rival@1.0.0\n"
     );
 }
+
+#[test]
+fn a_skill_the_reference_rejects_publishes_with_allow_invalid_and_installs_with_a_warning() {
+    let ctx = TestContext::new();
+    let acme = crate::common::AcmeIndex::new(&ctx);
+    // Like Anthropic's claude-api: a description over 1,024 characters.
+    let description = format!("Calls the API. Use when calling it. {}", "x".repeat(1100));
+    let dir = write_skill(
+        &ctx.root().join("src"),
+        "long",
+        &skill_md("long", &description),
+    );
+    let args = acme.publish_args(&dir, "1.0.0");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = ctx.fails(&args);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: [TEMP]/src/long cannot be published
+      Caused by: [TEMP]/src/long is not a valid skill:
+      [TEMP]/src/long/SKILL.md: error[description-length]: Description exceeds 1024 character limit (1136 chars)
+    hint: --allow-invalid publishes it as agents load it, with the broken rules recorded in its entry
+    hint: fix these, then check with `skillpkg validate [TEMP]/src/long`
+    ");
+    let mut allowed = args.clone();
+    allowed.push("--allow-invalid");
+    ctx.ok(&allowed);
+    let entries = entry_lines(&acme.index, "acme/long");
+    assert_eq!(
+        entries[0]["invalid"],
+        serde_json::json!(["description-length"])
+    );
+
+    let app = crate::common::new_project(&ctx, Some(acme.index.to_str().unwrap()));
+    let out = ctx.fails_in(&app, &["add", "acme/long", "--require-valid"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: acme/long@1.0.0 breaks the specification's rules (description-length), and --require-valid was given
+    hint: leave out --require-valid to install it as agents load it
+    ");
+    assert!(!app.join(".agents/skills/long").exists());
+    let out = ctx.ok_in(&app, &["add", "acme/long"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    warning: acme/long breaks the specification's rules (description-length), and is installed as agents load it; `skillpkg validate .agents/skills/long` shows why, and --require-valid refuses such skills
+       Installed acme/long v1.0.0
+    ");
+    // Said when it is put in place, not on every install.
+    let again = ctx.ok_in(&app, &["install"]);
+    assert!(!again.stderr.contains("warning"), "{}", again.stderr);
+}

@@ -63,7 +63,10 @@ fn shipped_archives_are_current_with_their_sources() {
     let index = IndexDir::open(&repo().join("registry-index")).unwrap();
     for package in index.packages().unwrap() {
         let source = repo().join("sample-skills").join(&package.name);
-        let (_, bytes, _) = skillpkg::ops::pack::pack_skill(&source).unwrap();
+        let bytes =
+            skillpkg::ops::pack::pack_skill(&source, skillpkg::ops::pack::Validity::Reference)
+                .unwrap()
+                .bytes;
         for entry in index.entries(&package).unwrap() {
             assert_eq!(
                 entry.cksum,

@@ -106,6 +106,7 @@ impl Publisher {
             deps: Vec::new(),
             desc: "A tool.".into(),
             yanked: false,
+            invalid: Vec::new(),
         };
         skillpkg::index::local::IndexDir::open(index)
             .unwrap()

@@ -112,6 +112,15 @@ impl Apply<'_> {
             // New, or the locked version put back (missing or replaced with --force).
             _ => Action::Installed,
         };
+        // Said once, when it is put in place, not on every install.
+        if action != Action::Unchanged && !ready.broken_rules.is_empty() {
+            warnings.push(format!(
+                "{} breaks the specification's rules ({}), and is installed as agents load it; `skillpkg validate {}` shows why, and --require-valid refuses such skills",
+                ready.name,
+                ready.broken_rules.join(", "),
+                self.project.shown(&target).display()
+            ));
+        }
         let change = Change {
             warnings,
             ..Change::new(&ready.name, &ready.version, action)

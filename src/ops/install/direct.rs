@@ -17,6 +17,7 @@ use crate::index::parse_dependencies;
 use crate::manifest::DirectSource;
 use crate::manifest::lock::LockedSkill;
 use crate::manifest::source_id::{GitOrigin, SourceId};
+use crate::ops::pack::{PackedSkill, Validity};
 
 /// A path or git skill, packed and ready to extract.
 #[derive(Debug)]
@@ -35,20 +36,39 @@ pub(crate) struct DirectSkill {
     pub archive: tempfile::NamedTempFile,
     /// `metadata.dependencies`, for resolution against the default registry.
     pub dependencies: Vec<(String, VersionReq)>,
+    /// The reference rules it breaks, installed anyway (as agents load it).
+    pub broken_rules: Vec<String>,
+}
+
+/// Where and how direct skills are fetched and checked.
+pub(crate) struct Fetching<'a> {
+    /// The project, which path skills are relative to.
+    pub project_dir: &'a Path,
+    /// The cache, for git repositories.
+    pub cache: &'a Path,
+    /// Fetch nothing over the network.
+    pub offline: bool,
+    /// Where checkouts and archives are made.
+    pub staging: &'a Path,
+    /// How strictly skills are checked.
+    pub validity: Validity,
 }
 
 /// Fetches (for git), validates and packs the skill `name` from `origin`.
 /// `locked` is its lock entry when resolution may keep it.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare(
     name: &str,
     origin: &DirectSource,
-    project_dir: &Path,
     locked: Option<&LockedSkill>,
-    cache: &Path,
-    offline: bool,
-    staging: &Path,
+    fetching: &Fetching,
 ) -> anyhow::Result<DirectSkill> {
+    let Fetching {
+        project_dir,
+        cache,
+        offline,
+        staging,
+        validity,
+    } = *fetching;
     fs_err::create_dir_all(staging)?;
     let wanted = name.rsplit('/').next().unwrap_or(name);
     let checkout = tempfile::Builder::new()
@@ -107,7 +127,12 @@ pub(crate) fn prepare(
             ))
         );
     }
-    let (skill, bytes, files) = crate::ops::pack::pack_skill(&dir)
+    let PackedSkill {
+        skill,
+        bytes,
+        files,
+        broken_rules,
+    } = crate::ops::pack::pack_skill(&dir, validity)
         .with_context(|| format!("'{name}' cannot be installed"))?;
     if skill.meta.name != wanted {
         bail!(
@@ -155,6 +180,7 @@ pub(crate) fn prepare(
         source,
         archive,
         dependencies,
+        broken_rules,
     })
 }
 

@@ -41,6 +41,8 @@ pub(super) struct Ready<'a> {
     pub archive: PathBuf,
     /// What the user should know about how it was verified.
     pub warnings: Vec<String>,
+    /// The specification's rules it breaks, installed anyway.
+    pub broken_rules: Vec<String>,
 }
 
 /// Downloads every registry archive the cache lacks, verifies each, and
@@ -59,6 +61,17 @@ pub(super) fn fetch_all<'a>(
 ) -> anyhow::Result<Vec<Ready<'a>>> {
     for planned in planned {
         check_pinned_checksum(planned, pin_of(planned, old_lock))?;
+        if options.require_valid && !planned.entry.invalid.is_empty() {
+            bail!(
+                Hinted::new(format!(
+                    "{}@{} breaks the specification's rules ({}), and --require-valid was given",
+                    planned.package,
+                    planned.entry.vers,
+                    planned.entry.invalid.join(", ")
+                ))
+                .hint("leave out --require-valid to install it as agents load it")
+            );
+        }
     }
     let archive_dir = dirs.cache.join("archives");
     for registry in registries {
@@ -91,6 +104,7 @@ pub(super) fn fetch_all<'a>(
             dependencies: planned.entry.deps.iter().map(|d| d.name.clone()).collect(),
             archive,
             warnings,
+            broken_rules: planned.entry.invalid.clone(),
         });
     }
     for skill in direct {
@@ -105,6 +119,7 @@ pub(super) fn fetch_all<'a>(
             dependencies: skill.dependencies.iter().map(|(n, _)| n.clone()).collect(),
             archive: skill.archive.path().to_path_buf(),
             warnings: Vec::new(),
+            broken_rules: skill.broken_rules.clone(),
         });
     }
     Ok(ready)

@@ -17,6 +17,9 @@ pub struct InstallOptions<'p> {
     pub allow_unsigned: bool,
     /// Use only what is on this machine: no index fetches.
     pub offline: bool,
+    /// Refuse skills the reference validator rejects (`--require-valid`);
+    /// otherwise they install as agents load them, with a warning.
+    pub require_valid: bool,
     /// Where downloads and installs report their progress.
     pub progress: &'p dyn Progress,
     /// What to do about grants new or changed skills ask for.
@@ -30,6 +33,7 @@ impl Default for InstallOptions<'_> {
             force: false,
             allow_unsigned: false,
             offline: false,
+            require_valid: false,
             progress: &SILENT,
             grants: GrantConsent::Leave,
         }
@@ -43,6 +47,7 @@ impl std::fmt::Debug for InstallOptions<'_> {
             .field("force", &self.force)
             .field("allow_unsigned", &self.allow_unsigned)
             .field("offline", &self.offline)
+            .field("require_valid", &self.require_valid)
             .field("grants", &self.grants)
             .finish_non_exhaustive()
     }

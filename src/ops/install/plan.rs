@@ -64,6 +64,16 @@ pub(super) fn gather(
         by_registry: BTreeMap::new(),
         direct: Vec::new(),
     };
+    let fetching = super::direct::Fetching {
+        project_dir: &project.dir,
+        cache: &dirs.cache,
+        offline: options.offline,
+        staging: &project.staging_dir(),
+        validity: match options.require_valid {
+            true => crate::ops::pack::Validity::Reference,
+            false => crate::ops::pack::Validity::Lenient,
+        },
+    };
     for (name, spec) in &manifest.skills {
         let origin = match spec.source(name)? {
             Source::Registry { req, registry } => {
@@ -79,15 +89,7 @@ pub(super) fn gather(
             Source::Direct(origin) => origin,
         };
         let locked = old_lock.get(name).filter(|_| unlock.keeps(name));
-        let skill = prepare(
-            name,
-            &origin,
-            &project.dir,
-            locked,
-            &dirs.cache,
-            options.offline,
-            &project.staging_dir(),
-        )?;
+        let skill = prepare(name, &origin, locked, &fetching)?;
         let default = registry_spec(manifest, None)?.map(str::to_string);
         requests
             .by_registry

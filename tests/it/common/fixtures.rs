@@ -148,7 +148,13 @@ impl AcmeIndex {
 
     /// Publishes the skill in `dir` as `version`.
     pub(crate) fn publish_version(&self, ctx: &TestContext, dir: &Path, version: &str) {
-        ctx.ok(&[
+        let args = self.publish_args(dir, version);
+        ctx.ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+
+    /// The arguments of `skillpkg publish` for the skill in `dir` as `version`.
+    pub(crate) fn publish_args(&self, dir: &Path, version: &str) -> Vec<String> {
+        [
             "publish",
             dir.to_str().unwrap(),
             "--version",
@@ -159,7 +165,9 @@ impl AcmeIndex {
             "acme",
             "--key",
             self.keys.secret_file.to_str().unwrap(),
-        ]);
+        ]
+        .map(String::from)
+        .to_vec()
     }
 }
 
