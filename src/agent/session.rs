@@ -14,6 +14,7 @@ use super::model::{self, Message, Model, ToolSpec, scripted};
 use super::run::{Approver, Budgets, Outcome, Run};
 use super::tools::Toolbox;
 use super::tools::policy::Policy;
+use super::tools::sandbox::Sandbox;
 use crate::hint::Hinted;
 use crate::skill::Skill;
 
@@ -49,6 +50,8 @@ pub struct ExecOptions<'a> {
     pub timeout: Duration,
     /// Names whose skill in a lower root is hidden by a higher one.
     pub shadowed: Vec<String>,
+    /// Where scripts and shell commands run.
+    pub sandbox: Sandbox,
 }
 
 /// What `--dry-run` shows.
@@ -155,6 +158,7 @@ impl<'o> Session<'o> {
                     "deny": options.policy.deny,
                     "restrict": options.policy.restrict,
                 },
+                "sandbox": options.sandbox.audit(),
             }),
         );
         Ok(Session {
@@ -221,6 +225,7 @@ impl<'o> Session<'o> {
         let catalog = catalog::build(&listed(skills), input, budget);
         let mut toolbox = Toolbox::new(options.workspace, skills)?;
         toolbox.timeout = options.timeout;
+        toolbox.sandbox = options.sandbox.clone();
         let system = system_prompt(toolbox.workspace(), &catalog);
         self.audit.record(
             "catalog",

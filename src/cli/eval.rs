@@ -44,6 +44,8 @@ pub(super) struct Args {
     /// Print the report as JSON on stdout.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    sandbox: super::sandbox::SandboxArgs,
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
@@ -58,11 +60,20 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     }
     let loaded = super::load_skills(context)?;
     let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();
-    let (_, manifest, untrusted) =
+    let (project, manifest, untrusted) =
         crate::ops::skills::trusted_project_manifest(&cwd, context.dirs()?)?;
     if let Some(warning) = untrusted {
         context.printer.warn(warning);
     }
+    // Each case has a private workspace: no workspace to check here.
+    let sandbox = super::sandbox::sandbox(
+        &args.sandbox,
+        &manifest.agent,
+        &project.join(crate::project::MANIFEST_FILE),
+        context,
+        None,
+        Vec::new(),
+    )?;
     let credentials = Credentials::new(Some(&context.dirs()?.config));
     // Cases without a model of their own use exec's choice, when there is one.
     let default_model = choose_model(None, manifest.agent.model.as_deref(), &credentials).ok();
@@ -80,6 +91,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         },
         cwd: &cwd,
         timeout: Duration::from_secs(args.timeout),
+        sandbox,
     };
     let report = eval::run(&cases, &skills, &options)?;
     if args.json {

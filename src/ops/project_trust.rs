@@ -102,5 +102,14 @@ pub fn ignored_settings(agent: &AgentSection) -> Vec<&'static str> {
     if agent.tools.is_some() {
         ignored.push("tools");
     }
+    if agent.sandbox.is_some() {
+        ignored.push("sandbox");
+    }
+    if agent.network.is_some() {
+        ignored.push("network");
+    }
+    if !agent.env.is_empty() {
+        ignored.push("env");
+    }
     ignored
 }

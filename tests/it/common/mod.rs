@@ -264,6 +264,29 @@ pub(crate) fn wait_until(mut ready: impl FnMut() -> bool, what: impl FnOnce() ->
     }
 }
 
+/// Whether a live process (not a zombie) has `arg` among its arguments:
+/// how a test finds what a sandboxed command started, since the pids the
+/// command sees are those of its own PID namespace.
+pub(crate) fn running_with_arg(arg: &str) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.filter_map(Result::ok).any(|entry| {
+        let dir = entry.path();
+        let zombie = std::fs::read_to_string(dir.join("stat")).map_or(true, |stat| {
+            stat.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                == Some("Z")
+        });
+        !zombie
+            && std::fs::read(dir.join("cmdline"))
+                .is_ok_and(|line| line.split(|b| *b == 0).any(|a| a == arg.as_bytes()))
+    })
+}
+
 /// The reference validator's verdicts on `dirs`, or `None` (with a loud
 /// message) when Python's `skills-ref` is not installed.
 pub(crate) fn reference_verdicts(dirs: &[PathBuf]) -> Option<Vec<serde_json::Value>> {
