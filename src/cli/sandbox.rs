@@ -12,10 +12,8 @@ use super::Context;
 /// Where scripts and shell commands run.
 #[derive(Debug, clap::Args)]
 pub(super) struct SandboxArgs {
-    /// What scripts and shell commands may write: the workspace (less
-    /// .git/, .skillpkg/, skills, skills.toml and skills.lock) and a
-    /// private TMPDIR; only that TMPDIR; or anything, with no sandbox
-    /// [default: workspace-write, or [agent] sandbox].
+    /// What scripts and shell commands may write [default:
+    /// workspace-write, or [agent] sandbox].
     #[arg(long, value_enum, value_name = "MODE")]
     sandbox: Option<SandboxMode>,
     /// Refuse to run when the sandbox cannot be set up on this machine.

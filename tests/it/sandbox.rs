@@ -352,6 +352,38 @@ fn pass_env_and_a_trusted_projects_agent_env_pass_one_variable_each() {
 }
 
 #[test]
+fn a_trusted_projects_agent_table_sets_the_sandbox_and_flags_win() {
+    let ctx = TestContext::new();
+    let model = script(&ctx, "hello", json!({"turns": [{"text": "hello"}]}));
+    let manifest = ctx.project.join("skills.toml");
+    std::fs::write(
+        &manifest,
+        "[agent]\nsandbox = \"read-only\"\nnetwork = true\n",
+    )
+    .unwrap();
+    ctx.ok(&["trust", "--project"]);
+    let sandbox = |flags: &[&str]| {
+        let args = [&["exec", "--model", model.as_str()], flags, &["hi"]].concat();
+        ctx.ok(&args);
+        let log = audit(&ctx);
+        let sandbox = &events(&log, "start")[0]["sandbox"];
+        (sandbox["mode"].clone(), sandbox["network"].clone())
+    };
+    assert_eq!(sandbox(&[]), (json!("read-only"), json!(true)));
+    assert_eq!(
+        sandbox(&["--sandbox", "workspace-write"]),
+        (json!("workspace-write"), json!(true))
+    );
+    std::fs::write(&manifest, "[agent]\nsandbox = \"none\"\n").unwrap();
+    ctx.ok(&["trust", "--project"]);
+    let out = ctx.fails(&["exec", "--model", &model, "hi"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r#"
+    error: [TEMP]/project/skills.toml: [agent] sandbox = "none" is not a sandbox mode
+    hint: use "workspace-write", "read-only" or "off"
+    "#);
+}
+
+#[test]
 fn without_the_sandbox_require_sandbox_refuses_and_otherwise_one_warning_says_so() {
     let ctx = TestContext::new();
     let hook = [("SKILLPKG_SANDBOX_UNAVAILABLE", "1")];

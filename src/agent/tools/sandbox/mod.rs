@@ -58,7 +58,8 @@ const SECRET_STORES: [&str; 14] = [
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum SandboxMode {
-    /// The workspace (less its protected paths) and a private TMPDIR.
+    /// The workspace (less .git/, .skillpkg/, skills, skills.toml and
+    /// skills.lock) and a private TMPDIR.
     #[default]
     WorkspaceWrite,
     /// Only a private TMPDIR.
