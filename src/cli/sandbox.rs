@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::agent::tools::sandbox::{self, Sandbox, SandboxMode};
+use crate::agent::tools::sandbox::{self, Sandbox, SandboxMode, Warn};
 use crate::hint::Hinted;
 use crate::manifest::AgentSection;
 
@@ -29,8 +29,8 @@ pub(super) struct SandboxArgs {
 
 /// The sandbox of a run: the flags, else the (trusted) `[agent]` table
 /// of `manifest`. Refuses a `workspace` where it would protect little;
-/// where it cannot be set up, refuses with `--require-sandbox` and warns
-/// once otherwise.
+/// where it cannot be set up, refuses with `--require-sandbox`, and
+/// otherwise warns once, when the first command runs.
 pub(super) fn sandbox(
     args: &SandboxArgs,
     agent: &AgentSection,
@@ -65,19 +65,15 @@ pub(super) fn sandbox(
     }
     let hidden = sandbox::secret_stores(dirs.home.as_deref(), &dirs.config);
     let available = sandbox::availability();
-    if let Err(why) = &available {
-        if args.require_sandbox {
-            anyhow::bail!(
-                Hinted::new(format!(
-                    "the sandbox for scripts and shell commands cannot be set up here: {why}"
-                ))
-                .hint("without --require-sandbox they run unsandboxed, after a warning")
-            );
-        }
-        context.printer.warn(format_args!(
-            "the sandbox for scripts and shell commands cannot be set up here ({why}); they run without it"
-        ));
+    if let (Err(why), true) = (&available, args.require_sandbox) {
+        anyhow::bail!(
+            Hinted::new(format!(
+                "the sandbox for scripts and shell commands cannot be set up here: {why}"
+            ))
+            .hint("without --require-sandbox they run unsandboxed, after a warning")
+        );
     }
+    let printer = context.printer;
     let mut pass_env = args.pass_env.clone();
     pass_env.extend(agent.env.iter().cloned());
     Ok(Sandbox {
@@ -87,5 +83,6 @@ pub(super) fn sandbox(
         protected,
         hidden,
         available,
+        warn: Warn::new(move |message| printer.warn(message)),
     })
 }

@@ -395,7 +395,14 @@ fn without_the_sandbox_require_sandbox_refuses_and_otherwise_one_warning_says_so
     hint: without --require-sandbox they run unsandboxed, after a warning
     ");
     assert!(!ctx.project.join("ran").exists());
-    // Two commands, one warning.
+    // No command, no warning; two commands, one warning.
+    let hello = script(&ctx, "hello", json!({"turns": [{"text": "hello"}]}));
+    let out = run(ctx
+        .command()
+        .envs(hook)
+        .args(["exec", "--model", &hello, "hi"]))
+    .assert_ok();
+    assert_eq!(out.stderr, "");
     let model = script(
         &ctx,
         "twice",

@@ -544,6 +544,7 @@ impl<'s> Toolbox<'s> {
             self.tmpdir = Some((made.1, made.0));
         }
         let tmpdir = self.tmpdir.as_ref().map(|(_, path)| path.as_path());
+        self.sandbox.warn_if_unavailable();
         let skill_dirs: Vec<PathBuf> = self
             .skills
             .values()

@@ -142,22 +142,25 @@ fn init(spec: &Spec, command: &[OsString]) -> Result<i32, String> {
     // SAFETY: prctl with plain integers.
     unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) };
     mount(None, "/", None, libc::MS_REC | libc::MS_PRIVATE, None)?;
-    mount(
+    // A /proc of the namespace's processes only. A container that masks
+    // parts of its /proc may refuse; the old one then stays, and Landlock
+    // still keeps the command from reading processes outside.
+    let _ = mount(
         Some("proc"),
         "/proc",
         Some("proc"),
         libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
         None,
-    )?;
+    );
     let mut writable = spec.writable.clone();
-    if Path::new("/dev/shm").is_dir() {
-        mount(
-            Some("tmpfs"),
-            "/dev/shm",
-            Some("tmpfs"),
-            libc::MS_NOSUID | libc::MS_NODEV,
-            Some("mode=1777"),
-        )?;
+    let shm = mount(
+        Some("tmpfs"),
+        "/dev/shm",
+        Some("tmpfs"),
+        libc::MS_NOSUID | libc::MS_NODEV,
+        Some("mode=1777"),
+    );
+    if shm.is_ok() {
         writable.push(PathBuf::from("/dev/shm"));
     }
     for path in &spec.hidden {

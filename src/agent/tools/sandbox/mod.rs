@@ -19,7 +19,8 @@ pub mod spec;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 use serde_json::json;
@@ -108,6 +109,33 @@ pub struct Sandbox {
     pub hidden: Vec<PathBuf>,
     /// `Ok` when the sandbox can be set up here, else why not.
     pub available: Result<(), String>,
+    /// Says, once per process, that a command runs without the sandbox
+    /// because it cannot be set up.
+    pub warn: Warn,
+}
+
+/// What prints a warning for the user.
+type WarnFn = dyn Fn(&str) + Send + Sync;
+
+/// A way to warn the user, from wherever commands run.
+#[derive(Clone, Default)]
+pub struct Warn(Option<Arc<WarnFn>>);
+
+impl Warn {
+    /// Warns through `warn`.
+    pub fn new(warn: impl Fn(&str) + Send + Sync + 'static) -> Warn {
+        Warn(Some(Arc::new(warn)))
+    }
+}
+
+impl std::fmt::Debug for Warn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Warn(..)"
+        } else {
+            "Warn(none)"
+        })
+    }
 }
 
 impl Sandbox {
@@ -120,6 +148,21 @@ impl Sandbox {
             protected: Vec::new(),
             hidden: Vec::new(),
             available: Err("the sandbox is off".into()),
+            warn: Warn::default(),
+        }
+    }
+
+    /// Before a command runs: where the sandbox is wanted but cannot be
+    /// set up, the one warning of the process says so.
+    pub fn warn_if_unavailable(&self) {
+        static WARNED: AtomicBool = AtomicBool::new(false);
+        let (Some(warn), Err(why)) = (&self.warn.0, &self.available) else {
+            return;
+        };
+        if self.mode != SandboxMode::Off && !WARNED.swap(true, Ordering::SeqCst) {
+            warn(&format!(
+                "the sandbox for scripts and shell commands cannot be set up here ({why}); they run without it"
+            ));
         }
     }
 
