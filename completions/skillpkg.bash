@@ -405,7 +405,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__eval)
-            opts="-m -j -q -v -h --model --base-url --filter --jobs --baseline --timeout --json --quiet --verbose --help"
+            opts="-m -j -q -v -h --model --base-url --filter --jobs --baseline --timeout --json --sandbox --require-sandbox --allow-network --pass-env --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -443,6 +443,14 @@ _skillpkg() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "workspace-write read-only off" -- "${cur}"))
+                    return 0
+                    ;;
+                --pass-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -451,7 +459,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__exec)
-            opts="-m -y -q -v -h --model --base-url --no-stream --dry-run --json --yes --allow-tool --deny-tool --restrict-tools --max-turns --max-tool-calls --max-tokens --timeout --catalog-budget --quiet --verbose --help"
+            opts="-m -y -q -v -h --model --base-url --no-stream --dry-run --json --yes --allow-tool --deny-tool --restrict-tools --max-turns --max-tool-calls --max-tokens --timeout --catalog-budget --sandbox --require-sandbox --allow-network --pass-env --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -494,6 +502,14 @@ _skillpkg() {
                     return 0
                     ;;
                 --catalog-budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "workspace-write read-only off" -- "${cur}"))
+                    return 0
+                    ;;
+                --pass-env)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -228,21 +228,33 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l max-tool-call
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l max-tokens -d 'Most tokens, input and output together' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l timeout -d 'Seconds a script or shell command may run' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l catalog-budget -d 'The catalog\'s budget in characters (default: 2% of the model\'s context)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l sandbox -d 'What scripts and shell commands may write [default: workspace-write, or [agent] sandbox]' -r -f -a "workspace-write\t'The workspace (less .git/, .skillpkg/, skills, skills.toml and skills.lock) and a private TMPDIR'
+read-only\t'Only a private TMPDIR'
+off\t'No sandbox: the command runs with skillpkg\'s rights and its environment minus secrets'"
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l pass-env -d 'Pass this environment variable to scripts and shell commands (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l no-stream -d 'Wait for each whole answer instead of streaming it'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l dry-run -d 'Print the system prompt, the tool schemas and a token estimate; call no model'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l json -d 'Print the result as JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -s y -l yes -d 'Approve every tool call that is not denied'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l restrict-tools -d 'Make an active skill\'s allowed-tools the only tools available'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l require-sandbox -d 'Refuse to run when the sandbox cannot be set up on this machine'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l allow-network -d 'Let scripts and shell commands use the network'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -s v -l verbose -d 'Print more detail'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -s m -l model -d 'The model for every case (default: each case\'s, else exec\'s choice)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l base-url -d 'Another server speaking the model\'s API' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l filter -d 'Only cases whose name contains this' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -s j -l jobs -d 'Cases run at once (default: the number of cores)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l baseline -d 'Also run each case against a baseline, and report the difference' -r -f -a "none\t'Each case also runs with no skills at all'"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l timeout -d 'Seconds a script or shell command may run' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l sandbox -d 'What scripts and shell commands may write [default: workspace-write, or [agent] sandbox]' -r -f -a "workspace-write\t'The workspace (less .git/, .skillpkg/, skills, skills.toml and skills.lock) and a private TMPDIR'
+read-only\t'Only a private TMPDIR'
+off\t'No sandbox: the command runs with skillpkg\'s rights and its environment minus secrets'"
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l pass-env -d 'Pass this environment variable to scripts and shell commands (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l json -d 'Print the report as JSON on stdout'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l require-sandbox -d 'Refuse to run when the sandbox cannot be set up on this machine'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l allow-network -d 'Let scripts and shell commands use the network'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -s h -l help -d 'Print help (see more with \'--help\')'

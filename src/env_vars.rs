@@ -41,3 +41,7 @@ pub const OPENAI_BASE_URL: &str = "OPENAI_BASE_URL";
 /// and wait for a line on stdin before going on; it exists for tests that
 /// kill a run at a chosen step.
 pub const SKILLPKG_PROGRESS_PAUSE: &str = "SKILLPKG_PROGRESS_PAUSE";
+/// A test hook: any value makes the script sandbox unavailable, as on a
+/// machine without Landlock or user namespaces, to test the warning and
+/// `--require-sandbox`.
+pub const SKILLPKG_SANDBOX_UNAVAILABLE: &str = "SKILLPKG_SANDBOX_UNAVAILABLE";

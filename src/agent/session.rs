@@ -15,6 +15,7 @@ use super::model::{self, Message, Model, ToolSpec, scripted};
 use super::run::{Approver, Budgets, Outcome, Run};
 use super::tools::Toolbox;
 use super::tools::policy::Policy;
+use super::tools::sandbox::Sandbox;
 use crate::hint::Hinted;
 use crate::skill::Skill;
 
@@ -55,6 +56,8 @@ pub struct ExecOptions<'a> {
     /// By skill name, the patterns of its `allowed-tools` the user has
     /// approved (DESIGN §11 step 2): only these pre-approve calls.
     pub grants: BTreeMap<String, Vec<String>>,
+    /// Where scripts and shell commands run.
+    pub sandbox: Sandbox,
 }
 
 /// What `--dry-run` shows.
@@ -164,6 +167,7 @@ impl<'o> Session<'o> {
                     "restrict": options.policy.restrict,
                 },
                 "grants": options.grants,
+                "sandbox": options.sandbox.audit(),
             }),
         );
         Ok(Session {
@@ -233,6 +237,7 @@ impl<'o> Session<'o> {
         toolbox.protect_roots(&options.skill_roots);
         toolbox.timeout = options.timeout;
         toolbox.grants = self.grants.clone();
+        toolbox.sandbox = options.sandbox.clone();
         let system = system_prompt(toolbox.workspace(), &catalog);
         self.audit.record(
             "catalog",

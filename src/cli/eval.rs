@@ -44,6 +44,8 @@ pub(super) struct Args {
     /// Print the report as JSON on stdout.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    sandbox: super::sandbox::SandboxArgs,
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
@@ -63,6 +65,15 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         context.printer.warn(warning);
     }
     let manifest = &settings.manifest;
+    // Each case has a private workspace: no workspace to check here.
+    let sandbox = super::sandbox::sandbox(
+        &args.sandbox,
+        &manifest.agent,
+        &settings.dir.join(crate::project::MANIFEST_FILE),
+        context,
+        None,
+        Vec::new(),
+    )?;
     let credentials = Credentials::new(Some(&context.dirs()?.config));
     // Cases without a model of their own use exec's choice, when there is one.
     let default_model = choose_model(None, manifest.agent.model.as_deref(), &credentials).ok();
@@ -80,6 +91,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         },
         cwd: &cwd,
         timeout: Duration::from_secs(args.timeout),
+        sandbox,
     };
     let report = eval::run(&cases, &skills, &options)?;
     if args.json {

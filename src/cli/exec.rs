@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::agent::run::{Answer, ApprovalRequest, Budgets, Ending};
 use crate::agent::tools::policy::Policy;
+use crate::agent::tools::sandbox::Sandbox;
 use crate::agent::{Connection, ExecOptions, Session, choose_model, dry_run, exec, open_model};
 use crate::credentials::Credentials;
 
@@ -59,6 +60,8 @@ pub(super) struct Args {
     /// The catalog's budget in characters (default: 2% of the model's context).
     #[arg(long)]
     catalog_budget: Option<usize>,
+    #[command(flatten)]
+    sandbox: super::sandbox::SandboxArgs,
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
@@ -78,7 +81,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let manifest = &settings.manifest;
     let survey = crate::ops::grants::survey(&loaded, &settings, &dirs)?;
     let state_dir = settings.dir.join(".skillpkg");
-    let options = ExecOptions {
+    let protected: Vec<std::path::PathBuf> = loaded.roots.iter().map(|r| r.dir.clone()).collect();
+    let mut options = ExecOptions {
         task: args.task.as_deref().unwrap_or(""),
         workspace: &cwd,
         state_dir: &state_dir,
@@ -97,7 +101,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         timeout: Duration::from_secs(args.timeout),
         shadowed,
         grants: crate::ops::grants::approved(&survey),
-        skill_roots: loaded.roots.iter().map(|r| r.dir.clone()).collect(),
+        skill_roots: protected.clone(),
+        sandbox: Sandbox::off(),
     };
     if args.dry_run {
         let plan = dry_run(&skills, &options, None)?;
@@ -119,6 +124,14 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         }
         return Ok(ExitStatus::Success);
     }
+    options.sandbox = super::sandbox::sandbox(
+        &args.sandbox,
+        &manifest.agent,
+        &settings.dir.join(crate::project::MANIFEST_FILE),
+        context,
+        Some(&cwd),
+        protected,
+    )?;
     let credentials = Credentials::new(Some(&context.dirs()?.config));
     let spec = choose_model(
         args.model.as_deref(),

@@ -18,6 +18,7 @@ mod printer;
 mod progress;
 mod prompt;
 mod publish;
+mod sandbox;
 mod search;
 mod show;
 mod trust;
@@ -172,6 +173,12 @@ pub fn command() -> clap::Command {
 
 /// Runs skillpkg with the process's arguments.
 pub fn main() -> ExitCode {
+    // Started as its own sandbox helper: nothing else runs, and this
+    // process must still have a single thread.
+    #[cfg(target_os = "linux")]
+    if let Some(code) = crate::agent::tools::sandbox::helper::main_if_requested() {
+        return ExitCode::from(code as u8);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

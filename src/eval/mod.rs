@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use crate::agent::run::Budgets;
 use crate::agent::tools::policy::Policy;
+use crate::agent::tools::sandbox::Sandbox;
 use crate::agent::{Connection, ExecOptions, Session, open_model};
 use crate::hint::Hinted;
 use crate::skill::Skill;
@@ -39,6 +40,8 @@ pub struct EvalOptions<'a> {
     pub cwd: &'a Path,
     /// How long a script or shell command may run.
     pub timeout: Duration,
+    /// Where scripts and shell commands run.
+    pub sandbox: Sandbox,
 }
 
 /// One trial of a case.
@@ -248,6 +251,7 @@ fn run_once(
         grants: Default::default(),
         // The case workspace is a fresh folder, apart from every root.
         skill_roots: Vec::new(),
+        sandbox: options.sandbox.clone(),
     };
     let started = Instant::now();
     let mut model = open_model(spec, options.cwd, &options.connection)?;

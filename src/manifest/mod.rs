@@ -153,6 +153,16 @@ pub struct AgentSection {
     /// `"restrict"` makes allowed-tools a whitelist.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<String>,
+    /// The sandbox of scripts and shell commands: `"workspace-write"`,
+    /// `"read-only"` or `"off"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
+    /// Whether scripts and shell commands may use the network.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<bool>,
+    /// Environment variables passed to scripts and shell commands.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<String>,
 }
 
 impl AgentSection {

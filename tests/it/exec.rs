@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::common::{
-    Output, TestContext, has_pdftotext, in_terminal, in_terminal_typing, run, skill_md, wait_until,
-    write_skill,
+    Output, TestContext, has_pdftotext, in_terminal, in_terminal_typing, run, running_with_arg,
+    skill_md, wait_until, write_skill,
 };
 
 /// A minimal one-page PDF whose text layer says `text`.
@@ -45,7 +45,7 @@ fn make_pdf(path: &Path, text: &str) {
 }
 
 /// Writes a model script and returns its `--model` value.
-fn script(ctx: &TestContext, name: &str, turns: Value) -> String {
+pub(crate) fn script(ctx: &TestContext, name: &str, turns: Value) -> String {
     let path = ctx.root().join(format!("{name}.json"));
     std::fs::write(&path, turns.to_string()).unwrap();
     format!("scripted:{}", path.display())
@@ -56,7 +56,7 @@ fn exec(ctx: &TestContext, args: &[&str]) -> Output {
 }
 
 /// Every event of the newest audit log of the project.
-fn audit(ctx: &TestContext) -> Vec<Value> {
+pub(crate) fn audit(ctx: &TestContext) -> Vec<Value> {
     let runs = ctx.root().join("project/.skillpkg/runs");
     let mut logs: Vec<PathBuf> = std::fs::read_dir(&runs)
         .unwrap()
@@ -71,8 +71,32 @@ fn audit(ctx: &TestContext) -> Vec<Value> {
         .collect()
 }
 
-fn events<'a>(log: &'a [Value], event: &str) -> Vec<&'a Value> {
+pub(crate) fn events<'a>(log: &'a [Value], event: &str) -> Vec<&'a Value> {
     log.iter().filter(|e| e["event"] == event).collect()
+}
+
+/// The README's main flow, with `flags`: the sample index's pdf skill
+/// runs pdftotext over a PDF whose text is `text`, and the answer quotes it.
+pub(crate) fn summarize_a_pdf(ctx: &TestContext, text: &str, flags: &[&str]) {
+    ctx.ok(&["add", "example/pdf-processing"]);
+    make_pdf(&ctx.project.join("report.pdf"), text);
+    let model = script(
+        ctx,
+        "pdf",
+        json!({"turns": [
+            {"tool_calls": [{"name": "use_skill", "input": {"name": "pdf-processing"}}]},
+            {"tool_calls": [{"name": "run_script", "input": {"skill": "pdf-processing", "path": "scripts/extract_text.sh", "args": ["report.pdf"]}}]},
+            {"text": "Summary: {{last_tool_result}}"}
+        ]}),
+    );
+    let args = [
+        &["--model", &model, "--yes"],
+        flags,
+        &["summarize report.pdf"],
+    ]
+    .concat();
+    let out = exec(ctx, &args).assert_ok();
+    assert!(out.stdout.contains(text), "{}", out.stdout);
 }
 
 #[test]
@@ -81,26 +105,7 @@ fn a_pdf_task_activates_the_skill_runs_its_script_and_answers_from_the_pdf() {
         return;
     }
     let ctx = TestContext::new();
-    ctx.ok(&["add", "example/pdf-processing"]);
-    make_pdf(
-        &ctx.root().join("project/report.pdf"),
-        "Quarterly revenue grew by 12 percent",
-    );
-    let model = script(
-        &ctx,
-        "pdf",
-        json!({"turns": [
-            {"tool_calls": [{"name": "use_skill", "input": {"name": "pdf-processing"}}]},
-            {"tool_calls": [{"name": "run_script", "input": {"skill": "pdf-processing", "path": "scripts/extract_text.sh", "args": ["report.pdf"]}}]},
-            {"text": "Summary: {{last_tool_result}}"}
-        ]}),
-    );
-    let out = exec(&ctx, &["--model", &model, "--yes", "summarize report.pdf"]).assert_ok();
-    assert!(
-        out.stdout.contains("Quarterly revenue grew by 12 percent"),
-        "{}",
-        out.stdout
-    );
+    summarize_a_pdf(&ctx, "Quarterly revenue grew by 12 percent", &[]);
     let log = audit(&ctx);
     let disclosures = events(&log, "disclosure");
     assert_eq!(disclosures[0]["skill"], "pdf-processing");
@@ -276,7 +281,8 @@ fn scripts_get_no_secrets_and_are_killed_whole_at_the_timeout() {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     };
     write_script("env.sh", "env");
-    write_script("hang.sh", "sleep 300 &\necho $! > child.pid\nsleep 300");
+    // The marker finds the child: the pid it sees is its namespace's.
+    write_script("hang.sh", "sleep 300.0421 &\nsleep 300");
     let model = script(
         &ctx,
         "scripts",
@@ -304,18 +310,15 @@ fn scripts_get_no_secrets_and_are_killed_whole_at_the_timeout() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(env.contains("VISIBLE_SETTING=shown"), "{env}");
+    // Only the allow-list: a setting not passed with --pass-env stays out.
+    assert!(!env.contains("VISIBLE_SETTING"), "{env}");
     assert!(env.contains("SKILL_DIR="), "{env}");
+    assert!(env.contains("TMPDIR="), "{env}");
     assert!(!env.contains("do-not-leak"), "{env}");
-    let child: i32 = std::fs::read_to_string(ctx.root().join("project/child.pid"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
     // Soon gone, or a zombie waiting for whoever adopted it to reap it.
     wait_until(
-        || !alive(child),
-        || format!("the script's child {child} outlived the timeout"),
+        || !running_with_arg("300.0421"),
+        || "the script's child outlived the timeout".into(),
     );
 }
 
@@ -495,7 +498,7 @@ fn dry_run_shows_the_prompt_tools_and_estimate_and_no_model_says_how_to_configur
 
 /// A project skill `name` with one executable script `scripts/<script>`
 /// running `body` under `/bin/sh`.
-fn skill_with_script(ctx: &TestContext, name: &str, script: &str, body: &str) {
+pub(crate) fn skill_with_script(ctx: &TestContext, name: &str, script: &str, body: &str) {
     use std::os::unix::fs::PermissionsExt;
     let skill = write_skill(
         &ctx.project_root(),
@@ -779,28 +782,28 @@ fn invented_tool_names_are_the_models_error_and_a_skill_named_shell_answers_noth
     assert!(events(&audit(&ctx), "disclosure").is_empty());
 }
 
-/// Whether `pid` is alive (a zombie waiting to be reaped counts as gone).
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit(')')
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .next()
-            != Some("Z")
-    })
+#[test]
+fn processes_that_detach_with_setsid_end_with_the_command() {
+    detached_processes_end_with_the_command("workspace-write", "300.0431", "300.0432");
 }
 
 #[test]
-fn processes_that_detach_with_setsid_end_with_the_command() {
+fn without_the_sandbox_detached_processes_still_end_with_the_command() {
+    detached_processes_end_with_the_command("off", "300.0441", "300.0442");
+}
+
+/// A script leaves a child in a session of its own, holding the output
+/// pipe open, and one that double-forks away from its parent, each a
+/// `sleep` whose argument marks it; neither outlives the run.
+fn detached_processes_end_with_the_command(sandbox: &str, setsid: &str, orphan: &str) {
     let ctx = TestContext::new();
-    // A child in a session of its own, holding the output pipe open, and
-    // one that double-forks away from its parent.
     skill_with_script(
         &ctx,
         "detach",
         "detach.sh",
-        "setsid sleep 300 &\necho $! > setsid.pid\n(setsid sh -c 'echo $$ > orphan.pid; exec sleep 300' &)\nsleep 0.2\necho started",
+        &format!(
+            "setsid sleep {setsid} &\n(setsid sh -c 'exec sleep {orphan}' &)\nsleep 0.2\necho started"
+        ),
     );
     let model = script(
         &ctx,
@@ -811,18 +814,29 @@ fn processes_that_detach_with_setsid_end_with_the_command() {
         ]}),
     );
     let started = std::time::Instant::now();
-    let out = exec(&ctx, &["--model", &model, "--yes", "--timeout", "5", "go"]).assert_ok();
+    let out = exec(
+        &ctx,
+        &[
+            "--model",
+            &model,
+            "--yes",
+            "--timeout",
+            "5",
+            "--sandbox",
+            sandbox,
+            "go",
+        ],
+    )
+    .assert_ok();
     assert!(out.stdout.contains("started"), "{}", out.stdout);
     assert!(
         started.elapsed() < std::time::Duration::from_secs(10),
         "the run waited for the detached processes"
     );
-    for file in ["setsid.pid", "orphan.pid"] {
-        let pid: i32 = std::fs::read_to_string(ctx.project.join(file))
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
-        crate::common::wait_until(|| !alive(pid), || format!("{file}: {pid} outlived the run"));
+    for marker in [setsid, orphan] {
+        crate::common::wait_until(
+            || !running_with_arg(marker),
+            || format!("sleep {marker} outlived the run"),
+        );
     }
 }

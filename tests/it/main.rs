@@ -16,6 +16,7 @@ mod models;
 mod publish;
 mod roots;
 mod sample_index;
+mod sandbox;
 mod server;
 mod signatures;
 mod threats;

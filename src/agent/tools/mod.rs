@@ -8,6 +8,7 @@ pub mod command_line;
 pub mod confine;
 pub mod policy;
 pub mod process;
+pub mod sandbox;
 pub mod write_beneath;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -22,6 +23,7 @@ use super::model::ToolSpec;
 use super::slash::substitute;
 use crate::skill::Skill;
 use confine::Confinement;
+use sandbox::{Sandbox, SandboxMode};
 
 /// Files listed with an activated skill, at most.
 const MAX_LISTED_FILES: usize = 50;
@@ -110,6 +112,10 @@ pub struct Toolbox<'s> {
     pub timeout: Duration,
     /// Bytes of each output stream kept.
     pub max_output: usize,
+    /// Where scripts and shell commands run (default: no sandbox).
+    pub sandbox: Sandbox,
+    /// The commands' private `TMPDIR` (canonical), made on first use.
+    tmpdir: Option<(tempfile::TempDir, PathBuf)>,
 }
 
 impl<'s> Toolbox<'s> {
@@ -137,6 +143,8 @@ impl<'s> Toolbox<'s> {
             grants: BTreeMap::new(),
             timeout: Duration::from_secs(120),
             max_output: 30_000,
+            sandbox: Sandbox::off(),
+            tmpdir: None,
         })
     }
 
@@ -393,15 +401,9 @@ impl<'s> Toolbox<'s> {
             Value::String(s) => super::slash::split_args(s),
             other => return Err(format!("args must be a list of strings, not {other}")),
         };
-        let outcome = process::run(
-            path,
-            &args,
-            &self.workspace,
-            &[("SKILL_DIR", dir)],
-            self.timeout,
-            self.max_output,
-        )
-        .map_err(|e| format!("could not run {relative}: {e}"))?;
+        let outcome = self
+            .launch(path, &args, &[("SKILL_DIR", dir)])
+            .map_err(|e| format!("could not run {relative}: {e}"))?;
         Ok(resource.disclose(ToolOutput {
             is_error: outcome.code != Some(0),
             truncated: outcome.truncated,
@@ -518,6 +520,11 @@ impl<'s> Toolbox<'s> {
     fn write_file(&mut self, input: &Value) -> Result<ToolOutput, String> {
         let relative = str_arg(input, "path")?;
         let content = str_arg(input, "content")?;
+        if self.sandbox.mode == SandboxMode::ReadOnly {
+            return Err(format!(
+                "{relative} was not written: this run is read-only (--sandbox read-only)"
+            ));
+        }
         let path = Confinement::new([self.workspace.clone()])
             .writable(&self.workspace, relative)
             .map_err(|e| e.to_string())?;
@@ -569,17 +576,58 @@ impl<'s> Toolbox<'s> {
         None
     }
 
+    /// Runs `program args…` in the workspace, in the run's sandbox.
+    fn launch(
+        &mut self,
+        program: &Path,
+        args: &[String],
+        extra_env: &[(&str, &Path)],
+    ) -> Result<process::Outcome, String> {
+        if self.sandbox.mode != SandboxMode::Off && self.tmpdir.is_none() {
+            let made = tempfile::Builder::new()
+                .prefix("skillpkg-tmp-")
+                .tempdir()
+                .and_then(|dir| Ok((std::fs::canonicalize(dir.path())?, dir)))
+                .map_err(|e| format!("could not create a private temporary folder: {e}"))?;
+            self.tmpdir = Some((made.1, made.0));
+        }
+        let tmpdir = self.tmpdir.as_ref().map(|(_, path)| path.as_path());
+        self.sandbox.warn_if_unavailable();
+        let skill_dirs: Vec<PathBuf> = self
+            .skills
+            .values()
+            .filter_map(|skill| std::fs::canonicalize(&skill.dir).ok())
+            .collect();
+        let command = self
+            .sandbox
+            .command(
+                program,
+                args,
+                &self.workspace,
+                tmpdir,
+                extra_env,
+                &skill_dirs,
+            )
+            .map_err(|e| e.to_string())?;
+        let outcome =
+            process::run(command, self.timeout, self.max_output).map_err(|e| e.to_string())?;
+        if let Some(why) = sandbox::setup_failure(outcome.code, &outcome.stderr) {
+            return Err(format!(
+                "the sandbox could not be set up, so nothing ran: {why}"
+            ));
+        }
+        Ok(outcome)
+    }
+
     fn shell(&mut self, input: &Value) -> Result<ToolOutput, String> {
         let command = str_arg(input, "command")?;
-        let outcome = process::run(
-            Path::new("/bin/sh"),
-            &["-c".to_string(), command.to_string()],
-            &self.workspace,
-            &[],
-            self.timeout,
-            self.max_output,
-        )
-        .map_err(|e| format!("could not run the shell: {e}"))?;
+        let outcome = self
+            .launch(
+                Path::new("/bin/sh"),
+                &["-c".to_string(), command.to_string()],
+                &[],
+            )
+            .map_err(|e| format!("could not run the shell: {e}"))?;
         Ok(ToolOutput {
             is_error: outcome.code != Some(0),
             truncated: outcome.truncated,

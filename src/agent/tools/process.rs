@@ -1,10 +1,9 @@
 //! Running scripts and shell commands for the model: in their own process
-//! group (killed whole on timeout), with secrets removed from the
-//! environment, output captured and truncated.
+//! group (killed whole on timeout), output captured and truncated. The
+//! command comes built, with its environment, from [`super::sandbox`].
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -77,30 +76,15 @@ pub fn is_secret(name: &str) -> bool {
         || upper.starts_with("AWS_SECRET")
 }
 
-/// Runs `program args…` in `cwd` with the process's environment minus its
-/// secrets, plus `extra_env`; kills its whole process group after
-/// `timeout`; keeps at most `max_output` bytes of each stream.
-pub fn run(
-    program: &Path,
-    args: &[String],
-    cwd: &Path,
-    extra_env: &[(&str, &Path)],
-    timeout: Duration,
-    max_output: usize,
-) -> std::io::Result<Outcome> {
-    let mut command = Command::new(program);
+/// Runs `command` (built with its program, arguments, working directory
+/// and environment); kills its whole process group after `timeout`; keeps
+/// at most `max_output` bytes of each stream.
+pub fn run(mut command: Command, timeout: Duration, max_output: usize) -> std::io::Result<Outcome> {
     command
-        .args(args)
-        .current_dir(cwd)
-        .env_clear()
-        .envs(std::env::vars_os().filter(|(k, _)| !is_secret(&k.to_string_lossy())))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    for (key, value) in extra_env {
-        command.env(key, value);
-    }
     become_subreaper();
     let mut child = command.spawn()?;
     let group = child.id() as i32;
@@ -277,15 +261,11 @@ mod tests {
     #[test]
     fn output_is_truncated_with_a_note() {
         let dir = tempfile::tempdir().unwrap();
-        let outcome = run(
-            Path::new("/bin/sh"),
-            &["-c".into(), "yes | head -c 100000".into()],
-            dir.path(),
-            &[],
-            Duration::from_secs(10),
-            1000,
-        )
-        .unwrap();
+        let mut command = Command::new("/bin/sh");
+        command
+            .args(["-c", "yes | head -c 100000"])
+            .current_dir(dir.path());
+        let outcome = run(command, Duration::from_secs(10), 1000).unwrap();
         assert_eq!(outcome.stdout.len(), 1000);
         assert!(outcome.truncated);
         assert!(outcome.report().ends_with("[output truncated]\n"));

@@ -70,14 +70,20 @@ impl TestContext {
     /// Replaces what changes from run to run in `text`, for snapshots: the
     /// temp dir (`[TEMP]`), audit log names (`[RUN]`), the builtin skills'
     /// versioned cache folder (`[VERSION]`), git commits (`[COMMIT]`) and
-    /// the random part of temporary folders (`[RANDOM]`).
+    /// the random part of temporary folders (`[RANDOM]`); and drops the
+    /// warning that the script sandbox cannot be set up, which depends on
+    /// the machine (`tests/it/sandbox.rs` checks it unredacted).
     pub(crate) fn redact(&self, text: &str) -> String {
-        static VARYING: LazyLock<[(Regex, &str); 4]> = LazyLock::new(|| {
+        static VARYING: LazyLock<[(Regex, &str); 5]> = LazyLock::new(|| {
             [
                 (r"\d{8}T\d{6}\.\d{3}Z-[0-9a-f]{6}", "[RUN]"),
                 (r"builtin/[^/\s]+-[0-9a-f]{16}", "builtin/[VERSION]"),
                 (r"\b[0-9a-f]{40}\b", "[COMMIT]"),
                 (r"\.source-[0-9A-Za-z]{6}", ".source-[RANDOM]"),
+                (
+                    r"(?m)^warning: the sandbox for scripts and shell commands cannot be set up here \(.*\); they run without it\n",
+                    "",
+                ),
             ]
             .map(|(pattern, with)| (Regex::new(pattern).unwrap(), with))
         });
@@ -262,6 +268,29 @@ pub(crate) fn wait_until(mut ready: impl FnMut() -> bool, what: impl FnOnce() ->
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Whether a live process (not a zombie) has `arg` among its arguments:
+/// how a test finds what a sandboxed command started, since the pids the
+/// command sees are those of its own PID namespace.
+pub(crate) fn running_with_arg(arg: &str) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.filter_map(Result::ok).any(|entry| {
+        let dir = entry.path();
+        let zombie = std::fs::read_to_string(dir.join("stat")).map_or(true, |stat| {
+            stat.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                == Some("Z")
+        });
+        !zombie
+            && std::fs::read(dir.join("cmdline"))
+                .is_ok_and(|line| line.split(|b| *b == 0).any(|a| a == arg.as_bytes()))
+    })
 }
 
 /// The reference validator's verdicts on `dirs`, or `None` (with a loud
