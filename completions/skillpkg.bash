@@ -259,7 +259,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --path --git --rev --subdir --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
+            opts="-g -q -v -h --registry --path --git --rev --subdir --skill --list --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -282,6 +282,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --subdir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skill)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -60,7 +60,9 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l registry -d 'T
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l path -d 'Install the skill in this folder (pinned by content hash)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l git -d 'Install the skill from this git repository (pinned by commit)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l rev -d 'With --git: the branch, tag or commit (default: the remote\'s HEAD)' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l subdir -d 'With --git: the skill\'s folder inside the repository' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l subdir -d 'With --git: the skill\'s folder inside the repository (default: every skill the repository holds)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l skill -d 'With --git: add only the skills with this name (repeatable; globs such as \'pdf*\')' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l list -d 'With --git: list the repository\'s skills, and add nothing'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l force -d 'Replace managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l offline -d 'Use only the cache and local indexes: fetch nothing'

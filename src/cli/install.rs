@@ -3,6 +3,7 @@
 use crate::ops::install::{Action, Change, GrantConsent, GrantRequest, InstallOptions};
 
 use super::{Context, ExitStatus};
+use crate::hint::Hinted;
 
 /// Flags shared by the commands that install.
 #[derive(Debug, clap::Args)]
@@ -95,8 +96,9 @@ fn ask_about_grants(request: &GrantRequest) -> bool {
 /// Add packages to skills.toml and install them.
 #[derive(Debug, clap::Args)]
 pub(super) struct AddArgs {
-    /// Packages: org/name or org/name@requirement. With --path or --git, the
-    /// name to record the skill under (default: the skill's own name).
+    /// Packages: org/name or org/name@requirement; or a repository's short
+    /// form, github:owner/repo[/path][@rev] (gitlab: too). With --path or
+    /// --git, the name to record one skill under (default: its own name).
     #[arg(required_unless_present_any = ["path", "git"])]
     packages: Vec<String>,
     /// The registry (a name under [registries]) to take them from.
@@ -111,9 +113,17 @@ pub(super) struct AddArgs {
     /// With --git: the branch, tag or commit (default: the remote's HEAD).
     #[arg(long, requires = "git")]
     rev: Option<String>,
-    /// With --git: the skill's folder inside the repository.
+    /// With --git: the skill's folder inside the repository (default: every
+    /// skill the repository holds).
     #[arg(long, requires = "git")]
     subdir: Option<String>,
+    /// With --git: add only the skills with this name (repeatable; globs
+    /// such as 'pdf*').
+    #[arg(long = "skill", value_name = "NAME", requires = "git")]
+    skills: Vec<String>,
+    /// With --git: list the repository's skills, and add nothing.
+    #[arg(long, requires = "git")]
+    list: bool,
     #[command(flatten)]
     flags: InstallFlags,
 }
@@ -198,18 +208,19 @@ fn report_grants(context: &Context, changes: &[Change]) {
     }
 }
 
-pub(super) fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn add(mut args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
-    if args.path.is_some() || args.git.is_some() {
+    expand_shorthand(&mut args)?;
+    if let Some(url) = args.git.clone() {
+        return add_repo(args, &url, context);
+    }
+    if let Some(path) = args.path {
         if args.packages.len() > 1 {
-            anyhow::bail!("--path and --git add one skill at a time");
+            anyhow::bail!("--path adds one skill at a time");
         }
         let spec = crate::manifest::DetailedSpec {
-            path: args.path.map(|p| p.display().to_string()),
-            git: args.git,
-            rev: args.rev,
-            subdir: args.subdir,
+            path: Some(path.display().to_string()),
             ..Default::default()
         };
         let project = context.project(args.flags.global)?;
@@ -234,6 +245,107 @@ pub(super) fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
     )?;
     report(context, &changes);
     Ok(ExitStatus::Success)
+}
+
+/// `add github:owner/repo/path@rev` is `add --git https://github.com/owner/repo
+/// --subdir path --rev rev`.
+fn expand_shorthand(args: &mut AddArgs) -> anyhow::Result<()> {
+    let Some(index) = args
+        .packages
+        .iter()
+        .position(|p| crate::manifest::shorthand::expand(p).is_some())
+    else {
+        return Ok(());
+    };
+    let text = args.packages.remove(index);
+    let short = crate::manifest::shorthand::expand(&text)
+        .expect("found above")
+        .map_err(anyhow::Error::msg)?;
+    if args.git.is_some() || args.path.is_some() || !args.packages.is_empty() {
+        anyhow::bail!(
+            Hinted::new(format!("'{text}' names a repository; add it on its own"))
+                .hint(format!("skillpkg add {text} [--skill NAME]"))
+        );
+    }
+    args.git = Some(short.url);
+    args.subdir = args.subdir.take().or(short.subdir);
+    args.rev = args.rev.take().or(short.rev);
+    Ok(())
+}
+
+/// `add --git URL`: every skill the repository holds, those `--skill`
+/// picks, or the one in `--subdir`; `--list` only lists them.
+fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    use crate::ops::install::repo::{RepoRequest, list_repo};
+    let dirs = context.dirs()?.clone();
+    if args.packages.len() > 1 {
+        anyhow::bail!("--git takes at most one name, for one skill");
+    }
+    let request = RepoRequest {
+        url,
+        rev: args.rev.as_deref(),
+        subdir: args.subdir.as_deref(),
+    };
+    if args.list {
+        let scratch = tempfile::tempdir()?;
+        let listing = list_repo(request, &dirs.cache, args.flags.offline, scratch.path())?;
+        print_listing(context, &listing);
+        return Ok(ExitStatus::Success);
+    }
+    let project = context.project(args.flags.global)?;
+    let (listing, changes) = crate::ops::install::add_repo(
+        &project,
+        &dirs,
+        request,
+        &args.skills,
+        args.packages.first().map(String::as_str),
+        args.flags.options(false, context),
+    )?;
+    for skipped in &listing.skipped {
+        context.printer.warn(format_args!("skipped {skipped}"));
+    }
+    if args.subdir.is_none() {
+        let count = listing.skills.len();
+        context.printer.status(
+            "Found",
+            format_args!(
+                "{count} skill{} in {} at commit {}",
+                if count == 1 { "" } else { "s" },
+                listing.url,
+                listing.commit
+            ),
+        );
+    }
+    report(context, &changes);
+    Ok(ExitStatus::Success)
+}
+
+/// One line per skill of a repository: name, folder, description.
+fn print_listing(context: &Context, listing: &crate::ops::install::repo::RepoListing) {
+    let width = |text: &str| text.chars().count();
+    let names = listing
+        .skills
+        .iter()
+        .map(|s| width(&s.name))
+        .max()
+        .unwrap_or(0);
+    let folders = listing
+        .skills
+        .iter()
+        .map(|s| width(s.subdir.as_deref().unwrap_or(".")))
+        .max()
+        .unwrap_or(0);
+    for skill in &listing.skills {
+        let description: String = skill.description.chars().take(72).collect();
+        context.printer.data(format_args!(
+            "{:<names$}  {:<folders$}  {description}",
+            skill.name,
+            skill.subdir.as_deref().unwrap_or(".")
+        ));
+    }
+    for skipped in &listing.skipped {
+        context.printer.warn(format_args!("skipped {skipped}"));
+    }
 }
 
 pub(super) fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {

@@ -2,6 +2,7 @@
 
 pub mod edit;
 pub mod lock;
+pub mod shorthand;
 pub mod source_id;
 
 use std::collections::BTreeMap;

@@ -52,6 +52,17 @@ pub struct PackedSkill {
 /// Checks the skill in `dir` as `validity` says (refusing it with the
 /// validator's messages when it must be valid) and packs it into bytes.
 pub fn pack_skill(dir: &Path, validity: Validity) -> anyhow::Result<PackedSkill> {
+    pack_skill_from(dir, validity, None)
+}
+
+/// [`pack_skill`] for a skill exported from elsewhere (a folder of a git
+/// repository at a commit, named by `origin`): messages name the origin,
+/// not the folder it was exported to.
+pub fn pack_skill_from(
+    dir: &Path,
+    validity: Validity,
+    origin: Option<&str>,
+) -> anyhow::Result<PackedSkill> {
     let report = validate(dir, ValidateOptions::default());
     let errors: Vec<_> = report
         .problems
@@ -59,20 +70,30 @@ pub fn pack_skill(dir: &Path, validity: Validity) -> anyhow::Result<PackedSkill>
         .filter(|p| p.severity == Severity::Error)
         .collect();
     if !report.valid && validity == Validity::Reference {
+        let shown = |file: &Path| match origin {
+            Some(origin) => format!(
+                "{origin}: {}",
+                file.strip_prefix(dir).unwrap_or(file).display()
+            ),
+            None => file.display().to_string(),
+        };
         let problems: Vec<String> = errors
             .iter()
-            .map(|p| format!("  {}: error[{}]: {}", p.file.display(), p.rule, p.message))
+            .map(|p| format!("  {}: error[{}]: {}", shown(&p.file), p.rule, p.message))
             .collect();
+        let what = origin.map_or_else(|| dir.display().to_string(), str::to_string);
         bail!(
             Hinted::new(format!(
-                "{} is not a valid skill:\n{}",
-                dir.display(),
+                "{what} is not a valid skill:\n{}",
                 problems.join("\n")
             ))
-            .hint(format!(
-                "fix these, then check with `skillpkg validate {}`",
-                dir.display()
-            ))
+            .hint(match origin {
+                Some(_) => "fix these where the skill comes from".to_string(),
+                None => format!(
+                    "fix these, then check with `skillpkg validate {}`",
+                    dir.display()
+                ),
+            })
         );
     }
     let skill = load_skill(dir)?;

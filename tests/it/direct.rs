@@ -2,7 +2,7 @@
 //! content hash (path) or commit (git), and kept by `install` until
 //! `update` moves them.
 
-use crate::common::{TestContext, copy_dir, git, new_project, tree, write_skill};
+use crate::common::{TestContext, copy_dir, fresh_copy, git, new_project, tree, write_skill};
 
 fn lint_md(version: &str, body: &str) -> String {
     format!(
@@ -67,11 +67,7 @@ fn a_path_skill_is_pinned_by_its_content() {
     );
 
     // A fresh clone of the project reproduces it with --locked.
-    let copy = ctx.root().join("copy");
-    std::fs::create_dir_all(&copy).unwrap();
-    for file in ["skills.toml", "skills.lock"] {
-        std::fs::copy(app.join(file), copy.join(file)).unwrap();
-    }
+    let copy = fresh_copy(&ctx, &app);
     copy_dir(&app.join("tools"), &copy.join("tools"));
     ctx.ok_in(&copy, &["install", "--locked"]);
     assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
@@ -156,11 +152,7 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
     );
 
     // A fresh copy gets the pinned commit too, and then works offline.
-    let copy = ctx.root().join("copy");
-    std::fs::create_dir_all(&copy).unwrap();
-    for file in ["skills.toml", "skills.lock"] {
-        std::fs::copy(app.join(file), copy.join(file)).unwrap();
-    }
+    let copy = fresh_copy(&ctx, &app);
     ctx.ok_in(&copy, &["install", "--locked"]);
     assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
     ctx.ok_in(&copy, &["install", "--frozen"]);
@@ -212,6 +204,13 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
     let (_repo, url) = lint_repository(&ctx);
     let app = new_project(&ctx, None);
     let before = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    let empty = ctx.root().join("empty-repo");
+    std::fs::create_dir_all(empty.join("docs")).unwrap();
+    std::fs::write(empty.join("docs/README.md"), "No skills here.\n").unwrap();
+    git(&empty, &["init", "-q", "-b", "main"]);
+    git(&empty, &["add", "-A"]);
+    git(&empty, &["commit", "-q", "-m", "docs"]);
+    let empty_url = format!("file://{}", empty.display());
     let cases: [&[&str]; 5] = [
         &[
             "add",
@@ -231,7 +230,7 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
             "--subdir",
             "skills/lint",
         ],
-        &["add", "--git", &url],
+        &["add", "--git", &empty_url],
         &["add", "--path", "nowhere"],
     ];
     let mut transcript = String::new();
@@ -250,18 +249,18 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
     }
     insta::assert_snapshot!(ctx.redact(&transcript), @r#"
     $ skillpkg add --git file://[TEMP]/lint-repo --rev nope --subdir skills/lint
-    error: 'lint': could not get file://[TEMP]/lint-repo
+    error: could not get file://[TEMP]/lint-repo
       Caused by: file://[TEMP]/lint-repo has no branch, tag or commit 'nope'
     hint: check `rev` in skills.toml
     $ skillpkg add --git file://[TEMP]/lint-repo --subdir skills/missing
-    error: 'missing': could not read file://[TEMP]/lint-repo at [COMMIT]
-      Caused by: commit [COMMIT] has no folder 'skills/missing'
+    error: folder 'skills/missing' of file://[TEMP]/lint-repo holds no SKILL.md
+    hint: leave out --subdir to list the skills the repository holds
     $ skillpkg add team/other --git file://[TEMP]/lint-repo --subdir skills/lint
     error: 'team/other' names the skill 'lint', but skills.toml calls it 'team/other'
     hint: use "lint" (or "<org>/lint") as its key in skills.toml
-    $ skillpkg add --git file://[TEMP]/lint-repo
-    error: 'lint-repo': the top folder of file://[TEMP]/lint-repo holds no SKILL.md
-    hint: point `subdir` at the skill's own folder
+    $ skillpkg add --git file://[TEMP]/empty-repo
+    error: file://[TEMP]/empty-repo holds no skill agents can load
+    hint: skills are folders with a SKILL.md, at the top of the repository or below it (skills/<name>, .claude/skills/<name>, …)
     $ skillpkg add --path nowhere
     error: no skill folder at [TEMP]/app/nowhere
       Caused by: failed to canonicalize path `[TEMP]/app/nowhere`: No such file or directory (os error 2)

@@ -14,6 +14,7 @@ mod install;
 mod layers;
 mod models;
 mod publish;
+mod repos;
 mod roots;
 mod sample_index;
 mod sandbox;

@@ -8,6 +8,7 @@ use git2::{FetchOptions, PushOptions, RemoteCallbacks, Repository, Signature};
 
 use super::local::IndexDir;
 
+pub mod discover;
 mod tree;
 
 use crate::fsutil::FileLock;
@@ -371,7 +372,10 @@ pub fn fetch_commit(
     };
     let pinned = pinned
         .map(|id| git2::Oid::from_str(id).with_context(|| format!("'{id}' is not a commit id")))
-        .transpose()?;
+        .transpose()?
+        // What this run resolved before: one view of a repository per run,
+        // and one fetch however many of its skills are installed.
+        .or_else(|| resolved_before(&remote_url, rev));
     let have = |oid: git2::Oid| repo.find_commit(oid).is_ok();
     if let Some(oid) = pinned
         && have(oid)
@@ -435,5 +439,27 @@ pub fn fetch_commit(
             )
         })?,
     };
+    remember_resolved(&remote_url, rev, oid);
     Ok((repo, oid))
+}
+
+/// The commits this process resolved, by repository URL and revision.
+type Resolved = std::collections::HashMap<(String, Option<String>), git2::Oid>;
+
+static RESOLVED: std::sync::Mutex<Option<Resolved>> = std::sync::Mutex::new(None);
+
+fn resolved_before(url: &str, rev: Option<&str>) -> Option<git2::Oid> {
+    let resolved = RESOLVED.lock().ok()?;
+    resolved
+        .as_ref()?
+        .get(&(url.to_string(), rev.map(str::to_string)))
+        .copied()
+}
+
+fn remember_resolved(url: &str, rev: Option<&str>, oid: git2::Oid) {
+    if let Ok(mut resolved) = RESOLVED.lock() {
+        resolved
+            .get_or_insert_with(Default::default)
+            .insert((url.to_string(), rev.map(str::to_string)), oid);
+    }
 }

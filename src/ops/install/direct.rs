@@ -7,7 +7,7 @@
 //! `tree` hash of what was installed; a git skill by its commit, which
 //! `skills.lock` records in its source (`git+<url>?rev=…#<commit>`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 use semver::VersionReq;
@@ -74,10 +74,11 @@ pub(crate) fn prepare(
     let checkout = tempfile::Builder::new()
         .prefix(".source-")
         .tempdir_in(staging)?;
-    let (dir, source) = match origin {
+    let (dir, source, shown_origin) = match origin {
         DirectSource::Path(path) => (
             project_dir.join(path),
             SourceId::Path { path: path.clone() },
+            None,
         ),
         DirectSource::Git { url, rev, subdir } => {
             let (rev, subdir) = (rev.as_deref(), subdir.as_deref());
@@ -93,16 +94,20 @@ pub(crate) fn prepare(
             });
             let (repo, commit) = crate::index::git::fetch_commit(url, rev, pinned, cache, offline)
                 .with_context(|| format!("'{name}': could not get {shown}"))?;
-            // The folder is named as in the repository, for validation.
-            let dir = checkout.path().join(git_folder_name(url, subdir));
-            crate::index::git::export_tree(&repo, commit, subdir, &dir)
+            let exported = checkout.path().join("skill");
+            crate::index::git::export_tree(&repo, commit, subdir, &exported)
                 .with_context(|| format!("'{name}': could not read {shown} at {commit}"))?;
+            let shown_origin = match subdir {
+                Some(subdir) => format!("folder '{subdir}' of {shown} at {commit}"),
+                None => format!("{shown} at {commit}"),
+            };
             (
-                dir,
+                named_after_its_skill(exported, checkout.path())?,
                 SourceId::Git {
                     origin,
                     commit: commit.to_string(),
                 },
+                Some(shown_origin),
             )
         }
     };
@@ -132,7 +137,7 @@ pub(crate) fn prepare(
         bytes,
         files,
         broken_rules,
-    } = crate::ops::pack::pack_skill(&dir, validity)
+    } = crate::ops::pack::pack_skill_from(&dir, validity, shown_origin.as_deref())
         .with_context(|| format!("'{name}' cannot be installed"))?;
     if skill.meta.name != wanted {
         bail!(
@@ -184,35 +189,18 @@ pub(crate) fn prepare(
     })
 }
 
-/// The name of the folder a git skill lives in: the last part of `subdir`,
-/// else the repository's name; `skill` when that is not a skill name (a
-/// URL ending in `..`, say), since the name becomes a folder.
-pub(crate) fn git_folder_name<'a>(url: &'a str, subdir: Option<&'a str>) -> &'a str {
-    let name = subdir
-        .unwrap_or(url)
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or_default()
-        .trim_end_matches(".git");
-    match crate::skill::name::is_valid_name(name) {
-        true => name,
-        false => "skill",
+/// Moves an exported skill into a folder of `parent` named after the
+/// skill, as it will be installed (and as agents will load it), so that
+/// checks judge it in that folder. A skill that cannot be read, or whose
+/// name is no folder name, stays where it is, for the checks to refuse.
+fn named_after_its_skill(exported: PathBuf, parent: &Path) -> anyhow::Result<PathBuf> {
+    let Ok(skill) = crate::skill::load_skill(&exported) else {
+        return Ok(exported);
+    };
+    if !crate::skill::name::is_safe_folder_name(&skill.meta.name) || skill.meta.name == "skill" {
+        return Ok(exported);
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn git_folders_are_named_by_subdir_else_repository() {
-        assert_eq!(git_folder_name("https://h/team/skills.git", None), "skills");
-        assert_eq!(
-            git_folder_name("https://h/s.git", Some("skills/lint/")),
-            "lint"
-        );
-        assert_eq!(git_folder_name("file:///tmp/x/..", None), "skill");
-        assert_eq!(git_folder_name("https://h/r", Some("a/../..")), "skill");
-    }
+    let named = parent.join(&skill.meta.name);
+    fs_err::rename(&exported, &named)?;
+    Ok(named)
 }

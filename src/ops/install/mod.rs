@@ -16,6 +16,7 @@ mod fetch;
 mod grants;
 mod options;
 mod plan;
+pub mod repo;
 pub mod targets;
 mod wanted;
 
@@ -35,7 +36,6 @@ use crate::manifest::lock::Lockfile;
 use crate::manifest::{DependencySpec, Manifest};
 use crate::ops::project_trust::KeptTrust;
 use crate::project::Project;
-use direct::git_folder_name;
 
 /// A project's manifest opened for a change, with the project locked
 /// against other runs until it is dropped.
@@ -157,8 +157,8 @@ pub fn add(
     Ok(changes)
 }
 
-/// Adds a path or git skill under `name` (derived from the source when
-/// `None`), then installs.
+/// Adds a path skill under `name` (the skill's own name when `None`),
+/// then installs.
 pub fn add_direct(
     project: &Project,
     cwd: &Path,
@@ -179,18 +179,15 @@ pub fn add_direct(
             Err(_) => absolute.display().to_string(),
         });
     }
-    let name = match name {
-        Some(name) => name.to_string(),
-        None => match (&spec.path, &spec.git) {
-            (Some(path), _) => {
-                crate::skill::load::load_skill(&project.dir.join(path))
-                    .with_context(|| format!("could not read the skill in {path}"))?
-                    .meta
-                    .name
-            }
-            (None, Some(url)) => git_folder_name(url, spec.subdir.as_deref()).to_string(),
-            (None, None) => bail!("give --path or --git"),
-        },
+    let name = match (name, &spec.path) {
+        (Some(name), _) => name.to_string(),
+        (None, Some(path)) => {
+            crate::skill::load::load_skill(&project.dir.join(path))
+                .with_context(|| format!("could not read the skill in {path}"))?
+                .meta
+                .name
+        }
+        (None, None) => bail!("give --path, or add a git repository with add_repo"),
     };
     let spec = DependencySpec::Detailed(spec);
     spec.source(&name)?;
@@ -199,6 +196,56 @@ pub fn add_direct(
     edit.doc.set_dependency(&name, &spec)?;
     edit.save(project, dirs, &lock)?;
     Ok(changes)
+}
+
+/// Adds the skills of a git repository that `patterns` pick (all of them
+/// when there are none; the one in `request.subdir` when given), each
+/// under its own name (or `name`, for one skill), all at one commit, then
+/// installs. Returns what the repository holds and what changed.
+pub fn add_repo(
+    project: &Project,
+    dirs: &Dirs,
+    request: repo::RepoRequest,
+    patterns: &[String],
+    name: Option<&str>,
+    options: InstallOptions,
+) -> anyhow::Result<(repo::RepoListing, Vec<Change>)> {
+    let mut edit = Editing::open(project, dirs)?;
+    fs_err::create_dir_all(project.staging_dir())?;
+    let scratch = tempfile::Builder::new()
+        .prefix(".list-")
+        .tempdir_in(project.staging_dir())?;
+    let listing = repo::list_repo(request, &dirs.cache, options.offline, scratch.path())?;
+    let picked = repo::pick(&listing, patterns)?;
+    if name.is_some() && picked.len() != 1 {
+        bail!(
+            Hinted::new(format!(
+                "a name can be given to one skill, and {} holds {} of them",
+                listing.url,
+                picked.len()
+            ))
+            .hint("pick one with --skill NAME or --subdir DIR, or leave the name out")
+        );
+    }
+    let mut added = Vec::new();
+    for skill in picked {
+        let key = name.map_or_else(|| skill.name.clone(), str::to_string);
+        let spec = DependencySpec::Detailed(crate::manifest::DetailedSpec {
+            git: Some(request.url.to_string()),
+            rev: request.rev.map(str::to_string),
+            subdir: skill.subdir.clone(),
+            ..Default::default()
+        });
+        spec.source(&key)?;
+        edit.manifest.skills.insert(key.clone(), spec.clone());
+        added.push((key, spec));
+    }
+    let (lock, changes) = edit.install(project, dirs, options)?;
+    for (key, spec) in &added {
+        edit.doc.set_dependency(key, spec)?;
+    }
+    edit.save(project, dirs, &lock)?;
+    Ok((listing, changes))
 }
 
 fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
@@ -212,7 +259,54 @@ fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
     }
 }
 
-/// Removes packages from the manifest and their skills from the root.
+/// The manifest names `names` stand for: a repository's URL (or short
+/// form, `github:owner/repo`) stands for every skill the manifest takes
+/// from that repository; any other name for itself.
+fn expand_repositories(manifest: &Manifest, names: &[String]) -> anyhow::Result<Vec<String>> {
+    fn same_repository(a: &str, b: &str) -> bool {
+        let plain = |url: &str| {
+            let url = url.strip_prefix("git+").unwrap_or(url);
+            let url = crate::net::split_credentials(url).map_or(url.to_string(), |(u, _)| u);
+            url.trim_end_matches('/')
+                .trim_end_matches(".git")
+                .to_string()
+        };
+        plain(a) == plain(b)
+    }
+    let mut expanded = Vec::new();
+    for name in names {
+        let url = match crate::manifest::shorthand::expand(name) {
+            Some(short) => short.map_err(anyhow::Error::msg)?.url,
+            None if name.contains("://") || name.starts_with("git@") => name.clone(),
+            None => {
+                expanded.push(name.clone());
+                continue;
+            }
+        };
+        let from_it: Vec<String> = manifest
+            .skills
+            .iter()
+            .filter(|(_, spec)| match spec {
+                DependencySpec::Detailed(d) => {
+                    d.git.as_deref().is_some_and(|g| same_repository(g, &url))
+                }
+                DependencySpec::Version(_) => false,
+            })
+            .map(|(key, _)| key.clone())
+            .collect();
+        if from_it.is_empty() {
+            bail!(
+                Hinted::new(format!("no skill in skills.toml comes from {name}"))
+                    .hint("`skillpkg list` shows the installed skills")
+            );
+        }
+        expanded.extend(from_it);
+    }
+    Ok(expanded)
+}
+
+/// Removes packages from the manifest and their skills from the root. A
+/// repository's URL removes every skill taken from it.
 pub fn remove(
     project: &Project,
     dirs: &Dirs,
@@ -220,7 +314,8 @@ pub fn remove(
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
     let mut edit = Editing::open(project, dirs)?;
-    for name in names {
+    let names = expand_repositories(&edit.manifest, names)?;
+    for name in &names {
         if edit.manifest.skills.remove(name).is_none() {
             bail!("{name} is not in {}", project.manifest_path.display());
         }
@@ -260,10 +355,11 @@ pub fn update(
     let _lock = project.lock()?;
     let manifest = Manifest::load(&project.manifest_path)?;
     let old_lock = Lockfile::load(&project.lock_path)?;
+    let names = expand_repositories(&manifest, names)?;
     let unlock = if names.is_empty() {
         Unlock::Everything
     } else {
-        for name in names {
+        for name in &names {
             if old_lock.get(name).is_none() {
                 bail!(
                     Hinted::new(format!("{name} is not in {}", project.lock_path.display()))

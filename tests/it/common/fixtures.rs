@@ -53,6 +53,17 @@ pub(crate) fn new_project(ctx: &TestContext, registry: Option<&str>) -> PathBuf 
     dir
 }
 
+/// A fresh copy of the project in `app` (its skills.toml and skills.lock
+/// only), as a clone of its repository would be: `<temp>/copy`.
+pub(crate) fn fresh_copy(ctx: &TestContext, app: &Path) -> PathBuf {
+    let copy = ctx.root().join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for file in ["skills.toml", "skills.lock"] {
+        std::fs::copy(app.join(file), copy.join(file)).unwrap();
+    }
+    copy
+}
+
 /// add → lock → a fresh copy of the project → install --locked: identical trees.
 pub(crate) fn round_trip(ctx: &TestContext, registry: Option<&str>) {
     let app = new_project(ctx, registry);
@@ -91,11 +102,7 @@ pub(crate) fn round_trip(ctx: &TestContext, registry: Option<&str>) {
         0
     );
 
-    let copy = ctx.root().join("copy");
-    std::fs::create_dir_all(&copy).unwrap();
-    for file in ["skills.toml", "skills.lock"] {
-        std::fs::copy(app.join(file), copy.join(file)).unwrap();
-    }
+    let copy = fresh_copy(ctx, &app);
     ctx.ok_in(&copy, &["install", "--locked"]);
     assert!(
         tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")),

@@ -1,0 +1,163 @@
+//! Whole repositories: the skills a git repository holds, found where
+//! agents look (see [`crate::index::git::discover`]), listed, and added
+//! in one command, each under its own `name`, all at one commit.
+
+use std::path::Path;
+
+use anyhow::{Context as _, bail};
+use serde::Serialize;
+
+use crate::hint::Hinted;
+use crate::index::git::discover::{read_skill_md, skill_folders};
+
+/// One skill of a repository.
+#[derive(Debug, Clone, Serialize)]
+pub struct RepoSkill {
+    /// Its `name`: the folder it installs into.
+    pub name: String,
+    /// Its folder in the repository (`None`: the top).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subdir: Option<String>,
+    /// Its description.
+    pub description: String,
+}
+
+/// What a repository holds at one commit.
+#[derive(Debug, Clone, Serialize)]
+pub struct RepoListing {
+    /// The repository, as shown (no credentials).
+    pub url: String,
+    /// The commit read.
+    pub commit: String,
+    /// Its skills, by folder.
+    pub skills: Vec<RepoSkill>,
+    /// Folders holding a SKILL.md that agents cannot load, with why.
+    pub skipped: Vec<String>,
+}
+
+/// Where to look.
+#[derive(Debug, Clone, Copy)]
+pub struct RepoRequest<'a> {
+    /// The repository URL (or local path).
+    pub url: &'a str,
+    /// A branch, tag or commit (default: the remote's HEAD).
+    pub rev: Option<&'a str>,
+    /// One folder to take, instead of searching.
+    pub subdir: Option<&'a str>,
+}
+
+/// Fetches the repository (once per run, into the cache) and reads the
+/// name and description of each skill it holds, without writing any of
+/// its files but the `SKILL.md`s, into `scratch`.
+pub fn list_repo(
+    request: RepoRequest,
+    cache: &Path,
+    offline: bool,
+    scratch: &Path,
+) -> anyhow::Result<RepoListing> {
+    let (shown, _) = crate::net::split_credentials(request.url)?;
+    let (repo, commit) =
+        crate::index::git::fetch_commit(request.url, request.rev, None, cache, offline)
+            .with_context(|| format!("could not get {shown}"))?;
+    let folders = match request.subdir {
+        Some(subdir) => vec![subdir.trim_matches('/').to_string()],
+        None => skill_folders(&repo, commit, &shown)?,
+    };
+    let mut listing = RepoListing {
+        url: shown.clone(),
+        commit: commit.to_string(),
+        skills: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for (i, folder) in folders.iter().enumerate() {
+        let place = match folder.as_str() {
+            "" => format!("the top folder of {shown}"),
+            folder => format!("folder '{folder}' of {shown}"),
+        };
+        let Some((file, text)) = read_skill_md(&repo, commit, folder)? else {
+            bail!(
+                Hinted::new(format!("{place} holds no SKILL.md"))
+                    .hint("leave out --subdir to list the skills the repository holds")
+            );
+        };
+        // Read by the lenient loader, as agents read it.
+        let dir = scratch.join(i.to_string()).join("skill");
+        fs_err::create_dir_all(&dir)?;
+        fs_err::write(dir.join(file), text)?;
+        match crate::skill::load_skill(&dir) {
+            Ok(skill) if crate::skill::name::is_safe_folder_name(&skill.meta.name) => {
+                listing.skills.push(RepoSkill {
+                    name: skill.meta.name,
+                    subdir: (!folder.is_empty()).then(|| folder.clone()),
+                    description: skill.meta.description,
+                })
+            }
+            Ok(skill) => listing.skipped.push(format!(
+                "{place}: the name {:?} cannot name a folder",
+                skill.meta.name
+            )),
+            Err(e) => listing.skipped.push(format!("{place}: {e}")),
+        }
+    }
+    if listing.skills.is_empty() {
+        let mut error = Hinted::new(format!("{shown} holds no skill agents can load"));
+        for skipped in &listing.skipped {
+            error = error.hint(skipped.clone());
+        }
+        bail!(error.hint(
+            "skills are folders with a SKILL.md, at the top of the repository or below it (skills/<name>, .claude/skills/<name>, …)"
+        ));
+    }
+    Ok(listing)
+}
+
+/// The skills of `listing` that `patterns` pick (globs such as `pdf*`;
+/// all of them when there are none). A pattern that picks nothing is an
+/// error naming the skills there are.
+pub fn pick<'l>(
+    listing: &'l RepoListing,
+    patterns: &[String],
+) -> anyhow::Result<Vec<&'l RepoSkill>> {
+    let mut picked: Vec<&RepoSkill> = Vec::new();
+    for pattern in patterns {
+        let glob = globset::Glob::new(pattern)
+            .with_context(|| format!("--skill {pattern:?} is not a valid pattern"))?
+            .compile_matcher();
+        let matching: Vec<&RepoSkill> = listing
+            .skills
+            .iter()
+            .filter(|s| glob.is_match(&s.name))
+            .collect();
+        if matching.is_empty() {
+            let names: Vec<&str> = listing.skills.iter().map(|s| s.name.as_str()).collect();
+            bail!(
+                Hinted::new(format!("no skill of {} matches {pattern:?}", listing.url))
+                    .hint(format!("its skills: {}", names.join(", ")))
+            );
+        }
+        for skill in matching {
+            if !picked.iter().any(|p| std::ptr::eq(*p, skill)) {
+                picked.push(skill);
+            }
+        }
+    }
+    if patterns.is_empty() {
+        picked = listing.skills.iter().collect();
+    }
+    let mut seen = std::collections::BTreeMap::new();
+    for skill in &picked {
+        if let Some(other) = seen.insert(skill.name.as_str(), skill.subdir.as_deref()) {
+            bail!(
+                Hinted::new(format!(
+                    "{} holds two skills named '{}', in {} and {}",
+                    listing.url,
+                    skill.name,
+                    other.unwrap_or("the top folder"),
+                    skill.subdir.as_deref().unwrap_or("the top folder")
+                ))
+                .hint("pick one with --subdir")
+            );
+        }
+    }
+    Ok(picked)
+}

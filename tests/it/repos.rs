@@ -1,0 +1,210 @@
+//! Whole repositories as `npx skills` users know them: `add --git URL`
+//! finds every skill a repository holds (where agents look), installs each
+//! under its own name, including the ones the reference validator rejects
+//! but agents load, and `remove URL` takes them all away again.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{TestContext, fresh_copy, git, new_project, tree, write_skill};
+
+/// A repository modelled on the real collections: a description over
+/// 1,024 characters (Anthropic's claude-api), extra frontmatter fields
+/// (trailofbits), a name that differs from its folder (vercel), a plain
+/// skill, and one under `.claude/skills`; plus files that are no skills.
+fn collection(ctx: &TestContext) -> (PathBuf, String) {
+    let repo = ctx.root().join("collection");
+    let skills = repo.join("skills");
+    let long = format!("Calls the API. Use when calling it. {}", "x".repeat(1100));
+    write_skill(
+        &skills,
+        "long-desc",
+        &format!("---\nname: long-desc\ndescription: {long}\n---\nBody.\n"),
+    );
+    write_skill(
+        &skills,
+        "audit",
+        "---\nname: audit\ndescription: Audits code. Use when auditing.\ntype: tool\neffort: high\nargument-hint: <path>\ndisable-model-invocation: true\n---\nAudit.\n",
+    );
+    write_skill(
+        &skills,
+        "react-best-practices",
+        "---\nname: vercel-react-best-practices\ndescription: React rules. Use when writing React.\n---\nRules.\n",
+    );
+    write_skill(
+        &skills,
+        "plain",
+        "---\nname: plain\ndescription: Plain. Use when testing.\n---\nPlain.\n",
+    );
+    write_skill(
+        &repo.join(".claude/skills"),
+        "review",
+        "---\nname: review\ndescription: Reviews. Use when reviewing.\n---\nReview.\n",
+    );
+    std::fs::write(repo.join("README.md"), "# A collection\n").unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "skills"]);
+    let url = format!("file://{}", repo.display());
+    (repo, url)
+}
+
+fn lock_of(app: &Path) -> String {
+    std::fs::read_to_string(app.join("skills.lock")).unwrap()
+}
+
+#[test]
+fn a_whole_repository_is_listed_picked_and_added_in_one_command() {
+    let ctx = TestContext::new();
+    let (_repo, url) = collection(&ctx);
+    let listed = ctx.ok(&["add", "--git", &url, "--list"]);
+    insta::assert_snapshot!(ctx.redact(&listed.stdout), @"
+    review                       .claude/skills/review        Reviews. Use when reviewing.
+    audit                        skills/audit                 Audits code. Use when auditing.
+    long-desc                    skills/long-desc             Calls the API. Use when calling it. xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+    plain                        skills/plain                 Plain. Use when testing.
+    vercel-react-best-practices  skills/react-best-practices  React rules. Use when writing React.
+    ");
+
+    let app = new_project(&ctx, None);
+    let out = ctx.ok_in(
+        &app,
+        &[
+            "add", "--git", &url, "--skill", "plain", "--skill", "vercel-*",
+        ],
+    );
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+        Found 5 skills in file://[TEMP]/collection at commit [COMMIT]
+    Installed plain v0.0.0
+    Installed vercel-react-best-practices v0.0.0
+    ");
+    let out = ctx.ok_in(&app, &["add", "--git", &url]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+           Found 5 skills in file://[TEMP]/collection at commit [COMMIT]
+    warning: audit breaks the specification's rules (unknown-field), and is installed as agents load it; `skillpkg validate .agents/skills/audit` shows why, and --require-valid refuses such skills
+       Installed audit v0.0.0
+    warning: long-desc breaks the specification's rules (description-length), and is installed as agents load it; `skillpkg validate .agents/skills/long-desc` shows why, and --require-valid refuses such skills
+       Installed long-desc v0.0.0
+       Installed review v0.0.0
+    ");
+    let installed: Vec<String> = std::fs::read_dir(app.join(".agents/skills"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(
+        installed,
+        [
+            "audit",
+            "long-desc",
+            "plain",
+            "review",
+            "vercel-react-best-practices"
+        ]
+    );
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    insta::assert_snapshot!(ctx.redact(&manifest), @r#"
+    # The skills this project uses. `skillpkg add org/name` adds them here;
+    # skills.lock records exactly what was installed. Commit both files.
+
+    [skills]
+    plain = { git = "file://[TEMP]/collection", subdir = "skills/plain" }
+    vercel-react-best-practices = { git = "file://[TEMP]/collection", subdir = "skills/react-best-practices" }
+    review = { git = "file://[TEMP]/collection", subdir = ".claude/skills/review" }
+    audit = { git = "file://[TEMP]/collection", subdir = "skills/audit" }
+    long-desc = { git = "file://[TEMP]/collection", subdir = "skills/long-desc" }
+    "#);
+    // One commit for all of them.
+    let lock = lock_of(&app);
+    let commits: std::collections::BTreeSet<&str> = lock
+        .lines()
+        .filter(|l| l.starts_with("source = \"git+"))
+        .filter_map(|l| l.rsplit_once('#').map(|(_, c)| c))
+        .collect();
+    assert_eq!(commits.len(), 1, "{lock}");
+    // The agents' loader lists every one of them.
+    let list = ctx.ok_in(&app, &["list", "--json"]);
+    for name in &installed {
+        assert!(
+            list.stdout.contains(&format!("\"name\": \"{name}\"")),
+            "{name}"
+        );
+    }
+
+    // A fresh copy installs byte-identical trees from the lock.
+    let copy = fresh_copy(&ctx, &app);
+    ctx.ok_in(&copy, &["install", "--locked"]);
+    assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
+    assert_eq!(lock_of(&copy), lock_of(&app));
+
+    // The repository's URL removes all of its skills.
+    let out = ctx.ok_in(&copy, &["remove", &url]);
+    assert_eq!(out.stderr.matches("Removed").count(), 5, "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_dir(copy.join(".agents/skills"))
+            .unwrap()
+            .count(),
+        0
+    );
+}
+
+#[test]
+fn require_valid_refuses_what_the_reference_rejects_naming_the_rules() {
+    let ctx = TestContext::new();
+    let (_repo, url) = collection(&ctx);
+    let app = new_project(&ctx, None);
+    let before = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    let out = ctx.fails_in(
+        &app,
+        &[
+            "add",
+            "--git",
+            &url,
+            "--skill",
+            "long-desc",
+            "--require-valid",
+        ],
+    );
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: 'long-desc' cannot be installed
+      Caused by: folder 'skills/long-desc' of file://[TEMP]/collection at [COMMIT] is not a valid skill:
+      folder 'skills/long-desc' of file://[TEMP]/collection at [COMMIT]: SKILL.md: error[description-length]: Description exceeds 1024 character limit (1136 chars)
+    hint: fix these where the skill comes from
+    ");
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills.toml")).unwrap(),
+        before
+    );
+    ctx.ok_in(
+        &app,
+        &["add", "--git", &url, "--skill", "plain", "--require-valid"],
+    );
+}
+
+#[test]
+fn a_repository_that_is_one_skill_installs_under_the_skills_name() {
+    let ctx = TestContext::new();
+    let repo = ctx.root().join("my-solo-skill-repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(
+        repo.join("SKILL.md"),
+        "---\nname: solo\ndescription: Alone. Use when alone.\n---\nSolo.\n",
+    )
+    .unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "solo"]);
+    let app = new_project(&ctx, None);
+    let url = format!("file://{}", repo.display());
+    let out = ctx.ok_in(&app, &["add", "--git", &url]);
+    assert!(
+        out.stderr.contains("Installed solo v0.0.0"),
+        "{}",
+        out.stderr
+    );
+    assert!(app.join(".agents/skills/solo/SKILL.md").is_file());
+    assert!(!app.join(".agents/skills/my-solo-skill-repo").exists());
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    assert!(manifest.contains("solo = {"), "{manifest}");
+    assert!(!manifest.contains("subdir"), "{manifest}");
+}
