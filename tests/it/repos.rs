@@ -208,3 +208,20 @@ fn a_repository_that_is_one_skill_installs_under_the_skills_name() {
     assert!(manifest.contains("solo = {"), "{manifest}");
     assert!(!manifest.contains("subdir"), "{manifest}");
 }
+
+#[test]
+fn a_locked_git_skill_in_place_is_neither_fetched_nor_packed_again() {
+    let ctx = TestContext::new();
+    let (repo, url) = collection(&ctx);
+    let app = new_project(&ctx, None);
+    ctx.ok_in(&app, &["add", "--git", &url, "--skill", "plain"]);
+    // The repository and the cache are gone: the lock's tree hash is the check.
+    std::fs::rename(&repo, ctx.root().join("moved")).unwrap();
+    std::fs::remove_dir_all(ctx.root().join("cache/git-db")).unwrap();
+    let out = ctx.ok_in(&app, &["install"]);
+    assert!(!out.stderr.contains("Installed"), "{}", out.stderr);
+    // An edited skill is not in place: it is refused, never taken as pinned.
+    std::fs::write(app.join(".agents/skills/plain/notes.md"), "mine\n").unwrap();
+    let out = ctx.fails_in(&app, &["install"]);
+    assert!(out.stderr.contains("could not get"), "{}", out.stderr);
+}

@@ -72,8 +72,15 @@ impl Apply<'_> {
         let tree = match known_tree {
             Some(tree) if current.as_ref() == Some(&tree) => tree,
             _ => {
+                let archive = ready.archive.as_deref().ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{} changed in {} while it was being installed; run the command again",
+                        ready.name,
+                        target.display()
+                    )
+                })?;
                 let staged = extract(
-                    &ready.archive,
+                    archive,
                     Some(ready.skill),
                     &self.project.staging_dir(),
                     &Limits::default(),

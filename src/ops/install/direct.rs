@@ -32,8 +32,9 @@ pub(crate) struct DirectSkill {
     pub version: String,
     /// The lock's source: `path+<dir>` or `git+<url>[?query]#<commit>`.
     pub source: SourceId,
-    /// The packed archive, in the staging folder.
-    pub archive: tempfile::NamedTempFile,
+    /// The packed archive, in the staging folder; `None` when the skill in
+    /// the root is already exactly what the lock pins.
+    pub archive: Option<tempfile::NamedTempFile>,
     /// `metadata.dependencies`, for resolution against the default registry.
     pub dependencies: Vec<(String, VersionReq)>,
     /// The reference rules it breaks, installed anyway (as agents load it).
@@ -52,6 +53,61 @@ pub(crate) struct Fetching<'a> {
     pub staging: &'a Path,
     /// How strictly skills are checked.
     pub validity: Validity,
+    /// The root skills are installed into.
+    pub root: &'a Path,
+}
+
+/// A locked git skill that is in the root exactly as the lock pins it
+/// (its files hash to the lock's tree): nothing to fetch or pack, and its
+/// commit stays. `None` when anything differs.
+fn already_in_place(
+    name: &str,
+    origin: &DirectSource,
+    locked: Option<&LockedSkill>,
+    root: &Path,
+) -> anyhow::Result<Option<DirectSkill>> {
+    let (Some(locked), DirectSource::Git { url, rev, subdir }) = (locked, origin) else {
+        return Ok(None);
+    };
+    let (shown, _) = crate::net::split_credentials(url)?;
+    let wanted = GitOrigin::new(&shown, rev.as_deref(), subdir.as_deref());
+    if !matches!(&locked.source, SourceId::Git { origin, .. } if *origin == wanted) {
+        return Ok(None);
+    }
+    let target = root.join(locked.folder());
+    if !target.is_dir() || crate::store::hash::tree_hash(&target)? != locked.tree {
+        return Ok(None);
+    }
+    let skill = crate::skill::load_skill(&target)?;
+    Ok(Some(DirectSkill {
+        name: name.to_string(),
+        skill: locked.folder().to_string(),
+        tree: locked.tree.clone(),
+        version: locked.version.clone(),
+        source: locked.source.clone(),
+        archive: None,
+        dependencies: dependencies_of(name, &skill)?,
+        broken_rules: Vec::new(),
+    }))
+}
+
+/// `metadata.dependencies` of `skill`, parsed.
+fn dependencies_of(
+    name: &str,
+    skill: &crate::skill::Skill,
+) -> anyhow::Result<Vec<(String, VersionReq)>> {
+    match skill.meta.metadata.get("dependencies") {
+        Some(text) => parse_dependencies(text)
+            .with_context(|| format!("'{name}': invalid metadata.dependencies"))?
+            .into_iter()
+            .map(|d| {
+                let req = VersionReq::parse(&d.req)
+                    .with_context(|| format!("'{name}': invalid requirement on {}", d.name))?;
+                Ok((d.name, req))
+            })
+            .collect(),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// Fetches (for git), validates and packs the skill `name` from `origin`.
@@ -68,7 +124,11 @@ pub(crate) fn prepare(
         offline,
         staging,
         validity,
+        root,
     } = *fetching;
+    if let Some(in_place) = already_in_place(name, origin, locked, root)? {
+        return Ok(in_place);
+    }
     fs_err::create_dir_all(staging)?;
     let wanted = name.rsplit('/').next().unwrap_or(name);
     let checkout = tempfile::Builder::new()
@@ -151,18 +211,7 @@ pub(crate) fn prepare(
             ))
         );
     }
-    let dependencies = match skill.meta.metadata.get("dependencies") {
-        Some(text) => parse_dependencies(text)
-            .with_context(|| format!("'{name}': invalid metadata.dependencies"))?
-            .into_iter()
-            .map(|d| {
-                let req = VersionReq::parse(&d.req)
-                    .with_context(|| format!("'{name}': invalid requirement on {}", d.name))?;
-                Ok((d.name, req))
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?,
-        None => Vec::new(),
-    };
+    let dependencies = dependencies_of(name, &skill)?;
     let mut digests = std::collections::BTreeMap::new();
     for file in files {
         digests.insert(file.relative, crate::store::hash::sha256_file(&file.path)?);
@@ -183,7 +232,7 @@ pub(crate) fn prepare(
             .cloned()
             .unwrap_or_else(|| "0.0.0".to_string()),
         source,
-        archive,
+        archive: Some(archive),
         dependencies,
         broken_rules,
     })

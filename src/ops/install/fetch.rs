@@ -37,8 +37,8 @@ pub(super) struct Ready<'a> {
     pub signer: Option<String>,
     /// `org/name` of each dependency.
     pub dependencies: Vec<String>,
-    /// The archive on disk.
-    pub archive: PathBuf,
+    /// The archive on disk; `None` for a git skill already in place.
+    pub archive: Option<PathBuf>,
     /// What the user should know about how it was verified.
     pub warnings: Vec<String>,
     /// The specification's rules it breaks, installed anyway.
@@ -102,7 +102,7 @@ pub(super) fn fetch_all<'a>(
             tree: None,
             signer,
             dependencies: planned.entry.deps.iter().map(|d| d.name.clone()).collect(),
-            archive,
+            archive: Some(archive),
             warnings,
             broken_rules: planned.entry.invalid.clone(),
         });
@@ -117,7 +117,7 @@ pub(super) fn fetch_all<'a>(
             tree: Some(skill.tree.clone()),
             signer: None,
             dependencies: skill.dependencies.iter().map(|(n, _)| n.clone()).collect(),
-            archive: skill.archive.path().to_path_buf(),
+            archive: skill.archive.as_ref().map(|a| a.path().to_path_buf()),
             warnings: Vec::new(),
             broken_rules: skill.broken_rules.clone(),
         });

@@ -397,7 +397,7 @@ fn sync(
         project.check_inside(target, "the install target folder")?;
     }
 
-    let requests = plan::gather(project, manifest, &old_lock, unlock, dirs, options)?;
+    let requests = plan::gather(project, &root, manifest, &old_lock, unlock, dirs, options)?;
     let registries = plan::open_registries(&requests, project, dirs, options.offline)?;
     let planned = plan::resolve_all(&requests, &registries, &old_lock, unlock, options.progress)?;
 

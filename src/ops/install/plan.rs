@@ -3,6 +3,7 @@
 //! their indexes, keeping every pin the [`Unlock`] keeps.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use anyhow::{Context as _, bail};
 use semver::{Version, VersionReq};
@@ -54,6 +55,7 @@ impl Planned<'_> {
 /// and packed now, since their dependencies join the requirements.
 pub(super) fn gather(
     project: &Project,
+    root: &Path,
     manifest: &Manifest,
     old_lock: &Lockfile,
     unlock: &Unlock,
@@ -73,6 +75,7 @@ pub(super) fn gather(
             true => crate::ops::pack::Validity::Reference,
             false => crate::ops::pack::Validity::Lenient,
         },
+        root,
     };
     for (name, spec) in &manifest.skills {
         let origin = match spec.source(name)? {
