@@ -164,7 +164,7 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
         };
         context
             .printer
-            .status(verb, format_args!("{} v{}", change.name, change.version));
+            .status(verb, format_args!("{} {}", change.name, change.shown()));
     }
     report_grants(context, changes);
     let unchanged = changes

@@ -30,13 +30,13 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         for change in &changes {
             let verb = match change.action {
                 Action::Installed => "install",
-                Action::Updated => "update to",
+                Action::Updated => "update",
                 Action::Removed => "remove",
                 Action::Unchanged => continue,
             };
             context.printer.status(
                 "Would",
-                format_args!("{verb} {} v{}", change.name, change.version),
+                format_args!("{verb} {} {}", change.name, change.shown()),
             );
         }
         if changes.iter().all(|c| c.action == Action::Unchanged) {

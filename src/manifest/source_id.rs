@@ -84,6 +84,14 @@ impl SourceId {
             _ => None,
         }
     }
+
+    /// The commit of a git source.
+    pub fn git_commit(&self) -> Option<&str> {
+        match self {
+            SourceId::Git { commit, .. } => Some(commit),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for SourceId {

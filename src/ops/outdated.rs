@@ -1,7 +1,9 @@
-//! `skillpkg outdated`: locked versions that have newer releases.
+//! `skillpkg outdated`: locked versions that have newer releases, and
+//! locked git skills whose branch moved.
 
 use std::collections::BTreeMap;
 
+use anyhow::Context as _;
 use semver::Version;
 use serde::Serialize;
 
@@ -9,6 +11,7 @@ use crate::dirs::Dirs;
 use crate::index::PackageName;
 use crate::index::source::{BUILTIN_REGISTRY, open_registry};
 use crate::manifest::lock::Lockfile;
+use crate::manifest::source_id::SourceId;
 use crate::manifest::{Manifest, Source};
 use crate::project::Project;
 
@@ -25,6 +28,10 @@ pub struct Outdated {
     pub compatible: Option<String>,
     /// The newest version published.
     pub latest: String,
+    /// For a git skill: the repository, whose branch (or tag, or HEAD)
+    /// moved; the versions above are then commits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
 }
 
 /// Every locked registry package whose index has a newer non-yanked version.
@@ -84,8 +91,48 @@ pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>>
                 locked: locked.to_string(),
                 compatible: compatible.map(|v| v.to_string()),
                 latest: latest.to_string(),
+                repository: None,
             });
         }
     }
+    results.extend(moved_git_skills(&lock, dirs)?);
     Ok(results)
+}
+
+/// Every locked git skill whose branch, tag or HEAD now names another
+/// commit than the lock's (a skill pinned to a commit id never moves).
+/// Each repository is fetched once.
+fn moved_git_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
+    let short = |commit: &str| commit.chars().take(12).collect::<String>();
+    let mut moved = Vec::new();
+    for skill in &lock.skills {
+        let SourceId::Git { origin, commit } = &skill.source else {
+            continue;
+        };
+        let pinned_to_commit = origin
+            .rev
+            .as_deref()
+            .is_some_and(|rev| rev.len() == 40 && rev.chars().all(|c| c.is_ascii_hexdigit()));
+        if pinned_to_commit {
+            continue;
+        }
+        let (_, now) = crate::index::git::fetch_commit(
+            &origin.url,
+            origin.rev.as_deref(),
+            None,
+            &dirs.cache,
+            false,
+        )
+        .with_context(|| format!("could not check {} for {}", origin.url, skill.name))?;
+        if now.to_string() != *commit {
+            moved.push(Outdated {
+                name: skill.name.clone(),
+                locked: short(commit),
+                compatible: Some(short(&now.to_string())),
+                latest: short(&now.to_string()),
+                repository: Some(origin.url.clone()),
+            });
+        }
+    }
+    Ok(moved)
 }

@@ -157,10 +157,24 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
     assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
     ctx.ok_in(&copy, &["install", "--frozen"]);
 
+    // outdated and update --dry-run see the branch move, and change nothing.
+    let second = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+    let out = ctx.ok_in(&app, &["outdated", "--json"]);
+    let listed: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(listed[0]["name"], "team/lint", "{listed}");
+    assert_eq!(listed[0]["locked"], first[..12], "{listed}");
+    assert_eq!(listed[0]["latest"], second[..12], "{listed}");
+    assert_eq!(listed[0]["repository"], url.as_str(), "{listed}");
+    let out = ctx.ok_in(&app, &["update", "--dry-run"]);
+    insta::assert_snapshot!(out.stderr, @"       Would update team/lint v1.0.0 → v1.1.0");
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills.lock")).unwrap(),
+        lock
+    );
+
     // update moves the pin.
     let out = ctx.ok_in(&app, &["update", "team/lint"]);
-    insta::assert_snapshot!(out.stderr, @"     Updated team/lint v1.1.0");
-    let second = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+    insta::assert_snapshot!(out.stderr, @"     Updated team/lint v1.0.0 → v1.1.0");
     let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
     assert!(lock.contains(&format!("#{second}\"")), "{lock}");
     assert!(

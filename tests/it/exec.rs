@@ -642,35 +642,41 @@ fn on_a_terminal_a_call_needing_approval_is_asked_about() {
 }
 
 /// Runs `skillpkg exec args` and returns its exit code, stdout and peak
-/// resident memory in KiB (that child's alone, from wait4).
-#[expect(
-    clippy::zombie_processes,
-    reason = "the child is reaped by wait4, which also reports its peak memory"
-)]
+/// resident memory in KiB. A small Python process starts it and reads its
+/// peak from `getrusage`: a child the test process started itself would
+/// report the test process's own peak (Linux keeps the largest resident
+/// size a process had, and a spawned child starts from its parent's
+/// memory until it runs its program), which depends on the other tests.
 fn exec_measured(ctx: &TestContext, args: &[&str]) -> (i32, String, i64) {
-    use std::io::Read as _;
-    let mut child = ctx
-        .command()
+    const MEASURE: &str = "import resource, subprocess, sys\n\
+r = subprocess.run(sys.argv[1:], stderr=subprocess.DEVNULL)\n\
+sys.stderr.write('maxrss=%d\\n' % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n\
+sys.exit(r.returncode)\n";
+    let skillpkg = ctx.command();
+    let mut python = std::process::Command::new("python3");
+    python.current_dir(&ctx.project).env_clear();
+    for (key, value) in skillpkg.get_envs() {
+        if let Some(value) = value {
+            python.env(key, value);
+        }
+    }
+    python
+        .args(["-c", MEASURE])
+        .arg(skillpkg.get_program())
         .arg("exec")
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdout = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
-    let mut status = 0;
-    // SAFETY: zeroed rusage is a valid out-parameter for wait4.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: the pid is our own unwaited child; the pointers are valid.
-    let waited = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(waited, child.id() as i32);
-    (libc::WEXITSTATUS(status), stdout, usage.ru_maxrss)
+        .args(args);
+    let out = python.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let peak = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("maxrss="))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak reported: {stderr}"));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        peak,
+    )
 }
 
 #[test]

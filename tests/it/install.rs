@@ -376,7 +376,7 @@ fn edited_skills_are_listed_file_by_file_by_update_and_verify() {
     // --force replaces the edited skill; install restores the missing one.
     let out = t.ctx.ok(&["add", "--force", "example/citation-style@^2"]);
     insta::assert_snapshot!(out.stderr, @"
-      Updated example/citation-style v2.0.0
+      Updated example/citation-style v1.0.0 → v2.0.0
     Installed example/pdf-processing v1.0.0
     ");
     t.ctx.ok(&["install"]);
@@ -454,11 +454,11 @@ fn update_moves_pins_only_when_asked() {
 
     let before = t.snapshot();
     let dry = t.ctx.ok(&["update", "--dry-run"]);
-    insta::assert_snapshot!(dry.stderr, @"       Would update to example/citation-style v2.0.0");
+    insta::assert_snapshot!(dry.stderr, @"       Would update example/citation-style v1.0.0 → v2.0.0");
     assert!(t.snapshot() == before, "--dry-run changes nothing");
 
     let out = t.ctx.ok(&["update", "example/citation-style"]);
-    insta::assert_snapshot!(out.stderr, @"     Updated example/citation-style v2.0.0");
+    insta::assert_snapshot!(out.stderr, @"     Updated example/citation-style v1.0.0 → v2.0.0");
     let lock = skillpkg::manifest::lock::Lockfile::load(&t.app.join("skills.lock")).unwrap();
     assert_eq!(lock.get("example/citation-style").unwrap().version, "2.0.0");
     assert_eq!(lock.get("example/pdf-processing").unwrap().version, "1.0.0");

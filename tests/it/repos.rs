@@ -225,3 +225,51 @@ fn a_locked_git_skill_in_place_is_neither_fetched_nor_packed_again() {
     let out = ctx.fails_in(&app, &["install"]);
     assert!(out.stderr.contains("could not get"), "{}", out.stderr);
 }
+
+#[test]
+fn outdated_and_update_follow_a_repository_whose_branch_moved() {
+    let ctx = TestContext::new();
+    let (repo, url) = collection(&ctx);
+    let app = new_project(&ctx, None);
+    ctx.ok_in(
+        &app,
+        &["add", "--git", &url, "--skill", "plain", "--skill", "audit"],
+    );
+    let first = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+    let out = ctx.ok_in(&app, &["outdated"]);
+    assert!(out.stderr.contains("Up-to-date"), "{}", out.stderr);
+
+    std::fs::write(
+        repo.join("skills/plain/SKILL.md"),
+        "---\nname: plain\ndescription: Plain, better. Use when testing.\n---\nPlain.\n",
+    )
+    .unwrap();
+    git(&repo, &["commit", "-q", "-am", "better plain"]);
+    let second = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+    let out = ctx.ok_in(&app, &["outdated"]);
+    for name in ["plain", "audit"] {
+        assert!(
+            out.stdout.lines().any(|l| l.starts_with(name)
+                && l.contains(&first[..12])
+                && l.contains(&second[..12])),
+            "{name}: {}",
+            out.stdout
+        );
+    }
+    let out = ctx.ok_in(&app, &["update", "--dry-run"]);
+    assert!(
+        out.stderr.contains(&format!(
+            "Would update plain v0.0.0 ({} → {})",
+            &first[..12],
+            &second[..12]
+        )),
+        "{}",
+        out.stderr
+    );
+    // The repository's URL updates all of its skills.
+    let out = ctx.ok_in(&app, &["update", &url]);
+    assert!(out.stderr.contains("Updated plain"), "{}", out.stderr);
+    assert!(out.stderr.contains("Updated audit"), "{}", out.stderr);
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(!lock.contains(&first), "{lock}");
+}

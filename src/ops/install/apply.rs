@@ -115,7 +115,9 @@ impl Apply<'_> {
             {
                 Action::Unchanged
             }
-            Some(o) if o.version != ready.version || o.tree != tree => Action::Updated,
+            Some(o) if o.version != ready.version || o.tree != tree || o.source != ready.source => {
+                Action::Updated
+            }
             // New, or the locked version put back (missing or replaced with --force).
             _ => Action::Installed,
         };
@@ -130,7 +132,7 @@ impl Apply<'_> {
         }
         let change = Change {
             warnings,
-            ..Change::new(&ready.name, &ready.version, action)
+            ..Change::of(&ready.name, &ready.version, &ready.source, old, action)
         };
         let locked = LockedSkill {
             name: ready.name,

@@ -3,7 +3,8 @@
 use serde::Serialize;
 
 use super::wanted::Wanted;
-use crate::manifest::lock::Lockfile;
+use crate::manifest::lock::{LockedSkill, Lockfile};
+use crate::manifest::source_id::SourceId;
 
 /// What happened to one skill.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -37,6 +38,13 @@ pub struct Change {
     /// Patterns of its `allowed-tools` it asks for that stay unapproved.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unapproved_grants: Vec<String>,
+    /// The commit a git skill is at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// What an updated skill was before: its version, or for a git skill
+    /// whose version did not change, its commit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous: Option<String>,
 }
 
 impl Change {
@@ -49,6 +57,48 @@ impl Change {
             warnings: Vec::new(),
             approved_grants: Vec::new(),
             unapproved_grants: Vec::new(),
+            commit: None,
+            previous: None,
+        }
+    }
+
+    /// A change of a skill now from `source` at `version`, which the lock
+    /// had as `old` (if at all): with the commit of a git skill, and what an
+    /// updated skill was before.
+    pub(super) fn of(
+        name: &str,
+        version: &str,
+        source: &SourceId,
+        old: Option<&LockedSkill>,
+        action: Action,
+    ) -> Change {
+        let commit = source.git_commit().map(str::to_string);
+        let previous = match (&action, old) {
+            (Action::Updated, Some(old)) if old.version != version => Some(old.version.clone()),
+            (Action::Updated, Some(old)) => old.source.git_commit().map(str::to_string),
+            _ => None,
+        };
+        Change {
+            commit,
+            previous,
+            ..Change::new(name, version, action)
+        }
+    }
+
+    /// How the report shows the version: `v1.1.0`; for an update
+    /// `v1.0.0 → v1.1.0`, or for a git skill whose version stayed,
+    /// `v0.0.0 (abc → def)` with short commits.
+    pub fn shown(&self) -> String {
+        let short = |commit: &str| commit.chars().take(12).collect::<String>();
+        match (&self.previous, &self.commit) {
+            (Some(previous), Some(commit)) if previous.len() == 40 => format!(
+                "v{} ({} → {})",
+                self.version,
+                short(previous),
+                short(commit)
+            ),
+            (Some(previous), _) => format!("v{previous} → v{}", self.version),
+            (None, _) => format!("v{}", self.version),
         }
     }
 }
@@ -58,12 +108,15 @@ pub(super) fn planned(wanted: &[Wanted], old_lock: &Lockfile) -> Vec<Change> {
     let mut changes: Vec<Change> = wanted
         .iter()
         .map(|w| {
-            let action = match old_lock.get(&w.name) {
+            let old = old_lock.get(&w.name);
+            let action = match old {
                 None => Action::Installed,
-                Some(old) if old.version == w.version => Action::Unchanged,
+                Some(old) if old.version == w.version && old.source == w.source => {
+                    Action::Unchanged
+                }
                 Some(_) => Action::Updated,
             };
-            Change::new(&w.name, &w.version, action)
+            Change::of(&w.name, &w.version, &w.source, old, action)
         })
         .collect();
     for old in &old_lock.skills {
