@@ -16,7 +16,11 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         Some(dir) => context.cwd.join(dir),
         None => context.cwd.clone(),
     };
+    let hidden = crate::ops::init::hidden_by_nested_project(&dir);
     let path = crate::ops::init::init_project(&dir)?;
+    if let Some(warning) = hidden {
+        context.printer.warn(warning);
+    }
     // A project the user made is trusted from the start.
     let manifest = crate::manifest::Manifest::load(&path)?;
     let lock = crate::manifest::lock::Lockfile::load(&dir.join(crate::project::LOCK_FILE))?;

@@ -212,6 +212,31 @@ pub(super) fn add(mut args: AddArgs, context: &mut Context) -> anyhow::Result<Ex
     let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
     expand_shorthand(&mut args)?;
+    let mut started = None;
+    if !args.flags.global && !args.list {
+        started = crate::ops::init::project_for_add(&cwd, &dirs)?.1;
+        if let Some(path) = &started {
+            context.printer.status(
+                "Created",
+                format_args!(
+                    "{} (a new project, trusted on this machine)",
+                    path.display()
+                ),
+            );
+        }
+    }
+    let added = add_to_project(args, context);
+    // A project started for an add that failed is not left behind.
+    if let (Err(_), Some(path)) = (&added, &started) {
+        let _ = std::fs::remove_file(path);
+    }
+    added
+}
+
+/// `add` once the project is there.
+fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let cwd = context.cwd.clone();
+    let dirs = context.dirs()?.clone();
     if let Some(url) = args.git.clone() {
         return add_repo(args, &url, context);
     }

@@ -22,3 +22,82 @@ pub fn init_project(dir: &Path) -> anyhow::Result<PathBuf> {
     crate::fsutil::write_atomically(&path, MANIFEST_TEMPLATE.as_bytes())?;
     Ok(path)
 }
+
+/// The project `add` works on, run in `cwd`: the one found, or, when
+/// there is none, a new one started at the git work tree's root (else in
+/// `cwd`) and trusted, as `init` would. Returns the project and, when it
+/// started one, the manifest it wrote. A project in the home directory (or
+/// above it) is refused: its skills folder would be the user root.
+pub fn project_for_add(
+    cwd: &Path,
+    dirs: &crate::dirs::Dirs,
+) -> anyhow::Result<(crate::project::Project, Option<PathBuf>)> {
+    use crate::project::{Discovery, Project};
+    let discovery = Discovery::from(cwd);
+    if discovery.manifest_dir.is_some() {
+        return Ok((Project::find(cwd)?, None));
+    }
+    let dir = discovery
+        .git_root
+        .clone()
+        .unwrap_or_else(|| cwd.to_path_buf());
+    let canonical = |path: &Path| fs_err::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let home_or_above = dirs
+        .home
+        .as_deref()
+        .is_some_and(|home| canonical(home).starts_with(canonical(&dir)));
+    let project = Project::at(&dir);
+    let root = project.skill_root(None)?;
+    if home_or_above || canonical(&root) == canonical(&dirs.user_root) {
+        bail!(
+            Hinted::new(format!(
+                "no {MANIFEST_FILE} in {} or above, and a project started in {} would take {} for its own: {}",
+                cwd.display(),
+                dir.display(),
+                root.display(),
+                match home_or_above {
+                    true => "it is the home directory, or above it",
+                    false => "that is the user root, where your own skills go",
+                }
+            ))
+            .hint("add skills for yourself, in the user root: `skillpkg add -g …`")
+            .hint("or start a project in its own folder: `skillpkg init <dir>`")
+        );
+    }
+    let path = init_project(&dir)?;
+    let manifest = crate::manifest::Manifest::load(&path)?;
+    let lock = crate::manifest::lock::Lockfile::load(&project.lock_path)?;
+    crate::ops::project_trust::trust(
+        dirs,
+        &dir,
+        crate::ops::project_trust::TrustedSettings::of(&manifest, &lock),
+    )?;
+    Ok((project, Some(path)))
+}
+
+/// When `dir` is a folder inside a git work tree whose root holds skills
+/// (a `skills.toml`, or skills in `.agents/skills`), a project in `dir`
+/// hides them from commands run there: the warning that says so.
+pub fn hidden_by_nested_project(dir: &Path) -> Option<String> {
+    let root = crate::project::Discovery::from(dir.parent()?).git_root?;
+    let canonical = |path: &Path| fs_err::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    if canonical(&root) == canonical(dir) {
+        return None;
+    }
+    let skills = std::fs::read_dir(root.join(crate::project::DEFAULT_PROJECT_ROOT))
+        .map(|entries| entries.filter_map(Result::ok).count())
+        .unwrap_or(0);
+    let has_manifest = root.join(MANIFEST_FILE).is_file();
+    (skills > 0 || has_manifest).then(|| {
+        format!(
+            "{} is inside the git repository {}, which has skills of its own{}; commands run in {} will use this project instead and not see them (run `skillpkg init` at the repository's root to use one project)",
+            dir.display(),
+            root.display(),
+            match skills {
+                0 => String::new(),
+                n => format!(" ({n} in {})", crate::project::DEFAULT_PROJECT_ROOT),
+            },
+            dir.display()
+        )
+    })
+}

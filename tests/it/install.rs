@@ -878,3 +878,49 @@ fn progress_bars_are_drawn_on_a_terminal_only() {
     let quiet = in_terminal("-q remove example/report-writer");
     assert!(!quiet.contains("["), "{quiet:?}");
 }
+
+#[test]
+fn add_starts_a_project_at_the_git_work_trees_root() {
+    let ctx = TestContext::new();
+    let repo = ctx.root().join("repo");
+    let deep = repo.join("src/module");
+    std::fs::create_dir_all(&deep).unwrap();
+    crate::common::git(&repo, &["init", "-q", "-b", "main"]);
+    let out = ctx.ok_in(&deep, &["add", "example/pdf-processing"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+      Created [TEMP]/repo/skills.toml (a new project, trusted on this machine)
+    Installed example/pdf-processing v1.0.0
+    ");
+    assert!(repo.join("skills.toml").is_file());
+    assert!(repo.join("skills.lock").is_file());
+    assert!(
+        repo.join(".agents/skills/pdf-processing/SKILL.md")
+            .is_file()
+    );
+    assert!(!deep.join("skills.toml").exists());
+
+    // init in a subfolder says it hides the repository's skills.
+    let out = ctx.ok_in(&deep, &["init"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    warning: [TEMP]/repo/src/module is inside the git repository [TEMP]/repo, which has skills of its own (1 in .agents/skills); commands run in [TEMP]/repo/src/module will use this project instead and not see them (run `skillpkg init` at the repository's root to use one project)
+         Created [TEMP]/repo/src/module/skills.toml
+    ");
+}
+
+#[test]
+fn add_in_the_home_directory_refuses_and_suggests_global() {
+    let ctx = TestContext::new();
+    let home = ctx.root().join("home");
+    let out = ctx.fails_in(&home, &["add", "example/pdf-processing"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: no skills.toml in [TEMP]/home or above, and a project started in [TEMP]/home would take [TEMP]/home/.agents/skills for its own: it is the home directory, or above it
+    hint: add skills for yourself, in the user root: `skillpkg add -g …`
+    hint: or start a project in its own folder: `skillpkg init <dir>`
+    ");
+    assert!(!home.join("skills.toml").exists());
+    // A failed add leaves no project behind.
+    let elsewhere = ctx.root().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    ctx.fails_in(&elsewhere, &["add", "example/no-such-skill"]);
+    assert!(!elsewhere.join("skills.toml").exists());
+}
