@@ -8,6 +8,7 @@ mod differential;
 mod direct;
 mod eval;
 mod exec;
+mod git_http;
 mod grants;
 mod http;
 mod install;

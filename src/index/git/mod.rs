@@ -9,6 +9,7 @@ use git2::{FetchOptions, PushOptions, RemoteCallbacks, Repository, Signature};
 use super::local::IndexDir;
 
 pub mod discover;
+mod fetch_error;
 mod tree;
 
 use crate::fsutil::FileLock;
@@ -41,7 +42,18 @@ pub fn git_url(spec: &str) -> String {
 
 fn callbacks<'a>() -> RemoteCallbacks<'a> {
     let mut callbacks = RemoteCallbacks::new();
-    callbacks.credentials(|url, username, allowed| {
+    // libgit2 asks again after credentials are refused; the same answer
+    // would loop forever.
+    let mut asked = 0;
+    callbacks.credentials(move |url, username, allowed| {
+        asked += 1;
+        if asked > 3 {
+            return Err(git2::Error::new(
+                git2::ErrorCode::Auth,
+                git2::ErrorClass::Http,
+                "the credentials were refused",
+            ));
+        }
         if allowed.contains(git2::CredentialType::SSH_KEY)
             && let Some(user) = username
         {
@@ -405,7 +417,7 @@ pub fn fetch_commit(
                 Some(&mut options),
                 None,
             )
-            .with_context(|| format!("could not fetch {url}"))?;
+            .map_err(|e| fetch_error::explain(e, &url))?;
     }
     if let Some(oid) = pinned {
         if !have(oid) {

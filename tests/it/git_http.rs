@@ -1,0 +1,229 @@
+//! Private git repositories over smart HTTP: a loopback server that runs
+//! `git http-backend` for requests carrying the right basic-auth
+//! credentials and answers 401 to the rest. skillpkg gets the credentials
+//! the way git does, from the user's credential helper, and never writes
+//! them into skills.toml or skills.lock.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
+use axum::response::Response;
+
+use crate::common::{TestContext, git, new_project, write_skill};
+
+struct Shared {
+    root: PathBuf,
+    authorization: String,
+    refused: AtomicUsize,
+}
+
+/// `git http-backend` on 127.0.0.1 behind basic auth; stopped when dropped.
+struct GitHttpServer {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl GitHttpServer {
+    fn start(root: &Path, user: &str, password: &str) -> GitHttpServer {
+        use base64::Engine as _;
+        let token = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+        let shared = Arc::new(Shared {
+            root: root.to_path_buf(),
+            authorization: format!("Basic {token}"),
+            refused: AtomicUsize::new(0),
+        });
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let app = axum::Router::new()
+            .fallback(backend)
+            .with_state(shared.clone());
+        runtime.spawn(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            axum::serve(listener, app).await.unwrap();
+        });
+        GitHttpServer {
+            addr,
+            shared,
+            _runtime: runtime,
+        }
+    }
+
+    fn url(&self, repo: &str) -> String {
+        format!("http://{}/{repo}", self.addr)
+    }
+}
+
+/// Runs `git http-backend` for one request, as CGI.
+async fn backend(
+    State(shared): State<Arc<Shared>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let authorized = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        == Some(shared.authorization.as_str());
+    if !authorized {
+        shared.refused.fetch_add(1, Ordering::Relaxed);
+        return Response::builder()
+            .status(StatusCode::UNAUTHORIZED)
+            .header(header::WWW_AUTHENTICATE, "Basic realm=\"skills\"")
+            .body(Body::empty())
+            .unwrap();
+    }
+    let root = shared.root.clone();
+    let output = tokio::task::spawn_blocking(move || {
+        use std::io::Write as _;
+        let mut child = std::process::Command::new("git")
+            .arg("http-backend")
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("GIT_PROJECT_ROOT", &root)
+            .env("GIT_HTTP_EXPORT_ALL", "1")
+            .env("REQUEST_METHOD", method.as_str())
+            .env("PATH_INFO", uri.path())
+            .env("QUERY_STRING", uri.query().unwrap_or(""))
+            .env(
+                "CONTENT_TYPE",
+                headers
+                    .get(header::CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or(""),
+            )
+            .env("CONTENT_LENGTH", body.len().to_string())
+            .env("REMOTE_USER", "skills")
+            .env("REMOTE_ADDR", "127.0.0.1")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&body).unwrap();
+        child.wait_with_output().unwrap().stdout
+    })
+    .await
+    .unwrap();
+    let split = output
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| (i, 4))
+        .or_else(|| output.windows(2).position(|w| w == b"\n\n").map(|i| (i, 2)))
+        .expect("CGI headers end");
+    let head = String::from_utf8_lossy(&output[..split.0]).into_owned();
+    let mut response = Response::builder();
+    for line in head.lines() {
+        let Some((name, value)) = line.split_once(':') else {
+            continue;
+        };
+        if name.eq_ignore_ascii_case("status") {
+            let code: u16 = value.trim()[..3].parse().unwrap();
+            response = response.status(code);
+        } else {
+            response = response.header(name.trim(), value.trim());
+        }
+    }
+    response
+        .body(Body::from(output[split.0 + split.1..].to_vec()))
+        .unwrap()
+}
+
+/// A bare repository `skills.git` under `root` holding one skill.
+fn private_repository(ctx: &TestContext, root: &Path) {
+    let work = ctx.root().join("private-work");
+    write_skill(
+        &work.join("skills"),
+        "secret-sauce",
+        "---\nname: secret-sauce\ndescription: The team's own. Use when cooking.\n---\nCook.\n",
+    );
+    git(&work, &["init", "-q", "-b", "main"]);
+    git(&work, &["add", "-A"]);
+    git(&work, &["commit", "-q", "-m", "sauce"]);
+    std::fs::create_dir_all(root).unwrap();
+    git(
+        root,
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            work.to_str().unwrap(),
+            "skills.git",
+        ],
+    );
+}
+
+#[test]
+fn a_private_repository_installs_through_the_users_credential_helper() {
+    let ctx = TestContext::new();
+    let served = ctx.root().join("served");
+    private_repository(&ctx, &served);
+    let server = GitHttpServer::start(&served, "alice", "s3cret-token");
+    let url = server.url("skills.git");
+    let app = new_project(&ctx, None);
+
+    // Without credentials: a clear error that says how git provides them.
+    let out = ctx.fails_in(&app, &["add", "--git", &url]);
+    let shown = ctx
+        .redact(&out.stderr)
+        .replace(&server.addr.to_string(), "[SERVER]");
+    insta::assert_snapshot!(shown, @"
+    error: could not get http://[SERVER]/skills.git
+      Caused by: http://[SERVER]/skills.git asks for credentials, and none it accepts were found
+      Caused by: could not fetch http://[SERVER]/skills.git
+      Caused by: failed to acquire username/password from local configuration
+    hint: for https, store them with git's credential helper (`git config --global credential.helper store`, then `git ls-remote <url>` once), as git itself would use them
+    hint: for ssh (git@host:owner/repo), load your key into ssh-agent (`ssh-add`)
+    ");
+
+    // The user's git configuration names a credential helper.
+    let store = ctx.root().join("git-credentials");
+    std::fs::write(
+        ctx.root().join("home/.gitconfig"),
+        format!(
+            "[credential]\n\thelper = store --file={}\n",
+            store.display()
+        ),
+    )
+    .unwrap();
+    // A wrong password is refused in a few tries, not retried forever.
+    std::fs::write(&store, format!("http://alice:wrong@{}\n", server.addr)).unwrap();
+    let refused_before = server.shared.refused.load(Ordering::Relaxed);
+    let out = ctx.fails_in(&app, &["add", "--git", &url]);
+    assert!(
+        out.stderr.contains("asks for credentials"),
+        "{}",
+        out.stderr
+    );
+    assert!(server.shared.refused.load(Ordering::Relaxed) - refused_before < 10);
+
+    std::fs::write(
+        &store,
+        format!("http://alice:s3cret-token@{}\n", server.addr),
+    )
+    .unwrap();
+    let out = ctx.ok_in(&app, &["add", "--git", &url]);
+    assert!(
+        out.stderr.contains("Installed secret-sauce v0.0.0"),
+        "{}",
+        out.stderr
+    );
+    for file in ["skills.toml", "skills.lock"] {
+        let text = std::fs::read_to_string(app.join(file)).unwrap();
+        assert!(
+            !text.contains("s3cret"),
+            "{file} holds the password: {text}"
+        );
+    }
+}
