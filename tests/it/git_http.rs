@@ -38,21 +38,11 @@ impl GitHttpServer {
             authorization: format!("Basic {token}"),
             refused: AtomicUsize::new(0),
         });
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.set_nonblocking(true).unwrap();
-        let addr = listener.local_addr().unwrap();
-        let app = axum::Router::new()
-            .fallback(backend)
-            .with_state(shared.clone());
-        runtime.spawn(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            axum::serve(listener, app).await.unwrap();
-        });
+        let (addr, runtime) = crate::server::serve_on_loopback(
+            axum::Router::new()
+                .fallback(backend)
+                .with_state(shared.clone()),
+        );
         GitHttpServer {
             addr,
             shared,

@@ -43,6 +43,24 @@ pub(crate) struct StaticServer {
     runtime: Option<tokio::runtime::Runtime>,
 }
 
+/// Serves `app` on 127.0.0.1 at a free port, from a runtime of its own
+/// (the server stops when the runtime is dropped).
+pub(crate) fn serve_on_loopback(app: axum::Router) -> (SocketAddr, tokio::runtime::Runtime) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let addr = listener.local_addr().unwrap();
+    runtime.spawn(async move {
+        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+        axum::serve(listener, app).await.unwrap();
+    });
+    (addr, runtime)
+}
+
 impl StaticServer {
     /// Serves the files under `root` on 127.0.0.1 at a free port.
     pub(crate) fn start(root: &Path) -> StaticServer {
@@ -50,21 +68,11 @@ impl StaticServer {
             root: root.to_path_buf(),
             ..Shared::default()
         });
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.set_nonblocking(true).unwrap();
-        let addr = listener.local_addr().unwrap();
-        let app = axum::Router::new()
-            .fallback(serve)
-            .with_state(shared.clone());
-        runtime.spawn(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            axum::serve(listener, app).await.unwrap();
-        });
+        let (addr, runtime) = serve_on_loopback(
+            axum::Router::new()
+                .fallback(serve)
+                .with_state(shared.clone()),
+        );
         StaticServer {
             addr,
             shared,
