@@ -11,6 +11,7 @@ mod exec;
 mod grants;
 mod http;
 mod install;
+mod keys;
 mod layers;
 mod models;
 mod publish;

@@ -301,7 +301,7 @@ fn a_locked_version_re_signed_by_another_key_of_the_org_is_refused() {
 
     let untouched = Untouched::new(&ctx, &app);
     for args in [&["install"][..], &["install", "--locked"]] {
-        untouched.refused(&ctx, args, "skills.lock pins org 'acme' to");
+        untouched.refused(&ctx, args, "which skills.lock does not pin for org 'acme'");
     }
 }
 
