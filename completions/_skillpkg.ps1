@@ -35,7 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install what skills.toml asks for, as skills.lock pins it')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Move locked versions to the newest that skills.toml allows')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'List locked packages that have newer versions')
-            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a new signing key for an org, or this project''s settings')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust another signing key for an org (or swap its keys), or this project''s settings')
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
@@ -152,7 +152,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;trust' {
-            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Its minisign public key: a `.pub` file or its base64 line')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Its minisign public key: a `.pub` file or its base64 line. It is added to the org''s pinned keys; packages signed by any of them install')
+            [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Make KEY the org''s only pinned key, removing the others (the org changed its key); locked packages they signed are re-checked against it on the next install')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Trust this project''s own settings that run code on this machine: its `[agent]` table and the grants its skills.lock records')
             [CompletionResult]::new('--revoke', '--revoke', [CompletionResultType]::ParameterName, 'With --project: stop trusting it')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
@@ -497,7 +498,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install what skills.toml asks for, as skills.lock pins it')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Move locked versions to the newest that skills.toml allows')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'List locked packages that have newer versions')
-            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a new signing key for an org, or this project''s settings')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust another signing key for an org (or swap its keys), or this project''s settings')
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')

@@ -1397,7 +1397,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__trust)
-            opts="-g -q -v -h --key --project --revoke --global --quiet --verbose --help"
+            opts="-g -q -v -h --key --replace --project --revoke --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -32,7 +32,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
             cand update 'Move locked versions to the newest that skills.toml allows'
             cand outdated 'List locked packages that have newer versions'
-            cand trust 'Trust a new signing key for an org, or this project''s settings'
+            cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
             cand search 'Search an index''s packages by name and description'
@@ -142,7 +142,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;trust'= {
-            cand --key 'Its minisign public key: a `.pub` file or its base64 line'
+            cand --key 'Its minisign public key: a `.pub` file or its base64 line. It is added to the org''s pinned keys; packages signed by any of them install'
+            cand --replace 'Make KEY the org''s only pinned key, removing the others (the org changed its key); locked packages they signed are re-checked against it on the next install'
             cand --project 'Trust this project''s own settings that run code on this machine: its `[agent]` table and the grants its skills.lock records'
             cand --revoke 'With --project: stop trusting it'
             cand -g 'The user''s global skills instead of the project''s'
@@ -451,7 +452,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
             cand update 'Move locked versions to the newest that skills.toml allows'
             cand outdated 'List locked packages that have newer versions'
-            cand trust 'Trust a new signing key for an org, or this project''s settings'
+            cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
             cand search 'Search an index''s packages by name and description'

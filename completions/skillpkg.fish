@@ -34,7 +34,7 @@ complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "remove" -d 'Remov
 complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "install" -d 'Install what skills.toml asks for, as skills.lock pins it'
 complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "update" -d 'Move locked versions to the newest that skills.toml allows'
 complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "outdated" -d 'List locked packages that have newer versions'
-complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "trust" -d 'Trust a new signing key for an org, or this project\'s settings'
+complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "trust" -d 'Trust another signing key for an org (or swap its keys), or this project\'s settings'
 complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "grants" -d 'List, approve or revoke the tools skills\' allowed-tools pre-approve'
 complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "verify" -d 'Check installed skills against skills.lock'
 complete -c skillpkg -n "__fish_skillpkg_needs_command" -f -a "search" -d 'Search an index\'s packages by name and description'
@@ -107,7 +107,8 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s g -l glob
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l key -d 'Its minisign public key: a `.pub` file or its base64 line' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l key -d 'Its minisign public key: a `.pub` file or its base64 line. It is added to the org\'s pinned keys; packages signed by any of them install' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l replace -d 'Make KEY the org\'s only pinned key, removing the others (the org changed its key); locked packages they signed are re-checked against it on the next install'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l project -d 'Trust this project\'s own settings that run code on this machine: its `[agent]` table and the grants its skills.lock records'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l revoke -d 'With --project: stop trusting it'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s g -l global -d 'The user\'s global skills instead of the project\'s'
@@ -269,7 +270,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_s
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help" -f -a "install" -d 'Install what skills.toml asks for, as skills.lock pins it'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help" -f -a "update" -d 'Move locked versions to the newest that skills.toml allows'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help" -f -a "outdated" -d 'List locked packages that have newer versions'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help" -f -a "trust" -d 'Trust a new signing key for an org, or this project\'s settings'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help" -f -a "trust" -d 'Trust another signing key for an org (or swap its keys), or this project\'s settings'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help" -f -a "grants" -d 'List, approve or revoke the tools skills\' allowed-tools pre-approve'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help" -f -a "verify" -d 'Check installed skills against skills.lock'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help" -f -a "search" -d 'Search an index\'s packages by name and description'

@@ -67,7 +67,7 @@ enum Command {
     Update(update::Args),
     /// List locked packages that have newer versions.
     Outdated(outdated::Args),
-    /// Trust a new signing key for an org, or this project's settings.
+    /// Trust another signing key for an org (or swap its keys), or this project's settings.
     Trust(trust::Args),
     /// List, approve or revoke the tools skills' allowed-tools pre-approve.
     Grants(grants::Args),

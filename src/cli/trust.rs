@@ -1,17 +1,24 @@
-//! `skillpkg trust <org> --key KEY` and `skillpkg trust --project [--revoke]`
+//! `skillpkg trust <org> --key KEY [--replace]` and `skillpkg trust --project [--revoke]`
 
 use super::{Context, ExitStatus};
 
-/// Trust a new signing key for an org (replacing the key skills.lock
-/// pinned), or this project's own settings on this machine.
+/// Trust a signing key for an org (added to the keys skills.lock pins for
+/// it, or with --replace instead of them), or this project's own settings
+/// on this machine.
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     /// The organisation.
     #[arg(required_unless_present = "project", conflicts_with = "project")]
     org: Option<String>,
-    /// Its minisign public key: a `.pub` file or its base64 line.
+    /// Its minisign public key: a `.pub` file or its base64 line. It is
+    /// added to the org's pinned keys; packages signed by any of them install.
     #[arg(long, required_unless_present = "project", conflicts_with = "project")]
     key: Option<String>,
+    /// Make KEY the org's only pinned key, removing the others (the org
+    /// changed its key); locked packages they signed are re-checked
+    /// against it on the next install.
+    #[arg(long, requires = "key")]
+    replace: bool,
     /// Trust this project's own settings that run code on this machine: its
     /// `[agent]` table and the grants its skills.lock records.
     #[arg(long)]
@@ -51,15 +58,24 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         return Ok(ExitStatus::Success);
     }
     let (org, key) = (args.org.unwrap_or_default(), args.key.unwrap_or_default());
-    let previous = crate::ops::trust::trust(&project, &org, &key)?;
-    for old in previous {
+    let trusted = crate::ops::trust::trust(&project, &org, &key, args.replace)?;
+    for old in &trusted.removed {
         context
             .printer
-            .status("Replaced", format_args!("key {old} of org '{org}'"));
+            .status("Removed", format_args!("key {old} of org '{org}'"));
     }
-    context
-        .printer
-        .status("Trusted", format_args!("the new key of org '{org}'"));
+    let already = match trusted.already {
+        true => ", already pinned",
+        false => "",
+    };
+    let count = match trusted.pinned.len() {
+        1 => "its only pinned key".to_string(),
+        n => format!("one of {n} pinned keys"),
+    };
+    context.printer.status(
+        "Trusted",
+        format_args!("key {} of org '{org}'{already} ({count})", trusted.key),
+    );
     Ok(ExitStatus::Success)
 }
 

@@ -1,32 +1,65 @@
-//! `skillpkg trust <org> --key KEY`: accept a new signing key for an org.
+//! `skillpkg trust <org> --key KEY [--replace]`: accept a signing key for
+//! an org.
 
 use crate::manifest::lock::Lockfile;
 use crate::project::Project;
 use crate::store::signing::read_public_key;
 
-/// Pins `key` (a `.pub` file or base64 line) as the only trusted key of
-/// `org` in the project's lock. Returns the keys it replaced.
+/// What `trust` changed in the lock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trusted {
+    /// The key, as its base64 line.
+    pub key: String,
+    /// Whether the lock pinned it already (and still pins it).
+    pub already: bool,
+    /// The keys `--replace` removed.
+    pub removed: Vec<String>,
+    /// Every key the lock now pins for the org, sorted.
+    pub pinned: Vec<String>,
+}
+
+/// Adds `key` (a `.pub` file or base64 line) to the keys the project's
+/// lock pins for `org`; with `replace`, it becomes the org's only key.
 ///
-/// Locked packages of the org keep their checksum pins, but no longer
-/// their signer pins: the user accepted a new key, so the next install
-/// records whichever trusted key signs each (unchanged) archive now.
-pub fn trust(project: &Project, org: &str, key: &str) -> anyhow::Result<Vec<String>> {
+/// Locked packages of the org keep their checksum pins, and their signer
+/// pins while the signer stays pinned: adding a key leaves every pin as it
+/// was, so the new key cannot re-sign a locked version. Replacing drops the
+/// signer pins of the keys it removes, since the user accepted a new key,
+/// and the next install records whichever pinned key signs each
+/// (unchanged) archive now.
+pub fn trust(project: &Project, org: &str, key: &str, replace: bool) -> anyhow::Result<Trusted> {
     if !crate::skill::name::is_valid_name(org) {
         anyhow::bail!("invalid org name '{org}'");
     }
     let key = read_public_key(key)?;
     let _lock = project.lock()?;
     let mut lock = Lockfile::load(&project.lock_path)?;
-    let previous = lock
-        .keys
-        .insert(org.to_string(), vec![key])
-        .unwrap_or_default();
+    let pinned = lock.keys.entry(org.to_string()).or_default();
+    let already = pinned.contains(&key);
+    let removed = match replace {
+        true => std::mem::take(pinned)
+            .into_iter()
+            .filter(|old| *old != key)
+            .collect(),
+        false => Vec::new(),
+    };
+    if !pinned.contains(&key) {
+        pinned.push(key.clone());
+    }
+    pinned.sort();
+    pinned.dedup();
+    let pinned = pinned.clone();
     let prefix = format!("{org}/");
     for skill in &mut lock.skills {
         if skill.name.starts_with(&prefix) {
-            skill.signer = None;
+            skill.signer.take_if(|signer| !pinned.contains(signer));
         }
     }
     lock.write(&project.lock_path)?;
-    Ok(previous)
+    Ok(Trusted {
+        key,
+        already,
+        removed,
+        pinned,
+    })
 }

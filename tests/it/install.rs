@@ -237,15 +237,28 @@ fn a_changed_org_key_is_refused_naming_both_keys() {
             .replace(&old_key, "[OLD KEY]")
     };
     insta::assert_snapshot!(redact_keys(&t.refused(&["add", "example/citation-style"])), @"
-    error: example/citation-style@1.0.0 is signed by key [NEW KEY], but skills.lock pins org 'example' to [OLD KEY]
-    hint: if the org really changed its key, accept it with `skillpkg trust example --key [NEW KEY]`
+    error: example/citation-style@1.0.0 is signed by key [NEW KEY], which skills.lock does not pin for org 'example' (it pins [OLD KEY])
+    hint: [TEMP]/index no longer lists any key pinned for org 'example': if the org really changed its key, accept it with `skillpkg trust example --key [NEW KEY] --replace`
+    hint: nothing was installed; ask the org before trusting a key an index offers
     ");
 
-    // Accepting the new key lets the install go through.
+    // Adding the new key beside the old one is not enough: the lock still
+    // pins the old key as the signer of the locked versions.
     let out = t.ctx.ok(&["trust", "example", "--key", &new_key]);
+    insta::assert_snapshot!(redact_keys(&out.stderr), @"     Trusted key [NEW KEY] of org 'example' (one of 2 pinned keys)");
+    insta::assert_snapshot!(redact_keys(&t.refused(&["add", "example/citation-style"])), @"
+    error: example/pdf-processing@1.0.0: skills.lock pins its signer to [OLD KEY], but it is now signed by [NEW KEY]; the index changed a released version
+    hint: a released version never changes: it was re-published, or [TEMP]/index or the cache was tampered with; nothing was installed
+    hint: if the publisher confirms the change, they should release a new version for `skillpkg update example/pdf-processing`
+    ");
+
+    // Replacing the old key lets the install go through.
+    let out = t
+        .ctx
+        .ok(&["trust", "example", "--key", &new_key, "--replace"]);
     insta::assert_snapshot!(redact_keys(&out.stderr), @"
-    Replaced key [OLD KEY] of org 'example'
-     Trusted the new key of org 'example'
+    Removed key [OLD KEY] of org 'example'
+    Trusted key [NEW KEY] of org 'example', already pinned (its only pinned key)
     ");
     t.ctx.ok(&["add", "example/citation-style"]);
 }

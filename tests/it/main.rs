@@ -12,6 +12,7 @@ mod git_http;
 mod grants;
 mod http;
 mod install;
+mod keys;
 mod layers;
 mod models;
 mod publish;

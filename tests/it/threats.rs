@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::{Keys, Output, TestContext, run, skill_md, write_skill};
-use crate::common::{new_project, tree};
+use crate::common::{new_project, publish_args, tree};
 
 /// An org with a signing key, able to publish into any index.
 struct Publisher {
@@ -63,18 +63,8 @@ impl Publisher {
     }
 
     fn publish_version(&self, ctx: &TestContext, index: &Path, dir: &Path, version: &str) {
-        ctx.ok(&[
-            "publish",
-            dir.to_str().unwrap(),
-            "--version",
-            version,
-            "--index",
-            index.to_str().unwrap(),
-            "--org",
-            self.org,
-            "--key",
-            self.keys.secret_file.to_str().unwrap(),
-        ]);
+        let args = publish_args(index, dir, version, self.org, &self.keys);
+        ctx.ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
     }
 }
 
@@ -311,7 +301,7 @@ fn a_locked_version_re_signed_by_another_key_of_the_org_is_refused() {
 
     let untouched = Untouched::new(&ctx, &app);
     for args in [&["install"][..], &["install", "--locked"]] {
-        untouched.refused(&ctx, args, "skills.lock pins org 'acme' to");
+        untouched.refused(&ctx, args, "which skills.lock does not pin for org 'acme'");
     }
 }
 

@@ -4,7 +4,7 @@
 //! checksum) before anything touches the root.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
@@ -257,20 +257,14 @@ fn fetch_verified(
     // Only a key whose id the signature names can have made it: the
     // archive is hashed for that key alone, however many keys are listed.
     let named = signing::signature_key_id(&planned.entry.sig);
-    let offered: Vec<String> = offered
-        .into_iter()
-        .filter(|key| named.is_some() && signing::public_key_id(key) == named)
-        .collect();
+    let candidates = offered
+        .iter()
+        .filter(|key| named.is_some() && signing::public_key_id(key) == named);
     let mut last_error = None;
-    for key in &offered {
+    for key in candidates {
         match signing::verify_for(key, &bytes, &planned.entry.sig, &comment) {
             Ok(()) => {
-                let trusted = pinned.entry(package.org.clone()).or_default();
-                if trusted.is_empty() {
-                    trusted.push(key.clone()); // trust on first use
-                } else if !trusted.contains(key) {
-                    bail!(Hinted::new(format!("{package}@{version} is signed by key {key}, but skills.lock pins org '{}' to {}", package.org, trusted.join(", "))).hint(format!("if the org really changed its key, accept it with `skillpkg trust {} --key {key}`", package.org)));
-                }
+                check_signer_pinned(planned, key, &offered, pinned)?;
                 return Ok((cached, Some(key.clone())));
             }
             Err(e) => last_error = Some(e),
@@ -288,4 +282,81 @@ fn fetch_verified(
             .hint("the signature was altered or made with another key: do not install it")
         ),
     }
+}
+
+/// `key`, which signed `planned`, must be one the lock pins for its org.
+/// On first use of the org, every key the index lists for it (`listed`) is
+/// pinned, so packages signed by each install side by side; a key the index
+/// lists later is refused until the user accepts it with `skillpkg trust`.
+fn check_signer_pinned(
+    planned: &Planned,
+    key: &str,
+    listed: &[String],
+    pinned: &mut BTreeMap<String, Vec<String>>,
+) -> anyhow::Result<()> {
+    let package = &planned.package;
+    let org = &package.org;
+    let trusted = pinned.entry(org.clone()).or_default();
+    if trusted.is_empty() {
+        trusted.extend(
+            listed
+                .iter()
+                .filter(|listed| signing::public_key_id(listed).is_some())
+                .cloned(),
+        );
+        return Ok(());
+    }
+    if trusted.iter().any(|trusted| trusted == key) {
+        return Ok(());
+    }
+    let error = Hinted::new(format!(
+        "{package}@{} is signed by key {key}, which skills.lock does not pin for org '{org}' (it pins {})",
+        planned.entry.vers,
+        trusted.join(", ")
+    ));
+    let label = &planned.registry.label;
+    let hint = match listed.iter().any(|listed| trusted.contains(listed)) {
+        true => format!(
+            "{label} lists this key for org '{org}' beside the pinned ones: if the org really added it, accept it with `skillpkg trust {org} --key {key}`"
+        ),
+        false => format!(
+            "{label} no longer lists any key pinned for org '{org}': if the org really changed its key, accept it with `skillpkg trust {org} --key {key} --replace`"
+        ),
+    };
+    bail!(
+        error
+            .hint(hint)
+            .hint("nothing was installed; ask the org before trusting a key an index offers")
+    )
+}
+
+/// Every signer the lock records must be among the keys it pins for that
+/// package's org: a lock that lost a key (or never had it) would let the
+/// index pin its keys again as if on first use.
+pub(super) fn check_signers_pinned(lock: &Lockfile, lock_path: &Path) -> anyhow::Result<()> {
+    for skill in &lock.skills {
+        let (Some(signer), Some((org, _))) = (&skill.signer, skill.name.split_once('/')) else {
+            continue;
+        };
+        let keys = lock.keys.get(org).map(Vec::as_slice).unwrap_or_default();
+        if keys.contains(signer) {
+            continue;
+        }
+        let pins = match keys.is_empty() {
+            true => "no key".to_string(),
+            false => keys.join(", "),
+        };
+        bail!(
+            Hinted::new(format!(
+                "{}: {} is locked to signer {signer}, but its [keys] table pins {pins} for org '{org}'",
+                lock_path.display(),
+                skill.name
+            ))
+            .hint("restore skills.lock from version control; nothing was installed")
+            .hint(format!(
+                "if {signer} really is a key of org '{org}', accept it with `skillpkg trust {org} --key {signer}`"
+            ))
+        );
+    }
+    Ok(())
 }

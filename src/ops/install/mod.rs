@@ -390,6 +390,7 @@ fn sync(
     dry_run: bool,
 ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
     let old_lock = Lockfile::load(&project.lock_path)?;
+    fetch::check_signers_pinned(&old_lock, &project.lock_path)?;
     let root = project.skill_root(manifest.install_root())?;
     project.check_inside(&root, "the install root")?;
     let targets = targets::target_dirs(&project.targets_base, &manifest.install.targets)?;

@@ -136,15 +136,7 @@ impl AcmeIndex {
     pub(crate) fn new(ctx: &TestContext) -> AcmeIndex {
         let keys = ctx.keygen("keys");
         let index = ctx.root().join("index");
-        ctx.ok(&[
-            "index",
-            "init",
-            index.to_str().unwrap(),
-            "--org",
-            "acme",
-            "--key",
-            keys.public_file.to_str().unwrap(),
-        ]);
+        list_acme_key(ctx, &index, &keys);
         AcmeIndex { keys, index }
     }
 
@@ -161,21 +153,47 @@ impl AcmeIndex {
 
     /// The arguments of `skillpkg publish` for the skill in `dir` as `version`.
     pub(crate) fn publish_args(&self, dir: &Path, version: &str) -> Vec<String> {
-        [
-            "publish",
-            dir.to_str().unwrap(),
-            "--version",
-            version,
-            "--index",
-            self.index.to_str().unwrap(),
-            "--org",
-            "acme",
-            "--key",
-            self.keys.secret_file.to_str().unwrap(),
-        ]
-        .map(String::from)
-        .to_vec()
+        publish_args(&self.index, dir, version, "acme", &self.keys)
     }
+}
+
+/// Adds `keys` to org `acme`'s signing keys in the folder index `index`
+/// (made when missing).
+pub(crate) fn list_acme_key(ctx: &TestContext, index: &Path, keys: &Keys) {
+    ctx.ok(&[
+        "index",
+        "init",
+        index.to_str().unwrap(),
+        "--org",
+        "acme",
+        "--key",
+        keys.public_file.to_str().unwrap(),
+    ]);
+}
+
+/// The arguments of `skillpkg publish` for the skill in `dir` as `version`
+/// of `org`, into the folder index `index`, signed with `keys`.
+pub(crate) fn publish_args(
+    index: &Path,
+    dir: &Path,
+    version: &str,
+    org: &str,
+    keys: &Keys,
+) -> Vec<String> {
+    [
+        "publish",
+        dir.to_str().unwrap(),
+        "--version",
+        version,
+        "--index",
+        index.to_str().unwrap(),
+        "--org",
+        org,
+        "--key",
+        keys.secret_file.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 /// A publisher's folder index with `count` packages, and a project that

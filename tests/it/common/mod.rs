@@ -13,8 +13,8 @@ use assert_cmd::cargo::CommandCargoExt;
 use regex::Regex;
 
 pub(crate) use fixtures::{
-    AcmeIndex, copy_dir, fresh_copy, new_project, project_with_packages, repo_index, round_trip,
-    tree,
+    AcmeIndex, copy_dir, fresh_copy, list_acme_key, new_project, project_with_packages,
+    publish_args, repo_index, round_trip, tree,
 };
 pub(crate) use terminal::{in_terminal, in_terminal_typing};
 
