@@ -130,8 +130,9 @@ async fn backend(
         .unwrap()
 }
 
-/// A bare repository `skills.git` under `root` holding one skill.
-fn private_repository(ctx: &TestContext, root: &Path) {
+/// A bare repository `skills.git` under `root` holding one skill, in two
+/// commits; returns the first.
+fn private_repository(ctx: &TestContext, root: &Path) -> String {
     let work = ctx.root().join("private-work");
     write_skill(
         &work.join("skills"),
@@ -141,6 +142,14 @@ fn private_repository(ctx: &TestContext, root: &Path) {
     git(&work, &["init", "-q", "-b", "main"]);
     git(&work, &["add", "-A"]);
     git(&work, &["commit", "-q", "-m", "sauce"]);
+    let first = git(&work, &["rev-parse", "HEAD"]).trim().to_string();
+    std::fs::write(
+        work.join("NOTES.md"),
+        "History a shallow fetch leaves out.\n",
+    )
+    .unwrap();
+    git(&work, &["add", "-A"]);
+    git(&work, &["commit", "-q", "-m", "notes"]);
     std::fs::create_dir_all(root).unwrap();
     git(
         root,
@@ -152,13 +161,14 @@ fn private_repository(ctx: &TestContext, root: &Path) {
             "skills.git",
         ],
     );
+    first
 }
 
 #[test]
 fn a_private_repository_installs_through_the_users_credential_helper() {
     let ctx = TestContext::new();
     let served = ctx.root().join("served");
-    private_repository(&ctx, &served);
+    let first = private_repository(&ctx, &served);
     let server = GitHttpServer::start(&served, "alice", "s3cret-token");
     let url = server.url("skills.git");
     let app = new_project(&ctx, None);
@@ -216,4 +226,22 @@ fn a_private_repository_installs_through_the_users_credential_helper() {
             "{file} holds the password: {text}"
         );
     }
+    // The server allows a shallow fetch: only the newest commit came.
+    for db in std::fs::read_dir(ctx.root().join("cache/git-db")).unwrap() {
+        let db = db.unwrap().path();
+        if db.is_dir() {
+            assert!(db.join("shallow").is_file(), "the fetch was not shallow");
+            let older = std::process::Command::new("git")
+                .args(["-C", db.to_str().unwrap(), "cat-file", "-e", &first])
+                .status()
+                .unwrap();
+            assert!(!older.success(), "the older commit was fetched too");
+        }
+    }
+    // An older commit, asked for by id, deepens the cached copy.
+    let other = ctx.root().join("other");
+    ctx.ok(&["init", other.to_str().unwrap()]);
+    ctx.ok_in(&other, &["add", "--git", &url, "--rev", &first]);
+    let lock = std::fs::read_to_string(other.join("skills.lock")).unwrap();
+    assert!(lock.contains(&format!("#{first}\"")), "{lock}");
 }

@@ -403,10 +403,18 @@ pub fn fetch_commit(
             .hint("run once without --offline (or --frozen) to fetch it")
         );
     }
-    {
+    // A branch, tag or HEAD needs only its newest commit: a shallow fetch
+    // where the server allows one. A pinned commit, or a revision that is
+    // no ref, takes the whole history.
+    let shallow =
+        pinned.is_none() && shallow_fetch(&repo, rev).is_ok_and(|()| resolve(&repo, rev).is_ok());
+    if !shallow {
         let mut remote = repo.find_remote("origin")?;
         let mut options = FetchOptions::new();
         options.remote_callbacks(callbacks());
+        if repo.is_shallow() {
+            options.depth(i32::MAX);
+        }
         remote
             .fetch(
                 &[
@@ -430,29 +438,55 @@ pub fn fetch_commit(
         }
         return Ok((repo, oid));
     }
-    let oid = match rev {
+    let oid = resolve(&repo, rev).map_err(|()| match rev {
+        None => anyhow::anyhow!("{url} has no HEAD to install"),
+        Some(rev) => anyhow::anyhow!(
+            Hinted::new(format!("{url} has no branch, tag or commit '{rev}'"))
+                .hint("check `rev` in skills.toml")
+        ),
+    })?;
+    remember_resolved(&remote_url, rev, oid);
+    Ok((repo, oid))
+}
+
+/// Fetches only the newest commit of `rev` (a branch or tag; HEAD when
+/// `None`). Fails where the transport or the server cannot, or when `rev`
+/// looks like a commit id.
+fn shallow_fetch(repo: &Repository, rev: Option<&str>) -> Result<(), git2::Error> {
+    let refspecs = match rev {
+        None => vec!["+HEAD:refs/remotes/origin/HEAD".to_string()],
+        Some(rev) if rev.len() >= 7 && rev.chars().all(|c| c.is_ascii_hexdigit()) => {
+            return Err(git2::Error::from_str("a commit id is fetched whole"));
+        }
+        Some(rev) => vec![
+            format!("+refs/heads/{rev}:refs/remotes/origin/{rev}"),
+            format!("+refs/tags/{rev}:refs/tags/{rev}"),
+        ],
+    };
+    let mut remote = repo.find_remote("origin")?;
+    let mut options = FetchOptions::new();
+    options.remote_callbacks(callbacks());
+    options.depth(1);
+    remote.fetch(&refspecs, Some(&mut options), None)
+}
+
+/// The commit `rev` names in the fetched repository: a branch, a tag or a
+/// commit id; the remote's HEAD when `None`.
+fn resolve(repo: &Repository, rev: Option<&str>) -> Result<git2::Oid, ()> {
+    let commit = match rev {
         None => repo
             .find_reference("refs/remotes/origin/HEAD")
             .and_then(|r| r.peel_to_commit())
-            .map(|c| c.id())
-            .with_context(|| format!("{url} has no HEAD to install"))?,
+            .ok(),
         Some(rev) => [
             format!("refs/remotes/origin/{rev}"),
             format!("refs/tags/{rev}"),
         ]
         .iter()
         .find_map(|name| repo.find_reference(name).ok()?.peel_to_commit().ok())
-        .or_else(|| repo.revparse_single(rev).ok()?.peel_to_commit().ok())
-        .map(|c| c.id())
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                Hinted::new(format!("{url} has no branch, tag or commit '{rev}'"))
-                    .hint("check `rev` in skills.toml")
-            )
-        })?,
+        .or_else(|| repo.revparse_single(rev).ok()?.peel_to_commit().ok()),
     };
-    remember_resolved(&remote_url, rev, oid);
-    Ok((repo, oid))
+    commit.map(|c| c.id()).ok_or(())
 }
 
 /// The commits this process resolved, by repository URL and revision.
