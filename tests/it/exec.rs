@@ -846,3 +846,18 @@ fn detached_processes_end_with_the_command(sandbox: &str, setsid: &str, orphan: 
         );
     }
 }
+
+#[test]
+fn a_model_script_is_a_list_of_turns_or_an_object_and_a_wrong_one_says_what_is_expected() {
+    let ctx = TestContext::new();
+    let bare = script(&ctx, "bare", json!([{"text": "from a bare list"}]));
+    let out = exec(&ctx, &["--model", &bare, "hello"]).assert_ok();
+    assert!(out.stdout.contains("from a bare list"), "{}", out.stdout);
+    let wrong = script(&ctx, "wrong", json!({"steps": [{"text": "x"}]}));
+    let out = exec(&ctx, &["--model", &wrong, "hello"]).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r#"
+    error: [TEMP]/wrong.json is not a valid model script
+      Caused by: unknown field `steps`, expected one of `turns`, `repeat_last`, `context_window` at line 1 column 8
+    hint: write {"turns": [{"text": "…"}, {"tool_calls": [{"name": "…", "input": {…}}]}]} (a bare list of turns works too), with optional "repeat_last": true and "context_window": N
+    "#);
+}

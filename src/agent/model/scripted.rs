@@ -8,13 +8,17 @@
 //! ], "repeat_last": false, "context_window": 200000}
 //! ```
 //!
-//! `{{last_tool_result}}` in a turn's text is replaced by the content of
-//! the most recent tool result in the conversation. With `repeat_last`, the
-//! last turn is replayed forever (a model that never stops).
+//! A bare list of turns (`[{"text": "…"}, …]`) is the same as
+//! `{"turns": [...]}` with the other fields left out. A turn has `text`
+//! and/or `tool_calls` (each `{"name": …, "input": {…}}`), and may report
+//! `usage`. `{{last_tool_result}}` in a turn's text is replaced by the
+//! content of the most recent tool result in the conversation. With
+//! `repeat_last`, the last turn is replayed forever (a model that never
+//! stops); `context_window` is what the model reports as its window.
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, bail};
+use anyhow::bail;
 use serde::Deserialize;
 
 use super::{Block, Model, Request, StopReason, Turn, Usage};
@@ -76,8 +80,20 @@ impl Scripted {
     /// Reads the script at `path`.
     pub fn load(path: &Path) -> anyhow::Result<Scripted> {
         let text = fs_err::read_to_string(path)?;
-        let script: Script = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a valid model script", path.display()))?;
+        let invalid = || {
+            Hinted::new(format!("{} is not a valid model script", path.display())).hint(
+                "write {\"turns\": [{\"text\": \"…\"}, {\"tool_calls\": [{\"name\": \"…\", \"input\": {…}}]}]} (a bare list of turns works too), with optional \"repeat_last\": true and \"context_window\": N",
+            )
+        };
+        let script: Script = match text.trim_start().starts_with('[') {
+            true => serde_json::from_str::<Vec<ScriptedTurn>>(&text).map(|turns| Script {
+                turns,
+                repeat_last: false,
+                context_window: None,
+            }),
+            false => serde_json::from_str(&text),
+        }
+        .map_err(|e| anyhow::Error::new(e).context(invalid()))?;
         if script.turns.is_empty() {
             bail!("{} has no turns", path.display());
         }
