@@ -328,12 +328,12 @@ fn report_ending(
             context.printer.error(&anyhow::anyhow!(
                 error
                     .hint(format!(
-                        "re-run with approval: skillpkg exec --allow-tool {tool} {}",
-                        shell_quote(task)
+                        "re-run with approval: {}",
+                        rerun_with(&["--allow-tool", tool], task)
                     ))
                     .hint(format!(
-                        "or approve every tool: skillpkg exec --yes {}",
-                        shell_quote(task)
+                        "or approve every tool: {}",
+                        rerun_with(&["--yes"], task)
                     ))
             ));
             Ok(ExitStatus::Failure)
@@ -354,9 +354,38 @@ fn report_ending(
     }
 }
 
-/// `text` quoted for a POSIX shell.
+/// `text` quoted for a POSIX shell (left as it is when nothing in it is
+/// special).
 fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c));
+    match plain {
+        true => text.to_string(),
+        false => format!("'{}'", text.replace('\'', "'\\''")),
+    }
+}
+
+/// The command that ran, as a user would type it again, with `extra`
+/// flags after `exec`: every flag it had is kept, and each word quoted.
+/// Outside a run of `exec` (a REPL input), `skillpkg exec <extra> <task>`.
+fn rerun_with(extra: &[&str], task: &str) -> String {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let words: Vec<String> = match args.iter().position(|a| a == "exec") {
+        Some(at) if args.iter().any(|a| a == task) => args[..=at]
+            .iter()
+            .cloned()
+            .chain(extra.iter().map(|e| e.to_string()))
+            .chain(args[at + 1..].iter().cloned())
+            .collect(),
+        _ => std::iter::once("exec".to_string())
+            .chain(extra.iter().map(|e| e.to_string()))
+            .chain(std::iter::once(task.to_string()))
+            .collect(),
+    };
+    let quoted: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
+    format!("skillpkg {}", quoted.join(" "))
 }
 
 /// The REPL: reads inputs (with line editing and a history kept in

@@ -336,10 +336,33 @@ fn without_a_terminal_a_call_needing_approval_fails_closed_with_the_rerun_comman
     let out = exec(&ctx, &["--model", &model, "save a greeting"]).assert_fails();
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
     error: the model called write_file, which needs approval, and there is no terminal to ask
-    hint: re-run with approval: skillpkg exec --allow-tool write_file 'save a greeting'
-    hint: or approve every tool: skillpkg exec --yes 'save a greeting'
+    hint: re-run with approval: skillpkg exec --allow-tool write_file --model scripted:[TEMP]/write.json 'save a greeting'
+    hint: or approve every tool: skillpkg exec --yes --model scripted:[TEMP]/write.json 'save a greeting'
     ");
     assert!(!ctx.root().join("project/out.txt").exists());
+    // The suggested command, pasted into a shell as it is, does the job.
+    let rerun = out
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("hint: re-run with approval: "))
+        .unwrap()
+        .to_string();
+    let skillpkg = ctx.command();
+    let bin_dir = Path::new(skillpkg.get_program()).parent().unwrap();
+    let mut sh = std::process::Command::new("sh");
+    sh.env_clear()
+        .current_dir(&ctx.project)
+        .args(["-c", &rerun]);
+    for (key, value) in skillpkg.get_envs() {
+        if let Some(value) = value {
+            sh.env(key, value);
+        }
+    }
+    let path = std::env::var("PATH").unwrap_or_default();
+    sh.env("PATH", format!("{}:{path}", bin_dir.display()));
+    let pasted = run(&mut sh).assert_ok();
+    assert!(pasted.stdout.contains("written"), "{}", pasted.stdout);
+    std::fs::remove_file(ctx.root().join("project/out.txt")).unwrap();
     exec(&ctx, &["--model", &model, "--yes", "save a greeting"]).assert_ok();
     assert_eq!(
         std::fs::read_to_string(ctx.root().join("project/out.txt")).unwrap(),
