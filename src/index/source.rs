@@ -108,7 +108,7 @@ pub fn open_registry(
             && !Path::new(spec).exists();
         return Ok(Registry {
             _lock: Some(lock),
-            ..Registry::new(label, IndexDir::open(git.checkout())?, remote)?
+            ..Registry::new(label, git.open_checkout()?, remote)?
         });
     }
     let path = cwd.join(spec.strip_prefix("file://").unwrap_or(spec));

@@ -9,6 +9,7 @@ mod direct;
 mod eval;
 mod exec;
 mod grants;
+mod hosted;
 mod http;
 mod install;
 mod layers;
