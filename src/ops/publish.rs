@@ -47,14 +47,15 @@ pub fn init_index(
     let org_key = key.as_ref().map(|(o, k)| (o.as_str(), k.as_str()));
     let path = Path::new(spec.strip_prefix("file://").unwrap_or(spec));
     let is_url = spec.contains("://") || spec.starts_with("git+");
+    let is_bare_repository = path.join("HEAD").is_file() && path.join("objects").is_dir();
     if !git {
-        if is_url && !spec.starts_with("file://") {
+        if (is_url && !spec.starts_with("file://")) || is_bare_repository {
             bail!(
                 Hinted::new(format!(
-                    "{spec} is a URL; without --git, an index is a folder"
+                    "{spec} is a bare git repository or a URL; without --git, an index is a folder"
                 ))
                 .hint(format!(
-                    "for a git repository, run `skillpkg index init {spec} --git`"
+                    "for a git index, run `skillpkg index init {spec} --git`"
                 ))
             );
         }
@@ -66,7 +67,6 @@ pub fn init_index(
             Initialised::Created
         });
     }
-    let is_bare_repository = path.join("HEAD").is_file() && path.join("objects").is_dir();
     if (is_url && !spec.starts_with("file://")) || is_bare_repository {
         let created = GitIndex::new(spec, cache)?
             .init(cache, org_key)

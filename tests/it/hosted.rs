@@ -79,6 +79,11 @@ fn an_empty_bare_repository_becomes_an_index_takes_publishes_and_installs() {
     // By its path; running init again only adds what is missing.
     let bare = empty_bare_repo(&p, "other.git");
     let path = bare.to_str().unwrap();
+    let out = p.ctx.fails(&["index", "init", path]);
+    insta::assert_snapshot!(p.ctx.redact(&out.stderr), @r"
+    error: [TEMP]/other.git is a bare git repository or a URL; without --git, an index is a folder
+    hint: for a git index, run `skillpkg index init [TEMP]/other.git --git`
+    ");
     insta::assert_snapshot!(index_init(&p, path), @r"
          Created git index in [TEMP]/other.git (its first commit is pushed)
          Trusted the given key for org 'acme'
