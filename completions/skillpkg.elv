@@ -366,7 +366,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
-            cand init 'Create an index (a folder, or a new git repository with --git); with --org and --key, also allow that key to sign the org''s packages'
+            cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;index;init'= {
@@ -381,7 +381,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;index;help'= {
-            cand init 'Create an index (a folder, or a new git repository with --git); with --org and --key, also allow that key to sign the org''s packages'
+            cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;index;help;init'= {
@@ -528,7 +528,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;yank'= {
         }
         &'skillpkg;help;index'= {
-            cand init 'Create an index (a folder, or a new git repository with --git); with --org and --key, also allow that key to sign the org''s packages'
+            cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed'
         }
         &'skillpkg;help;index;init'= {
         }

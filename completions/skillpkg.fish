@@ -212,7 +212,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand yank" -s h -l help -d 
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and not __fish_seen_subcommand_from init help" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and not __fish_seen_subcommand_from init help" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and not __fish_seen_subcommand_from init help" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and not __fish_seen_subcommand_from init help" -f -a "init" -d 'Create an index (a folder, or a new git repository with --git); with --org and --key, also allow that key to sign the org\'s packages'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and not __fish_seen_subcommand_from init help" -f -a "init" -d 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org\'s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index\'s first commit, pushed'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and not __fish_seen_subcommand_from init help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from init" -l org -d 'An organisation whose signing key to register' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from init" -l key -d 'The org\'s minisign public key: a `.pub` file or its base64 line' -r
@@ -220,7 +220,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from init" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from init" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "init" -d 'Create an index (a folder, or a new git repository with --git); with --org and --key, also allow that key to sign the org\'s packages'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "init" -d 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org\'s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index\'s first commit, pushed'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -s m -l model -d 'The model: anthropic:<model>, openai:<model> or scripted:<file>' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l base-url -d 'Another server speaking the model\'s API (Ollama, vLLM, a proxy, a mock)' -r
@@ -294,4 +294,4 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from grants" -f -a "revoke" -d 'Withdraw these skills\' approved grants'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from cache" -f -a "dir" -d 'Print the cache directory'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from cache" -f -a "clean" -d 'Delete everything in the cache; it is rebuilt on demand'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "init" -d 'Create an index (a folder, or a new git repository with --git); with --org and --key, also allow that key to sign the org\'s packages'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "init" -d 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org\'s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index\'s first commit, pushed'

@@ -24,6 +24,9 @@ pub const SKILLPKG_HTTP_RETRIES: &str = "SKILLPKG_HTTP_RETRIES";
 /// Seconds before the first retry of an HTTP request (default 0.2 for
 /// indexes, 0.5 for model APIs); each later retry waits twice as long.
 pub const SKILLPKG_HTTP_RETRY_DELAY: &str = "SKILLPKG_HTTP_RETRY_DELAY";
+/// Seconds a publish or yank to a git index may keep retrying pushes
+/// that others beat to it (default 60).
+pub const SKILLPKG_PUBLISH_TIMEOUT: &str = "SKILLPKG_PUBLISH_TIMEOUT";
 /// Seconds one model turn may take in all (default 600): a server that
 /// only sends keepalives is abandoned after it.
 pub const SKILLPKG_MODEL_DEADLINE: &str = "SKILLPKG_MODEL_DEADLINE";

@@ -27,6 +27,10 @@ pub const MAX_DELAY: Duration = Duration::from_secs(60);
 /// Retries after the first attempt, unless `SKILLPKG_HTTP_RETRIES` says otherwise.
 const DEFAULT_RETRIES: u32 = 3;
 
+/// How long a publish may keep retrying pushes that others beat, unless
+/// `SKILLPKG_PUBLISH_TIMEOUT` says otherwise.
+const DEFAULT_PUBLISH_BUDGET: Duration = Duration::from_secs(60);
+
 /// An HTTP client and the runtime its requests run on. Blocking callers
 /// hand their async work to [`Http::block_on`].
 pub struct Http {
@@ -276,18 +280,44 @@ pub struct RetryPolicy {
     pub retries: u32,
     /// The delay before the first retry; it doubles with each one.
     pub first_delay: Duration,
+    /// The longest wait between two attempts.
+    pub max_delay: Duration,
+    /// How long all attempts together may take: no retry starts whose
+    /// wait would end past it. `None`: only `retries` limits them.
+    pub budget: Option<Duration>,
     /// How waiting is done.
     pub clock: Clock,
     /// What to tell the user when every attempt failed.
-    pub hint: &'static str,
+    pub hint: String,
 }
 
 impl RetryPolicy {
     /// The policy for index files and archives: a short first delay.
     pub fn for_indexes() -> RetryPolicy {
         RetryPolicy {
-            hint: "the server may be down or out of reach; try again later, or pass --offline to use what is cached",
+            hint: "the server may be down or out of reach; try again later, or pass --offline to use what is cached".into(),
             ..RetryPolicy::from_env(Duration::from_millis(200))
+        }
+    }
+
+    /// The policy for pushes to a git index that others push to at the
+    /// same time: short waits (50 ms, doubling to at most 2 s, with
+    /// jitter) for as long as `SKILLPKG_PUBLISH_TIMEOUT` allows (60 s by
+    /// default), however many attempts that takes.
+    pub fn for_pushes() -> RetryPolicy {
+        let budget =
+            seconds_from_env(env_vars::SKILLPKG_PUBLISH_TIMEOUT).unwrap_or(DEFAULT_PUBLISH_BUDGET);
+        RetryPolicy {
+            retries: u32::MAX,
+            first_delay: Duration::from_millis(50),
+            max_delay: Duration::from_secs(2),
+            budget: Some(budget),
+            clock: Clock::Real,
+            hint: format!(
+                "others kept pushing to the index first; publish again when it is quieter, or allow more time with {}=<seconds> (now {})",
+                env_vars::SKILLPKG_PUBLISH_TIMEOUT,
+                budget.as_secs_f64()
+            ),
         }
     }
 
@@ -306,20 +336,85 @@ impl RetryPolicy {
                 .unwrap_or(DEFAULT_RETRIES),
             first_delay: seconds_from_env(env_vars::SKILLPKG_HTTP_RETRY_DELAY)
                 .unwrap_or(first_delay),
+            max_delay: MAX_DELAY,
+            budget: None,
             clock: Clock::Real,
-            hint: "the server may be down or out of reach; try again later",
+            hint: "the server may be down or out of reach; try again later".into(),
         }
     }
 
     /// The wait before retry number `retry` (0 for the first): the
     /// backoff, scaled by `jitter` (between 0.5 and 1), or what the server
-    /// asked for when that is longer; never over [`MAX_DELAY`].
+    /// asked for when that is longer; never over the policy's `max_delay`.
     pub fn delay(&self, retry: u32, retry_after: Option<Duration>, jitter: f64) -> Duration {
         let backoff = self
             .first_delay
-            .saturating_mul(2u32.saturating_pow(retry))
+            .saturating_mul(2u32.saturating_pow(retry.min(31)))
+            .min(self.max_delay)
             .mul_f64(jitter.clamp(0.5, 1.0));
-        backoff.max(retry_after.unwrap_or_default()).min(MAX_DELAY)
+        backoff
+            .max(retry_after.unwrap_or_default())
+            .min(self.max_delay)
+    }
+
+    /// The wait before retry number `retry`, or `None` when the retries
+    /// or the time budget (of which `spent` is gone) are used up.
+    fn next_delay(
+        &self,
+        retry: u32,
+        retry_after: Option<Duration>,
+        spent: Duration,
+    ) -> Option<Duration> {
+        if retry >= self.retries {
+            return None;
+        }
+        let delay = self.delay(retry, retry_after, jitter());
+        match self.budget {
+            Some(budget) if spent + delay > budget => None,
+            _ => Some(delay),
+        }
+    }
+
+    /// The error when every attempt failed: what, how many attempts over
+    /// how long, the last cause, and the policy's hint.
+    fn exhausted(&self, what: &str, attempts: u32, spent: Duration, cause: &str) -> anyhow::Error {
+        let over = match self.budget {
+            Some(_) => format!(" over {:.1} s", spent.as_secs_f64()),
+            None => String::new(),
+        };
+        Hinted::new(format!(
+            "{what}: {attempts} attempts failed{over}; the last: {cause}"
+        ))
+        .hint(&self.hint)
+        .into()
+    }
+
+    /// Runs the blocking `attempt` until it succeeds, fails for good, or
+    /// the retries or the time budget run out; then the error names
+    /// `what`, the attempts and the last cause.
+    pub fn run_blocking<T>(
+        &self,
+        what: &str,
+        mut attempt: impl FnMut() -> Attempt<T>,
+    ) -> anyhow::Result<T> {
+        let mut spent = Spent::start(&self.clock);
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            match attempt() {
+                Attempt::Done(value) => return Ok(value),
+                Attempt::Fail(error) => return Err(error),
+                Attempt::Retry { cause, retry_after } => {
+                    match self.next_delay(attempts - 1, retry_after, spent.get()) {
+                        Some(delay) => {
+                            self.clock.sleep_blocking(delay);
+                            spent.waited += delay;
+                        }
+                        None => return Err(self.exhausted(what, attempts, spent.get(), &cause)),
+                    }
+                }
+            }
+        }
     }
 
     /// Runs `attempt` until it succeeds, fails for good, or the retries
@@ -329,26 +424,49 @@ impl RetryPolicy {
         F: FnMut() -> Fut,
         Fut: Future<Output = Attempt<T>>,
     {
-        let mut last_cause = String::new();
-        for retry in 0..=self.retries {
+        let mut spent = Spent::start(&self.clock);
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
             match attempt().await {
                 Attempt::Done(value) => return Ok(value),
                 Attempt::Fail(error) => return Err(error),
                 Attempt::Retry { cause, retry_after } => {
-                    last_cause = cause;
-                    if retry < self.retries {
-                        let delay = self.delay(retry, retry_after, jitter());
-                        self.clock.sleep(delay).await;
+                    match self.next_delay(attempts - 1, retry_after, spent.get()) {
+                        Some(delay) => {
+                            self.clock.sleep(delay).await;
+                            spent.waited += delay;
+                        }
+                        None => return Err(self.exhausted(url, attempts, spent.get(), &cause)),
                     }
                 }
             }
         }
-        let attempts = self.retries + 1;
-        Err(Hinted::new(format!(
-            "{url}: {attempts} attempts failed; the last: {last_cause}"
-        ))
-        .hint(self.hint)
-        .into())
+    }
+}
+
+/// The time a run of attempts has taken: by the real clock, or what a
+/// recorded clock was asked to wait (tests).
+struct Spent {
+    started: std::time::Instant,
+    waited: Duration,
+    real: bool,
+}
+
+impl Spent {
+    fn start(clock: &Clock) -> Spent {
+        Spent {
+            started: std::time::Instant::now(),
+            waited: Duration::ZERO,
+            real: matches!(clock, Clock::Real),
+        }
+    }
+
+    fn get(&self) -> Duration {
+        match self.real {
+            true => self.started.elapsed(),
+            false => self.waited,
+        }
     }
 }
 
@@ -392,6 +510,13 @@ impl Clock {
     async fn sleep(&self, delay: Duration) {
         match self {
             Clock::Real => tokio::time::sleep(delay).await,
+            Clock::Recorded(delays) => delays.lock().expect("delays lock").push(delay),
+        }
+    }
+
+    fn sleep_blocking(&self, delay: Duration) {
+        match self {
+            Clock::Real => std::thread::sleep(delay),
             Clock::Recorded(delays) => delays.lock().expect("delays lock").push(delay),
         }
     }
@@ -446,8 +571,10 @@ mod tests {
         let policy = RetryPolicy {
             retries,
             first_delay: Duration::from_millis(200),
+            max_delay: MAX_DELAY,
+            budget: None,
             clock: Clock::Recorded(delays.clone()),
-            hint: "try again",
+            hint: "try again".into(),
         };
         (policy, delays)
     }
@@ -530,6 +657,43 @@ mod tests {
             message.starts_with("http://x/f: 3 attempts failed; the last: the server answered 503"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn a_time_budget_ends_retries_however_many_are_left() {
+        let delays = Arc::new(Mutex::new(Vec::new()));
+        let policy = RetryPolicy {
+            retries: u32::MAX,
+            first_delay: Duration::from_millis(100),
+            max_delay: Duration::from_secs(1),
+            budget: Some(Duration::from_secs(5)),
+            clock: Clock::Recorded(delays.clone()),
+            hint: "try later".into(),
+        };
+        let mut calls = 0;
+        let error = policy
+            .run_blocking("pushing", || {
+                calls += 1;
+                Attempt::<()>::Retry {
+                    cause: "rejected".into(),
+                    retry_after: None,
+                }
+            })
+            .unwrap_err();
+        let delays = delays.lock().unwrap().clone();
+        let waited: Duration = delays.iter().sum();
+        assert!(waited <= Duration::from_secs(5), "{waited:?}");
+        assert!(waited >= Duration::from_secs(4), "{waited:?}");
+        assert!(delays.iter().all(|d| *d <= Duration::from_secs(1)));
+        assert_eq!(calls, delays.len() + 1);
+        let message = error.to_string();
+        assert!(
+            message.starts_with(&format!("pushing: {calls} attempts failed over ")),
+            "{message}"
+        );
+        assert!(message.ends_with("; the last: rejected"), "{message}");
+        let hinted = error.downcast_ref::<Hinted>().unwrap();
+        assert_eq!(hinted.hints(), ["try later"]);
     }
 
     #[test]

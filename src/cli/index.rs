@@ -1,8 +1,8 @@
 //! `skillpkg index init`
 
-use std::path::PathBuf;
-
 use anyhow::bail;
+
+use crate::ops::publish::Initialised;
 
 use super::{Context, ExitStatus};
 
@@ -15,15 +15,19 @@ pub(super) struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum IndexCommand {
-    /// Create an index (a folder, or a new git repository with --git); with
+    /// Create an index (a folder, or a git repository with --git); with
     /// --org and --key, also allow that key to sign the org's packages.
+    /// With --git, an empty bare repository or its URL (what a git host
+    /// gives you) gets the index's first commit, pushed.
     Init(InitArgs),
 }
 
 #[derive(Debug, clap::Args)]
 struct InitArgs {
-    /// The index directory (with --git: the repository; bare if it ends in `.git`).
-    dir: PathBuf,
+    /// The index directory; with --git, the repository: a new path (bare
+    /// if it ends in `.git`), an empty bare repository, or a URL
+    /// (file://…, git+https://…, ssh://…).
+    dir: String,
     /// Create a git repository holding the index.
     #[arg(long)]
     git: bool,
@@ -37,17 +41,27 @@ struct InitArgs {
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let IndexCommand::Init(args) = args.command;
-    let dir = context.cwd.join(&args.dir);
+    let dir = super::publish::resolve_index(&args.dir, &context.cwd);
     let org_key = match (&args.org, &args.key) {
         (Some(org), Some(key)) => Some((org.as_str(), key.as_str())),
         (None, None) => None,
         _ => bail!("--org and --key go together"),
     };
-    crate::ops::publish::init_index(&dir, args.git, org_key)?;
+    let cache = context.dirs()?.cache.clone();
+    let done = crate::ops::publish::init_index(&dir, args.git, org_key, &cache)?;
     let kind = if args.git { "git index" } else { "index" };
-    context
-        .printer
-        .status("Created", format_args!("{kind} at {}", dir.display()));
+    match done {
+        Initialised::Created => context
+            .printer
+            .status("Created", format_args!("{kind} at {dir}")),
+        Initialised::Pushed => context.printer.status(
+            "Created",
+            format_args!("{kind} in {dir} (its first commit is pushed)"),
+        ),
+        Initialised::Updated => context
+            .printer
+            .status("Updated", format_args!("the {kind} at {dir}")),
+    }
     if let Some(org) = &args.org {
         context
             .printer

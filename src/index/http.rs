@@ -16,6 +16,7 @@ use reqwest::StatusCode;
 use reqwest::header::{ETAG, HeaderMap, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED};
 use serde::{Deserialize, Serialize};
 
+use super::listing::{LISTING_FILE, Listing};
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::hint::Hinted;
 use crate::net::{
@@ -35,6 +36,9 @@ const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The most bytes `config.json` or an entry file may have.
 const MAX_INDEX_FILE: u64 = 4 * 1024 * 1024;
+/// The most bytes the search listing may have (about 250,000 packages
+/// with descriptions of average length).
+const MAX_LISTING: u64 = 64 * 1024 * 1024;
 /// The most bytes an archive may have, whatever its entry says.
 const MAX_ARCHIVE: u64 = 256 * 1024 * 1024;
 
@@ -109,7 +113,7 @@ impl HttpIndex {
             deadline: crate::net::deadline_from_env(),
         });
         let bytes = http
-            .block_on(fetcher.fetch_cached("config.json"))?
+            .block_on(fetcher.fetch_cached("config.json", MAX_INDEX_FILE))?
             .ok_or_else(|| {
                 anyhow::anyhow!(
                     Hinted::new(format!(
@@ -156,7 +160,7 @@ impl HttpIndex {
             paths.clone(),
             |path| {
                 let fetcher = fetcher.clone();
-                async move { fetcher.fetch_cached(&path).await }
+                async move { fetcher.fetch_cached(&path, MAX_INDEX_FILE).await }
             },
             &|| progress.advance(),
         ));
@@ -176,6 +180,20 @@ impl HttpIndex {
             known.insert(package, entries);
         }
         Ok(())
+    }
+
+    /// The search listing: revalidated against the cache (one conditional
+    /// request), or `None` when the index has none.
+    pub fn listing(&self) -> anyhow::Result<Option<Listing>> {
+        let Some(bytes) = self
+            .http
+            .block_on(self.fetcher.fetch_cached(LISTING_FILE, MAX_LISTING))?
+        else {
+            return Ok(None);
+        };
+        let url = self.fetcher.url(LISTING_FILE);
+        let text = String::from_utf8(bytes).with_context(|| format!("{url} is not UTF-8"))?;
+        Listing::parse(&text, &url).map(Some)
     }
 
     /// Every version of `package` (empty if the index does not list it).
@@ -329,7 +347,7 @@ impl Fetcher {
 
     /// One file of the index: revalidated against the cache, or from the
     /// cache alone when offline. `None` when the server says 404/410.
-    async fn fetch_cached(&self, relative: &str) -> anyhow::Result<Option<Vec<u8>>> {
+    async fn fetch_cached(&self, relative: &str, limit: u64) -> anyhow::Result<Option<Vec<u8>>> {
         let url = self.url(relative);
         let cache_path = self.cache_dir.join(relative);
         let cached = read_cache(&cache_path).await;
@@ -345,7 +363,7 @@ impl Fetcher {
             };
         }
         let validators = cached.as_ref().map(|(v, _)| v.clone()).unwrap_or_default();
-        match self.get(url.clone(), validators, MAX_INDEX_FILE).await? {
+        match self.get(url.clone(), validators, limit).await? {
             Response::Body(body, validators) => {
                 write_cache(cache_path, validators, body.clone()).await?;
                 Ok(Some(body))

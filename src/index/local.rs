@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 
+use super::listing::{LISTING_FILE, Listing, listing_entry};
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::fsutil::write_atomically;
 use crate::hint::Hinted;
@@ -36,6 +37,9 @@ impl IndexDir {
             fs_err::create_dir_all(root.join(dir))?;
         }
         index.write_config(&config)?;
+        if !index.listing_path().is_file() {
+            index.rebuild_listing()?;
+        }
         Ok(index)
     }
 
@@ -72,6 +76,49 @@ impl IndexDir {
 
     fn config_path(&self) -> PathBuf {
         self.root.join("config.json")
+    }
+
+    fn listing_path(&self) -> PathBuf {
+        self.root.join(LISTING_FILE)
+    }
+
+    /// The search listing, or `None` when the index has none (it was
+    /// written by a skillpkg that did not keep one).
+    pub fn listing(&self) -> anyhow::Result<Option<Listing>> {
+        let path = self.listing_path();
+        match fs_err::read_to_string(&path) {
+            Ok(text) => Ok(Some(Listing::parse(&text, &path.display().to_string())?)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Writes the search listing afresh from every entry file.
+    pub fn rebuild_listing(&self) -> anyhow::Result<()> {
+        let mut listing = Listing::default();
+        for package in self.packages()? {
+            listing.set(
+                &package.to_string(),
+                listing_entry(&self.entries(&package)?),
+            );
+        }
+        self.write_listing(&listing)
+    }
+
+    /// Brings `package`'s line of the search listing up to date (writing
+    /// the whole listing when the index has none yet).
+    fn update_listing(&self, package: &PackageName) -> anyhow::Result<()> {
+        let Some(mut listing) = self.listing()? else {
+            return self.rebuild_listing();
+        };
+        listing.set(&package.to_string(), listing_entry(&self.entries(package)?));
+        self.write_listing(&listing)
+    }
+
+    fn write_listing(&self, listing: &Listing) -> anyhow::Result<()> {
+        let path = self.listing_path();
+        write_atomically(&path, listing.to_text().as_bytes())
+            .with_context(|| format!("could not write {}", path.display()))
     }
 
     /// Reads `config.json`.
@@ -157,7 +204,8 @@ impl IndexDir {
         text.push_str(&entry.to_line());
         text.push('\n');
         write_atomically(&entry_path, text.as_bytes())
-            .with_context(|| format!("could not write {}", entry_path.display()))
+            .with_context(|| format!("could not write {}", entry_path.display()))?;
+        self.update_listing(package)
     }
 
     /// Sets the `yanked` flag of one version, rewriting exactly that line.
@@ -200,6 +248,9 @@ impl IndexDir {
         if changed {
             write_atomically(&path, out.as_bytes())
                 .with_context(|| format!("could not write {}", path.display()))?;
+        }
+        if changed || self.listing()?.is_none() {
+            self.update_listing(package)?;
         }
         Ok(changed)
     }

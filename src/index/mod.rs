@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! config.json
+//! search.jsonl
 //! index/<org>/<name>
 //! packages/<org>/<name>/<name>-<version>.skill
 //! ```
@@ -11,6 +12,7 @@
 pub mod builtin;
 pub mod git;
 pub mod http;
+pub mod listing;
 pub mod local;
 pub mod source;
 

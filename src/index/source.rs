@@ -8,6 +8,7 @@ use anyhow::{Context as _, bail};
 use super::builtin::BuiltinIndex;
 use super::git::{GitIndex, is_git_index};
 use super::http::{HttpIndex, is_http_index};
+use super::listing::{Listing, listing_entry};
 use super::local::IndexDir;
 use super::{IndexConfig, IndexEntry, PackageName};
 use crate::credentials::{Credentials, index_token_variable};
@@ -107,7 +108,7 @@ pub fn open_registry(
             && !Path::new(spec).exists();
         return Ok(Registry {
             _lock: Some(lock),
-            ..Registry::new(label, IndexDir::open(git.checkout())?, remote)?
+            ..Registry::new(label, git.open_checkout()?, remote)?
         });
     }
     let path = cwd.join(spec.strip_prefix("file://").unwrap_or(spec));
@@ -148,20 +149,35 @@ impl Registry {
         }
     }
 
-    /// Every package the index lists. Only indexes that can be listed
-    /// (folders and git checkouts) can answer.
-    pub fn packages(&self) -> anyhow::Result<Vec<PackageName>> {
-        match &self.backend {
-            Backend::Builtin(index) => Ok(index.packages()),
-            Backend::Files(dir) => dir.packages(),
-            Backend::Http(_) => bail!(
-                Hinted::new(format!(
-                    "{} is an HTTP index, which cannot be listed, so it cannot be searched",
-                    self.label
-                ))
-                .hint("search a git or folder copy of the index, or browse the index's own site")
-            ),
+    /// Every package the index lists, for search: from its search
+    /// listing when it has one (one conditional request on HTTP), else
+    /// from its entry files where they can be listed (folders, git
+    /// checkouts, the built-in index). An HTTP index without a listing
+    /// cannot be listed: `None`.
+    pub fn listing(&self) -> anyhow::Result<Option<Listing>> {
+        let dir = match &self.backend {
+            Backend::Builtin(index) => {
+                return self.listing_of(index.packages()).map(Some);
+            }
+            Backend::Files(dir) => dir,
+            Backend::Http(index) => return index.listing(),
+        };
+        match dir.listing()? {
+            Some(listing) => Ok(Some(listing)),
+            None => self.listing_of(dir.packages()?).map(Some),
         }
+    }
+
+    /// A listing made by reading the entry files of `packages`.
+    fn listing_of(&self, packages: Vec<PackageName>) -> anyhow::Result<Listing> {
+        let mut listing = Listing::default();
+        for package in packages {
+            listing.set(
+                &package.to_string(),
+                listing_entry(&self.entries(&package)?),
+            );
+        }
+        Ok(listing)
     }
 
     /// Downloads the archives of `versions` into the archive cache `dir`

@@ -12,10 +12,31 @@ use crate::ops::pack::{PackedSkill, Validity};
 use crate::store::hash;
 use crate::store::signing::{SigningKey, read_public_key, trusted_comment};
 
-/// Creates an index at `path` (a new git repository with `git`, bare when
-/// the path ends in `.git`), optionally registering `org`'s signing key.
-/// On an existing folder index it only adds the key.
-pub fn init_index(path: &Path, git: bool, org_key: Option<(&str, &str)>) -> anyhow::Result<()> {
+/// What `index init` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Initialised {
+    /// Made a new index (a folder, or a new git repository).
+    Created,
+    /// Pushed the first commit of an index to an empty git repository.
+    Pushed,
+    /// The index was there: its config (and search listing) was brought
+    /// up to date.
+    Updated,
+}
+
+/// Creates an index at `spec`, optionally registering `org`'s signing
+/// key. Without `git`, `spec` is a folder: created, or on an existing
+/// index only the key is added. With `git`, `spec` is a repository: a
+/// path that does not exist or is an empty folder becomes a new one (bare
+/// when it ends in `.git`); an existing bare repository or a URL is
+/// cloned into `cache`, and an empty one (what a git host gives you) gets
+/// the first commit, pushed, while an index gets the key.
+pub fn init_index(
+    spec: &str,
+    git: bool,
+    org_key: Option<(&str, &str)>,
+    cache: &Path,
+) -> anyhow::Result<Initialised> {
     let key = org_key.map(|(org, key)| -> anyhow::Result<(String, String)> {
         if !crate::skill::name::is_valid_name(org) {
             bail!("invalid org name '{org}': orgs follow the skill name rules (lowercase letters, digits, hyphens)");
@@ -24,18 +45,50 @@ pub fn init_index(path: &Path, git: bool, org_key: Option<(&str, &str)>) -> anyh
     });
     let key = key.transpose()?;
     let org_key = key.as_ref().map(|(o, k)| (o.as_str(), k.as_str()));
-    if git {
-        if path.exists() && fs_err::read_dir(path)?.next().is_some() {
+    let path = Path::new(spec.strip_prefix("file://").unwrap_or(spec));
+    let is_url = spec.contains("://") || spec.starts_with("git+");
+    let is_bare_repository = path.join("HEAD").is_file() && path.join("objects").is_dir();
+    if !git {
+        if (is_url && !spec.starts_with("file://")) || is_bare_repository {
             bail!(
-                "{} already exists and is not empty; a new git index needs a new directory",
-                path.display()
+                Hinted::new(format!(
+                    "{spec} is a bare git repository or a URL; without --git, an index is a folder"
+                ))
+                .hint(format!(
+                    "for a git index, run `skillpkg index init {spec} --git`"
+                ))
             );
         }
-        init_repository(path, org_key)
-            .with_context(|| format!("could not create a git index at {}", path.display()))
-    } else {
-        IndexDir::init(path, org_key).map(|_| ())
+        let existed = path.join("config.json").is_file();
+        IndexDir::init(path, org_key)?;
+        return Ok(if existed {
+            Initialised::Updated
+        } else {
+            Initialised::Created
+        });
     }
+    if (is_url && !spec.starts_with("file://")) || is_bare_repository {
+        let created = GitIndex::new(spec, cache)?
+            .init(cache, org_key)
+            .with_context(|| format!("could not make {spec} a skill index"))?;
+        return Ok(if created {
+            Initialised::Pushed
+        } else {
+            Initialised::Updated
+        });
+    }
+    if path.exists() && fs_err::read_dir(path)?.next().is_some() {
+        bail!(
+            Hinted::new(format!(
+                "{} already exists and is not empty",
+                path.display()
+            ))
+            .hint("a new git index needs a new directory, or an empty bare repository (`git init --bare`)")
+        );
+    }
+    init_repository(path, org_key)
+        .with_context(|| format!("could not create a git index at {}", path.display()))?;
+    Ok(Initialised::Created)
 }
 
 /// Applies `change` to the index named by `spec` (a folder, or a git

@@ -5,7 +5,12 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::dirs::Dirs;
-use crate::index::source::open_registry;
+use anyhow::bail;
+
+use crate::hint::Hinted;
+use crate::index::PackageName;
+use crate::index::listing::{LISTING_FILE, listing_entry};
+use crate::index::source::{Registry, open_registry};
 use crate::manifest::Manifest;
 use crate::project::Project;
 
@@ -45,25 +50,41 @@ pub fn search(
     };
     let registry = open_registry(spec.as_deref(), cwd, dirs, false)?;
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
-    let mut hits = Vec::new();
-    for package in registry.packages()? {
-        let newest = registry
-            .entries(&package)?
-            .into_iter()
-            .filter(|e| !e.yanked)
-            .filter_map(|e| Some((semver::Version::parse(&e.vers).ok()?, e)))
-            .max_by(|a, b| a.0.cmp(&b.0));
-        let Some((version, entry)) = newest else {
-            continue;
-        };
-        let haystack = format!("{} {}", entry.name, entry.desc).to_lowercase();
-        if words.iter().all(|w| haystack.contains(w)) {
-            hits.push(Hit {
-                name: entry.name,
-                version: version.to_string(),
-                description: entry.desc,
-            });
-        }
-    }
-    Ok(hits)
+    let Some(listing) = registry.listing()? else {
+        return look_up(&registry, query);
+    };
+    Ok(listing
+        .entries()
+        .filter(|entry| {
+            let haystack = format!("{} {}", entry.name, entry.desc).to_lowercase();
+            words.iter().all(|w| haystack.contains(w))
+        })
+        .map(|entry| Hit {
+            name: entry.name.clone(),
+            version: entry.vers.clone(),
+            description: entry.desc.clone(),
+        })
+        .collect())
+}
+
+/// Search on an index that cannot be listed: a query that is one
+/// `org/name` is looked up; anything else cannot be answered.
+fn look_up(registry: &Registry, query: &str) -> anyhow::Result<Vec<Hit>> {
+    let Ok(package) = query.trim().parse::<PackageName>() else {
+        bail!(
+            Hinted::new(format!(
+                "{} has no search listing ({LISTING_FILE}), so it cannot be searched by words",
+                registry.label
+            ))
+            .hint("search for one package by its full name (`skillpkg search org/name`); the index gains a listing with its next `skillpkg publish` or `yank`, or `skillpkg index init` on the folder or repository the server serves")
+        );
+    };
+    Ok(listing_entry(&registry.entries(&package)?)
+        .map(|entry| Hit {
+            name: entry.name,
+            version: entry.vers,
+            description: entry.desc,
+        })
+        .into_iter()
+        .collect())
 }

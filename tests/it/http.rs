@@ -290,15 +290,111 @@ fn unsigned_packages_need_allow_unsigned_which_covers_only_orgs_without_keys() {
 }
 
 #[test]
-fn search_explains_that_http_indexes_cannot_be_listed() {
+fn search_reads_the_listing_with_one_request_and_then_revalidates_it() {
     let ctx = TestContext::new();
     let server = served_sample(&ctx);
     let app = new_project(&ctx, Some(&server.url()));
-    let out = ctx.fails_in(&app, &["search", "pdf"]);
-    insta::assert_snapshot!(server.redact(&out.stderr), @"
-    error: [SERVER]/ is an HTTP index, which cannot be listed, so it cannot be searched
-    hint: search a git or folder copy of the index, or browse the index's own site
+    // By a word of the name and by words of the description.
+    let out = ctx.ok_in(&app, &["search", "pdf"]);
+    insta::assert_snapshot!(out.stdout, @r"
+    example/pdf-processing@1.0.0  Extract the text of PDF files and work with it (summarise, search, quote). Use when the user gives a .pdf file or asks what a PDF document says.
+    example/report-writer@1.0.0   Write a short, sourced report from documents (PDFs, notes) the user provides. Use when the user asks for a report, brief or memo based on files, with citations to those files.
     ");
+    assert_eq!(
+        server.log(),
+        [
+            ("/config.json".to_string(), 200),
+            ("/search.jsonl".to_string(), 200)
+        ],
+        "one request for the listing, none for entry files"
+    );
+    server.clear_log();
+    let out = ctx.ok_in(&app, &["search", "--json", "bibliography", "footnotes"]);
+    let hits: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(hits[0]["name"], "example/citation-style");
+    assert_eq!(hits[0]["version"], "2.0.0");
+    assert_eq!(hits.as_array().unwrap().len(), 1);
+    assert_eq!(
+        server.log(),
+        [
+            ("/config.json".to_string(), 304),
+            ("/search.jsonl".to_string(), 304)
+        ],
+        "the cached listing is revalidated with a conditional request"
+    );
+}
+
+#[test]
+fn yank_updates_the_listing_that_http_search_reads() {
+    let ctx = TestContext::new();
+    let acme = AcmeIndex::new(&ctx);
+    let solo = write_skill(
+        &ctx.root().join("src"),
+        "solo",
+        &skill_md("solo", "Sorts socks. Use when sorting."),
+    );
+    let duo = write_skill(
+        &ctx.root().join("src"),
+        "duo",
+        &skill_md("duo", "Pairs socks. Use when pairing."),
+    );
+    acme.publish(&ctx, &solo);
+    acme.publish(&ctx, &duo);
+    acme.publish_version(&ctx, &duo, "1.1.0");
+    let server = StaticServer::start(&acme.index);
+    let app = new_project(&ctx, Some(&server.url()));
+    let out = ctx.ok_in(&app, &["search", "socks"]);
+    insta::assert_snapshot!(out.stdout, @r"
+    acme/duo@1.1.0   Pairs socks. Use when pairing.
+    acme/solo@1.0.0  Sorts socks. Use when sorting.
+    ");
+
+    // Yanking a package's only version takes it off the listing; yanking
+    // the newest lists the one before.
+    let index = acme.index.to_str().unwrap();
+    ctx.ok(&["yank", "acme/solo@1.0.0", "--index", index]);
+    ctx.ok(&["yank", "acme/duo@1.1.0", "--index", index]);
+    server.clear_log();
+    let out = ctx.ok_in(&app, &["search", "socks"]);
+    insta::assert_snapshot!(out.stdout, @"acme/duo@1.0.0  Pairs socks. Use when pairing.");
+    assert!(
+        server.log().contains(&("/search.jsonl".to_string(), 200)),
+        "the changed listing is fetched again: {:?}",
+        server.log()
+    );
+    ctx.ok(&["yank", "--undo", "acme/solo@1.0.0", "--index", index]);
+    let out = ctx.ok_in(&app, &["search", "sorts"]);
+    insta::assert_snapshot!(out.stdout, @"acme/solo@1.0.0  Sorts socks. Use when sorting.");
+}
+
+#[test]
+fn an_http_index_without_a_listing_finds_only_full_names_and_says_why() {
+    let ctx = TestContext::new();
+    let dir = ctx.root().join("www");
+    copy_dir(&repo_index(), &dir);
+    std::fs::remove_file(dir.join("search.jsonl")).unwrap();
+    let server = StaticServer::start(&dir);
+    let app = new_project(&ctx, Some(&server.url()));
+    let out = ctx.fails_in(&app, &["search", "pdf"]);
+    insta::assert_snapshot!(server.redact(&out.stderr), @r"
+    error: [SERVER]/ has no search listing (search.jsonl), so it cannot be searched by words
+    hint: search for one package by its full name (`skillpkg search org/name`); the index gains a listing with its next `skillpkg publish` or `yank`, or `skillpkg index init` on the folder or repository the server serves
+    ");
+    let out = ctx.ok_in(&app, &["search", "example/pdf-processing"]);
+    assert!(
+        out.stdout
+            .starts_with("example/pdf-processing@1.0.0  Extract"),
+        "{}",
+        out.stdout
+    );
+    let out = ctx.ok_in(&app, &["search", "example/nothing"]);
+    insta::assert_snapshot!(out.stderr, @"warning: no package matches 'example/nothing'");
+
+    // `index init` on the folder it serves adds the listing.
+    ctx.ok(&["index", "init", dir.to_str().unwrap()]);
+    let out = ctx.ok_in(&app, &["search", "--json", "pdf"]);
+    let hits: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(hits.as_array().unwrap().len(), 2);
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod eval;
 mod exec;
 mod git_http;
 mod grants;
+mod hosted;
 mod http;
 mod install;
 mod keys;

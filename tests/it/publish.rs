@@ -5,13 +5,14 @@ use std::process::Command;
 
 use crate::common::{Keys, Output, TestContext, git, run, skill_md, tree, write_skill};
 
-struct Publisher {
-    ctx: TestContext,
-    keys: Keys,
+/// A test context with a signing key for org `acme`.
+pub(crate) struct Publisher {
+    pub(crate) ctx: TestContext,
+    pub(crate) keys: Keys,
 }
 
 impl Publisher {
-    fn new() -> Publisher {
+    pub(crate) fn new() -> Publisher {
         let ctx = TestContext::new();
         let keys = ctx.keygen("keys");
         Publisher { ctx, keys }
@@ -32,24 +33,37 @@ impl Publisher {
         path
     }
 
-    fn skill(&self, name: &str, extra_metadata: &str) -> PathBuf {
+    /// Writes a skill `name` at version 1.0.0 under `<temp>/src`.
+    pub(crate) fn skill(&self, name: &str, extra_metadata: &str) -> PathBuf {
         let text = format!(
             "---\nname: {name}\ndescription: The {name} skill. Use when testing.\nmetadata:\n  version: \"1.0.0\"\n{extra_metadata}---\nBody.\n"
         );
         write_skill(&self.ctx.root().join("src"), name, &text)
     }
 
-    fn publish(&self, dir: &Path, index: &str, extra: &[&str]) -> Output {
+    /// `skillpkg publish <dir> --index <index> --org acme --key … <extra>`.
+    pub(crate) fn publish(&self, dir: &Path, index: &str, extra: &[&str]) -> Output {
         self.publish_with_cache(dir, index, extra, None)
     }
 
-    fn publish_with_cache(
+    /// [`Publisher::publish`] with its own cache directory.
+    pub(crate) fn publish_with_cache(
         &self,
         dir: &Path,
         index: &str,
         extra: &[&str],
         cache: Option<&Path>,
     ) -> Output {
+        run(&mut self.publish_command(dir, index, extra, cache))
+    }
+
+    fn publish_command(
+        &self,
+        dir: &Path,
+        index: &str,
+        extra: &[&str],
+        cache: Option<&Path>,
+    ) -> Command {
         let mut cmd = self.ctx.command();
         if let Some(cache) = cache {
             cmd.env("SKILLPKG_CACHE_DIR", cache);
@@ -59,11 +73,36 @@ impl Publisher {
             .args(["--index", index, "--org", "acme", "--key"])
             .arg(&self.keys.secret_file)
             .args(extra);
-        run(&mut cmd)
+        cmd
+    }
+
+    /// Publishes every skill of `dirs` to `index`, each from its own
+    /// machine (cache `<temp>/cache-<i>`), all released at the same moment.
+    /// The time budget for pushes is generous: a loaded machine must not
+    /// make a test fail.
+    pub(crate) fn publish_all_at_once(&self, dirs: &[PathBuf], index: &str) -> Vec<Output> {
+        let start = std::sync::Barrier::new(dirs.len());
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = dirs
+                .iter()
+                .enumerate()
+                .map(|(i, dir)| {
+                    let cache = self.ctx.root().join(format!("cache-{i}"));
+                    let mut cmd = self.publish_command(dir, index, &[], Some(&cache));
+                    cmd.env("SKILLPKG_PUBLISH_TIMEOUT", "600");
+                    let start = &start;
+                    scope.spawn(move || {
+                        start.wait();
+                        run(&mut cmd)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
     }
 }
 
-fn entry_lines(index_root: &Path, package: &str) -> Vec<serde_json::Value> {
+pub(crate) fn entry_lines(index_root: &Path, package: &str) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(index_root.join("index").join(package)).unwrap();
     text.lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -192,22 +231,10 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
     let bare = p.init_index("index.git", true);
     let url = format!("file://{}", bare.display());
 
-    // Two publishers with their own caches (two machines), at the same time.
+    // Four publishers with their own caches (four machines), at the same time.
     let names = ["alpha", "beta", "gamma", "delta"];
     let dirs: Vec<PathBuf> = names.iter().map(|n| p.skill(n, "")).collect();
-    let outputs: Vec<_> = std::thread::scope(|scope| {
-        let handles: Vec<_> = dirs
-            .iter()
-            .enumerate()
-            .map(|(i, dir)| {
-                let cache = p.ctx.root().join(format!("cache-{i}"));
-                let (p, url) = (&p, &url);
-                scope.spawn(move || p.publish_with_cache(dir, url, &[], Some(&cache)))
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
-    for out in outputs {
+    for out in p.publish_all_at_once(&dirs, &url) {
         out.assert_ok();
     }
 
@@ -319,6 +346,51 @@ fn a_rejected_push_is_fetched_and_retried() {
         git(&clone, &["log", "--format=%s", "-2"]),
         "Add marker\nPublish acme/rival@1.0.0\n"
     );
+}
+
+#[test]
+fn pushes_beaten_until_the_time_budget_runs_out_say_what_happened_and_what_to_do() {
+    use skillpkg::index::git::GitIndex;
+    use skillpkg::net::{Clock, RetryPolicy};
+    let p = Publisher::new();
+    let bare = p.init_index("busy.git", true);
+    let url = format!("file://{}", bare.display());
+    let rival = p.skill("rival", "");
+    let cache = p.ctx.root().join("cache-mine");
+    let waits = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let policy = RetryPolicy {
+        budget: Some(std::time::Duration::from_millis(400)),
+        clock: Clock::Recorded(waits.clone()),
+        ..RetryPolicy::for_pushes()
+    };
+    let mut attempts = 0;
+    let error = GitIndex::new(&url, &cache)
+        .unwrap()
+        .with_push_policy(policy)
+        .publish(&cache, |index| {
+            // Someone else always pushes between our fetch and our push.
+            attempts += 1;
+            let version = format!("1.0.{attempts}");
+            let rival_cache = p.ctx.root().join("cache-rival");
+            p.publish_with_cache(&rival, &url, &["--version", &version], Some(&rival_cache))
+                .assert_ok();
+            std::fs::write(index.root().join("marker.txt"), "mine").unwrap();
+            Ok("Add marker".to_string())
+        })
+        .unwrap_err();
+    let waits = waits.lock().unwrap().clone();
+    assert_eq!(
+        waits.len() + 1,
+        attempts,
+        "a wait between attempts, none after the last"
+    );
+    let message = format!("{error:#}");
+    let prefix = format!("could not push to {url}: {attempts} attempts failed over 0.");
+    assert!(attempts >= 4, "three waits fit in the budget: {attempts}");
+    assert!(message.starts_with(&prefix), "{message}");
+    assert!(message.contains("; the last: push rejected: "), "{message}");
+    let hinted = error.downcast_ref::<skillpkg::hint::Hinted>().unwrap();
+    insta::assert_snapshot!(hinted.hints().join("\n"), @"others kept pushing to the index first; publish again when it is quieter, or allow more time with SKILLPKG_PUBLISH_TIMEOUT=<seconds> (now 60)");
 }
 
 #[test]

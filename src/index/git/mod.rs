@@ -14,13 +14,9 @@ mod tree;
 
 use crate::fsutil::FileLock;
 use crate::hint::Hinted;
-use crate::net::split_credentials;
+use crate::net::{Attempt, RetryPolicy, split_credentials};
 use tree::INDEX_BUDGET;
 pub use tree::{Budget, export_tree};
-
-/// How many times a publish re-fetches and retries after its push was
-/// rejected because someone else pushed first.
-pub const PUSH_ATTEMPTS: usize = 8;
 
 /// The branch a new index gets.
 const DEFAULT_BRANCH: &str = "main";
@@ -75,6 +71,8 @@ pub struct GitIndex {
     /// The URL as messages show it: without credentials.
     shown: String,
     checkout: PathBuf,
+    /// When to push again after a push lost a race.
+    push_policy: RetryPolicy,
 }
 
 impl GitIndex {
@@ -88,7 +86,18 @@ impl GitIndex {
             shown,
             checkout: cache.join("git-index").join(&key[..16]),
             url,
+            push_policy: RetryPolicy::for_pushes(),
         })
+    }
+
+    /// The same index, retrying rejected pushes by `policy` instead of
+    /// [`RetryPolicy::for_pushes`].
+    #[must_use]
+    pub fn with_push_policy(self, policy: RetryPolicy) -> GitIndex {
+        GitIndex {
+            push_policy: policy,
+            ..self
+        }
     }
 
     /// The local work tree.
@@ -163,8 +172,9 @@ impl GitIndex {
             }
         }
         let Some(branch) = remote_branch(&repo) else {
-            // An empty index: publishing starts its first branch.
-            return Ok((repo, DEFAULT_BRANCH.to_string()));
+            // An empty repository: its first commit starts a branch.
+            clean_untracked(&repo)?;
+            return Ok((repo, self.first_branch()));
         };
         {
             let target = repo
@@ -180,46 +190,151 @@ impl GitIndex {
         Ok((repo, branch))
     }
 
-    /// Runs `change` on a fresh checkout, commits what it did with the
-    /// message it returns, and pushes; when the push is rejected because
-    /// the remote moved, fetches and does it all again.
+    /// Runs `change` on a fresh checkout of the index, commits what it did
+    /// with the message it returns, and pushes; when the push is rejected
+    /// because the remote moved, waits a little (backoff with jitter),
+    /// fetches and does it all again, within the time budget of its push
+    /// policy ([`RetryPolicy::for_pushes`] unless set otherwise). A repository that is not an index yet
+    /// is an error that says how to make it one.
     pub fn publish(
         &self,
         cache: &Path,
         mut change: impl FnMut(&IndexDir) -> anyhow::Result<String>,
     ) -> anyhow::Result<()> {
-        let _lock = self.lock(cache)?;
-        let mut last_error = None;
-        for _ in 0..PUSH_ATTEMPTS {
-            let (repo, branch) = self.sync()?;
-            let index = IndexDir::open(&self.checkout)?;
-            let message = change(&index)?;
-            commit_all(&repo, &branch, &message)?;
-            // libgit2 updates a local repository's refs without an atomic
-            // compare-and-swap: publishers on one machine serialise their
-            // pushes with a lock inside the repository (git ignores the
-            // file), so each push sees the ref the previous one left.
-            let _push_lock = match self.local_repository() {
-                Some(dir) => Some(
-                    crate::fsutil::lock_exclusive(&dir.join("skillpkg-push.lock"))
-                        .with_context(|| format!("could not lock {}", dir.display()))?,
-                ),
-                None => None,
-            };
-            match push(&repo, &branch) {
-                Ok(()) => return Ok(()),
-                Err(e) => last_error = Some(e),
-            }
-        }
-        let cause = last_error.map(|e| e.to_string()).unwrap_or_default();
-        bail!(
-            Hinted::new(format!(
-                "could not push to {} after {PUSH_ATTEMPTS} attempts: {cause}",
-                self.shown
-            ))
-            .hint("check that you may push to the index, then try again")
-        )
+        self.commit_and_push(cache, |state| match state {
+            State::Index => change(&IndexDir::open(&self.checkout)?),
+            State::Empty => bail!(
+                Hinted::new(format!(
+                    "{} is an empty git repository, not a skill index yet",
+                    self.shown
+                ))
+                .hint(format!(
+                    "make it an index first: `skillpkg index init {} --git --org <org> --key <public key>`",
+                    self.shown
+                ))
+            ),
+            State::Other => bail!(self.not_an_index()),
+        })
     }
+
+    /// Makes the repository a skill index: an empty one (what a git host
+    /// gives you) gets a first commit holding the layout; an index gets
+    /// `org_key` added to its config. Returns whether the repository was
+    /// empty. A repository that holds something else is refused.
+    pub fn init(&self, cache: &Path, org_key: Option<(&str, &str)>) -> anyhow::Result<bool> {
+        let mut was_empty = false;
+        self.commit_and_push(cache, |state| {
+            was_empty = state == State::Empty;
+            if state == State::Other {
+                bail!(self.not_an_index());
+            }
+            IndexDir::init(&self.checkout, org_key)?;
+            Ok(match (was_empty, org_key) {
+                (true, _) => "Create skill index".to_string(),
+                (false, Some((org, _))) => format!("Add a signing key for {org}"),
+                (false, None) => "Update the search listing".to_string(),
+            })
+        })?;
+        Ok(was_empty)
+    }
+
+    /// What a repository with commits but no `config.json` gets.
+    fn not_an_index(&self) -> Hinted {
+        Hinted::new(format!(
+            "{} is a git repository but not a skill index: it has no config.json",
+            self.shown
+        ))
+        .hint("check the index URL; a new index starts from an empty repository (`git init --bare`) made one with `skillpkg index init <url> --git`")
+    }
+
+    /// Reads the index checked out by [`GitIndex::sync`], with an error
+    /// naming the repository (never the checkout) when it is not one.
+    pub fn open_checkout(&self) -> anyhow::Result<IndexDir> {
+        match self.state() {
+            State::Index => IndexDir::open(&self.checkout),
+            State::Empty => bail!(
+                Hinted::new(format!(
+                    "{} is an empty git repository, not a skill index yet",
+                    self.shown
+                ))
+                .hint("its owner makes it one with `skillpkg index init <url> --git --org <org> --key <public key>`")
+            ),
+            State::Other => bail!(self.not_an_index()),
+        }
+    }
+
+    /// What the synced checkout holds.
+    fn state(&self) -> State {
+        let has_commits = Repository::open(&self.checkout)
+            .ok()
+            .is_some_and(|repo| repo.head().is_ok());
+        if !has_commits {
+            State::Empty
+        } else if self.checkout.join("config.json").is_file() {
+            State::Index
+        } else {
+            State::Other
+        }
+    }
+
+    /// Syncs, runs `change`, commits and pushes, retrying rejected pushes.
+    fn commit_and_push(
+        &self,
+        cache: &Path,
+        mut change: impl FnMut(State) -> anyhow::Result<String>,
+    ) -> anyhow::Result<()> {
+        let _lock = self.lock(cache)?;
+        let what = format!("could not push to {}", self.shown);
+        self.push_policy.run_blocking(&what, || {
+            self.attempt(&mut change).unwrap_or_else(Attempt::Fail)
+        })
+    }
+
+    /// One sync, change, commit and push.
+    fn attempt(
+        &self,
+        change: &mut impl FnMut(State) -> anyhow::Result<String>,
+    ) -> anyhow::Result<Attempt<()>> {
+        let (repo, branch) = self.sync()?;
+        let message = change(self.state())?;
+        commit_all(&repo, &branch, &message)?;
+        // libgit2 updates a local repository's refs without an atomic
+        // compare-and-swap: publishers on one machine serialise their
+        // pushes with a lock inside the repository (git ignores the
+        // file), so each push sees the ref the previous one left.
+        let _push_lock = match self.local_repository() {
+            Some(dir) => Some(
+                crate::fsutil::lock_exclusive(&dir.join("skillpkg-push.lock"))
+                    .with_context(|| format!("could not lock {}", dir.display()))?,
+            ),
+            None => None,
+        };
+        Ok(push(&repo, &branch, &self.shown))
+    }
+
+    /// The branch a first commit goes to: the one a local repository's
+    /// HEAD names, else `main` (what git hosts use).
+    fn first_branch(&self) -> String {
+        self.local_repository()
+            .and_then(|dir| Repository::open_bare(dir).ok())
+            .and_then(|repo| {
+                let head = repo.find_reference("HEAD").ok()?;
+                let target = head.symbolic_target().ok().flatten()?;
+                target.strip_prefix("refs/heads/").map(str::to_string)
+            })
+            .unwrap_or_else(|| DEFAULT_BRANCH.to_string())
+    }
+}
+
+/// What a checkout of a git index holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// No commits: a new repository.
+    Empty,
+    /// An index (`config.json` at the root).
+    Index,
+    /// Commits, but no index.
+    Other,
 }
 
 /// The remote's default branch: `origin/HEAD`, else `main`/`master`, else any.
@@ -300,8 +415,14 @@ fn commit_all(repo: &Repository, branch: &str, message: &str) -> anyhow::Result<
     Ok(())
 }
 
-fn push(repo: &Repository, branch: &str) -> anyhow::Result<()> {
-    let mut remote = repo.find_remote("origin")?;
+/// Pushes `branch` to `origin` (named `shown` in errors). A push that
+/// lost a race (the remote moved, or its ref was locked by another push)
+/// may pass after a fetch; any other failure will not.
+fn push(repo: &Repository, branch: &str, shown: &str) -> Attempt<()> {
+    let mut remote = match repo.find_remote("origin") {
+        Ok(remote) => remote,
+        Err(e) => return Attempt::Fail(e.into()),
+    };
     let rejection = std::cell::RefCell::new(None::<String>);
     let mut callbacks = callbacks();
     callbacks.push_update_reference(|reference, status| {
@@ -313,12 +434,49 @@ fn push(repo: &Repository, branch: &str) -> anyhow::Result<()> {
     let mut options = PushOptions::new();
     options.remote_callbacks(callbacks);
     let refspec = format!("refs/heads/{branch}:refs/heads/{branch}");
-    remote.push(&[refspec.as_str()], Some(&mut options))?;
+    let pushed = remote.push(&[refspec.as_str()], Some(&mut options));
     drop(options);
-    if let Some(reason) = rejection.into_inner() {
-        bail!("push rejected: {reason}");
+    let lost_race = |cause: String| Attempt::Retry {
+        cause,
+        retry_after: None,
+    };
+    if let Err(e) = pushed {
+        return match e.code() {
+            git2::ErrorCode::NotFastForward | git2::ErrorCode::Locked => {
+                lost_race(format!("push rejected: {}", e.message()))
+            }
+            _ => Attempt::Fail(
+                Hinted::new(format!("could not push to {shown}: {}", e.message()))
+                    .hint("check the index URL and that you may push to it")
+                    .into(),
+            ),
+        };
     }
-    Ok(())
+    match rejection.into_inner() {
+        None => Attempt::Done(()),
+        Some(reason) if is_lost_race(&reason) => lost_race(format!("push rejected: {reason}")),
+        Some(reason) => Attempt::Fail(
+            Hinted::new(format!("{shown} refused the push: {reason}"))
+                .hint("check that you may push to the index's branch (a protected branch or a hook can refuse it)")
+                .into(),
+        ),
+    }
+}
+
+/// Whether a server's reason for refusing a ref update means someone
+/// else updated it first.
+fn is_lost_race(reason: &str) -> bool {
+    let reason = reason.to_ascii_lowercase();
+    [
+        "non-fast-forward",
+        "fetch first",
+        "stale info",
+        "cannot lock ref",
+        "failed to lock",
+        "failed to update ref",
+    ]
+    .iter()
+    .any(|sign| reason.contains(sign))
 }
 
 /// Creates a new git index: a repository at `path` (bare when the path
