@@ -373,7 +373,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         'skillpkg;publish' {
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index: a folder, a git repository path, or a git URL (git+https://…, file://…)')
             [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'The organisation to publish under (org/name)')
-            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The minisign secret key file that signs the archive')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The minisign secret key file that signs the archive (default: the config directory''s skillpkg.key, which `skillpkg keygen` writes)')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The version (default: the skill''s metadata.version)')
             [CompletionResult]::new('--dependencies', '--dependencies', [CompletionResultType]::ParameterName, 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)')
             [CompletionResult]::new('--allow-invalid', '--allow-invalid', [CompletionResultType]::ParameterName, 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks')

@@ -337,7 +337,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;publish'= {
             cand --index 'The index: a folder, a git repository path, or a git URL (git+https://…, file://…)'
             cand --org 'The organisation to publish under (org/name)'
-            cand --key 'The minisign secret key file that signs the archive'
+            cand --key 'The minisign secret key file that signs the archive (default: the config directory''s skillpkg.key, which `skillpkg keygen` writes)'
             cand --version 'The version (default: the skill''s metadata.version)'
             cand --dependencies 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)'
             cand --allow-invalid 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks'

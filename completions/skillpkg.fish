@@ -196,7 +196,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand keygen" -s v -l verbos
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand keygen" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l index -d 'The index: a folder, a git repository path, or a git URL (git+https://…, file://…)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l org -d 'The organisation to publish under (org/name)' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l key -d 'The minisign secret key file that signs the archive' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l key -d 'The minisign secret key file that signs the archive (default: the config directory\'s skillpkg.key, which `skillpkg keygen` writes)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l version -d 'The version (default: the skill\'s metadata.version)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l dependencies -d 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l allow-invalid -d 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks'

@@ -221,14 +221,21 @@ pub fn main() -> ExitCode {
         cwd,
         dirs: None,
     };
-    match run(cli.command, &mut context) {
-        Ok(status) => status.into(),
+    let status = match run(cli.command, &mut context) {
+        Ok(status) => status,
         Err(e) => {
             context.progress.finish(); // no half-drawn bar above the error
             printer.error(&e);
-            ExitStatus::Failure.into()
+            ExitStatus::Failure
         }
+    };
+    if let Some(e) = printer::stdout_failure() {
+        printer.error(&anyhow::anyhow!(
+            "could not write the output to stdout: {e}"
+        ));
+        return ExitStatus::Failure.into();
     }
+    status.into()
 }
 
 fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {

@@ -110,18 +110,38 @@ impl Printer {
     /// Writes a line of data to stdout, made safe for a terminal.
     pub fn data(&self, text: impl std::fmt::Display) {
         let text = terminal_safe(&text.to_string()).into_owned();
-        let _ = writeln!(std::io::stdout(), "{text}");
+        note_stdout_error(writeln!(std::io::stdout(), "{text}"));
     }
 
     /// Writes pretty JSON to stdout (JSON escapes control characters itself).
     pub fn json(&self, value: &impl serde::Serialize) -> anyhow::Result<()> {
-        let _ = writeln!(
+        note_stdout_error(writeln!(
             std::io::stdout(),
             "{}",
             serde_json::to_string_pretty(value)?
-        );
+        ));
         Ok(())
     }
+}
+
+/// The first error writing data to stdout (a full disk, a closed pipe):
+/// the command's output is incomplete, which its exit status must say.
+static STDOUT_ERROR: std::sync::OnceLock<std::io::Error> = std::sync::OnceLock::new();
+
+fn note_stdout_error(written: std::io::Result<()>) {
+    if let Err(e) = written {
+        let _ = STDOUT_ERROR.set(e);
+    }
+}
+
+/// Flushes stdout and returns the first error writing to it, if any. A
+/// closed pipe (`skillpkg list | head`) is not an error: the reader has
+/// what it wanted.
+pub(super) fn stdout_failure() -> Option<&'static std::io::Error> {
+    note_stdout_error(std::io::stdout().flush());
+    STDOUT_ERROR
+        .get()
+        .filter(|e| e.kind() != std::io::ErrorKind::BrokenPipe)
 }
 
 /// `text` with what could take over a terminal written out visibly:

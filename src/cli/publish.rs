@@ -17,9 +17,10 @@ pub(super) struct Args {
     /// The organisation to publish under (org/name).
     #[arg(long)]
     org: String,
-    /// The minisign secret key file that signs the archive.
+    /// The minisign secret key file that signs the archive (default: the
+    /// config directory's skillpkg.key, which `skillpkg keygen` writes).
     #[arg(long)]
-    key: PathBuf,
+    key: Option<PathBuf>,
     /// The version (default: the skill's metadata.version).
     #[arg(long)]
     version: Option<String>,
@@ -38,7 +39,23 @@ pub(super) struct Args {
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let skill_dir = cwd.join(&args.skill_dir);
-    let key = cwd.join(&args.key);
+    let key =
+        match &args.key {
+            Some(key) => cwd.join(key),
+            None => {
+                let default = context.dirs()?.config.join("skillpkg.key");
+                if !default.is_file() {
+                    anyhow::bail!(
+                    crate::hint::Hinted::new(format!(
+                        "no --key given, and there is no {}",
+                        default.display()
+                    ))
+                    .hint("make a key pair with `skillpkg keygen`, or pass --key <secret key file>")
+                );
+                }
+                default
+            }
+        };
     let index = resolve_index(&args.index, &cwd);
     let request = PublishRequest {
         skill_dir: &skill_dir,

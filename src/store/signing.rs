@@ -30,6 +30,9 @@ pub enum SigningError {
     /// Key generation would overwrite an existing key.
     #[error("{0} already exists; refusing to overwrite a key")]
     KeyExists(PathBuf),
+    /// A public key given where the secret key is needed.
+    #[error("{0} is a public key; signing needs the secret key")]
+    PublicKeyGiven(PathBuf),
     /// A secret key file that other users can read.
     #[error("{path} can be read by other users (mode {mode:o}); not signing with it")]
     KeyReadable {
@@ -95,6 +98,12 @@ impl SigningError {
                 "chmod 600 {}, and consider the key exposed: make a new one with `skillpkg keygen` if others may have read it",
                 path.display()
             )),
+            SigningError::PublicKeyGiven(path) => Some(match path.with_extension("key") {
+                secret if secret.is_file() => {
+                    format!("give its secret key: --key {}", secret.display())
+                }
+                _ => "give the secret key `skillpkg keygen` wrote beside it (skillpkg.key)".into(),
+            }),
             SigningError::KeyExists(_) => {
                 Some("choose another directory with --out, or move the old key away".into())
             }
@@ -208,6 +217,16 @@ impl SigningKey {
             path: path.to_path_buf(),
             source,
         })?;
+        if text
+            .lines()
+            .next()
+            .is_some_and(|comment| comment.contains("public key"))
+            || minisign::PublicKeyBox::from_string(&text)
+                .and_then(|b| b.into_public_key())
+                .is_ok()
+        {
+            return Err(SigningError::PublicKeyGiven(path.to_path_buf()));
+        }
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

@@ -179,3 +179,20 @@ fn init_writes_a_manifest_once_and_makes_a_project() {
     let out = ctx.ok_in(&dir, &["show", "mine", "--json"]);
     assert!(out.stdout.contains("\"root\": \"project\""));
 }
+
+#[test]
+fn output_that_cannot_be_written_fails_the_command() {
+    let ctx = TestContext::new();
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+    let Ok(full) = full else {
+        eprintln!("SKIPPED: no /dev/full on this machine");
+        return;
+    };
+    let out = run(ctx.command().args(["-q", "list", "--json"]).stdout(full));
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("could not write the output to stdout"),
+        "{}",
+        out.stderr
+    );
+}

@@ -439,3 +439,47 @@ fn a_skill_the_reference_rejects_publishes_with_allow_invalid_and_installs_with_
     let again = ctx.ok_in(&app, &["install"]);
     assert!(!again.stderr.contains("warning"), "{}", again.stderr);
 }
+
+#[test]
+fn publish_given_the_public_key_names_the_secret_one_and_defaults_to_keygens_key() {
+    let ctx = TestContext::new();
+    // keygen without --out writes into the config directory.
+    let out = ctx.ok(&["keygen", "--no-password"]);
+    let public_key = out.stdout.trim().to_string();
+    let index = ctx.root().join("index");
+    let public_file = ctx.root().join("config/skillpkg.pub");
+    ctx.ok(&[
+        "index",
+        "init",
+        index.to_str().unwrap(),
+        "--org",
+        "acme",
+        "--key",
+        public_file.to_str().unwrap(),
+    ]);
+    let dir = write_skill(
+        &ctx.root().join("src"),
+        "tool",
+        "---\nname: tool\ndescription: A tool. Use when testing.\nmetadata:\n  version: \"1.0.0\"\n---\nUse it.\n",
+    );
+    let base = [
+        "publish",
+        dir.to_str().unwrap(),
+        "--index",
+        index.to_str().unwrap(),
+        "--org",
+        "acme",
+    ];
+    let mut with_public = base.to_vec();
+    with_public.extend(["--key", public_file.to_str().unwrap()]);
+    let out = ctx.fails(&with_public);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: [TEMP]/config/skillpkg.pub is a public key; signing needs the secret key
+    hint: give its secret key: --key [TEMP]/config/skillpkg.key
+    ");
+    // Without --key, the key keygen wrote signs.
+    ctx.ok(&base);
+    let entries = entry_lines(&index, "acme/tool");
+    assert_eq!(entries.len(), 1);
+    assert!(!public_key.is_empty());
+}
