@@ -36,6 +36,7 @@ impl InstallFlags {
         InstallOptions {
             progress: &context.progress,
             locked,
+            frozen: false,
             force: self.force,
             allow_unsigned: self.allow_unsigned,
             offline: self.offline,
@@ -391,6 +392,7 @@ pub(super) fn install(args: InstallArgs, context: &mut Context) -> anyhow::Resul
     let project = context.project(args.flags.global)?;
     let mut options = args.flags.options(args.locked || args.frozen, context);
     options.offline |= args.frozen;
+    options.frozen = args.frozen;
     let changes = crate::ops::install::install(&project, &dirs, options)?;
     report(context, &changes);
     Ok(ExitStatus::Success)

@@ -76,7 +76,7 @@ fn a_path_skill_is_pinned_by_its_content() {
     std::fs::write(source.join("notes.md"), "more\n").unwrap();
     let out = ctx.fails_in(&app, &["install", "--locked"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
-    error: helper changed since [TEMP]/app/skills.lock was written (its files hash to h1:JI+c/Ltzz1oFji+w2yHgW5aHlIB3Bp76aRPP6FUkv60=, the lock says h1:yoGmwEQjbUg7HZPnKkmiP2gdU4lW/Zk+a7Oap6IfQxU=) but --locked was given
+    error: helper changed since [TEMP]/app/skills.lock was written (its files hash h1:yoGmwEQjbUg7HZPnKkmiP2gdU4lW/Zk+a7Oap6IfQxU= → h1:JI+c/Ltzz1oFji+w2yHgW5aHlIB3Bp76aRPP6FUkv60=), and --locked was given
     hint: run `skillpkg install` without --locked and commit the new lock
     ");
     assert_eq!(

@@ -937,3 +937,25 @@ fn add_in_the_home_directory_refuses_and_suggests_global() {
     ctx.fails_in(&elsewhere, &["add", "example/no-such-skill"]);
     assert!(!elsewhere.join("skills.toml").exists());
 }
+
+#[test]
+fn frozen_and_locked_name_the_flag_given_and_show_each_change_old_to_new() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    ctx.ok_in(&app, &["add", "example/citation-style@^1"]);
+    let manifest = app.join("skills.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("\"^1\"", "\"^2\"")).unwrap();
+    let out = ctx.fails_in(&app, &["install", "--frozen"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: [TEMP]/app/skills.lock needs to change, and --frozen was given:
+      example/citation-style 1.0.0 → 2.0.0
+    hint: run `skillpkg install` without --frozen and commit the new lock
+    ");
+    let out = ctx.fails_in(&app, &["install", "--locked"]);
+    assert!(
+        out.stderr.contains("and --locked was given"),
+        "{}",
+        out.stderr
+    );
+}

@@ -405,7 +405,18 @@ fn sync(
     let wanted = wanted::collect(&planned, &requests.direct);
     wanted::check_one_skill_per_name(&wanted, &root)?;
     if options.locked {
-        wanted::check_locked(&wanted, &requests.direct, &old_lock, &project.lock_path)?;
+        let flag = if options.frozen {
+            "--frozen"
+        } else {
+            "--locked"
+        };
+        wanted::check_locked(
+            &wanted,
+            &requests.direct,
+            &old_lock,
+            &project.lock_path,
+            flag,
+        )?;
     }
     if dry_run {
         return Ok((old_lock.clone(), change::planned(&wanted, &old_lock)));

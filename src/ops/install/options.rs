@@ -11,6 +11,8 @@ use crate::progress::{Progress, SILENT};
 pub struct InstallOptions<'p> {
     /// Fail if the lock would change.
     pub locked: bool,
+    /// `--frozen` was given (`--locked` and `--offline`): errors name it.
+    pub frozen: bool,
     /// Overwrite managed skills that were edited locally.
     pub force: bool,
     /// Accept unsigned packages from remote indexes.
@@ -30,6 +32,7 @@ impl Default for InstallOptions<'_> {
     fn default() -> Self {
         InstallOptions {
             locked: false,
+            frozen: false,
             force: false,
             allow_unsigned: false,
             offline: false,

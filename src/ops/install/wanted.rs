@@ -56,43 +56,64 @@ pub(super) fn check_one_skill_per_name(wanted: &[Wanted], root: &Path) -> anyhow
     Ok(())
 }
 
-/// With `--locked`: the lock already says exactly what is wanted, and no
-/// path skill's files changed under it.
+/// With `--locked` (or `--frozen`, named by `flag`): the lock already
+/// says exactly what is wanted, and no path skill's files changed under it.
+/// The error lists each difference as `name old → new`.
 pub(super) fn check_locked(
     wanted: &[Wanted],
     direct: &[DirectSkill],
     old_lock: &Lockfile,
     lock_path: &Path,
+    flag: &str,
 ) -> anyhow::Result<()> {
+    let hint = format!("run `skillpkg install` without {flag} and commit the new lock");
     for skill in direct {
         if let Some(old) = old_lock.get(&skill.name)
             && old.tree != skill.tree
         {
-            bail!(Hinted::new(format!("{} changed since {} was written (its files hash to {}, the lock says {}) but --locked was given", skill.name, lock_path.display(), skill.tree, old.tree)).hint("run `skillpkg install` without --locked and commit the new lock"));
+            bail!(Hinted::new(format!("{} changed since {} was written (its files hash {} → {}), and {flag} was given", skill.name, lock_path.display(), old.tree, skill.tree)).hint(hint));
         }
     }
-    let want: BTreeSet<(&str, &str, &SourceId)> = wanted
+    // What each name is at: its version, and where from when that is not
+    // the version alone (a git commit, another index or folder).
+    let shown = |version: &str, source: &SourceId| match source {
+        SourceId::Git { origin, commit } => {
+            format!("{version} ({origin}#{})", &commit[..12.min(commit.len())])
+        }
+        SourceId::Registry { index } if index == crate::index::source::BUILTIN_REGISTRY => {
+            version.to_string()
+        }
+        other => format!("{version} ({other})"),
+    };
+    let want: BTreeMap<&str, String> = wanted
         .iter()
-        .map(|w| (w.name.as_str(), w.version.as_str(), &w.source))
+        .map(|w| (w.name.as_str(), shown(&w.version, &w.source)))
         .collect();
-    let have: BTreeSet<(&str, &str, &SourceId)> = old_lock
+    let have: BTreeMap<&str, String> = old_lock
         .skills
         .iter()
-        .map(|s| (s.name.as_str(), s.version.as_str(), &s.source))
+        .map(|s| (s.name.as_str(), shown(&s.version, &s.source)))
         .collect();
-    if want != have {
-        let differences: Vec<String> = want
-            .symmetric_difference(&have)
-            .map(|(n, v, _)| format!("{n}@{v}"))
-            .collect();
-        bail!(
-            Hinted::new(format!(
-                "{} needs to change ({}) but --locked was given",
-                lock_path.display(),
-                differences.join(", ")
-            ))
-            .hint("run `skillpkg install` without --locked and commit the new lock")
-        );
+    let names: BTreeSet<&str> = want.keys().chain(have.keys()).copied().collect();
+    let differences: Vec<String> = names
+        .into_iter()
+        .filter_map(|name| match (have.get(name), want.get(name)) {
+            (Some(old), Some(new)) if old == new => None,
+            (Some(old), Some(new)) => Some(format!("{name} {old} → {new}")),
+            (None, Some(new)) => Some(format!("{name} (not locked) → {new}")),
+            (Some(old), None) => Some(format!("{name} {old} → (removed)")),
+            (None, None) => None,
+        })
+        .collect();
+    if differences.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    bail!(
+        Hinted::new(format!(
+            "{} needs to change, and {flag} was given:\n  {}",
+            lock_path.display(),
+            differences.join("\n  ")
+        ))
+        .hint(hint)
+    )
 }
