@@ -54,3 +54,54 @@ impl fmt::Display for Hinted {
 }
 
 impl std::error::Error for Hinted {}
+
+/// The candidate `word` most likely meant, for a "did you mean" hint.
+/// Names compare by their last `/`-separated part, within the org `word`
+/// names (if it names one): an equal name in any org (`pdf-processing` for
+/// `example/pdf-processing`), else a name that starts with the word's
+/// (`pdf` for `pdf-processing`), else the closest by Jaro-Winkler
+/// similarity, when close enough.
+///
+/// ```
+/// use skillpkg::hint::did_you_mean;
+/// let names = ["example/pdf-processing", "example/citation-style"];
+/// assert_eq!(did_you_mean("pdf-processing", names), Some("example/pdf-processing"));
+/// assert_eq!(did_you_mean("example/pdf", names), Some("example/pdf-processing"));
+/// assert_eq!(did_you_mean("example/pdf-procesing", names), Some("example/pdf-processing"));
+/// assert_eq!(did_you_mean("example/nope", names), None);
+/// assert_eq!(did_you_mean("acme/pdf", names), None);
+/// ```
+pub fn did_you_mean<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
+    fn split(name: &str) -> (Option<&str>, &str) {
+        match name.rsplit_once('/') {
+            Some((org, name)) => (Some(org), name),
+            None => (None, name),
+        }
+    }
+    let (org, name) = split(word);
+    let candidates: Vec<(&str, &str)> = candidates
+        .into_iter()
+        .filter(|c| *c != word)
+        .map(|c| (c, split(c)))
+        .filter(|(_, (c_org, c_name))| org.is_none() || *c_org == org || *c_name == name)
+        .map(|(c, (_, c_name))| (c, c_name))
+        .collect();
+    if let Some((c, _)) = candidates.iter().find(|(_, c_name)| *c_name == name) {
+        return Some(c);
+    }
+    if let Some((c, _)) = candidates
+        .iter()
+        .find(|(_, c_name)| c_name.starts_with(&format!("{name}-")))
+    {
+        return Some(c);
+    }
+    candidates
+        .iter()
+        .map(|(c, c_name)| (strsim::jaro_winkler(name, c_name), *c))
+        .filter(|(score, _)| *score >= 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}

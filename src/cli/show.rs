@@ -58,10 +58,12 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let loaded = super::load_skills(context)?;
     let named = loaded.set.named(&args.name);
     let Some((winner, shadowed)) = named.split_first() else {
-        bail!(
-            Hinted::new(format!("no skill named '{}' in any root", args.name))
-                .hint("run `skillpkg list` to see the skills every root provides")
-        );
+        let names = loaded.set.resolved().map(|e| e.skill.meta.name.as_str());
+        let hint = match crate::hint::did_you_mean(&args.name, names) {
+            Some(meant) => format!("did you mean `skillpkg show {meant}`?"),
+            None => "run `skillpkg list` to see the skills every root provides".to_string(),
+        };
+        bail!(Hinted::new(format!("no skill named '{}' in any root", args.name)).hint(hint));
     };
     let shown = Shown {
         entry: winner,

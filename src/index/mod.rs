@@ -181,9 +181,15 @@ impl std::str::FromStr for PackageName {
             if !is_valid_name(part) {
                 let why = check_name(part)
                     .first()
-                    .map(|p| p.message(part))
+                    .map(|p| {
+                        let named = match what {
+                            "org" => "The org",
+                            _ => "The name",
+                        };
+                        p.message(part).replacen("Skill name", named, 1)
+                    })
                     .unwrap_or_else(|| format!("the {what} is empty"));
-                return Err(fail(format!("{what}: {why}")));
+                return Err(fail(why));
             }
         }
         Ok(PackageName {

@@ -959,3 +959,41 @@ fn frozen_and_locked_name_the_flag_given_and_show_each_change_old_to_new() {
         out.stderr
     );
 }
+
+#[test]
+fn names_given_wrong_get_a_did_you_mean() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    ctx.ok_in(&app, &["add", "example/pdf-processing"]);
+    let mut transcript = String::new();
+    for args in [
+        &["add", "pdf-processing"][..],
+        &["add", "example/pdf"],
+        &["add", "Example/pdf-processing"],
+        &["remove", "pdf-processing"],
+        &["update", "example/pdf-processin"],
+        &["show", "pdf-procesing"],
+    ] {
+        transcript += &ctx.fails_in(&app, args).transcript();
+    }
+    insta::assert_snapshot!(ctx.redact(&transcript), @"
+    $ skillpkg add pdf-processing
+    error: 'pdf-processing' names no package: packages are named org/name
+      Caused by: invalid package name 'pdf-processing': expected org/name
+    hint: did you mean `skillpkg add example/pdf-processing`?
+    $ skillpkg add example/pdf
+    error: example/pdf is not in the index builtin
+    hint: did you mean example/pdf-processing?
+    $ skillpkg add Example/pdf-processing
+    error: invalid package name 'Example/pdf-processing': The org 'Example' must be lowercase
+    $ skillpkg remove pdf-processing
+    error: pdf-processing is not in [TEMP]/app/skills.toml
+    hint: did you mean `skillpkg remove example/pdf-processing`?
+    $ skillpkg update example/pdf-processin
+    error: example/pdf-processin is not in [TEMP]/app/skills.lock
+    hint: did you mean `skillpkg update example/pdf-processing`?
+    $ skillpkg show pdf-procesing
+    error: no skill named 'pdf-procesing' in any root
+    hint: did you mean `skillpkg show pdf-processing`?
+    ");
+}

@@ -89,6 +89,32 @@ impl Editing {
     }
 }
 
+/// `error`, for a request without an org (`add pdf-processing`), with the
+/// packages of that name the registry has.
+fn name_the_org(
+    error: anyhow::Error,
+    request: &str,
+    project: &Project,
+    dirs: &Dirs,
+    registry: Option<&str>,
+) -> anyhow::Error {
+    let name = request.split('@').next().unwrap_or(request);
+    if name.contains('/') {
+        return error;
+    }
+    let hits = crate::ops::search::search(&project.dir, dirs, name, registry).unwrap_or_default();
+    let meant = crate::hint::did_you_mean(name, hits.iter().map(|h| h.name.as_str()));
+    error.context(
+        Hinted::new(format!(
+            "'{request}' names no package: packages are named org/name"
+        ))
+        .hint(match meant {
+            Some(meant) => format!("did you mean `skillpkg add {meant}`?"),
+            None => format!("`skillpkg search {name}` finds packages by name"),
+        }),
+    )
+}
+
 /// Parses `org/name[@req]`.
 fn parse_request(text: &str) -> anyhow::Result<(PackageName, Option<VersionReq>)> {
     let (name, req) = match text.split_once('@') {
@@ -128,7 +154,7 @@ pub fn add(
     }
     let parsed = requests
         .iter()
-        .map(|r| parse_request(r))
+        .map(|r| parse_request(r).map_err(|e| name_the_org(e, r, project, dirs, registry)))
         .collect::<anyhow::Result<Vec<_>>>()?;
     for (package, req) in &parsed {
         let spec = spec_for(
@@ -317,7 +343,16 @@ pub fn remove(
     let names = expand_repositories(&edit.manifest, names)?;
     for name in &names {
         if edit.manifest.skills.remove(name).is_none() {
-            bail!("{name} is not in {}", project.manifest_path.display());
+            let mut error = Hinted::new(format!(
+                "{name} is not in {}",
+                project.manifest_path.display()
+            ));
+            if let Some(meant) =
+                crate::hint::did_you_mean(name, edit.manifest.skills.keys().map(String::as_str))
+            {
+                error = error.hint(format!("did you mean `skillpkg remove {meant}`?"));
+            }
+            bail!(error);
         }
         edit.doc.remove_dependency(name)?;
     }
@@ -361,9 +396,14 @@ pub fn update(
     } else {
         for name in &names {
             if old_lock.get(name).is_none() {
+                let locked = old_lock.skills.iter().map(|s| s.name.as_str());
+                let hint = match crate::hint::did_you_mean(name, locked) {
+                    Some(meant) => format!("did you mean `skillpkg update {meant}`?"),
+                    None => format!("`skillpkg add {name}` installs it"),
+                };
                 bail!(
                     Hinted::new(format!("{name} is not in {}", project.lock_path.display()))
-                        .hint(format!("`skillpkg add {name}` installs it"))
+                        .hint(hint)
                 );
             }
         }

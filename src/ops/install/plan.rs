@@ -209,9 +209,17 @@ fn fetch_universe(
                 candidates.push(candidate);
             }
             if candidates.is_empty() {
+                let listed = registry.listing().ok().flatten();
+                let meant = listed.as_ref().and_then(|listing| {
+                    crate::hint::did_you_mean(name, listing.entries().map(|e| e.name.as_str()))
+                });
                 bail!(
-                    Hinted::new(format!("{name} is not in the index {}", registry.label))
-                        .hint("check the name with `skillpkg search`")
+                    Hinted::new(format!("{name} is not in the index {}", registry.label)).hint(
+                        match meant {
+                            Some(meant) => format!("did you mean {meant}?"),
+                            None => "check the name with `skillpkg search`".to_string(),
+                        }
+                    )
                 );
             }
             universe.packages.insert(name.clone(), candidates);
