@@ -31,17 +31,32 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         .max()
         .unwrap_or(4)
         .max(4);
+    let root_width = entries
+        .iter()
+        .map(|e| root_label(e).chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     context.printer.data(format_args!(
-        "{:name_width$}  {:8}  DESCRIPTION",
+        "{:name_width$}  {:root_width$}  DESCRIPTION",
         "NAME", "ROOT"
     ));
     for entry in entries {
-        context.printer.data(row(entry, name_width));
+        context.printer.data(row(entry, name_width, root_width));
     }
     Ok(ExitStatus::Success)
 }
 
-fn row(entry: &Entry, name_width: usize) -> String {
+/// The root an entry came from, with the agent's folder when it was
+/// found in one: `project`, `user (.claude/skills)`.
+pub(super) fn root_label(entry: &Entry) -> String {
+    match entry.agent_folder {
+        Some(folder) => format!("{} ({folder})", entry.root),
+        None => entry.root.to_string(),
+    }
+}
+
+fn row(entry: &Entry, name_width: usize, root_width: usize) -> String {
     let description = entry
         .skill
         .meta
@@ -57,8 +72,8 @@ fn row(entry: &Entry, name_width: usize) -> String {
         description = format!("(shadowed by {winner}) {description}");
     }
     format!(
-        "{:name_width$}  {:8}  {description}",
+        "{:name_width$}  {:root_width$}  {description}",
         entry.skill.meta.name,
-        entry.root.to_string()
+        root_label(entry)
     )
 }

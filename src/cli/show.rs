@@ -84,7 +84,10 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let p = &context.printer;
     p.data(format_args!("name:          {}", meta.name));
     p.data(format_args!("description:   {}", meta.description.trim()));
-    p.data(format_args!("root:          {}", winner.root));
+    p.data(format_args!(
+        "root:          {}",
+        super::list::root_label(winner)
+    ));
     p.data(format_args!(
         "location:      {}",
         winner.skill.skill_md.display()

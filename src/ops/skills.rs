@@ -23,8 +23,9 @@ pub struct LoadedSkills {
 
 /// The project root's directory for a command run in `cwd`, given where
 /// discovery found the project: `[install] root` of its skills.toml, else
-/// `.agents/skills`. `None` outside any project.
-fn project_root(discovery: &Discovery) -> anyhow::Result<Option<PathBuf>> {
+/// `.agents/skills`; with the project's directory. `None` outside any
+/// project.
+fn project_root(discovery: &Discovery) -> anyhow::Result<Option<(PathBuf, &Path)>> {
     let Some(dir) = discovery.project_dir() else {
         return Ok(None);
     };
@@ -33,9 +34,10 @@ fn project_root(discovery: &Discovery) -> anyhow::Result<Option<PathBuf>> {
         Some(_) => Some(Manifest::load(&project.manifest_path)?),
         None => None,
     };
-    Ok(Some(project.skill_root(
-        manifest.as_ref().and_then(Manifest::install_root),
-    )?))
+    Ok(Some((
+        project.skill_root(manifest.as_ref().and_then(Manifest::install_root))?,
+        dir,
+    )))
 }
 
 /// The project directory for a command run in `cwd` (`cwd` itself outside

@@ -4,6 +4,12 @@
 //! scanned, every skill in it loaded (frontmatter only); a skill name found
 //! in several roots resolves to the highest-precedence one, and the others
 //! are kept, marked as shadowed, so `list` and `show` can say so.
+//!
+//! Agents' own folders (`.claude/skills` of the project, `~/.claude/skills`
+//! of the user) are read too, below the install root of their layer, so
+//! skills other installers put there are visible. A skill there that is
+//! the install root's skill (a link resolving to it, or a copy skillpkg
+//! made and marked) is listed once; any other of the same name is shadowed.
 
 pub mod builtin;
 
@@ -44,26 +50,56 @@ pub struct Root {
     pub kind: RootKind,
     /// Its directory (which may not exist yet).
     pub dir: PathBuf,
+    /// For an agent's folder read as a root: the folder, as users know it
+    /// (`.claude/skills`); `None` for the layer's install root.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_folder: Option<&'static str>,
 }
 
-/// The roots, highest precedence first: the project root's directory
-/// (when there is a project), the user root, and the builtin root
-/// (materialised under the cache on first use).
-pub fn discover_roots(project_root: Option<PathBuf>, dirs: &Dirs) -> std::io::Result<Vec<Root>> {
+/// The agents' folders read as roots, relative to the project (or, for
+/// the user layer, the home directory), below the layer's install root.
+pub const AGENT_FOLDERS: [&str; 1] = [".claude/skills"];
+
+/// What marks a copy skillpkg made of an installed skill in an agent's
+/// folder (where a link could not be made): it is that skill.
+pub const COPY_MARKER: &str = ".skillpkg-copy";
+
+/// The roots, highest precedence first: the project's install root and
+/// agents' folders (when there is a project, in `project_dir`), the user
+/// root and the user's agents' folders, and the builtin root (materialised
+/// under the cache on first use).
+pub fn discover_roots(
+    project: Option<(PathBuf, &std::path::Path)>,
+    dirs: &Dirs,
+) -> std::io::Result<Vec<Root>> {
     let mut roots = Vec::new();
-    if let Some(dir) = project_root {
+    let mut layer = |kind: RootKind, install: PathBuf, base: Option<&std::path::Path>| {
         roots.push(Root {
-            kind: RootKind::Project,
-            dir,
+            kind,
+            dir: install.clone(),
+            agent_folder: None,
         });
+        for (folder, dir) in base
+            .into_iter()
+            .flat_map(|b| AGENT_FOLDERS.map(|f| (f, b.join(f))))
+        {
+            if dir != install {
+                roots.push(Root {
+                    kind,
+                    dir,
+                    agent_folder: Some(folder),
+                });
+            }
+        }
+    };
+    if let Some((install, project_dir)) = project {
+        layer(RootKind::Project, install, Some(project_dir));
     }
-    roots.push(Root {
-        kind: RootKind::User,
-        dir: dirs.user_root.clone(),
-    });
+    layer(RootKind::User, dirs.user_root.clone(), dirs.home.as_deref());
     roots.push(Root {
         kind: RootKind::Builtin,
         dir: builtin::materialize_builtin(&dirs.cache)?,
+        agent_folder: None,
     });
     Ok(roots)
 }
@@ -87,6 +123,10 @@ pub struct Entry {
     pub skill: Skill,
     /// The root it was found in.
     pub root: RootKind,
+    /// The agent's folder it was found in, when not the install root
+    /// (`.claude/skills`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_folder: Option<&'static str>,
     /// The root whose skill of the same name wins over this one, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shadowed_by: Option<RootKind>,
@@ -179,10 +219,14 @@ impl SkillSet {
                         });
                         continue;
                     }
+                    if root.agent_folder.is_some() && self.is_installed_skill(root, &skill) {
+                        continue;
+                    }
                     taken.insert(skill.meta.name.clone(), self.entries.len());
                     self.entries.push(Entry {
                         skill,
                         root: root.kind,
+                        agent_folder: root.agent_folder,
                         shadowed_by: None,
                     });
                 }
@@ -194,6 +238,23 @@ impl SkillSet {
                 }),
             }
         }
+    }
+
+    /// Whether `skill`, found in the agent's folder `root`, is a skill of
+    /// its layer's install root: a link resolving to one, or a copy
+    /// skillpkg made and marked.
+    fn is_installed_skill(&self, root: &Root, skill: &Skill) -> bool {
+        if skill.dir.join(COPY_MARKER).is_file() {
+            return true;
+        }
+        let Ok(canonical) = std::fs::canonicalize(&skill.dir) else {
+            return false;
+        };
+        self.entries.iter().any(|e| {
+            e.root == root.kind
+                && e.agent_folder.is_none()
+                && std::fs::canonicalize(&e.skill.dir).is_ok_and(|dir| dir == canonical)
+        })
     }
 
     /// Every entry, sorted by name then precedence, shadowed ones included.

@@ -233,3 +233,74 @@ fn sorted_lines(text: &str) -> String {
     lines.sort_unstable();
     lines.join("\n")
 }
+
+#[test]
+fn agents_folders_are_read_below_the_install_root_and_one_skill_is_listed_once() {
+    let ctx = TestContext::new();
+    let install = ctx.project_root();
+    let claude = ctx.project.join(".claude/skills");
+    write_skill(
+        &install,
+        "linked",
+        &skill_md("linked", "Installed. Use when linked."),
+    );
+    write_skill(
+        &install,
+        "twice",
+        &skill_md("twice", "The installed one. Use when twice."),
+    );
+    std::fs::create_dir_all(&claude).unwrap();
+    // A link to the installed skill (what npx skills and targets make) is that skill.
+    std::os::unix::fs::symlink("../../.agents/skills/linked", claude.join("linked")).unwrap();
+    // A copy skillpkg made and marked is that skill too.
+    let copy = write_skill(
+        &claude,
+        "marked",
+        &skill_md("marked", "A marked copy. Use when marked."),
+    );
+    std::fs::write(copy.join(".skillpkg-copy"), "").unwrap();
+    write_skill(
+        &install,
+        "marked",
+        &skill_md("marked", "A marked copy. Use when marked."),
+    );
+    // Hand-placed skills there are first-class; another of an installed name is shadowed.
+    write_skill(
+        &claude,
+        "hand-placed",
+        &skill_md("hand-placed", "By hand. Use when placing."),
+    );
+    write_skill(
+        &claude,
+        "twice",
+        &skill_md("twice", "Another one. Use when twice."),
+    );
+    write_skill(
+        &ctx.root().join("home/.claude/skills"),
+        "users-own",
+        &skill_md("users-own", "The user's. Use when own."),
+    );
+    let out = ctx.ok(&["list"]);
+    let rows: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| !l.contains("builtin"))
+        .collect();
+    insta::assert_snapshot!(rows.join("\n"), @"
+    NAME             ROOT                      DESCRIPTION
+    hand-placed      project (.claude/skills)  By hand. Use when placing.
+    linked           project                   Installed. Use when linked.
+    marked           project                   A marked copy. Use when marked.
+    twice            project                   The installed one. Use when twice.
+    twice            project (.claude/skills)  (shadowed by project) Another one. Use when twice.
+    users-own        user (.claude/skills)     The user's. Use when own.
+    ");
+    let shown = ctx.ok(&["show", "hand-placed"]);
+    assert!(
+        shown
+            .stdout
+            .contains("root:          project (.claude/skills)"),
+        "{}",
+        shown.stdout
+    );
+}

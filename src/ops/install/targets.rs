@@ -35,7 +35,7 @@ pub fn target_dirs(base: &Path, names: &[String]) -> anyhow::Result<Vec<PathBuf>
 }
 
 /// The marker file in a copy skillpkg made (where symlinks fail).
-const COPY_MARKER: &str = ".skillpkg-copy";
+use crate::roots::COPY_MARKER;
 
 /// What is at a skill's place in a target folder.
 enum Exposure {
