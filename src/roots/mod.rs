@@ -79,11 +79,15 @@ pub fn discover_roots(
             dir: install.clone(),
             agent_folder: None,
         });
+        let canonical = |dir: &std::path::Path| std::fs::canonicalize(dir).ok();
         for (folder, dir) in base
             .into_iter()
             .flat_map(|b| AGENT_FOLDERS.map(|f| (f, b.join(f))))
         {
-            if dir != install {
+            // The install root itself, or a link to it, is read once.
+            let same =
+                dir == install || canonical(&dir).is_some_and(|d| Some(d) == canonical(&install));
+            if !same {
                 roots.push(Root {
                     kind,
                     dir,
@@ -247,12 +251,17 @@ impl SkillSet {
         if skill.dir.join(COPY_MARKER).is_file() {
             return true;
         }
+        // Only a link can resolve to an installed skill.
+        if !std::fs::symlink_metadata(&skill.dir).is_ok_and(|m| m.file_type().is_symlink()) {
+            return false;
+        }
         let Ok(canonical) = std::fs::canonicalize(&skill.dir) else {
             return false;
         };
         self.entries.iter().any(|e| {
             e.root == root.kind
                 && e.agent_folder.is_none()
+                && canonical.file_name() == e.skill.dir.file_name()
                 && std::fs::canonicalize(&e.skill.dir).is_ok_and(|dir| dir == canonical)
         })
     }

@@ -304,3 +304,22 @@ fn agents_folders_are_read_below_the_install_root_and_one_skill_is_listed_once()
         shown.stdout
     );
 }
+
+#[test]
+fn an_agents_folder_that_links_to_the_install_root_is_read_once() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "only",
+        &skill_md("only", "Once. Use when once."),
+    );
+    std::fs::create_dir_all(ctx.project.join(".claude")).unwrap();
+    std::os::unix::fs::symlink("../.agents/skills", ctx.project.join(".claude/skills")).unwrap();
+    let out = ctx.ok(&["list", "--json"]);
+    assert_eq!(
+        out.stdout.matches("\"name\": \"only\"").count(),
+        1,
+        "{}",
+        out.stdout
+    );
+}
