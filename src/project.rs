@@ -105,9 +105,6 @@ pub struct Project {
     /// The root skills go into, when it is not the manifest's
     /// `[install] root` (the user root, for the global project).
     pub root: Option<PathBuf>,
-    /// What `[install] targets` folders are relative to: the project, or
-    /// the home directory for the global project (`~/.claude/skills`, …).
-    pub targets_base: PathBuf,
 }
 
 impl Project {
@@ -141,7 +138,6 @@ impl Project {
         Project {
             manifest_path: dir.join(MANIFEST_FILE),
             lock_path: dir.join(LOCK_FILE),
-            targets_base: dir.to_path_buf(),
             dir: dir.to_path_buf(),
             root: None,
         }
@@ -161,7 +157,6 @@ impl Project {
         }
         Ok(Project {
             root: Some(dirs.user_root.clone()),
-            targets_base: dirs.home.clone().unwrap_or_else(|| dir.clone()),
             ..Project::at(&dir)
         })
     }

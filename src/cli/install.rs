@@ -179,6 +179,28 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
     }
 }
 
+/// Says which `[install] targets` need no link (the agent reads the
+/// install root itself): when something changed, or with `-v`.
+pub(super) fn report_targets(
+    context: &Context,
+    project: &crate::project::Project,
+    changes: &[Change],
+) {
+    let Some(dirs) = context.dirs_if_known() else {
+        return;
+    };
+    let Ok(notes) = crate::ops::install::target_notes(project, dirs) else {
+        return;
+    };
+    let changed = changes.iter().any(|c| c.action != Action::Unchanged);
+    for note in notes {
+        match changed {
+            true => context.printer.status("Targets", &note),
+            false => context.printer.verbose(&note),
+        }
+    }
+}
+
 /// Says which grants were approved, and which stay unapproved.
 fn report_grants(context: &Context, changes: &[Change]) {
     let mut unapproved = Vec::new();
@@ -259,6 +281,7 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
             args.flags.options(false, context),
         )?;
         report(context, &changes);
+        report_targets(context, &project, &changes);
         return Ok(ExitStatus::Success);
     }
     let project = context.project(args.flags.global)?;
@@ -270,6 +293,7 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
         args.flags.options(false, context),
     )?;
     report(context, &changes);
+    report_targets(context, &project, &changes);
     Ok(ExitStatus::Success)
 }
 
@@ -343,6 +367,7 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
         );
     }
     report(context, &changes);
+    report_targets(context, &project, &changes);
     Ok(ExitStatus::Success)
 }
 
@@ -384,6 +409,7 @@ pub(super) fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<
         args.flags.options(false, context),
     )?;
     report(context, &changes);
+    report_targets(context, &project, &changes);
     Ok(ExitStatus::Success)
 }
 
@@ -395,5 +421,6 @@ pub(super) fn install(args: InstallArgs, context: &mut Context) -> anyhow::Resul
     options.frozen = args.frozen;
     let changes = crate::ops::install::install(&project, &dirs, options)?;
     report(context, &changes);
+    report_targets(context, &project, &changes);
     Ok(ExitStatus::Success)
 }

@@ -158,6 +158,11 @@ impl Context {
         Ok(self.dirs.as_ref().expect("set above"))
     }
 
+    /// The directories, when they were set up already.
+    pub fn dirs_if_known(&self) -> Option<&Dirs> {
+        self.dirs.as_ref()
+    }
+
     /// The project a command works on: the global one with `global`,
     /// else the one around the working directory.
     pub fn project(&mut self, global: bool) -> anyhow::Result<crate::project::Project> {

@@ -47,6 +47,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         }
     } else {
         super::install::report(context, &changes);
+        super::install::report_targets(context, &project, &changes);
     }
     Ok(ExitStatus::Success)
 }

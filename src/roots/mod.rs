@@ -11,6 +11,7 @@
 //! the install root's skill (a link resolving to it, or a copy skillpkg
 //! made and marked) is listed once; any other of the same name is shadowed.
 
+pub mod agents;
 pub mod builtin;
 
 use std::collections::HashMap;

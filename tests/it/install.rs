@@ -741,22 +741,23 @@ fn install_killed_at_any_step_never_leaves_a_half_installed_skill() {
 }
 
 #[test]
-fn targets_expose_installed_skills_to_other_agents() {
+fn targets_expose_installed_skills_where_each_agent_reads_them() {
     let ctx = TestContext::new();
     let app = new_project(&ctx, None);
     let manifest = app.join("skills.toml");
     let mut text = std::fs::read_to_string(&manifest).unwrap();
-    text.push_str("\n[install]\ntargets = [\"claude\", \"codex\"]\n");
+    // Codex reads .agents/skills, the install root itself: no link.
+    text.push_str("\n[install]\ntargets = [\"claude\", \"codex\", \"goose\"]\n");
     std::fs::write(&manifest, &text).unwrap();
     // Something the user made sits where one exposure would go.
     write_skill(
-        &app.join(".codex/skills"),
+        &app.join(".goose/skills"),
         "citation-style",
         &skill_md("citation-style", "Mine. Use when citing."),
     );
 
     let out = ctx.ok_in(&app, &["add", "example/report-writer"]);
-    for agent in [".claude", ".codex"] {
+    for agent in [".claude", ".goose"] {
         let link = app.join(agent).join("skills/pdf-processing");
         assert!(
             std::fs::symlink_metadata(&link)
@@ -774,25 +775,44 @@ fn targets_expose_installed_skills_to_other_agents() {
             std::fs::read(app.join(".agents/skills/pdf-processing/SKILL.md")).unwrap()
         );
     }
+    assert!(!app.join(".codex").exists());
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
-    warning: [TEMP]/app/.codex/skills/citation-style exists and skillpkg did not make it; not exposing citation-style there
+    warning: [TEMP]/app/.goose/skills/citation-style exists and skillpkg did not make it; not exposing citation-style there
        Installed example/citation-style v1.0.0
        Installed example/pdf-processing v1.0.0
        Installed example/report-writer v1.0.0
+         Targets codex reads .agents/skills, where skills are installed: no links needed
     ");
     assert_eq!(
-        std::fs::read_to_string(app.join(".codex/skills/citation-style/SKILL.md")).unwrap(),
+        std::fs::read_to_string(app.join(".goose/skills/citation-style/SKILL.md")).unwrap(),
         skill_md("citation-style", "Mine. Use when citing.")
     );
+    // The agents' loader lists each skill once, links and all.
+    let list = ctx.ok_in(&app, &["list", "--json"]);
+    assert_eq!(
+        list.stdout.matches("\"name\": \"pdf-processing\"").count(),
+        1
+    );
+
+    // An agent that is no longer a target loses the links skillpkg made.
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace(", \"goose\"", "")).unwrap();
+    ctx.ok_in(&app, &["install"]);
+    assert!(std::fs::symlink_metadata(app.join(".goose/skills/pdf-processing")).is_err());
+    assert!(app.join(".goose/skills/citation-style/SKILL.md").is_file());
+    assert!(std::fs::symlink_metadata(app.join(".claude/skills/pdf-processing")).is_ok());
 
     // remove cleans up its links, and only its links.
     ctx.ok_in(&app, &["remove", "example/report-writer"]);
     assert!(std::fs::symlink_metadata(app.join(".claude/skills/pdf-processing")).is_err());
-    assert!(app.join(".codex/skills/citation-style/SKILL.md").is_file());
+    assert!(app.join(".goose/skills/citation-style/SKILL.md").is_file());
 
     std::fs::write(&manifest, text.replace("\"codex\"", "\"nope\"")).unwrap();
     let out = ctx.fails_in(&app, &["install"]);
-    insta::assert_snapshot!(ctx.redact(&out.stderr), @"error: unknown install target 'nope' in skills.toml; known targets: claude, codex, cursor, gemini, opencode");
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: unknown install target 'nope' in [TEMP]/app/skills.toml
+    hint: known agents: amp, augment, claude, claude-code, cline, codex, continue, copilot, crush, cursor, droid, factory, gemini, gemini-cli, github-copilot, goose, junie, kilo, kilo-code, kiro, kiro-cli, opencode, openhands, qwen, qwen-code, roo, roo-code, trae, warp, windsurf, zed
+    ");
 }
 
 #[test]

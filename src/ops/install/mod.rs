@@ -418,6 +418,43 @@ pub fn update(
     Ok(changes)
 }
 
+/// Takes away the links (and marked copies) skillpkg made of the skills
+/// of `old_lock` and `installed` in agents' folders that are no longer
+/// targets. A folder that resolves outside the project is left alone.
+fn take_back_former_exposures(
+    project: &Project,
+    root: &Path,
+    targets: &[std::path::PathBuf],
+    old_lock: &Lockfile,
+    installed: &[crate::manifest::lock::LockedSkill],
+    dirs: &Dirs,
+) -> anyhow::Result<()> {
+    let former = targets::former_targets(project, root, targets, dirs.home.as_deref());
+    for folder in former {
+        if !folder.is_dir() || project.check_inside(&folder, "an agent's folder").is_err() {
+            continue;
+        }
+        for skill in old_lock.skills.iter().chain(installed) {
+            targets::unexpose(&folder, &root.join(skill.folder()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The notes on `[install] targets` that need no link (the agent reads
+/// the install root itself), for the project's manifest as it is.
+pub fn target_notes(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<String>> {
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let root = project.skill_root(manifest.install_root())?;
+    Ok(targets::resolve_targets(
+        project,
+        &root,
+        &manifest.install.targets,
+        dirs.home.as_deref(),
+    )?
+    .notes)
+}
+
 /// Resolves and installs; returns the new lock and what changed. The
 /// steps: plan what the manifest wants against the lock, check the whole
 /// set, fetch and verify every archive, then apply them to the root.
@@ -433,7 +470,13 @@ fn sync(
     fetch::check_signers_pinned(&old_lock, &project.lock_path)?;
     let root = project.skill_root(manifest.install_root())?;
     project.check_inside(&root, "the install root")?;
-    let targets = targets::target_dirs(&project.targets_base, &manifest.install.targets)?;
+    let targets = targets::resolve_targets(
+        project,
+        &root,
+        &manifest.install.targets,
+        dirs.home.as_deref(),
+    )?
+    .folders;
     for target in &targets {
         project.check_inside(target, "the install target folder")?;
     }
@@ -481,6 +524,7 @@ fn sync(
         options,
     };
     let (mut skills, mut changes) = apply.run(ready)?;
+    take_back_former_exposures(project, &root, &targets, &old_lock, &skills, dirs)?;
     // `--locked` promises the lock does not change: nothing is approved.
     let consent = match options.locked {
         true => GrantConsent::Leave,

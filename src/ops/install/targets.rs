@@ -1,37 +1,93 @@
-//! `[install] targets`: expose installed skills in other agents' project
-//! folders (`.claude/skills/<name>`, …) by relative symlink, or by copy
-//! where links fail. Only links and copies skillpkg made are ever changed.
+//! `[install] targets`: expose installed skills in the folders other
+//! agents read (`.claude/skills/<name>`, …; see [`crate::roots::agents`])
+//! by relative symlink, or by copy where links fail. An agent that reads
+//! the install root itself needs nothing. Only links and copies skillpkg
+//! made are ever changed, and those in folders that are no longer targets
+//! are taken away.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-/// Known agents and their project skill folders.
-pub const TARGETS: [(&str, &str); 5] = [
-    ("claude", ".claude/skills"),
-    ("codex", ".codex/skills"),
-    ("cursor", ".cursor/skills"),
-    ("gemini", ".gemini/skills"),
-    ("opencode", ".opencode/skills"),
-];
+use crate::hint::Hinted;
+use crate::project::Project;
+use crate::roots::agents::{self, Agent};
 
-/// The folder of target `name` under `project`.
-pub fn target_dir(project: &Path, name: &str) -> anyhow::Result<PathBuf> {
-    match TARGETS.iter().find(|(n, _)| *n == name) {
-        Some((_, dir)) => Ok(project.join(dir)),
-        None => {
-            let known: Vec<&str> = TARGETS.iter().map(|(n, _)| *n).collect();
-            bail!(
-                "unknown install target '{name}' in skills.toml; known targets: {}",
-                known.join(", ")
-            )
-        }
+/// The agents' folders `[install] targets` name, for a project installing
+/// into `root`.
+#[derive(Debug, Default)]
+pub struct Targets {
+    /// The folders to expose installed skills in.
+    pub folders: Vec<PathBuf>,
+    /// Targets that need no link, each with why: the agent reads the
+    /// install root itself.
+    pub notes: Vec<String>,
+}
+
+/// Where an agent reads skills for `project`: its project folder, or its
+/// user folder for the global project (which installs into the user root).
+fn folder_of(agent: &Agent, project: &Project, home: Option<&Path>) -> Option<PathBuf> {
+    match project.is_global() {
+        false => Some(agent.project_folder(&project.dir)),
+        true => home.map(|home| agent.user_folder(home, &agents::config_home(home))),
     }
 }
 
-/// The folders of the targets `names` under `base`.
-pub fn target_dirs(base: &Path, names: &[String]) -> anyhow::Result<Vec<PathBuf>> {
-    names.iter().map(|name| target_dir(base, name)).collect()
+/// The folders of the agents `names` for `project`, which installs into
+/// `root`. An unknown name is an error listing the known ones.
+pub fn resolve_targets(
+    project: &Project,
+    root: &Path,
+    names: &[String],
+    home: Option<&Path>,
+) -> anyhow::Result<Targets> {
+    let mut targets = Targets::default();
+    for name in names {
+        let Some(agent) = agents::agent(name) else {
+            bail!(
+                Hinted::new(format!(
+                    "unknown install target '{name}' in {}",
+                    project.manifest_path.display()
+                ))
+                .hint(format!(
+                    "known agents: {}",
+                    agents::known_names().join(", ")
+                ))
+            );
+        };
+        let Some(folder) = folder_of(agent, project, home) else {
+            continue;
+        };
+        if folder == root {
+            targets.notes.push(format!(
+                "{} reads {}, where skills are installed: no links needed",
+                agent.name,
+                project.shown(&folder).display()
+            ));
+        } else if !targets.folders.contains(&folder) {
+            targets.folders.push(folder);
+        }
+    }
+    Ok(targets)
+}
+
+/// Every folder a known agent reads for `project` that is not one of
+/// `targets` nor `root`: where links skillpkg made for targets since
+/// removed from the manifest are taken away.
+pub fn former_targets(
+    project: &Project,
+    root: &Path,
+    targets: &[PathBuf],
+    home: Option<&Path>,
+) -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = agents::AGENTS
+        .iter()
+        .filter_map(|agent| folder_of(agent, project, home))
+        .filter(|folder| folder != root && !targets.contains(folder))
+        .collect();
+    folders.sort();
+    folders.dedup();
+    folders
 }
 
 /// The marker file in a copy skillpkg made (where symlinks fail).
