@@ -50,9 +50,7 @@ pub enum SigningError {
         message: String,
     },
     /// `keygen` of an encrypted key with no password and no terminal.
-    #[error(
-        "keygen needs a password to encrypt the new secret key, and there is no terminal to ask for one"
-    )]
+    #[error("no terminal to ask for a new password to encrypt the secret key")]
     NoNewPassword,
     /// No password and no terminal to ask on.
     #[error(
@@ -108,7 +106,7 @@ impl SigningError {
                 Some("choose another directory with --out, or move the old key away".into())
             }
             SigningError::NoNewPassword => Some(format!(
-                "set {} to the password, or pass --no-password for an unencrypted key",
+                "set {} to the new password, or pass --no-password for an unencrypted key",
                 env_vars::SKILLPKG_KEY_PASSWORD
             )),
             SigningError::NoPassword => Some(format!(

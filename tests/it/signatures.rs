@@ -109,8 +109,8 @@ fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
     let protected = ctx.root().join("protected");
     let refused = run(ctx.command().args(["keygen", "--out"]).arg(&protected)).assert_fails();
     insta::assert_snapshot!(ctx.redact(&refused.stderr), @"
-    error: keygen needs a password to encrypt the new secret key, and there is no terminal to ask for one
-    hint: set SKILLPKG_KEY_PASSWORD to the password, or pass --no-password for an unencrypted key
+    error: no terminal to ask for a new password to encrypt the secret key
+    hint: set SKILLPKG_KEY_PASSWORD to the new password, or pass --no-password for an unencrypted key
     ");
     run(ctx
         .command()
