@@ -884,3 +884,43 @@ fn a_model_script_is_a_list_of_turns_or_an_object_and_a_wrong_one_says_what_is_e
     hint: write {"turns": [{"text": "…"}, {"tool_calls": [{"name": "…", "input": {…}}]}]} (a bare list of turns works too), with optional "repeat_last": true and "context_window": N
     "#);
 }
+
+#[test]
+fn tool_schemas_do_not_grow_with_the_skill_set_and_a_wrong_name_gets_a_suggestion() {
+    let tools_with = |count: usize| {
+        let ctx = TestContext::new();
+        for i in 0..count {
+            let name = format!("skill-{i:05}");
+            write_skill(
+                &ctx.project_root(),
+                &name,
+                &skill_md(&name, "Bulk. Use when testing."),
+            );
+        }
+        let out = exec(&ctx, &["--dry-run", "--json", "task"]).assert_ok();
+        let plan: Value = serde_json::from_str(&out.stdout).unwrap();
+        plan["tools"].to_string()
+    };
+    assert_eq!(tools_with(10), tools_with(1000));
+
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "pdf-processing",
+        &skill_md("pdf-processing", "Reads PDFs. Use when reading PDFs."),
+    );
+    let model = script(
+        &ctx,
+        "typo",
+        json!({"turns": [
+            {"tool_calls": [{"name": "use_skill", "input": {"name": "pdf-procesing"}}]},
+            {"text": "{{last_tool_result}}"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--model", &model, "read it"]).assert_ok();
+    assert!(
+        out.stdout.contains("did you mean 'pdf-processing'?"),
+        "{}",
+        out.stdout
+    );
+}

@@ -216,8 +216,10 @@ impl<'s> Toolbox<'s> {
             spec(
                 "use_skill",
                 "Load a skill's instructions (the body of its SKILL.md) before doing a task it describes. Returns the instructions, the skill's directory and its files.",
+                // A plain string, checked when called: an enum of every
+                // skill would grow the schema with the skill set.
                 json!({"type": "object", "properties": {
-                    "name": {"type": "string", "enum": self.invocable},
+                    "name": {"type": "string", "description": "The skill's name, as the catalog lists it."},
                     "args": {"type": "string", "description": "Arguments for the skill, as a user would type them after /name."}
                 }, "required": ["name"]}),
             ),
@@ -348,7 +350,16 @@ impl<'s> Toolbox<'s> {
                     "the skill '{name}' can only be invoked by the user (disable-model-invocation)"
                 )
             } else {
-                format!("there is no skill named '{name}'; search_skills finds skills by keyword")
+                let meant =
+                    crate::hint::did_you_mean(name, self.invocable.iter().map(String::as_str));
+                match meant {
+                    Some(meant) => format!(
+                        "there is no skill named '{name}'; did you mean '{meant}'? (search_skills finds skills by keyword)"
+                    ),
+                    None => format!(
+                        "there is no skill named '{name}'; search_skills finds skills by keyword"
+                    ),
+                }
             });
         }
         let args = input["args"].as_str().unwrap_or("");
