@@ -2,11 +2,14 @@
 //! budget: 2% of the model's context window, 8,000 characters when it is
 //! unknown, or what `exec --catalog-budget` says.
 //!
-//! Entries are ranked by relevance to the task. When the full catalog does
-//! not fit, descriptions are shortened first (to 200, 100, 50 characters,
-//! then to nothing); only then are the least relevant entries dropped, and
-//! the prompt says how many were left out and that `search_skills` finds
-//! them.
+//! Entries are ranked by relevance to the task (BM25, see
+//! [`super::rank`]) and the budget is filled from the top: whole
+//! descriptions (up to the specification's 1,024 characters) for the best
+//! matches, then shortened ones, then names only, then nothing, the prompt
+//! saying how many were left out and that `search_skills` finds them. A top
+//! entry's description is never cut to make room for a lower entry's name.
+//! Skills that match nothing in the task share what is left evenly, their
+//! descriptions cut to one length (names only, at worst).
 
 use serde::Serialize;
 
@@ -47,30 +50,6 @@ pub struct Catalog {
     pub budget: usize,
 }
 
-/// Words of `text` worth matching: lowercase, alphanumeric runs of three or
-/// more characters.
-pub fn words(text: &str) -> Vec<String> {
-    text.to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() >= 3)
-        .map(str::to_string)
-        .collect()
-}
-
-/// How many of `query`'s words the skill's name and description contain
-/// (a word matching the name counts twice).
-pub fn relevance(skill: &Skill, query: &[String]) -> usize {
-    let name = skill.meta.name.to_lowercase();
-    let description = skill.meta.description.to_lowercase();
-    query
-        .iter()
-        .map(|w| {
-            2 * usize::from(name.contains(w.as_str()))
-                + usize::from(description.contains(w.as_str()))
-        })
-        .sum()
-}
-
 fn entry(skill: &Skill, description_cap: Option<usize>) -> (String, bool) {
     let full = skill.meta.catalog_description();
     let (description, shortened) = match description_cap {
@@ -104,41 +83,119 @@ fn entry(skill: &Skill, description_cap: Option<usize>) -> (String, bool) {
 const OPEN: &str = "<available_skills>\n";
 const CLOSE: &str = "</available_skills>";
 
+/// The longest description the catalog shows: the specification's limit.
+const MAX_DESCRIPTION: usize = 1_024;
+/// What a description of a match is cut to when the whole does not fit.
+const SHORTENED: usize = 200;
+
 /// Builds the catalog of `skills` for `task` within `budget` characters.
 pub fn build(skills: &[&Skill], task: &str, budget: usize) -> Catalog {
-    let query = words(task);
-    let mut ranked: Vec<&Skill> = skills.to_vec();
-    ranked.sort_by(|a, b| {
-        relevance(b, &query)
-            .cmp(&relevance(a, &query))
-            .then_with(|| a.meta.name.cmp(&b.meta.name))
-    });
-    for cap in [None, Some(200), Some(100), Some(50), Some(0)] {
-        let rendered: Vec<(String, bool)> = ranked.iter().map(|s| entry(s, cap)).collect();
-        let total = OPEN.len() + CLOSE.len() + rendered.iter().map(|(t, _)| t.len()).sum::<usize>();
-        if total <= budget || cap == Some(0) {
-            return assemble(&ranked, rendered, budget);
+    let ranked = super::rank::Ranker::new(skills).rank(task);
+    let (matches, rest): (Vec<_>, Vec<_>) = ranked.into_iter().partition(|(_, score)| *score > 0.0);
+    // Room for the tags and, should anything be left out, the notice.
+    let reserve = OPEN.len() + CLOSE.len() + omission_notice(skills.len()).len();
+    let mut left = budget.saturating_sub(reserve);
+    let mut chosen: Vec<(&Skill, Option<(String, bool)>)> = Vec::new();
+    // Matches, best first: each gets the most that fits.
+    for (skill, _) in matches {
+        let whole = entry(skill, Some(MAX_DESCRIPTION));
+        let form = match whole.0.len() <= left {
+            true => Some(whole),
+            false => largest_fitting(skill, SHORTENED, left),
+        };
+        if let Some((text, _)) = &form {
+            left -= text.len();
+        }
+        chosen.push((skill, form));
+    }
+    // The others share what is left, cut to one length...
+    let rest: Vec<&Skill> = rest.into_iter().map(|(skill, _)| skill).collect();
+    let cap = even_cap(&rest, left);
+    let first_other = chosen.len();
+    for skill in rest {
+        let form = Some(entry(skill, Some(cap))).filter(|(text, _)| text.len() <= left);
+        if let Some((text, _)) = &form {
+            left -= text.len();
+        }
+        chosen.push((skill, form));
+    }
+    // ...and what the even cut leaves over goes to the first of them.
+    for (skill, form) in &mut chosen[first_other..] {
+        let Some((text, _)) = form.as_ref() else {
+            break;
+        };
+        let had = text.len();
+        if let Some(longer) = largest_fitting(skill, SHORTENED.max(cap), left + had)
+            && longer.0.len() > had
+        {
+            left = left + had - longer.0.len();
+            *form = Some(longer);
         }
     }
-    unreachable!("the last cap always assembles")
+    assemble(chosen, budget)
 }
 
-fn assemble(ranked: &[&Skill], rendered: Vec<(String, bool)>, budget: usize) -> Catalog {
+/// `skill`'s entry with the longest description, up to `max_cap`
+/// characters, that takes at most `room`; `None` when not even its name
+/// fits.
+fn largest_fitting(skill: &Skill, max_cap: usize, room: usize) -> Option<(String, bool)> {
+    let fits = |cap: usize| entry(skill, Some(cap)).0.len() <= room;
+    if !fits(0) {
+        return None;
+    }
+    let (mut low, mut high) = (0, max_cap);
+    if fits(high) {
+        return Some(entry(skill, Some(high)));
+    }
+    while low + 1 < high {
+        let middle = (low + high) / 2;
+        match fits(middle) {
+            true => low = middle,
+            false => high = middle,
+        }
+    }
+    Some(entry(skill, Some(low)))
+}
+
+/// The longest description cap at which every one of `skills` fits in
+/// `room` (0, names only, when none does).
+fn even_cap(skills: &[&Skill], room: usize) -> usize {
+    let fits = |cap: usize| {
+        skills
+            .iter()
+            .map(|s| entry(s, Some(cap)).0.len())
+            .sum::<usize>()
+            <= room
+    };
+    let (mut low, mut high) = (0, MAX_DESCRIPTION);
+    if fits(high) {
+        return high;
+    }
+    while low + 1 < high {
+        let middle = (low + high) / 2;
+        match fits(middle) {
+            true => low = middle,
+            false => high = middle,
+        }
+    }
+    low
+}
+
+fn assemble(chosen: Vec<(&Skill, Option<(String, bool)>)>, budget: usize) -> Catalog {
     let mut text = OPEN.to_string();
     let mut entries = Vec::new();
     let mut omitted = Vec::new();
-    // Room for the closing tag and the omission notice.
-    let reserve = CLOSE.len() + omission_notice(ranked.len()).len();
-    for (skill, (entry, shortened)) in ranked.iter().zip(rendered) {
-        if omitted.is_empty() && text.len() + entry.len() + reserve <= budget {
-            entries.push(CatalogEntry {
-                name: skill.meta.name.clone(),
-                chars: entry.len(),
-                shortened,
-            });
-            text.push_str(&entry);
-        } else {
-            omitted.push(skill.meta.name.clone());
+    for (skill, form) in chosen {
+        match form {
+            Some((entry, shortened)) => {
+                entries.push(CatalogEntry {
+                    name: skill.meta.name.clone(),
+                    chars: entry.len(),
+                    shortened,
+                });
+                text.push_str(&entry);
+            }
+            None => omitted.push(skill.meta.name.clone()),
         }
     }
     text.push_str(CLOSE);
@@ -204,23 +261,130 @@ mod tests {
     }
 
     #[test]
-    fn over_budget_descriptions_shrink_before_entries_go() {
-        let long = "word ".repeat(100);
-        let skills: Vec<Skill> = (0..10).map(|i| skill(&format!("s{i}"), &long)).collect();
-        let refs: Vec<&Skill> = skills.iter().collect();
-        let catalog = build(&refs, "task", 1_500);
-        assert!(catalog.omitted.is_empty(), "{:?}", catalog.omitted);
-        assert!(catalog.entries.iter().all(|e| e.shortened));
-        assert!(catalog.text.len() <= 1_500, "{}", catalog.text.len());
+    fn the_best_matches_keep_whole_descriptions_and_the_rest_share_what_is_left() {
+        let long = "Handles the things of this kind in detail. ".repeat(8);
+        let pdf = skill(
+            "pdf-processing",
+            &format!("Extract text from PDF files. {long}"),
+        );
+        let others: Vec<Skill> = (0..30)
+            .map(|i| skill(&format!("other-{i:02}"), &long))
+            .collect();
+        let mut refs: Vec<&Skill> = others.iter().collect();
+        refs.push(&pdf);
+        let catalog = build(&refs, "summarize report.pdf", 4_000);
+        assert_eq!(catalog.entries[0].name, "pdf-processing");
+        assert!(!catalog.entries[0].shortened, "the top match is whole");
+        assert!(
+            catalog
+                .text
+                .contains(&html_escape(pdf.meta.catalog_description()))
+        );
+        assert!(catalog.text.len() <= 4_000, "{}", catalog.text.len());
+        assert!(
+            catalog.text.len() >= 3_600,
+            "the budget is used: {}",
+            catalog.text.len()
+        );
 
-        let catalog = build(&refs, "task", 400);
+        // Nothing matches: every description is cut to about one length
+        // (what the even cut leaves over lengthens the first ones a little).
+        let refs: Vec<&Skill> = others.iter().collect();
+        let catalog = build(&refs, "kubernetes", 4_000);
+        assert!(catalog.omitted.is_empty(), "{:?}", catalog.omitted);
+        let lengths: Vec<usize> = catalog.entries.iter().map(|e| e.chars).collect();
+        let (shortest, longest) = (lengths.iter().min().unwrap(), lengths.iter().max().unwrap());
+        assert!(longest - shortest <= 40, "shortened evenly: {lengths:?}");
+        assert!(catalog.text.len() <= 4_000);
+        assert!(catalog.text.len() >= 3_600, "{}", catalog.text.len());
+
+        // Too little room even for names: the tail is left out, with a notice.
+        let catalog = build(&refs, "kubernetes", 600);
         assert!(!catalog.omitted.is_empty());
-        assert!(catalog.text.len() <= 400, "{}", catalog.text.len());
+        assert!(catalog.text.len() <= 600, "{}", catalog.text.len());
         assert!(catalog.text.contains(&format!(
             "{} more skills were left out",
             catalog.omitted.len()
         )));
-        assert_eq!(catalog.entries.len() + catalog.omitted.len(), 10);
+        assert_eq!(catalog.entries.len() + catalog.omitted.len(), 30);
+    }
+
+    /// A root of 300 skills: 30 distinct targets among 270 distractors that
+    /// share generic words, and a task written for each target.
+    #[test]
+    fn each_target_ranks_in_the_first_ten_with_its_whole_description() {
+        const TOPICS: [&str; 30] = [
+            "kubernetes",
+            "terraform",
+            "postgres",
+            "graphql",
+            "webassembly",
+            "bluetooth",
+            "spectrogram",
+            "latex",
+            "ffmpeg",
+            "geojson",
+            "protobuf",
+            "oauth",
+            "sqlite",
+            "regex",
+            "markdown",
+            "xlsx",
+            "docx",
+            "pptx",
+            "svg",
+            "dicom",
+            "fasta",
+            "nginx",
+            "systemd",
+            "ansible",
+            "prometheus",
+            "kafka",
+            "redis",
+            "elasticsearch",
+            "webrtc",
+            "cuda",
+        ];
+        let generic = "Use when the user asks for help with files, documents, data, code or reports; works with projects and tasks of many kinds.";
+        let mut skills: Vec<Skill> = TOPICS
+            .iter()
+            .map(|t| {
+                skill(
+                    &format!("{t}-helper"),
+                    &format!("Work with {t}: create, inspect and fix {t} setups. {generic}"),
+                )
+            })
+            .collect();
+        for i in 0..270 {
+            skills.push(skill(
+                &format!("helper-{i:03}"),
+                &format!("General helper number {i} for everyday work. {generic}"),
+            ));
+        }
+        let refs: Vec<&Skill> = skills.iter().collect();
+        for topic in TOPICS {
+            let task =
+                format!("Please fix the {topic} setup in this project and report what changed");
+            let catalog = build(&refs, &task, 16_000);
+            let target = format!("{topic}-helper");
+            let place = catalog.entries.iter().position(|e| e.name == target);
+            assert!(place.is_some_and(|p| p < 10), "{topic}: {place:?}");
+            assert!(!catalog.entries[place.unwrap()].shortened, "{topic}");
+            let described = catalog
+                .entries
+                .iter()
+                .filter(|e| !e.shortened || e.chars > 120)
+                .count();
+            assert!(
+                described >= 20,
+                "{topic}: {described} entries carry descriptions"
+            );
+            assert!(
+                catalog.text.len() * 10 >= 16_000 * 9 || catalog.omitted.is_empty(),
+                "{topic}: {} of 16,000 used",
+                catalog.text.len()
+            );
+        }
     }
 
     #[test]

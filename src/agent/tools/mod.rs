@@ -18,7 +18,6 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::catalog::{relevance, words};
 use super::model::ToolSpec;
 use super::slash::substitute;
 use crate::skill::Skill;
@@ -425,25 +424,23 @@ impl<'s> Toolbox<'s> {
     /// Every skill whose name or description holds a word of `query`,
     /// best first (the model-invocable ones only).
     pub fn search_skills(&self, query: &str) -> ToolOutput {
-        let query = words(query);
-        let mut hits: Vec<(usize, &Skill)> = self
+        let invocable: Vec<&Skill> = self
             .invocable
             .iter()
-            .filter_map(|name| self.skills.get(name))
-            .map(|s| (relevance(s, &query), *s))
-            .filter(|(score, _)| *score > 0)
+            .filter_map(|name| self.skills.get(name).copied())
             .collect();
-        hits.sort_by(|a, b| {
-            b.0.cmp(&a.0)
-                .then_with(|| a.1.meta.name.cmp(&b.1.meta.name))
-        });
+        let hits: Vec<(&Skill, f64)> = super::rank::Ranker::new(&invocable)
+            .rank(query)
+            .into_iter()
+            .filter(|(_, score)| *score > 0.0)
+            .collect();
         if hits.is_empty() {
             return ToolOutput::ok("No skill matches those words.");
         }
         let lines: Vec<String> = hits
             .iter()
             .take(10)
-            .map(|(_, s)| format!("- {}: {}", s.meta.name, s.meta.catalog_description()))
+            .map(|(s, _)| format!("- {}: {}", s.meta.name, s.meta.catalog_description()))
             .collect();
         ToolOutput::ok(format!("{}\nLoad one with use_skill.", lines.join("\n")))
     }
