@@ -116,24 +116,9 @@ impl<'s> Ranker<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skill::model::SkillMeta;
 
-    pub(crate) fn skill(name: &str, description: &str) -> Skill {
-        Skill {
-            meta: SkillMeta {
-                name: name.into(),
-                description: description.into(),
-                license: None,
-                compatibility: None,
-                allowed_tools: Vec::new(),
-                metadata: Default::default(),
-                extra: Default::default(),
-            },
-            dir: format!("/skills/{name}").into(),
-            skill_md: format!("/skills/{name}/SKILL.md").into(),
-            warnings: Vec::new(),
-            world_writable: false,
-        }
+    fn skill(name: &str, description: &str) -> Skill {
+        Skill::sample(name, description)
     }
 
     #[test]

@@ -133,6 +133,27 @@ impl Skill {
 }
 
 impl Skill {
+    /// A skill with just a name and a description, in `/skills/<name>`,
+    /// for tests.
+    #[cfg(test)]
+    pub(crate) fn sample(name: &str, description: &str) -> Skill {
+        Skill {
+            meta: SkillMeta {
+                name: name.into(),
+                description: description.into(),
+                license: None,
+                compatibility: None,
+                allowed_tools: Vec::new(),
+                metadata: Default::default(),
+                extra: Default::default(),
+            },
+            dir: format!("/skills/{name}").into(),
+            skill_md: format!("/skills/{name}/SKILL.md").into(),
+            warnings: Vec::new(),
+            world_writable: false,
+        }
+    }
+
     /// The tools the skill's `allowed-tools` may pre-approve: none when
     /// anyone on the machine could have written them.
     pub fn grantable_tools(&self) -> &[String] {
