@@ -97,7 +97,12 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             max_tool_calls: args.max_tool_calls,
             max_tokens: args.max_tokens,
         },
-        catalog_budget: args.catalog_budget,
+        catalog_budget: args.catalog_budget.or_else(|| {
+            manifest
+                .agent
+                .context_window
+                .map(|window| crate::agent::catalog::budget_for(Some(window)))
+        }),
         timeout: Duration::from_secs(args.timeout),
         shadowed,
         grants: crate::ops::grants::approved(&survey),
@@ -105,24 +110,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         sandbox: Sandbox::off(),
     };
     if args.dry_run {
-        let plan = dry_run(&skills, &options, None)?;
-        if args.json {
-            context.printer.json(&plan)?;
-        } else {
-            context.printer.data(&plan.system);
-            context.printer.data("");
-            context
-                .printer
-                .data(serde_json::to_string_pretty(&plan.tools)?);
-            context.printer.data("");
-            context.printer.data(format_args!(
-                "about {} tokens ({} skills listed, {} left out)",
-                plan.estimated_tokens,
-                plan.catalog.entries.len(),
-                plan.catalog.omitted.len()
-            ));
-        }
-        return Ok(ExitStatus::Success);
+        return print_dry_run(context, &args, &skills, &options, manifest);
     }
     options.sandbox = super::sandbox::sandbox(
         &args.sandbox,
@@ -219,6 +207,44 @@ fn grant_hint(skill: &str, survey: &[crate::ops::grants::SkillGrants]) -> String
             "the skill '{skill}' asks for it in its allowed-tools, which you have not approved: `skillpkg grants list` shows them, `skillpkg grants approve {skill}` approves them"
         ),
     }
+}
+
+/// `--dry-run`: the system prompt, the tools and the estimate a run would
+/// send, with the catalog budget of the model named or configured.
+fn print_dry_run(
+    context: &mut Context,
+    args: &Args,
+    skills: &[&crate::skill::Skill],
+    options: &ExecOptions,
+    manifest: &crate::manifest::Manifest,
+) -> anyhow::Result<ExitStatus> {
+    let credentials = Credentials::new(Some(&context.dirs()?.config));
+    let window = choose_model(
+        args.model.as_deref(),
+        manifest.agent.model.as_deref(),
+        &credentials,
+    )
+    .ok()
+    .and_then(|spec| crate::agent::model::select::context_window_of(&spec, &context.cwd));
+    let plan = dry_run(skills, options, window)?;
+    if args.json {
+        context.printer.json(&plan)?;
+        return Ok(ExitStatus::Success);
+    }
+    context.printer.data(&plan.system);
+    context.printer.data("");
+    context
+        .printer
+        .data(serde_json::to_string_pretty(&plan.tools)?);
+    context.printer.data("");
+    context.printer.data(format_args!(
+        "about {} tokens ({} skills listed, {} left out, in a catalog budget of {} characters)",
+        plan.estimated_tokens,
+        plan.catalog.entries.len(),
+        plan.catalog.omitted.len(),
+        plan.catalog.budget
+    ));
+    Ok(ExitStatus::Success)
 }
 
 /// The project's settings for this run. An untrusted project's are left

@@ -161,6 +161,10 @@ pub struct AgentSection {
     /// Whether scripts and shell commands may use the network.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network: Option<bool>,
+    /// The model's context window in tokens, for a model skillpkg does not
+    /// know (the catalog's budget is 2% of it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<usize>,
     /// Environment variables passed to scripts and shell commands.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub env: Vec<String>,

@@ -501,7 +501,9 @@ fn dry_run_shows_the_prompt_tools_and_estimate_and_no_model_says_how_to_configur
     assert!(out.stdout.contains("\"name\": \"use_skill\""));
     // The greeter and the two builtin skills.
     assert!(
-        out.stdout.contains("tokens (3 skills listed, 0 left out)"),
+        out.stdout.contains(
+            "tokens (3 skills listed, 0 left out, in a catalog budget of 8000 characters)"
+        ),
         "{}",
         out.stdout
     );
@@ -923,4 +925,32 @@ fn tool_schemas_do_not_grow_with_the_skill_set_and_a_wrong_name_gets_a_suggestio
         "{}",
         out.stdout
     );
+}
+
+#[test]
+fn dry_run_uses_the_budget_of_the_model_named_or_configured() {
+    let ctx = TestContext::new();
+    let budget = |args: &[&str]| {
+        let mut all = vec!["--dry-run", "--json"];
+        all.extend_from_slice(args);
+        all.push("task");
+        let out = exec(&ctx, &all).assert_ok();
+        let plan: Value = serde_json::from_str(&out.stdout).unwrap();
+        plan["catalog"]["budget"].as_u64().unwrap()
+    };
+    assert_eq!(budget(&[]), 8_000);
+    assert_eq!(budget(&["--model", "anthropic:claude-sonnet-4-5"]), 16_000);
+    assert_eq!(budget(&["--model", "openai:gpt-4o-2024-08-06"]), 10_240);
+    assert_eq!(
+        budget(&["--model", "openai:gpt-4o", "--catalog-budget", "500"]),
+        500
+    );
+    // A trusted project's [agent] context_window, for a model not in the table.
+    std::fs::write(
+        ctx.project.join("skills.toml"),
+        "[agent]\ncontext_window = 50000\n",
+    )
+    .unwrap();
+    ctx.ok(&["trust", "--project"]);
+    assert_eq!(budget(&["--model", "openai:llama3.1"]), 4_000);
 }

@@ -304,7 +304,7 @@ impl Model for Anthropic {
     }
 
     fn context_window(&self) -> Option<usize> {
-        self.0.model.starts_with("claude").then_some(200_000)
+        super::windows::context_window("anthropic", &self.0.model)
     }
 
     fn complete(

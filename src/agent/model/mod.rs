@@ -7,6 +7,7 @@ pub mod openai;
 pub mod scripted;
 pub mod select;
 pub mod sse;
+pub mod windows;
 
 /// The most content blocks (text, tool calls) one model turn may hold: a
 /// streamed index beyond it is refused before anything is allocated for it.

@@ -347,8 +347,7 @@ impl Model for OpenAi {
     }
 
     fn context_window(&self) -> Option<usize> {
-        (self.0.model.starts_with("gpt-4o") || self.0.model.starts_with("gpt-4.1"))
-            .then_some(128_000)
+        super::windows::context_window("openai", &self.0.model)
     }
 
     fn complete(

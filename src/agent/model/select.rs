@@ -115,3 +115,15 @@ pub fn open_model(
         ),
     }
 }
+
+/// The context window of the model `spec` names, without opening a
+/// connection: from the table of known models, or a scripted model's file.
+pub fn context_window_of(spec: &str, cwd: &Path) -> Option<usize> {
+    let (provider, model) = spec.split_once(':')?;
+    match provider {
+        "scripted" => super::scripted::Scripted::load(&cwd.join(model))
+            .ok()?
+            .context_window(),
+        provider => super::windows::context_window(provider, model),
+    }
+}
