@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::audit::Audit;
 use super::catalog::{self, Catalog};
-use super::model::{self, Message, Model, ToolSpec, scripted};
+use super::model::{self, Message, Model, scripted};
 use super::run::{Approver, Budgets, Outcome, Run};
 use super::tools::Toolbox;
 use super::tools::policy::Policy;
@@ -65,8 +65,8 @@ pub struct ExecOptions<'a> {
 pub struct DryRun {
     /// The system prompt.
     pub system: String,
-    /// The tools.
-    pub tools: Vec<ToolSpec>,
+    /// The tools, as the model's API takes them in a request body.
+    pub tools: serde_json::Value,
     /// The catalog's entries and omissions.
     pub catalog: Catalog,
     /// A rough token count of prompt and tools.
@@ -82,11 +82,14 @@ fn listed<'s>(skills: &[&'s Skill]) -> Vec<&'s Skill> {
         .collect()
 }
 
-/// The prompt and tools a run would send, without calling a model.
+/// The prompt and tools a run would send, without calling a model: for a
+/// model of `provider` (`anthropic`, `openai`; skillpkg's own form of the
+/// tools for any other) with `context_window` tokens.
 pub fn dry_run(
     skills: &[&Skill],
     options: &ExecOptions,
     context_window: Option<usize>,
+    provider: Option<&str>,
 ) -> anyhow::Result<DryRun> {
     let budget = options
         .catalog_budget
@@ -94,7 +97,7 @@ pub fn dry_run(
     let catalog = catalog::build(&listed(skills), options.task, budget);
     let toolbox = Toolbox::new(options.workspace, skills)?;
     let system = system_prompt(toolbox.workspace(), &catalog);
-    let tools = toolbox.specs();
+    let tools = model::wire_tools(provider, &toolbox.specs());
     let chars = system.len() + serde_json::to_string(&tools)?.len();
     Ok(DryRun {
         estimated_tokens: scripted::estimate_tokens(chars),

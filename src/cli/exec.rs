@@ -219,14 +219,20 @@ fn print_dry_run(
     manifest: &crate::manifest::Manifest,
 ) -> anyhow::Result<ExitStatus> {
     let credentials = Credentials::new(Some(&context.dirs()?.config));
-    let window = choose_model(
+    let spec = choose_model(
         args.model.as_deref(),
         manifest.agent.model.as_deref(),
         &credentials,
     )
-    .ok()
-    .and_then(|spec| crate::agent::model::select::context_window_of(&spec, &context.cwd));
-    let plan = dry_run(skills, options, window)?;
+    .ok();
+    let window = spec
+        .as_deref()
+        .and_then(|spec| crate::agent::model::select::context_window_of(spec, &context.cwd));
+    let provider = spec
+        .as_deref()
+        .and_then(|s| s.split_once(':'))
+        .map(|(p, _)| p);
+    let plan = dry_run(skills, options, window, provider)?;
     if args.json {
         context.printer.json(&plan)?;
         return Ok(ExitStatus::Success);

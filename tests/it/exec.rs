@@ -954,3 +954,87 @@ fn dry_run_uses_the_budget_of_the_model_named_or_configured() {
     ctx.ok(&["trust", "--project"]);
     assert_eq!(budget(&["--model", "openai:llama3.1"]), 4_000);
 }
+
+/// A stand-in model server on loopback that records each request body and
+/// answers every one with `answer`.
+fn recording_model_server(
+    answer: Value,
+) -> (
+    String,
+    std::sync::Arc<std::sync::Mutex<Vec<Value>>>,
+    tokio::runtime::Runtime,
+) {
+    let bodies = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let recorded = bodies.clone();
+    let app = axum::Router::new().fallback(move |body: axum::body::Bytes| {
+        let recorded = recorded.clone();
+        let answer = answer.clone();
+        async move {
+            recorded
+                .lock()
+                .unwrap()
+                .push(serde_json::from_slice::<Value>(&body).unwrap_or(Value::Null));
+            (
+                [(axum::http::header::CONTENT_TYPE, "application/json")],
+                answer.to_string(),
+            )
+        }
+    });
+    let (addr, runtime) = crate::server::serve_on_loopback(app);
+    (format!("http://{addr}"), bodies, runtime)
+}
+
+#[test]
+fn dry_run_json_shows_exactly_the_system_prompt_and_tools_a_run_sends() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "pdf-processing",
+        &skill_md("pdf-processing", "Reads PDFs. Use when reading PDFs."),
+    );
+    let cases = [
+        (
+            "anthropic:claude-sonnet-4-5",
+            "ANTHROPIC_API_KEY",
+            json!({"content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn",
+                   "usage": {"input_tokens": 1, "output_tokens": 1}}),
+        ),
+        (
+            "openai:gpt-4o",
+            "OPENAI_API_KEY",
+            json!({"choices": [{"message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+                   "usage": {"prompt_tokens": 1, "completion_tokens": 1}}),
+        ),
+    ];
+    for (model, key, answer) in cases {
+        let (url, bodies, _server) = recording_model_server(answer);
+        let args = [
+            "--model",
+            model,
+            "--base-url",
+            &url,
+            "--no-stream",
+            "summarize report.pdf",
+        ];
+        run(ctx.command().env(key, "test-key").arg("exec").args(args)).assert_ok();
+        let mut dry = vec!["exec", "--dry-run", "--json"];
+        dry.extend_from_slice(&args);
+        let out = run(ctx.command().env(key, "test-key").args(&dry)).assert_ok();
+        let plan: Value = serde_json::from_str(&out.stdout).unwrap();
+        let sent = bodies.lock().unwrap()[0].clone();
+        let system = match model.starts_with("openai") {
+            true => sent["messages"][0]["content"].clone(),
+            false => sent["system"].clone(),
+        };
+        assert_eq!(
+            system.as_str().unwrap(),
+            plan["system"].as_str().unwrap(),
+            "{model}"
+        );
+        assert_eq!(
+            serde_json::to_string(&sent["tools"]).unwrap(),
+            serde_json::to_string(&plan["tools"]).unwrap(),
+            "{model}"
+        );
+    }
+}

@@ -21,14 +21,19 @@ impl Anthropic {
             "max_tokens": request.max_tokens,
             "system": request.system,
             "messages": request.messages.iter().map(message).collect::<Vec<_>>(),
-            "tools": request.tools.iter().map(|t| json!({
-                "name": t.name,
-                "description": t.description,
-                "input_schema": t.input_schema,
-            })).collect::<Vec<_>>(),
+            "tools": wire_tools(request.tools),
             "stream": self.0.stream,
         })
     }
+}
+
+/// The tools as the Messages API takes them (`input_schema`): what a run
+/// sends, and what `exec --dry-run --json` shows.
+pub fn wire_tools(tools: &[super::ToolSpec]) -> Value {
+    super::tools_as(
+        tools,
+        |t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}),
+    )
 }
 
 fn message(message: &Message) -> Value {

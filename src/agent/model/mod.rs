@@ -100,6 +100,24 @@ pub struct ToolSpec {
     pub input_schema: serde_json::Value,
 }
 
+/// `tools` as a JSON array, each in the form `form` gives it.
+fn tools_as(
+    tools: &[ToolSpec],
+    form: impl Fn(&ToolSpec) -> serde_json::Value,
+) -> serde_json::Value {
+    serde_json::Value::Array(tools.iter().map(form).collect())
+}
+
+/// `tools` as the API of `provider` (`anthropic`, `openai`) takes them in
+/// a request body; skillpkg's own form for any other.
+pub fn wire_tools(provider: Option<&str>, tools: &[ToolSpec]) -> serde_json::Value {
+    match provider {
+        Some("anthropic") => anthropic::wire_tools(tools),
+        Some("openai") => openai::wire_tools(tools),
+        _ => serde_json::to_value(tools).unwrap_or_default(),
+    }
+}
+
 /// Why the model stopped.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -24,10 +24,7 @@ impl OpenAi {
             "model": self.0.model,
             "max_tokens": request.max_tokens,
             "messages": messages,
-            "tools": request.tools.iter().map(|t| json!({
-                "type": "function",
-                "function": {"name": t.name, "description": t.description, "parameters": t.input_schema},
-            })).collect::<Vec<_>>(),
+            "tools": wire_tools(request.tools),
             "stream": self.0.stream,
         });
         if self.0.stream {
@@ -35,6 +32,17 @@ impl OpenAi {
         }
         body
     }
+}
+
+/// The tools as Chat Completions takes them (`function` tools): what a
+/// run sends, and what `exec --dry-run --json` shows.
+pub fn wire_tools(tools: &[super::ToolSpec]) -> Value {
+    super::tools_as(tools, |t| {
+        json!({
+            "type": "function",
+            "function": {"name": t.name, "description": t.description, "parameters": t.input_schema},
+        })
+    })
 }
 
 /// One neutral message as Chat Completions messages: tool results become
