@@ -1299,7 +1299,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__prompt)
-            opts="-q -v -h --format --quiet --verbose --help"
+            opts="-q -v -h --format --task --budget --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1307,6 +1307,14 @@ _skillpkg() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "xml markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --task)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

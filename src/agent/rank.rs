@@ -1,12 +1,13 @@
 //! Ranking skills by relevance to a task: BM25 over each skill's name and
-//! description, the name's words counting three times. The catalog and
-//! `search_skills` rank with it.
+//! description, as two fields (BM25F-style: each field scored on its own,
+//! the name's score counting twice). The catalog and `search_skills` rank
+//! with it.
 //!
 //! BM25 (Robertson and Zaragoza's formulation, k1 = 1.2, b = 0.75) scores
 //! a skill by the task's words it holds, each weighted by how rare the word
-//! is among the skills, with long descriptions damped: a word every skill
-//! says ("use", "when", "files") counts for little, a rare one ("pdf",
-//! "kubernetes") for much.
+//! is among the skills, with long fields damped: a word every skill says
+//! ("use", "when", "files") counts for little, a rare one ("pdf",
+//! "kubernetes") for much, and most of all in a name.
 
 use std::collections::HashMap;
 
@@ -14,10 +15,10 @@ use crate::skill::Skill;
 
 /// How much a repeated word adds before it saturates.
 const K1: f64 = 1.2;
-/// How much a long document is damped.
+/// How much a long field is damped.
 const B: f64 = 0.75;
-/// How many times the name's words count.
-const NAME_WEIGHT: usize = 3;
+/// How much a match in the name counts against one in the description.
+const NAME_WEIGHT: f64 = 2.0;
 
 /// The words of `text` that are matched: lowercase alphanumeric runs of
 /// two or more characters, with a plural `s` dropped (`pdfs` is `pdf`).
@@ -32,32 +33,26 @@ pub fn terms(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The words a skill is found by, with their counts.
-fn document(skill: &Skill) -> HashMap<String, usize> {
-    let mut counts = HashMap::new();
-    for term in terms(&skill.meta.name) {
-        *counts.entry(term).or_insert(0) += NAME_WEIGHT;
-    }
-    for term in terms(&skill.meta.description) {
-        *counts.entry(term).or_insert(0) += 1;
-    }
-    counts
-}
-
-/// An index of skills for ranking.
-pub struct Ranker<'s> {
-    skills: Vec<&'s Skill>,
+/// One field of every skill: its words with their counts, and how many
+/// skills hold each word.
+struct Field {
     documents: Vec<HashMap<String, usize>>,
     lengths: Vec<usize>,
     average_length: f64,
-    /// Per word, how many skills hold it.
     frequency: HashMap<String, usize>,
 }
 
-impl<'s> Ranker<'s> {
-    /// Indexes `skills`.
-    pub fn new(skills: &[&'s Skill]) -> Ranker<'s> {
-        let documents: Vec<HashMap<String, usize>> = skills.iter().map(|s| document(s)).collect();
+impl Field {
+    fn new(texts: impl Iterator<Item = String>) -> Field {
+        let documents: Vec<HashMap<String, usize>> = texts
+            .map(|text| {
+                let mut counts = HashMap::new();
+                for term in terms(&text) {
+                    *counts.entry(term).or_insert(0) += 1;
+                }
+                counts
+            })
+            .collect();
         let lengths: Vec<usize> = documents.iter().map(|d| d.values().sum()).collect();
         let average_length = match lengths.len() {
             0 => 1.0,
@@ -69,8 +64,7 @@ impl<'s> Ranker<'s> {
                 *frequency.entry(term.clone()).or_insert(0) += 1;
             }
         }
-        Ranker {
-            skills: skills.to_vec(),
+        Field {
             documents,
             lengths,
             average_length,
@@ -78,9 +72,9 @@ impl<'s> Ranker<'s> {
         }
     }
 
-    /// The BM25 score of skill `i` for the words of `query`.
+    /// The BM25 score of document `i` for the words of `query`.
     fn score(&self, i: usize, query: &[String]) -> f64 {
-        let n = self.skills.len() as f64;
+        let n = self.documents.len() as f64;
         let length = self.lengths[i] as f64;
         query
             .iter()
@@ -95,6 +89,24 @@ impl<'s> Ranker<'s> {
             })
             .sum()
     }
+}
+
+/// An index of skills for ranking.
+pub struct Ranker<'s> {
+    skills: Vec<&'s Skill>,
+    names: Field,
+    descriptions: Field,
+}
+
+impl<'s> Ranker<'s> {
+    /// Indexes `skills`.
+    pub fn new(skills: &[&'s Skill]) -> Ranker<'s> {
+        Ranker {
+            skills: skills.to_vec(),
+            names: Field::new(skills.iter().map(|s| s.meta.name.clone())),
+            descriptions: Field::new(skills.iter().map(|s| s.meta.description.clone())),
+        }
+    }
 
     /// Every skill with its score for `task`, best first (ties by name);
     /// skills that hold none of the task's words score 0.
@@ -103,7 +115,11 @@ impl<'s> Ranker<'s> {
         query.sort();
         query.dedup();
         let mut ranked: Vec<(&'s Skill, f64)> = (0..self.skills.len())
-            .map(|i| (self.skills[i], self.score(i, &query)))
+            .map(|i| {
+                let score = NAME_WEIGHT * self.names.score(i, &query)
+                    + self.descriptions.score(i, &query);
+                (self.skills[i], score)
+            })
             .collect();
         ranked.sort_by(|a, b| {
             b.1.total_cmp(&a.1)

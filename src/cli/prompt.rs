@@ -20,6 +20,13 @@ pub(super) struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "xml")]
     format: Format,
+    /// Rank the skills for this task and fit the catalog `exec` would build
+    /// for it into --budget characters (XML only).
+    #[arg(long, requires = "budget")]
+    task: Option<String>,
+    /// The catalog's budget in characters, with --task.
+    #[arg(long, requires = "task")]
+    budget: Option<usize>,
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
@@ -30,6 +37,16 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         .map(|e| &e.skill)
         .filter(|s| !s.meta.disable_model_invocation())
         .collect();
+    if let (Some(task), Some(budget)) = (&args.task, args.budget) {
+        let invocable: Vec<&Skill> = skills
+            .iter()
+            .copied()
+            .filter(|s| s.model_invocable())
+            .collect();
+        let catalog = crate::agent::catalog::build(&invocable, task, budget);
+        context.printer.data(&catalog.text);
+        return Ok(ExitStatus::Success);
+    }
     let text = match args.format {
         Format::Xml => to_xml(&skills),
         Format::Markdown => to_markdown(&skills),

@@ -1038,3 +1038,45 @@ fn dry_run_json_shows_exactly_the_system_prompt_and_tools_a_run_sends() {
         );
     }
 }
+
+#[test]
+fn prompt_with_a_task_and_budget_renders_the_catalog_exec_builds() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "pdf-processing",
+        &skill_md("pdf-processing", "Reads PDFs. Use when reading PDFs."),
+    );
+    let prompt = ctx.ok(&[
+        "prompt",
+        "--task",
+        "summarize report.pdf",
+        "--budget",
+        "3000",
+    ]);
+    let out = exec(
+        &ctx,
+        &[
+            "--dry-run",
+            "--json",
+            "--catalog-budget",
+            "3000",
+            "summarize report.pdf",
+        ],
+    )
+    .assert_ok();
+    let plan: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert!(
+        plan["system"]
+            .as_str()
+            .unwrap()
+            .ends_with(prompt.stdout.trim_end()),
+        "{}",
+        prompt.stdout
+    );
+    assert!(
+        prompt
+            .stdout
+            .starts_with("<available_skills>\n<skill>\n<name>pdf-processing</name>")
+    );
+}
