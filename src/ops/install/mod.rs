@@ -321,10 +321,7 @@ pub fn source_tree(
         cache: &dirs.cache,
         offline: options.offline,
         staging: &project.staging_dir(),
-        validity: match options.require_valid {
-            true => crate::ops::pack::Validity::Reference,
-            false => crate::ops::pack::Validity::Lenient,
-        },
+        validity: options.validity(),
         root: &root,
     };
     Ok(direct::prepare(name, &origin, None, &fetching)?.tree)
