@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add packages to skills.toml and install them')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove packages from skills.toml and the project root')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install what skills.toml asks for, as skills.lock pins it')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Take over skills `npx skills` installed, or folders placed by hand')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Move locked versions to the newest that skills.toml allows')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'List locked packages that have newer versions')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust another signing key for an org (or swap its keys), or this project''s settings')
@@ -107,6 +108,24 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         'skillpkg;install' {
             [CompletionResult]::new('--locked', '--locked', [CompletionResultType]::ParameterName, 'Fail if skills.lock would change')
             [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, '--locked and --offline together: exactly the lock, from this machine alone')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
+            [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')
+            [CompletionResult]::new('--require-valid', '--require-valid', [CompletionResultType]::ParameterName, 'Refuse skills the reference validator rejects (by default they install as agents load them, with a warning)')
+            [CompletionResult]::new('--approve-grants', '--approve-grants', [CompletionResultType]::ParameterName, 'Approve the tools every new or changed skill''s allowed-tools asks to pre-approve, without asking')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;import' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over')
+            [CompletionResult]::new('--adopt', '--adopt', [CompletionResultType]::ParameterName, 'With --from: move each folder to the project''s skills/ folder, install it from there as it is, and link it back where it was')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')
@@ -498,6 +517,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add packages to skills.toml and install them')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove packages from skills.toml and the project root')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install what skills.toml asks for, as skills.lock pins it')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Take over skills `npx skills` installed, or folders placed by hand')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Move locked versions to the newest that skills.toml allows')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'List locked packages that have newer versions')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust another signing key for an org (or swap its keys), or this project''s settings')
@@ -531,6 +551,9 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;install' {
+            break
+        }
+        'skillpkg;help;import' {
             break
         }
         'skillpkg;help;update' {

@@ -37,6 +37,9 @@ _skillpkg() {
             skillpkg,help)
                 cmd="skillpkg__subcmd__help"
                 ;;
+            skillpkg,import)
+                cmd="skillpkg__subcmd__import"
+                ;;
             skillpkg,index)
                 cmd="skillpkg__subcmd__index"
                 ;;
@@ -154,6 +157,9 @@ _skillpkg() {
             skillpkg__subcmd__help,help)
                 cmd="skillpkg__subcmd__help__subcmd__help"
                 ;;
+            skillpkg__subcmd__help,import)
+                cmd="skillpkg__subcmd__help__subcmd__import"
+                ;;
             skillpkg__subcmd__help,index)
                 cmd="skillpkg__subcmd__help__subcmd__index"
                 ;;
@@ -245,7 +251,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -651,7 +657,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="init add remove install import update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -819,6 +825,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1091,6 +1111,24 @@ _skillpkg() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__import)
+            opts="-g -q -v -h --from --adopt --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

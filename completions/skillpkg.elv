@@ -30,6 +30,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand add 'Add packages to skills.toml and install them'
             cand remove 'Remove packages from skills.toml and the project root'
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
+            cand import 'Take over skills `npx skills` installed, or folders placed by hand'
             cand update 'Move locked versions to the newest that skills.toml allows'
             cand outdated 'List locked packages that have newer versions'
             cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
@@ -100,6 +101,23 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;install'= {
             cand --locked 'Fail if skills.lock would change'
             cand --frozen '--locked and --offline together: exactly the lock, from this machine alone'
+            cand --force 'Replace managed skills even if they were edited locally'
+            cand --allow-unsigned 'Accept unsigned packages from remote indexes'
+            cand --offline 'Use only the cache and local indexes: fetch nothing'
+            cand --require-valid 'Refuse skills the reference validator rejects (by default they install as agents load them, with a warning)'
+            cand --approve-grants 'Approve the tools every new or changed skill''s allowed-tools asks to pre-approve, without asking'
+            cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
+            cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;import'= {
+            cand --from 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over'
+            cand --adopt 'With --from: move each folder to the project''s skills/ folder, install it from there as it is, and link it back where it was'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
@@ -452,6 +470,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand add 'Add packages to skills.toml and install them'
             cand remove 'Remove packages from skills.toml and the project root'
             cand install 'Install what skills.toml asks for, as skills.lock pins it'
+            cand import 'Take over skills `npx skills` installed, or folders placed by hand'
             cand update 'Move locked versions to the newest that skills.toml allows'
             cand outdated 'List locked packages that have newer versions'
             cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
@@ -481,6 +500,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;remove'= {
         }
         &'skillpkg;help;install'= {
+        }
+        &'skillpkg;help;import'= {
         }
         &'skillpkg;help;update'= {
         }

@@ -6,6 +6,7 @@ mod completions;
 mod eval;
 mod exec;
 mod grants;
+mod import;
 mod index;
 mod init;
 mod install;
@@ -63,6 +64,8 @@ enum Command {
     Remove(install::RemoveArgs),
     /// Install what skills.toml asks for, as skills.lock pins it.
     Install(install::InstallArgs),
+    /// Take over skills `npx skills` installed, or folders placed by hand.
+    Import(import::ImportArgs),
     /// Move locked versions to the newest that skills.toml allows.
     Update(update::Args),
     /// List locked packages that have newer versions.
@@ -249,6 +252,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Add(args) => install::add(args, context),
         Command::Remove(args) => install::remove(args, context),
         Command::Install(args) => install::install(args, context),
+        Command::Import(args) => import::run(args, context),
         Command::Update(args) => update::run(args, context),
         Command::Outdated(args) => outdated::run(args, context),
         Command::Trust(args) => trust::run(args, context),

@@ -2,6 +2,7 @@
 //! The CLI parses arguments, calls these, and renders what they return.
 
 pub mod grants;
+pub mod import;
 pub mod init;
 pub mod install;
 pub mod new_skill;

@@ -12,6 +12,7 @@ mod git_http;
 mod grants;
 mod hosted;
 mod http;
+mod import;
 mod install;
 mod keys;
 mod layers;

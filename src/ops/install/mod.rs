@@ -274,6 +274,59 @@ pub fn add_repo(
     Ok((listing, changes))
 }
 
+/// Adds `specs` to the manifest, each under its key (keys it holds
+/// already are left as they are), installs once, and saves. `import` uses
+/// it to take over what another installer put in the root.
+pub fn add_dependencies(
+    project: &Project,
+    dirs: &Dirs,
+    specs: &[(String, DependencySpec)],
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let mut edit = Editing::open(project, dirs)?;
+    let mut added = Vec::new();
+    for (key, spec) in specs {
+        if edit.manifest.skills.contains_key(key) {
+            continue;
+        }
+        spec.source(key)?;
+        edit.manifest.skills.insert(key.clone(), spec.clone());
+        added.push((key, spec));
+    }
+    let (lock, changes) = edit.install(project, dirs, options)?;
+    for (key, spec) in added {
+        edit.doc.set_dependency(key, spec)?;
+    }
+    edit.save(project, dirs, &lock)?;
+    Ok(changes)
+}
+
+/// The `h1:` tree the path or git skill `name` of `spec` installs, read
+/// from its source as it is now (a git source at the commit its `rev`
+/// names now), checked and packed as an install would.
+pub fn source_tree(
+    project: &Project,
+    dirs: &Dirs,
+    name: &str,
+    spec: &DependencySpec,
+    options: InstallOptions,
+) -> anyhow::Result<String> {
+    let crate::manifest::Source::Direct(origin) = spec.source(name)? else {
+        bail!("'{name}' is no path or git dependency");
+    };
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let root = project.skill_root(manifest.install_root())?;
+    let fetching = direct::Fetching {
+        project_dir: &project.dir,
+        cache: &dirs.cache,
+        offline: options.offline,
+        staging: &project.staging_dir(),
+        validity: options.validity(),
+        root: &root,
+    };
+    Ok(direct::prepare(name, &origin, None, &fetching)?.tree)
+}
+
 fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
     match registry {
         None => DependencySpec::Version(req),

@@ -43,6 +43,16 @@ impl Default for InstallOptions<'_> {
     }
 }
 
+impl InstallOptions<'_> {
+    /// How strictly path and git skills are checked when packed.
+    pub(crate) fn validity(&self) -> crate::ops::pack::Validity {
+        match self.require_valid {
+            true => crate::ops::pack::Validity::Reference,
+            false => crate::ops::pack::Validity::Lenient,
+        }
+    }
+}
+
 impl std::fmt::Debug for InstallOptions<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("InstallOptions")

@@ -71,10 +71,7 @@ pub(super) fn gather(
         cache: &dirs.cache,
         offline: options.offline,
         staging: &project.staging_dir(),
-        validity: match options.require_valid {
-            true => crate::ops::pack::Validity::Reference,
-            false => crate::ops::pack::Validity::Lenient,
-        },
+        validity: options.validity(),
         root,
     };
     for (name, spec) in &manifest.skills {

@@ -1,0 +1,442 @@
+//! `import`: takes over the skills another installer put in place.
+//!
+//! `npx skills` records what it installed in `skills-lock.json` (a
+//! project's) or `~/.agents/.skill-lock.json` (the user's). Each entry
+//! becomes a `skills.toml` dependency — a git dependency for `github`,
+//! `gitlab` and `git` sources, a path dependency for `local` ones — and
+//! one install locks them all. A skill already in the install root is
+//! taken over only when its files are exactly what its source holds now
+//! (the install then finds it in place and leaves it as it is); any other
+//! is left out, untouched, with the command that would take it over.
+//!
+//! Folders placed by hand have no lock to read. `--from DIR --adopt`
+//! makes each the source of a path dependency: the folder moves to the
+//! project's `skills/<name>`, is installed from there into the install
+//! root byte for byte, and a link takes its old place, pointing at the
+//! installed skill. Its files stay the project's own (a path dependency,
+//! which `remove` never deletes), and the lock pins them as they are.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+use serde::Deserialize;
+
+use crate::dirs::Dirs;
+use crate::hint::Hinted;
+use crate::manifest::lock::Lockfile;
+use crate::manifest::{DependencySpec, DetailedSpec, Manifest};
+use crate::ops::install::repo::{RepoRequest, list_repo};
+use crate::ops::install::{Change, InstallOptions, add_dependencies, source_tree};
+use crate::project::Project;
+
+/// The file `npx skills` writes in a project.
+pub const PROJECT_LOCK: &str = "skills-lock.json";
+
+/// Where `npx skills` keeps the lock of the user's skills, under the home
+/// directory.
+pub fn global_lock(home: &Path) -> PathBuf {
+    home.join(".agents").join(".skill-lock.json")
+}
+
+/// `skills-lock.json` (version 1) and `.skill-lock.json` (version 3): the
+/// fields both share, and the ones import reads.
+#[derive(Debug, Deserialize)]
+struct NpxLock {
+    #[serde(default)]
+    skills: BTreeMap<String, NpxEntry>,
+}
+
+/// One skill of an `npx skills` lock.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NpxEntry {
+    /// `owner/repo` for GitHub, a URL, or a local path.
+    source: String,
+    /// The URL, for git and GitLab sources (and every source in the
+    /// global lock).
+    source_url: Option<String>,
+    /// The branch or tag asked for.
+    #[serde(rename = "ref")]
+    git_ref: Option<String>,
+    /// `github`, `gitlab`, `git`, `local`, `well-known`, …
+    source_type: String,
+    /// The skill's `SKILL.md` inside the source.
+    skill_path: Option<String>,
+}
+
+/// A skill left out of the manifest.
+#[derive(Debug, Clone)]
+pub struct LeftOut {
+    /// Its name.
+    pub name: String,
+    /// Why.
+    pub reason: String,
+    /// The command that would take it over.
+    pub takeover: String,
+}
+
+/// What an import did.
+#[derive(Debug, Default)]
+pub struct Imported {
+    /// The skills now in `skills.toml`, with where they come from.
+    pub added: Vec<(String, String)>,
+    /// The skills `skills.toml` named already, left as they were.
+    pub already: Vec<String>,
+    /// The skills left out, untouched.
+    pub left_out: Vec<LeftOut>,
+    /// What the install changed.
+    pub changes: Vec<Change>,
+}
+
+/// Reads the `npx skills` lock at `lock_file`, adds a dependency for each
+/// skill it can take over, and installs them in one run.
+pub fn import_lock(
+    project: &Project,
+    dirs: &Dirs,
+    lock_file: &Path,
+    options: InstallOptions,
+) -> anyhow::Result<Imported> {
+    let text = match fs_err::read_to_string(lock_file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+            Hinted::new(format!("there is no {}", lock_file.display()))
+                .hint("`npx skills add` writes it; for folders without a lock, `skillpkg import --from DIR` lists what --adopt would take over")
+        ),
+        Err(e) => return Err(e.into()),
+    };
+    let lock: NpxLock = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a lock `npx skills` writes", lock_file.display()))?;
+    let lock_dir = lock_file.parent().unwrap_or(Path::new("."));
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let root = project.skill_root(manifest.install_root())?;
+    let managed = Lockfile::load(&project.lock_path)?;
+    let shown_root = project.shown(&root).display().to_string();
+    let mut imported = Imported::default();
+    let mut specs = Vec::new();
+    for (name, entry) in &lock.skills {
+        if manifest.skills.contains_key(name) {
+            imported.already.push(name.clone());
+            continue;
+        }
+        let spec = match spec_of(project, dirs, name, entry, lock_dir, options)? {
+            Ok(spec) => spec,
+            Err(reason) => {
+                imported.left_out.push(LeftOut {
+                    name: name.clone(),
+                    reason,
+                    takeover: format!("skillpkg import --from {shown_root} --adopt {name}"),
+                });
+                continue;
+            }
+        };
+        let folder = root.join(name);
+        let foreign =
+            folder.symlink_metadata().is_ok() && !managed.skills.iter().any(|s| s.folder() == name);
+        if foreign {
+            let source = source_tree(project, dirs, name, &spec, options)
+                .with_context(|| format!("could not read where {name} comes from"))?;
+            let here = crate::store::hash::tree_hash(&folder)?;
+            if here != source {
+                imported.left_out.push(LeftOut {
+                    name: name.clone(),
+                    reason: format!(
+                        "{} differs from what its source holds now",
+                        project.shown(&folder).display()
+                    ),
+                    takeover: format!("skillpkg import --from {shown_root} --adopt {name}"),
+                });
+                continue;
+            }
+        }
+        imported.added.push((name.clone(), describe(&spec)));
+        specs.push((name.clone(), spec));
+    }
+    if !specs.is_empty() {
+        imported.changes = add_dependencies(project, dirs, &specs, options)?;
+    }
+    Ok(imported)
+}
+
+/// Where a dependency comes from, in a few words.
+fn describe(spec: &DependencySpec) -> String {
+    let DependencySpec::Detailed(d) = spec else {
+        return String::new();
+    };
+    match (&d.git, &d.path) {
+        (Some(git), _) => {
+            let mut text = git.clone();
+            if let Some(subdir) = &d.subdir {
+                text.push_str(&format!(" ({subdir})"));
+            }
+            if let Some(rev) = &d.rev {
+                text.push_str(&format!(" at {rev}"));
+            }
+            text
+        }
+        (None, Some(path)) => path.clone(),
+        (None, None) => String::new(),
+    }
+}
+
+/// The dependency that stands for `entry`, or why there is none.
+fn spec_of(
+    project: &Project,
+    dirs: &Dirs,
+    name: &str,
+    entry: &NpxEntry,
+    lock_dir: &Path,
+    options: InstallOptions,
+) -> anyhow::Result<Result<DependencySpec, String>> {
+    let folder = entry
+        .skill_path
+        .as_deref()
+        .map(|p| match p.rsplit_once('/') {
+            Some((dir, _)) => dir.trim_matches('/').to_string(),
+            None => String::new(),
+        });
+    let bare = |s: &str| !s.contains(':') && !s.starts_with('.') && !s.starts_with('/');
+    let url = match entry.source_type.as_str() {
+        "github" if bare(&entry.source) => format!(
+            "https://github.com/{}",
+            entry.source.trim_end_matches(".git")
+        ),
+        "github" | "gitlab" | "git" => entry
+            .source_url
+            .clone()
+            .unwrap_or_else(|| entry.source.clone()),
+        "local" => return Ok(local_spec(project, &entry.source, folder, lock_dir)),
+        other => {
+            return Ok(Err(format!(
+                "its source type '{other}' has no skills.toml form"
+            )));
+        }
+    };
+    let subdir = match folder {
+        Some(folder) => (!folder.is_empty()).then_some(folder),
+        // Not recorded: found by name among the repository's skills.
+        None => {
+            fs_err::create_dir_all(project.staging_dir())?;
+            let scratch = tempfile::Builder::new()
+                .prefix(".list-")
+                .tempdir_in(project.staging_dir())?;
+            let request = RepoRequest {
+                url: &url,
+                rev: entry.git_ref.as_deref(),
+                subdir: None,
+            };
+            let listing = list_repo(request, &dirs.cache, options.offline, scratch.path())?;
+            match listing.skills.iter().find(|s| s.name == name) {
+                Some(skill) => skill.subdir.clone(),
+                None => {
+                    return Ok(Err(format!(
+                        "{} holds no skill named '{name}' now",
+                        listing.url
+                    )));
+                }
+            }
+        }
+    };
+    Ok(Ok(DependencySpec::Detailed(DetailedSpec {
+        git: Some(url),
+        rev: entry.git_ref.clone(),
+        subdir,
+        ..Default::default()
+    })))
+}
+
+/// A path dependency on a local source (relative to the lock's folder),
+/// recorded relative to the project when it lies inside it.
+fn local_spec(
+    project: &Project,
+    source: &str,
+    folder: Option<String>,
+    lock_dir: &Path,
+) -> Result<DependencySpec, String> {
+    let mut dir = lock_dir.join(source);
+    if let Some(folder) = folder.filter(|f| !f.is_empty()) {
+        dir.push(folder);
+    }
+    let Ok(dir) = fs_err::canonicalize(&dir) else {
+        return Err(format!("its source {} is gone", dir.display()));
+    };
+    if !dir.join("SKILL.md").is_file() && !dir.join("skill.md").is_file() {
+        return Err(format!("its source {} holds no SKILL.md", dir.display()));
+    }
+    let project_dir = fs_err::canonicalize(&project.dir).unwrap_or_else(|_| project.dir.clone());
+    let path = match dir.strip_prefix(&project_dir) {
+        Ok(relative) => relative.display().to_string(),
+        Err(_) => dir.display().to_string(),
+    };
+    Ok(DependencySpec::Detailed(DetailedSpec {
+        path: Some(path),
+        ..Default::default()
+    }))
+}
+
+/// A folder `--from` found.
+#[derive(Debug, Clone)]
+pub struct Found {
+    /// The skill's name.
+    pub name: String,
+    /// Its folder.
+    pub folder: PathBuf,
+    /// Where `--adopt` moves it: its source from then on.
+    pub source: PathBuf,
+}
+
+/// What `--from` found, and with `--adopt`, did.
+#[derive(Debug, Default)]
+pub struct Adopted {
+    /// The folders taken over (or, without `--adopt`, that would be).
+    pub found: Vec<Found>,
+    /// The folders left as they are.
+    pub left_out: Vec<LeftOut>,
+    /// What the install changed.
+    pub changes: Vec<Change>,
+}
+
+/// The skill folders in `from` that no lock manages (of `names`, when
+/// given); with `adopt`, moves each to `skills/<name>` in the project,
+/// installs it from there, and links it back where it was.
+pub fn adopt_folders(
+    project: &Project,
+    dirs: &Dirs,
+    from: &Path,
+    names: &[String],
+    adopt: bool,
+    options: InstallOptions,
+) -> anyhow::Result<Adopted> {
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let root = project.skill_root(manifest.install_root())?;
+    let managed = Lockfile::load(&project.lock_path)?;
+    let canonical = |p: &Path| fs_err::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let from_is_root = canonical(from) == canonical(&root);
+    let mut adopted = Adopted::default();
+    let mut entries: Vec<_> = fs_err::read_dir(from)
+        .with_context(|| format!("could not read {}", from.display()))?
+        .collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let folder = entry.path();
+        // Links are some other folder's skill (the install root's, often).
+        if !entry.file_type()?.is_dir() {
+            continue;
+        }
+        let Ok(skill) = crate::skill::load_skill(&folder) else {
+            continue;
+        };
+        let name = skill.meta.name;
+        if !names.is_empty() && !names.contains(&name) {
+            continue;
+        }
+        let leave = |reason: String| LeftOut {
+            name: name.clone(),
+            reason,
+            takeover: String::new(),
+        };
+        if manifest.skills.contains_key(&name) || managed.skills.iter().any(|s| s.folder() == name)
+        {
+            adopted
+                .left_out
+                .push(leave("skillpkg manages it already".to_string()));
+            continue;
+        }
+        if !crate::skill::name::is_safe_folder_name(&name) {
+            adopted
+                .left_out
+                .push(leave(format!("its name {name:?} cannot name a folder")));
+            continue;
+        }
+        let source = project.dir.join("skills").join(&name);
+        if source.symlink_metadata().is_ok() {
+            adopted.left_out.push(leave(format!(
+                "{} exists already",
+                project.shown(&source).display()
+            )));
+            continue;
+        }
+        if !from_is_root && root.join(&name).symlink_metadata().is_ok() {
+            adopted.left_out.push(leave(format!(
+                "the install root holds another {name} in {}",
+                project.shown(&root.join(&name)).display()
+            )));
+            continue;
+        }
+        adopted.found.push(Found {
+            name,
+            folder,
+            source,
+        });
+    }
+    for name in names {
+        if !adopted.found.iter().any(|f| &f.name == name)
+            && !adopted.left_out.iter().any(|l| &l.name == name)
+        {
+            bail!(
+                Hinted::new(format!(
+                    "{} holds no skill folder named '{name}'",
+                    from.display()
+                ))
+                .hint("leave out the names to list every folder it holds")
+            );
+        }
+    }
+    if !adopt || adopted.found.is_empty() {
+        return Ok(adopted);
+    }
+    adopted.changes = move_and_install(project, dirs, &adopted.found, options)?;
+    if !from_is_root {
+        for found in &adopted.found {
+            let parent = found.folder.parent().unwrap_or(from);
+            if let Some(warning) =
+                crate::ops::install::targets::expose(parent, &root.join(&found.name))?
+            {
+                bail!(warning);
+            }
+        }
+    }
+    Ok(adopted)
+}
+
+/// Moves each found folder to its source, then installs them all; puts
+/// the folders back if the install fails.
+fn move_and_install(
+    project: &Project,
+    dirs: &Dirs,
+    found: &[Found],
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let put_back = |moved: &[&Found]| {
+        for f in moved {
+            let _ = fs_err::rename(&f.source, &f.folder);
+        }
+    };
+    let mut moved = Vec::new();
+    let mut specs = Vec::new();
+    for f in found {
+        let parent = f.source.parent().expect("a folder in skills/");
+        if let Err(e) =
+            fs_err::create_dir_all(parent).and_then(|()| fs_err::rename(&f.folder, &f.source))
+        {
+            put_back(&moved);
+            return Err(e.into());
+        }
+        moved.push(f);
+        let path = format!("skills/{}", f.name);
+        specs.push((
+            f.name.clone(),
+            DependencySpec::Detailed(DetailedSpec {
+                path: Some(path),
+                ..Default::default()
+            }),
+        ));
+    }
+    match add_dependencies(project, dirs, &specs, options) {
+        Ok(changes) => Ok(changes),
+        Err(e) => {
+            put_back(&moved);
+            Err(e)
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! `import`: a project as `npx skills` 1.7.4 leaves one — a folder per
+//! skill in `.agents/skills`, links to them from `.claude/skills`, and
+//! `skills-lock.json` — taken over by skillpkg; its GitHub sources are
+//! mapped to local repositories through git's `url.<base>.insteadOf` in
+//! the test home's `.gitconfig`, so nothing goes to the network. And
+//! `import --from DIR --adopt` for folders placed by hand.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{TestContext, fresh_copy, git, skill_md, tree, write_skill};
+
+/// `skills-lock.json` exactly as skills 1.7.4 writes it (`writeLocalLock`:
+/// sorted names, two-space JSON, a final newline; `projectLockEntry`:
+/// source, ref when given, sourceType, skillPath, computedHash).
+const SKILLS_LOCK: &str = r#"{
+  "version": 1,
+  "skills": {
+    "lint": {
+      "source": "acme/tools",
+      "sourceType": "github",
+      "skillPath": "SKILL.md",
+      "computedHash": "5f0c9bc1c7a4b1f0d54a3e2b8f7f1e6a3c1b2d4e5f60718293a4b5c6d7e8f901"
+    },
+    "notes": {
+      "source": "../shared/notes",
+      "sourceType": "local",
+      "computedHash": "0a1b2c3d4e5f60718293a4b5c6d7e8f9011f2e3d4c5b6a798877665544332211"
+    },
+    "pdf": {
+      "source": "acme/skills",
+      "ref": "main",
+      "sourceType": "github",
+      "skillPath": "skills/pdf/SKILL.md",
+      "computedHash": "9e8d7c6b5a49382716059f8e7d6c5b4a39281706f5e4d3c2b1a0998877665544"
+    },
+    "review": {
+      "source": "acme/skills",
+      "sourceType": "github",
+      "skillPath": "skills/review/SKILL.md",
+      "computedHash": "11223344556677889900aabbccddeeff00112233445566778899aabbccddeeff"
+    }
+  }
+}
+"#;
+
+/// Two repositories where `https://github.com/acme/…` now leads: a
+/// working copy with two skills, and a bare one with a skill at its top;
+/// plus a local skill outside the project.
+fn sources(ctx: &TestContext) -> PathBuf {
+    let github = ctx.root().join("github");
+    let skills = github.join("acme/skills");
+    write_skill(
+        &skills,
+        "skills/pdf",
+        "---\nname: pdf\ndescription: Reads PDFs. Use when a PDF is given.\nallowed-tools: Bash(pdftotext:*)\n---\nRun pdftotext.\n",
+    );
+    std::fs::write(skills.join("skills/pdf/forms.md"), "# Forms\n").unwrap();
+    write_skill(
+        &skills,
+        "skills/review",
+        &skill_md("review", "Reviews code. Use when reviewing."),
+    );
+    git(&skills, &["init", "-q", "-b", "main"]);
+    git(&skills, &["add", "-A"]);
+    git(&skills, &["commit", "-q", "-m", "skills"]);
+
+    let work = ctx.root().join("tools-work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(
+        work.join("SKILL.md"),
+        skill_md("lint", "Lints. Use when linting."),
+    )
+    .unwrap();
+    git(&work, &["init", "-q", "-b", "main"]);
+    git(&work, &["add", "-A"]);
+    git(&work, &["commit", "-q", "-m", "lint"]);
+    let bare = github.join("acme/tools");
+    git(
+        ctx.root(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            work.to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+    );
+
+    write_skill(
+        &ctx.root().join("shared"),
+        "notes",
+        &skill_md("notes", "Takes notes. Use when noting."),
+    );
+    std::fs::write(
+        ctx.root().join("home/.gitconfig"),
+        format!(
+            "[url \"file://{}/\"]\n\tinsteadOf = https://github.com/\n",
+            github.display()
+        ),
+    )
+    .unwrap();
+    github
+}
+
+/// A project as `npx skills add` leaves it: each skill copied into
+/// `.agents/skills`, linked from `.claude/skills`, and the lock.
+fn npx_project(ctx: &TestContext, github: &Path) -> PathBuf {
+    let app = ctx.root().join("app");
+    let copies = [
+        ("pdf", github.join("acme/skills/skills/pdf")),
+        ("review", github.join("acme/skills/skills/review")),
+        ("lint", ctx.root().join("tools-work")),
+        ("notes", ctx.root().join("shared/notes")),
+    ];
+    for (name, from) in copies {
+        let to = app.join(".agents/skills").join(name);
+        std::fs::create_dir_all(&to).unwrap();
+        for entry in std::fs::read_dir(&from).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_file() {
+                std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+            }
+        }
+        std::fs::create_dir_all(app.join(".claude/skills")).unwrap();
+        std::os::unix::fs::symlink(
+            Path::new("../../.agents/skills").join(name),
+            app.join(".claude/skills").join(name),
+        )
+        .unwrap();
+    }
+    std::fs::write(app.join("skills-lock.json"), SKILLS_LOCK).unwrap();
+    // A repository with no skills.toml: the project npx skills worked on.
+    git(&app, &["init", "-q"]);
+    app
+}
+
+#[test]
+fn a_project_npx_skills_installed_is_imported_locked_and_reproduced() {
+    let ctx = TestContext::new();
+    let github = sources(&ctx);
+    let app = npx_project(&ctx, &github);
+    // Edited after npx installed it: not what its source holds.
+    let review = app.join(".agents/skills/review/SKILL.md");
+    let edited = format!(
+        "{}\nMy own rule.\n",
+        std::fs::read_to_string(&review).unwrap()
+    );
+    std::fs::write(&review, &edited).unwrap();
+
+    let listed = ctx.ok_in(&app, &["list", "--json"]);
+    let listed: Vec<serde_json::Value> = serde_json::from_str(&listed.stdout).unwrap();
+    for name in ["lint", "notes", "pdf", "review"] {
+        let copies = listed
+            .iter()
+            .filter(|s| s["name"] == name && s["root"] == "project")
+            .count();
+        assert_eq!(copies, 1, "{name} is listed once: {listed:#?}");
+    }
+
+    let out = ctx.ok_in(&app, &["import"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+       Importing lint from https://github.com/acme/tools
+       Importing notes from [TEMP]/shared/notes
+       Importing pdf from https://github.com/acme/skills (skills/pdf) at main
+       Installed lint v0.0.0
+       Installed notes v0.0.0
+       Installed pdf v0.0.0
+    warning: pdf asks to pre-approve Bash(pdftotext:*): not approved, so exec asks before each such call (and refuses without a terminal)
+    hint: review and approve them with `skillpkg grants approve pdf`, or install with --approve-grants
+    warning: left out review: .agents/skills/review differs from what its source holds now; its files are untouched
+    hint: `skillpkg import --from .agents/skills --adopt review` takes it over as it is
+        Imported 3 skills of skills-lock.json: skillpkg now manages them (skills.toml, skills.lock); skills-lock.json is left in place
+         Created [TEMP]/app/skills.toml (a new project, trusted on this machine)
+    ");
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    insta::assert_snapshot!(ctx.redact(&manifest), @r#"
+    # The skills this project uses. `skillpkg add org/name` adds them here;
+    # skills.lock records exactly what was installed. Commit both files.
+
+    [skills]
+    lint = { git = "https://github.com/acme/tools" }
+    notes = { path = "[TEMP]/shared/notes" }
+    pdf = { git = "https://github.com/acme/skills", rev = "main", subdir = "skills/pdf" }
+    "#);
+
+    // Left out, and untouched.
+    assert_eq!(std::fs::read_to_string(&review).unwrap(), edited);
+    assert!(!manifest.contains("review"));
+    // npx's lock stays.
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills-lock.json")).unwrap(),
+        SKILLS_LOCK
+    );
+    ctx.ok_in(&app, &["verify"]);
+
+    let copy = fresh_copy(&ctx, &app);
+    ctx.ok_in(&copy, &["install", "--locked"]);
+    for name in ["lint", "notes", "pdf"] {
+        assert_eq!(
+            tree(&copy.join(".agents/skills").join(name)),
+            tree(&app.join(".agents/skills").join(name)),
+            "{name}"
+        );
+    }
+    assert!(!copy.join(".agents/skills/review").exists());
+
+    // Once more: nothing left to do but the edited skill.
+    let again = ctx.ok_in(&app, &["import"]);
+    insta::assert_snapshot!(ctx.redact(&again.stderr), @"
+    warning: left out review: .agents/skills/review differs from what its source holds now; its files are untouched
+    hint: `skillpkg import --from .agents/skills --adopt review` takes it over as it is
+    ");
+}
+
+#[test]
+fn folders_placed_by_hand_are_adopted_as_they_are_and_linked_back() {
+    let ctx = TestContext::new();
+    let app = ctx.root().join("app");
+    ctx.ok(&["init", app.to_str().unwrap()]);
+    let placed = write_skill(
+        &app.join(".claude/skills"),
+        "handmade",
+        &skill_md("handmade", "Made by hand. Use when testing."),
+    );
+    std::fs::write(placed.join("notes.md"), "kept\n").unwrap();
+    let before = tree(&placed);
+
+    let listed = ctx.ok_in(&app, &["import", "--from", ".claude/skills"]);
+    insta::assert_snapshot!(ctx.redact(&format!("{}{}", listed.stdout, listed.stderr)), @"
+    handmade  .claude/skills/handmade
+    hint: --adopt moves each to skills/<name> in the project, installs it from there as it is, and links it back
+    ");
+    assert!(placed.join("SKILL.md").is_file() && !placed.is_symlink());
+
+    let out = ctx.ok_in(&app, &["import", "--from", ".claude/skills", "--adopt"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    Installed handmade v0.0.0
+      Adopted handmade (now in skills/handmade; .claude/skills/handmade links to it as installed)
+    ");
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    assert!(
+        manifest.contains(r#"handmade = { path = "skills/handmade" }"#),
+        "{manifest}"
+    );
+    assert_eq!(tree(&app.join("skills/handmade")), before);
+    assert_eq!(tree(&app.join(".agents/skills/handmade")), before);
+    assert!(placed.is_symlink());
+    assert_eq!(tree(&placed), before);
+    ctx.ok_in(&app, &["verify"]);
+
+    let listed = ctx.ok_in(&app, &["list", "--json"]);
+    let listed: Vec<serde_json::Value> = serde_json::from_str(&listed.stdout).unwrap();
+    let copies = listed.iter().filter(|s| s["name"] == "handmade").count();
+    assert_eq!(copies, 1, "{listed:#?}");
+}
