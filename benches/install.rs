@@ -8,6 +8,8 @@
 //! left in the temporary folder it names, for profiling one run by hand.
 
 #[allow(dead_code)]
+mod common;
+#[allow(dead_code)]
 #[path = "../tests/it/server.rs"]
 mod server;
 
@@ -16,11 +18,13 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::{
+    Case, RUNS, copy_tree, fresh_checkout, fresh_dir, publish_bench, skillpkg, time_interleaved,
+};
+
 use skillpkg::index::local::IndexDir;
 use skillpkg::index::{IndexEntry, PackageName};
-use skillpkg::ops::publish::{PublishRequest, publish};
 
-const RUNS: usize = 5;
 const INDEX_PACKAGES: usize = 20_000;
 const WANTED: usize = 200;
 /// Requests in flight in the floor, as in skillpkg.
@@ -36,7 +40,6 @@ fn build_index(temp: &Path) -> PathBuf {
     let generated = skillpkg::store::signing::generate_keys(&keys, false).unwrap();
     let index = temp.join("index");
     IndexDir::init(&index, Some(("bench", &generated.public_key))).unwrap();
-    let cache = temp.join("publish-cache");
     for i in 0..WANTED {
         let name = format!("pkg-{i}");
         let dir = temp.join("src").join(&name);
@@ -54,19 +57,12 @@ fn build_index(temp: &Path) -> PathBuf {
             .unwrap();
         }
         let dependencies = (i > 0).then(|| format!("bench/pkg-{}@^1", i / 2));
-        publish(
-            &PublishRequest {
-                skill_dir: &dir,
-                index: index.to_str().unwrap(),
-                org: "bench",
-                key: &generated.secret_key_file,
-                version: Some("1.0.0"),
-                dependencies: dependencies.as_deref(),
-                allow_invalid: false,
-            },
-            &cache,
-        )
-        .unwrap();
+        publish_bench(
+            &dir,
+            &index,
+            &generated.secret_key_file,
+            dependencies.as_deref(),
+        );
     }
     let local = IndexDir::open(&index).unwrap();
     for i in WANTED..INDEX_PACKAGES {
@@ -87,46 +83,6 @@ fn build_index(temp: &Path) -> PathBuf {
         std::fs::write(path, format!("{}\n", entry.to_line())).unwrap();
     }
     index
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-/// One thing to time: a setup that is not timed, then the timed run.
-struct Case<'a> {
-    setup: Box<dyn FnMut() + 'a>,
-    run: Box<dyn FnMut() + 'a>,
-}
-
-impl<'a> Case<'a> {
-    fn new(setup: impl FnMut() + 'a, run: impl FnMut() + 'a) -> Case<'a> {
-        Case {
-            setup: Box::new(setup),
-            run: Box::new(run),
-        }
-    }
-}
-
-/// Times every case `RUNS` times after one warm-up round, interleaved
-/// (a round runs each case once), so that the disk's drift over the run
-/// weighs on every case alike; dirty pages are flushed before each timed
-/// run. Returns each case's median.
-fn time_interleaved(cases: &mut [Case]) -> Vec<Duration> {
-    let mut samples = vec![Vec::new(); cases.len()];
-    for round in 0..=RUNS {
-        for (case, samples) in cases.iter_mut().zip(&mut samples) {
-            (case.setup)();
-            assert!(Command::new("sync").status().unwrap().success());
-            let start = Instant::now();
-            (case.run)();
-            if round > 0 {
-                samples.push(start.elapsed());
-            }
-        }
-    }
-    samples.into_iter().map(median).collect()
 }
 
 /// Fetches `urls` with `CONCURRENCY` plain GETs in flight; returns the bytes.
@@ -154,42 +110,6 @@ fn plain_gets(urls: &[String]) -> usize {
         }
         total
     })
-}
-
-fn skillpkg(temp: &Path, cache: &Path, dir: &Path, args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillpkg"))
-        .args(["-q"])
-        .args(args)
-        .current_dir(dir)
-        .env("HOME", temp.join("home"))
-        .env("SKILLPKG_CACHE_DIR", cache)
-        .env("SKILLPKG_CONFIG_DIR", temp.join("config"))
-        .env("SKILLPKG_DATA_DIR", temp.join("data"))
-        .env("SKILLPKG_USER_ROOT", temp.join("user"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    let status = Command::new("cp")
-        .arg("-r")
-        .arg(from)
-        .arg(to)
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
-fn fresh_dir(path: &Path) {
-    if path.exists() {
-        std::fs::remove_dir_all(path).unwrap();
-    }
-    std::fs::create_dir_all(path).unwrap();
 }
 
 fn main() {
@@ -250,12 +170,7 @@ fn main() {
     copy_tree(&project, &warm_project);
     let root = warm_project.join(".agents/skills");
     let checkout = temp.join("checkout");
-    let prepare = || {
-        fresh_dir(&checkout);
-        for file in ["skills.toml", "skills.lock"] {
-            std::fs::copy(warm_project.join(file), checkout.join(file)).unwrap();
-        }
-    };
+    let prepare = || fresh_checkout(&checkout, &warm_project);
     let copy_target = temp.join("copy");
     let mut cases = [
         Case::new(|| {}, || assert_eq!(plain_gets(&urls), bytes)),

@@ -211,6 +211,22 @@ pub struct Staged {
 }
 
 impl Staged {
+    /// A tree staged by other means (a copy of a cached tree), with the
+    /// digests and non-ASCII files taken while writing it into `staging`.
+    pub(super) fn from_parts(
+        staging: tempfile::TempDir,
+        name: String,
+        digests: BTreeMap<String, String>,
+        non_ascii: Vec<String>,
+    ) -> Staged {
+        Staged {
+            staging,
+            name,
+            digests,
+            non_ascii,
+        }
+    }
+
     /// The `h1:` tree hash of what was extracted, from the digests taken
     /// while writing (the same as [`crate::store::hash::tree_hash`] of
     /// [`Staged::path`], without reading the files back).
@@ -509,6 +525,29 @@ pub fn extract(
         digests,
         non_ascii,
     })
+}
+
+/// The files of the archive `bytes` that extraction makes executable, by
+/// path relative to the skill, read from its central directory alone
+/// (nothing is inflated). For an archive already verified against its
+/// checksum: the executable bits a copy of its tree must get.
+pub fn executables(bytes: &[u8]) -> Result<std::collections::BTreeSet<String>, Refusal> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| Refusal::NotZip(e.to_string()))?;
+    let mut found = std::collections::BTreeSet::new();
+    for index in 0..zip.len() {
+        let file = zip
+            .by_index_raw(index)
+            .map_err(|e| Refusal::NotZip(e.to_string()))?;
+        if file.unix_mode().unwrap_or(0) & 0o111 == 0 || file.is_dir() {
+            continue;
+        }
+        let name = String::from_utf8_lossy(file.name_raw());
+        if let Some((_, relative)) = name.split_once('/') {
+            found.insert(relative.to_string());
+        }
+    }
+    Ok(found)
 }
 
 /// Writes to a file, hashing what it writes and noting any byte outside

@@ -8,3 +8,4 @@ pub mod names;
 pub mod pack;
 pub mod scan;
 pub mod signing;
+pub mod trees;

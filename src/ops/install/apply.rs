@@ -16,6 +16,7 @@ use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::project::Project;
 use crate::store::extract::{Limits, Staged, extract};
 use crate::store::hash;
+use crate::store::trees::{Lookup, TreeCache};
 
 /// Where and how to apply an install.
 pub(super) struct Apply<'a> {
@@ -27,7 +28,8 @@ pub(super) struct Apply<'a> {
     pub targets: &'a [PathBuf],
     /// The lock before this install.
     pub old_lock: &'a Lockfile,
-    /// The cache, for describing local edits against cached archives.
+    /// The cache: unpacked trees to copy, and archives to describe local
+    /// edits against.
     pub cache: &'a Path,
     /// How to behave.
     pub options: InstallOptions<'a>,
@@ -55,7 +57,7 @@ impl Apply<'_> {
     }
 
     /// Puts one skill in place unless its tree already is.
-    fn install_one(&self, ready: Ready) -> anyhow::Result<(LockedSkill, Change)> {
+    fn install_one(&self, mut ready: Ready) -> anyhow::Result<(LockedSkill, Change)> {
         let target = self.root.join(ready.skill);
         let old = self.old_lock.get(&ready.name);
         // The tree this package installs, when known without unpacking
@@ -68,26 +70,12 @@ impl Apply<'_> {
             true => Some(hash::tree_hash(&target)?),
             false => None,
         };
-        let mut warnings = ready.warnings;
-        let tree = match known_tree {
+        let tree = match known_tree.clone() {
             Some(tree) if current.as_ref() == Some(&tree) => tree,
             _ => {
-                let archive = ready.archive.as_deref().ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "{} changed in {} while it was being installed; run the command again",
-                        ready.name,
-                        target.display()
-                    )
-                })?;
-                let staged = extract(
-                    archive,
-                    Some(ready.skill),
-                    &self.project.staging_dir(),
-                    &Limits::default(),
-                )
-                .with_context(|| format!("{}@{} cannot be installed", ready.name, ready.version))?;
+                let staged = self.stage(&mut ready, known_tree.as_deref(), &target)?;
                 let tree = staged.tree_hash();
-                warnings.extend(
+                ready.warnings.extend(
                     staged
                         .scan_hidden_unicode()?
                         .iter()
@@ -105,6 +93,7 @@ impl Apply<'_> {
                 tree
             }
         };
+        let mut warnings = ready.warnings;
         let in_place = current.as_deref() == Some(tree.as_str());
         let action = match old {
             Some(o)
@@ -146,6 +135,62 @@ impl Apply<'_> {
             grants: old.map(|o| o.grants.clone()).unwrap_or_default(),
         };
         Ok((locked, change))
+    }
+
+    /// Stages the files of `ready`: a copy of its tree from the cache when
+    /// the tree is known (`known`) and the cached copy hashes to it, else
+    /// the archive extracted, whose tree is then kept in the cache. A
+    /// registry archive whose files are not the tree the lock pins for
+    /// its checksum is refused.
+    fn stage(
+        &self,
+        ready: &mut Ready,
+        known: Option<&str>,
+        target: &Path,
+    ) -> anyhow::Result<Staged> {
+        let trees = TreeCache::new(self.cache);
+        let staging = self.project.staging_dir();
+        if let (Some(tree), Some(executables)) = (known, &ready.executables) {
+            match trees.stage(tree, ready.skill, executables, &staging)? {
+                Lookup::Hit(staged) => return Ok(staged),
+                Lookup::Miss => {}
+                Lookup::Replaced(cached) => ready.warnings.push(format!(
+                    "{}: the cached copy of its files ({}) did not match skills.lock and was replaced from the verified archive",
+                    ready.name,
+                    cached.display()
+                )),
+            }
+        }
+        let archive = ready.archive.as_deref().ok_or_else(|| {
+            anyhow::anyhow!(
+                "{} changed in {} while it was being installed; run the command again",
+                ready.name,
+                target.display()
+            )
+        })?;
+        let staged = extract(archive, Some(ready.skill), &staging, &Limits::default())
+            .with_context(|| format!("{}@{} cannot be installed", ready.name, ready.version))?;
+        if ready.executables.is_none() {
+            return Ok(staged);
+        }
+        let tree = staged.tree_hash();
+        if let Some(pinned) = known
+            && pinned != tree
+        {
+            bail!(
+                Hinted::new(format!(
+                    "{}@{}: skills.lock pins its files to tree {pinned}, but its archive ({}) unpacks to {tree}",
+                    ready.name,
+                    ready.version,
+                    ready.checksum.as_deref().unwrap_or("unknown checksum")
+                ))
+                .hint("skills.lock was edited by hand or by another tool: restore it from version control; nothing was installed")
+            );
+        }
+        // Only a cache: a tree that cannot be kept (a full or read-only
+        // disk) is unpacked from the archive again next time.
+        let _ = trees.keep(&staged);
+        Ok(staged)
     }
 
     /// Removes the skills the old lock managed that `installed` leaves out

@@ -3,7 +3,7 @@
 //! of its org whose trusted comment names this package, version and
 //! checksum) before anything touches the root.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
@@ -39,6 +39,10 @@ pub(super) struct Ready<'a> {
     pub dependencies: Vec<String>,
     /// The archive on disk; `None` for a git skill already in place.
     pub archive: Option<PathBuf>,
+    /// The files a registry archive, verified, makes executable (relative
+    /// to the skill): what a copy of its cached tree must make executable.
+    /// `None` for path and git skills, which are not copied from the cache.
+    pub executables: Option<BTreeSet<String>>,
     /// What the user should know about how it was verified.
     pub warnings: Vec<String>,
     /// The specification's rules it breaks, installed anyway.
@@ -84,7 +88,11 @@ pub(super) fn fetch_all<'a>(
     }
     let mut ready = Vec::new();
     for planned in planned {
-        let (archive, signer) = fetch_verified(planned, keys, dirs, options)?;
+        let Verified {
+            archive,
+            signer,
+            executables,
+        } = fetch_verified(planned, keys, dirs, options)?;
         check_pinned_signer(planned, pin_of(planned, old_lock), signer.as_deref())?;
         let mut warnings = Vec::new();
         if signer.is_none() && planned.registry.remote {
@@ -103,6 +111,7 @@ pub(super) fn fetch_all<'a>(
             signer,
             dependencies: planned.entry.deps.iter().map(|d| d.name.clone()).collect(),
             archive: Some(archive),
+            executables: Some(executables),
             warnings,
             broken_rules: planned.entry.invalid.clone(),
         });
@@ -118,6 +127,7 @@ pub(super) fn fetch_all<'a>(
             signer: None,
             dependencies: skill.dependencies.iter().map(|(n, _)| n.clone()).collect(),
             archive: skill.archive.as_ref().map(|a| a.path().to_path_buf()),
+            executables: None,
             warnings: Vec::new(),
             broken_rules: skill.broken_rules.clone(),
         });
@@ -187,14 +197,24 @@ fn changed_release(planned: &Planned, what: String) -> Hinted {
     ))
 }
 
+/// An archive whose sha256 and signature were checked.
+struct Verified {
+    /// Its path in the cache.
+    archive: PathBuf,
+    /// The key that signed it.
+    signer: Option<String>,
+    /// The files it makes executable.
+    executables: BTreeSet<String>,
+}
+
 /// The archive of `planned`, from the cache or the index, with its sha256
-/// and signature verified. Returns its cached path and the signer key.
+/// and signature verified.
 fn fetch_verified(
     planned: &Planned,
     pinned: &mut BTreeMap<String, Vec<String>>,
     dirs: &Dirs,
     options: InstallOptions,
-) -> anyhow::Result<(PathBuf, Option<String>)> {
+) -> anyhow::Result<Verified> {
     let package = &planned.package;
     let version = &planned.entry.vers;
     let cached = dirs
@@ -214,6 +234,21 @@ fn fetch_verified(
             crate::fsutil::write_cache_file(&cached, &bytes)?;
             bytes
         }
+    };
+    // Read from the bytes just checked, not from the file again.
+    let executables = crate::store::extract::executables(&bytes).map_err(|refusal| {
+        anyhow::anyhow!(
+            Hinted::new(format!(
+                "{package}@{version}: refusing archive {}: {refusal}",
+                cached.display()
+            ))
+            .hint("the package is broken: do not install it, and tell its publisher")
+        )
+    })?;
+    let verified = |signer| Verified {
+        archive: cached.clone(),
+        signer,
+        executables: executables.clone(),
     };
 
     let offered = planned
@@ -251,7 +286,7 @@ fn fetch_verified(
                 ))
             );
         }
-        return Ok((cached, None));
+        return Ok(verified(None));
     }
     let comment = signing::trusted_comment(&package.to_string(), version, &planned.entry.cksum);
     // Only a key whose id the signature names can have made it: the
@@ -265,7 +300,7 @@ fn fetch_verified(
         match signing::verify_for(key, &bytes, &planned.entry.sig, &comment) {
             Ok(()) => {
                 check_signer_pinned(planned, key, &offered, pinned)?;
-                return Ok((cached, Some(key.clone())));
+                return Ok(verified(Some(key.clone())));
             }
             Err(e) => last_error = Some(e),
         }

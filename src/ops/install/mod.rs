@@ -6,7 +6,16 @@
 //! entry, minisign signature by a key of its org whose trusted comment
 //! names this package, version and checksum). Skills are extracted into a
 //! staging directory and renamed into place, one at a time; the lock is
-//! written last, atomically. A process lock serialises concurrent runs on
+//! written last, atomically.
+//!
+//! A warm install copies instead of extracting: every extracted registry
+//! tree is kept in the cache under its `h1:` hash
+//! ([`crate::store::trees`]), and a locked package whose tree is there is
+//! staged by copying it, hashing each file from the bytes written, with
+//! the executable bits of its verified archive. A copy that does not hash
+//! to the lock's `tree` is never installed: the cached tree is replaced
+//! from the archive, with a warning. An archive that does not unpack to
+//! the `tree` the lock pins for its checksum is refused. A process lock serialises concurrent runs on
 //! one project. Folders the lock does not manage are never touched.
 
 mod apply;

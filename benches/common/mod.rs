@@ -1,0 +1,137 @@
+//! What the install benchmarks share: interleaved timing with medians,
+//! running skillpkg against a private home and cache, and folder helpers.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Timed rounds, after one warm-up round.
+pub(crate) const RUNS: usize = 5;
+
+/// The median of `samples`.
+pub(crate) fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// One thing to time: a setup that is not timed, then the timed run.
+pub(crate) struct Case<'a> {
+    setup: Box<dyn FnMut() + 'a>,
+    run: Box<dyn FnMut() + 'a>,
+}
+
+impl<'a> Case<'a> {
+    /// A case from its untimed setup and its timed run.
+    pub(crate) fn new(setup: impl FnMut() + 'a, run: impl FnMut() + 'a) -> Case<'a> {
+        Case {
+            setup: Box::new(setup),
+            run: Box::new(run),
+        }
+    }
+}
+
+/// Times every case `RUNS` times after one warm-up round, interleaved
+/// (a round runs each case once), so that the disk's drift over the run
+/// weighs on every case alike; dirty pages are flushed before each timed
+/// run. Returns each case's median.
+pub(crate) fn time_interleaved(cases: &mut [Case]) -> Vec<Duration> {
+    let mut samples = vec![Vec::new(); cases.len()];
+    for round in 0..=RUNS {
+        for (case, samples) in cases.iter_mut().zip(&mut samples) {
+            (case.setup)();
+            assert!(Command::new("sync").status().unwrap().success());
+            let start = Instant::now();
+            (case.run)();
+            if round > 0 {
+                samples.push(start.elapsed());
+            }
+        }
+    }
+    samples.into_iter().map(median).collect()
+}
+
+/// Runs `binary -q <args>` in `dir` with every skillpkg folder under
+/// `temp` and the cache in `cache`; panics with its stderr if it fails.
+pub(crate) fn skillpkg_with(binary: &Path, temp: &Path, cache: &Path, dir: &Path, args: &[&str]) {
+    let out = Command::new(binary)
+        .args(["-q"])
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", temp.join("home"))
+        .env("SKILLPKG_CACHE_DIR", cache)
+        .env("SKILLPKG_CONFIG_DIR", temp.join("config"))
+        .env("SKILLPKG_DATA_DIR", temp.join("data"))
+        .env("SKILLPKG_USER_ROOT", temp.join("user"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{} {args:?} in {}: {}",
+        binary.display(),
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs this build's skillpkg, as [`skillpkg_with`].
+pub(crate) fn skillpkg(temp: &Path, cache: &Path, dir: &Path, args: &[&str]) {
+    skillpkg_with(
+        Path::new(env!("CARGO_BIN_EXE_skillpkg")),
+        temp,
+        cache,
+        dir,
+        args,
+    );
+}
+
+/// `cp -r from to`.
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// An empty folder at `path`, whatever was there.
+pub(crate) fn fresh_dir(path: &Path) {
+    if path.exists() {
+        std::fs::remove_dir_all(path).unwrap();
+    }
+    std::fs::create_dir_all(path).unwrap();
+}
+
+/// Removes `path` if it exists.
+pub(crate) fn remove(path: &Path) {
+    if path.exists() {
+        std::fs::remove_dir_all(path).unwrap();
+    }
+}
+
+/// Publishes the skill in `dir` as version 1.0.0 of org `bench` into the
+/// folder index `index`, signed with `key`.
+pub(crate) fn publish_bench(dir: &Path, index: &Path, key: &Path, dependencies: Option<&str>) {
+    skillpkg::ops::publish::publish(
+        &skillpkg::ops::publish::PublishRequest {
+            skill_dir: dir,
+            index: index.to_str().unwrap(),
+            org: "bench",
+            key,
+            version: Some("1.0.0"),
+            dependencies,
+            allow_invalid: false,
+        },
+        &index.with_extension("publish-cache"),
+    )
+    .unwrap();
+}
+
+/// Makes `checkout` a fresh clone of `project`: its manifest and lock only.
+pub(crate) fn fresh_checkout(checkout: &Path, project: &Path) {
+    fresh_dir(checkout);
+    for file in ["skills.toml", "skills.lock"] {
+        std::fs::copy(project.join(file), checkout.join(file)).unwrap();
+    }
+}

@@ -1,0 +1,381 @@
+//! Unpacked trees in the cache: `<cache>/trees/<key>/`, one folder per
+//! `h1:` tree hash, so that a warm install copies files instead of
+//! inflating archives.
+//!
+//! The cache may be hostile (DESIGN.md §11: it may not change the content
+//! of a locked version), so a cached tree is never trusted as it is:
+//! [`TreeCache::stage`] copies it into a fresh staging directory, hashing
+//! each file from the very bytes it writes, and hands the copy over only
+//! when its `h1:` hash is the one the lock pins. Anything else (a changed,
+//! added or missing file, a link, a FIFO, a tree past the extraction
+//! limits) discards both the copy and the cached tree, and the caller
+//! falls back to the sha256-verified archive, whose extraction puts a
+//! fresh tree back with [`TreeCache::keep`]. Permissions are not taken
+//! from the cache either: the executable bits come from the verified
+//! archive's listing (see [`super::extract::executables`]).
+//!
+//! Cached trees are copies, never links into a project: an edit in a
+//! project cannot reach the cache, nor a change in the cache a project.
+//! A tree is written into a temporary folder beside the others and
+//! renamed into place, so a reader never sees half of one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest as _, Sha256};
+
+use super::extract::{Limits, Staged};
+
+/// The folder of unpacked trees in a cache directory.
+#[derive(Debug, Clone)]
+pub struct TreeCache {
+    dir: PathBuf,
+}
+
+impl TreeCache {
+    /// The trees of the cache directory `cache` (`<cache>/trees`).
+    pub fn new(cache: &Path) -> TreeCache {
+        TreeCache {
+            dir: cache.join("trees"),
+        }
+    }
+
+    /// Where the tree `tree` (`h1:<base64>`) is kept: its hash in hex, so
+    /// the name is a plain file name. `None` for another kind of hash.
+    pub fn path_of(&self, tree: &str) -> Option<PathBuf> {
+        use base64::Engine as _;
+        let digest = base64::engine::general_purpose::STANDARD
+            .decode(tree.strip_prefix("h1:")?)
+            .ok()
+            .filter(|d| d.len() == 32)?;
+        Some(self.dir.join(super::hash::hex(&digest)))
+    }
+
+    /// Copies the cached tree `tree` into a new staging directory under
+    /// `staging_parent`, as the skill `name`, with the files in
+    /// `executables` (paths relative to the skill) made executable and
+    /// every other file not. Leaves nothing behind in staging unless the
+    /// copy hashes to `tree`; a cached tree that does not is removed, to be
+    /// replaced.
+    pub fn stage(
+        &self,
+        tree: &str,
+        name: &str,
+        executables: &BTreeSet<String>,
+        staging_parent: &Path,
+    ) -> std::io::Result<Lookup> {
+        let Some(cached) = self.path_of(tree) else {
+            return Ok(Lookup::Miss);
+        };
+        if !cached.is_dir() {
+            return Ok(Lookup::Miss);
+        }
+        fs_err::create_dir_all(staging_parent)?;
+        let staging = tempfile::Builder::new()
+            .prefix(".cached-")
+            .tempdir_in(staging_parent)?;
+        let skill = staging.path().join(name);
+        // A cached tree that cannot be read as a tree is replaced like a
+        // changed one.
+        let copied =
+            copy_verified(&cached, &skill, executables, &Limits::default()).unwrap_or(None);
+        match copied {
+            Some((digests, non_ascii)) if super::hash::tree_hash_of(&digests) == tree => {
+                Ok(Lookup::Hit(Staged::from_parts(
+                    staging,
+                    name.to_string(),
+                    digests,
+                    non_ascii,
+                )))
+            }
+            _ => {
+                self.discard(&cached)?;
+                Ok(Lookup::Replaced(cached))
+            }
+        }
+    }
+
+    /// Keeps a copy of `staged` under its tree hash, unless one is there.
+    /// Written into a temporary folder and renamed into place.
+    pub fn keep(&self, staged: &Staged) -> std::io::Result<()> {
+        let Some(target) = self.path_of(&staged.tree_hash()) else {
+            return Ok(());
+        };
+        if target.exists() {
+            return Ok(());
+        }
+        fs_err::create_dir_all(&self.dir)?;
+        let temp = tempfile::Builder::new()
+            .prefix(".new-")
+            .tempdir_in(&self.dir)?;
+        let source = staged.path();
+        for entry in walkdir::WalkDir::new(&source).follow_links(false) {
+            let entry = entry.map_err(std::io::Error::other)?;
+            let relative = entry
+                .path()
+                .strip_prefix(&source)
+                .expect("walk stays under its root");
+            let to = temp.path().join(relative);
+            if entry.file_type().is_dir() {
+                fs_err::create_dir_all(&to)?;
+            } else if entry.file_type().is_file() {
+                fs_err::copy(entry.path(), &to)?;
+            }
+        }
+        match std::fs::rename(temp.path(), &target) {
+            Ok(()) => {
+                // Renamed away: nothing left for the guard to remove.
+                let _ = temp.keep();
+                Ok(())
+            }
+            // Another run kept the same tree first.
+            Err(_) if target.exists() => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Moves a bad cached tree out of the way, then deletes it.
+    fn discard(&self, cached: &Path) -> std::io::Result<()> {
+        let aside = tempfile::Builder::new()
+            .prefix(".bad-")
+            .tempdir_in(&self.dir)?;
+        fs_err::rename(cached, aside.path().join("tree"))?;
+        Ok(())
+    }
+}
+
+/// What [`TreeCache::stage`] found.
+#[derive(Debug)]
+pub enum Lookup {
+    /// The cached tree, copied and verified.
+    Hit(Staged),
+    /// No cached tree.
+    Miss,
+    /// A cached tree (at this path) that did not hash to the tree asked
+    /// for: tampered with or damaged. It was removed.
+    Replaced(PathBuf),
+}
+
+/// The sha256 of each file copied, by relative path, and the files
+/// holding a byte outside ASCII.
+type Copied = (BTreeMap<String, String>, Vec<String>);
+
+/// Copies the regular files under `from` into `to`, hashing the bytes as
+/// they are written. `None` when the tree holds anything but folders and
+/// regular files, a name that is not UTF-8, or more than `limits` allow:
+/// such a tree is no tree a verified archive unpacks to.
+fn copy_verified(
+    from: &Path,
+    to: &Path,
+    executables: &BTreeSet<String>,
+    limits: &Limits,
+) -> std::io::Result<Option<Copied>> {
+    let mut digests = BTreeMap::new();
+    let mut non_ascii = Vec::new();
+    let mut budget = limits.max_total_bytes;
+    let mut buffer = Vec::new();
+    let mut made = std::collections::HashSet::new();
+    fs_err::create_dir_all(to)?;
+    made.insert(to.to_path_buf());
+    for entry in walkdir::WalkDir::new(from)
+        .follow_links(false)
+        .follow_root_links(false)
+        .min_depth(1)
+    {
+        let entry = entry.map_err(std::io::Error::other)?;
+        let Some(relative) = relative_name(entry.path(), from) else {
+            return Ok(None);
+        };
+        let kind = entry.file_type();
+        // Folders are made for the files in them: archives hold no empty ones.
+        if kind.is_dir() {
+            continue;
+        }
+        if !kind.is_file() || digests.len() >= limits.max_entries {
+            return Ok(None);
+        }
+        buffer.clear();
+        let read = open_regular(entry.path())?
+            .take(budget + 1)
+            .read_to_end(&mut buffer)? as u64;
+        if read > budget {
+            return Ok(None);
+        }
+        budget -= read;
+        let target = to.join(&relative);
+        let parent = target.parent().expect("a file under the tree");
+        if !made.contains(parent) {
+            fs_err::create_dir_all(parent)?;
+            made.insert(parent.to_path_buf());
+        }
+        let mut out = fs_err::File::create(&target)?;
+        out.write_all(&buffer)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = match executables.contains(&relative) {
+                true => 0o755,
+                false => 0o644,
+            };
+            out.set_permissions(std::fs::Permissions::from_mode(mode))?;
+        }
+        if !buffer.is_ascii() {
+            non_ascii.push(relative.clone());
+        }
+        digests.insert(relative, super::hash::hex(&Sha256::digest(&buffer)));
+    }
+    Ok(Some((digests, non_ascii)))
+}
+
+/// `path` relative to `root`, with `/` separators; `None` when a part is
+/// not UTF-8.
+fn relative_name(path: &Path, root: &Path) -> Option<String> {
+    let parts: Option<Vec<&str>> = path
+        .strip_prefix(root)
+        .ok()?
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect();
+    Some(parts?.join("/"))
+}
+
+/// Opens a file that the walk saw as a regular file, without following a
+/// link or blocking on a FIFO put in its place since.
+fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NOFOLLOW | libc::O_NONBLOCK,
+    );
+    let with_path =
+        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    let file = options.open(path).map_err(with_path)?;
+    if !file.metadata().map_err(with_path)?.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn staged_demo(dir: &Path) -> Staged {
+        let skill = dir.join("demo");
+        std::fs::create_dir_all(skill.join("scripts")).unwrap();
+        std::fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: demo\ndescription: Demo. Use when testing.\n---\nBody \u{200B}.\n",
+        )
+        .unwrap();
+        std::fs::write(skill.join("scripts/run.sh"), "#!/bin/sh\necho hi\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(
+                skill.join("scripts/run.sh"),
+                std::fs::Permissions::from_mode(0o755),
+            )
+            .unwrap();
+        }
+        let archive = dir.join("demo.skill");
+        std::fs::write(
+            &archive,
+            super::super::pack::pack_to_bytes(&skill, "demo").unwrap(),
+        )
+        .unwrap();
+        super::super::extract::extract(
+            &archive,
+            Some("demo"),
+            &dir.join("staging"),
+            &Limits::default(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_kept_tree_is_staged_again_with_the_same_hash_and_modes() {
+        let dir = tempfile::tempdir().unwrap();
+        let staged = staged_demo(dir.path());
+        let trees = TreeCache::new(&dir.path().join("cache"));
+        trees.keep(&staged).unwrap();
+        let tree = staged.tree_hash();
+        let executables = BTreeSet::from(["scripts/run.sh".to_string()]);
+        let Lookup::Hit(again) = trees
+            .stage(&tree, "demo", &executables, &dir.path().join("s2"))
+            .unwrap()
+        else {
+            panic!("the kept tree")
+        };
+        assert_eq!(again.tree_hash(), tree);
+        assert_eq!(crate::store::hash::tree_hash(&again.path()).unwrap(), tree);
+        assert_eq!(
+            again.scan_hidden_unicode().unwrap(),
+            staged.scan_hidden_unicode().unwrap()
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = |p: PathBuf| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(again.path().join("scripts/run.sh")), 0o755);
+            assert_eq!(mode(again.path().join("SKILL.md")), 0o644);
+        }
+    }
+
+    #[test]
+    fn a_tampered_tree_is_refused_and_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let staged = staged_demo(dir.path());
+        let trees = TreeCache::new(&dir.path().join("cache"));
+        trees.keep(&staged).unwrap();
+        let tree = staged.tree_hash();
+        let cached = trees.path_of(&tree).unwrap();
+        std::fs::write(cached.join("scripts/run.sh"), "#!/bin/sh\nrm -rf ~\n").unwrap();
+        let staging = dir.path().join("s2");
+        let lookup = trees
+            .stage(&tree, "demo", &BTreeSet::new(), &staging)
+            .unwrap();
+        assert!(matches!(lookup, Lookup::Replaced(path) if path == cached));
+        assert!(!cached.exists(), "the tampered tree is gone");
+        assert_eq!(std::fs::read_dir(&staging).unwrap().count(), 0);
+        // An added file, or a link, is refused as well.
+        trees.keep(&staged).unwrap();
+        std::fs::write(cached.join("extra.md"), "x").unwrap();
+        assert!(matches!(
+            trees
+                .stage(&tree, "demo", &BTreeSet::new(), &staging)
+                .unwrap(),
+            Lookup::Replaced(_)
+        ));
+        trees.keep(&staged).unwrap();
+        #[cfg(unix)]
+        {
+            std::fs::remove_file(cached.join("SKILL.md")).unwrap();
+            std::os::unix::fs::symlink(staged.path().join("SKILL.md"), cached.join("SKILL.md"))
+                .unwrap();
+            assert!(matches!(
+                trees
+                    .stage(&tree, "demo", &BTreeSet::new(), &staging)
+                    .unwrap(),
+                Lookup::Replaced(_)
+            ));
+        }
+    }
+
+    #[test]
+    fn only_h1_hashes_name_a_tree() {
+        let trees = TreeCache::new(Path::new("/cache"));
+        assert!(trees.path_of("h1:../../etc").is_none());
+        assert!(trees.path_of("sha256:abc").is_none());
+        let tree = crate::store::hash::tree_hash_of(&BTreeMap::new());
+        let path = trees.path_of(&tree).unwrap();
+        assert_eq!(path.parent().unwrap(), Path::new("/cache/trees"));
+        assert_eq!(path.file_name().unwrap().len(), 64);
+    }
+}
