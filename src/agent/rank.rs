@@ -116,8 +116,8 @@ impl<'s> Ranker<'s> {
         query.dedup();
         let mut ranked: Vec<(&'s Skill, f64)> = (0..self.skills.len())
             .map(|i| {
-                let score = NAME_WEIGHT * self.names.score(i, &query)
-                    + self.descriptions.score(i, &query);
+                let score =
+                    NAME_WEIGHT * self.names.score(i, &query) + self.descriptions.score(i, &query);
                 (self.skills[i], score)
             })
             .collect();
