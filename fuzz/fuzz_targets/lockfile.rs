@@ -23,7 +23,8 @@ fuzz_target!(|data: &[u8]| {
         .unwrap_or_else(|e| panic!("a written lock does not parse: {e:#}\n{written}"));
 
     // What `to_text` promises: skills sorted by name and version, each
-    // one's dependencies and each org's keys sorted without duplicates.
+    // one's dependencies and grants and each org's keys sorted without
+    // duplicates.
     let mut sorted = lock.clone();
     sorted
         .skills
@@ -31,6 +32,8 @@ fuzz_target!(|data: &[u8]| {
     for skill in &mut sorted.skills {
         skill.dependencies.sort();
         skill.dependencies.dedup();
+        skill.grants.sort();
+        skill.grants.dedup();
     }
     for keys in sorted.keys.values_mut() {
         keys.sort();

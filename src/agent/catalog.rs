@@ -119,17 +119,20 @@ pub fn build(skills: &[&Skill], task: &str, budget: usize) -> Catalog {
         }
         chosen.push((skill, form));
     }
-    // ...and what the even cut leaves over goes to the first of them.
+    // ...and what the even cut leaves over goes to the first of them,
+    // until a cut description can no longer grow (nor can the next ones).
     for (skill, form) in &mut chosen[first_other..] {
-        let Some((text, _)) = form.as_ref() else {
+        let Some((text, shortened)) = form.as_ref() else {
             break;
         };
-        let had = text.len();
-        if let Some(longer) = largest_fitting(skill, SHORTENED.max(cap), left + had)
-            && longer.0.len() > had
-        {
-            left = left + had - longer.0.len();
-            *form = Some(longer);
+        let (had, shortened) = (text.len(), *shortened);
+        match largest_fitting(skill, SHORTENED.max(cap), left + had) {
+            Some(longer) if longer.0.len() > had => {
+                left = left + had - longer.0.len();
+                *form = Some(longer);
+            }
+            _ if shortened => break,
+            _ => {}
         }
     }
     assemble(chosen, budget)

@@ -101,13 +101,11 @@ impl Lockfile {
         for skill in &self.skills {
             let name = &skill.name;
             let parts: Vec<&str> = name.split('/').collect();
-            let safe = |part: &str| {
-                !part.is_empty()
-                    && !part.starts_with('.')
-                    && !part.contains('\\')
-                    && !part.chars().any(char::is_control)
-            };
-            if parts.len() > 2 || !parts.iter().all(|part| safe(part)) {
+            if parts.len() > 2
+                || !parts
+                    .iter()
+                    .all(|part| crate::skill::name::is_safe_folder_name(part))
+            {
                 return Err(format!(
                     "{name:?} is not a skill name (one folder name, or org/name, with no leading '.', '\\' or control characters)"
                 ));
