@@ -86,9 +86,8 @@ pub fn run(mut command: Command, timeout: Duration, max_output: usize) -> std::i
         .stderr(Stdio::piped())
         .process_group(0);
     become_subreaper();
-    let mut child = command.spawn()?;
+    let (mut child, _running) = Running::spawn(&mut command)?;
     let group = child.id() as i32;
-    let _running = Running::register(group);
     let capture = |stream: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
             let mut kept = Vec::new();
@@ -176,9 +175,14 @@ static RUNNING: std::sync::Mutex<std::collections::BTreeSet<i32>> =
 struct Running(i32);
 
 impl Running {
-    fn register(pid: i32) -> Running {
-        RUNNING.lock().expect("running lock").insert(pid);
-        Running(pid)
+    /// Spawns `command` and registers it in one step, under the lock a
+    /// sweep holds: a sweep of another thread never sees it unregistered.
+    fn spawn(command: &mut Command) -> std::io::Result<(std::process::Child, Running)> {
+        let mut running = RUNNING.lock().expect("running lock");
+        let child = command.spawn()?;
+        let pid = child.id() as i32;
+        running.insert(pid);
+        Ok((child, Running(pid)))
     }
 }
 
@@ -188,15 +192,21 @@ impl Drop for Running {
     }
 }
 
-/// Kills and reaps every child of skillpkg that is not a running command:
-/// what commands left behind and the subreaper inherited.
+/// Kills and reaps every child of skillpkg that is not a running command
+/// and is outside skillpkg's own process group: what commands left behind
+/// and the subreaper inherited. Commands start in groups of their own;
+/// what the rest of skillpkg starts stays in its group and is left alone.
+/// The lock is held throughout, so no command starts unregistered meanwhile.
 fn sweep_orphans() {
     let me = std::process::id() as i32;
+    // SAFETY: getpgrp has no arguments and cannot fail.
+    let own_group = unsafe { libc::getpgrp() };
     for _ in 0..64 {
-        let running = RUNNING.lock().expect("running lock").clone();
+        let running = RUNNING.lock().expect("running lock");
         let orphans: Vec<i32> = children_of(me)
             .into_iter()
-            .filter(|pid| !running.contains(pid))
+            .filter(|(pid, group)| !running.contains(pid) && *group != own_group)
+            .map(|(pid, _)| pid)
             .collect();
         if orphans.is_empty() {
             return;
@@ -211,23 +221,21 @@ fn sweep_orphans() {
     }
 }
 
-/// The pids whose parent is `parent`, from /proc.
-fn children_of(parent: i32) -> Vec<i32> {
+/// The pids whose parent is `parent`, with their process groups, from /proc.
+fn children_of(parent: i32) -> Vec<(i32, i32)> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
     entries
         .filter_map(Result::ok)
         .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|stat| {
-                    // After the command name, which may hold spaces: state, ppid.
-                    let rest = stat.rsplit_once(')')?.1;
-                    rest.split_whitespace().nth(1)?.parse::<i32>().ok()
-                })
-                == Some(parent)
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // After the command name, which may hold spaces: state, ppid, pgrp.
+            let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(1);
+            let ppid: i32 = fields.next()?.parse().ok()?;
+            let group: i32 = fields.next()?.parse().ok()?;
+            (ppid == parent).then_some((pid, group))
         })
         .collect()
 }
@@ -235,6 +243,29 @@ fn children_of(parent: i32) -> Vec<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Commands of parallel runs (eval's `--jobs`) are children of one
+    /// process: the sweep that ends one command's leftovers must never
+    /// take another command that has just been started.
+    #[test]
+    fn a_sweep_never_kills_another_threads_command() {
+        let threads: Vec<_> = (0..6)
+            .map(|_| {
+                std::thread::spawn(|| {
+                    (0..40)
+                        .map(|_| {
+                            let outcome = run(Command::new("true"), Duration::from_secs(30), 1024)
+                                .expect("true runs");
+                            outcome.code
+                        })
+                        .filter(|code| *code != Some(0))
+                        .count()
+                })
+            })
+            .collect();
+        let killed: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+        assert_eq!(killed, 0, "commands killed by another thread's sweep");
+    }
 
     #[test]
     fn secrets_are_recognised() {
