@@ -63,6 +63,37 @@ pub fn pack_skill_from(
     validity: Validity,
     origin: Option<&str>,
 ) -> anyhow::Result<PackedSkill> {
+    let CheckedSkill {
+        skill,
+        files,
+        broken_rules,
+    } = check_skill(dir, validity, origin)?;
+    let cursor = pack::write_archive(&skill.meta.name, &files, std::io::Cursor::new(Vec::new()))?;
+    Ok(PackedSkill {
+        skill,
+        bytes: cursor.into_inner(),
+        files,
+        broken_rules,
+    })
+}
+
+/// A skill checked for packing: what [`PackedSkill`] holds but the bytes.
+pub struct CheckedSkill {
+    /// Its metadata.
+    pub skill: Skill,
+    /// The files an archive of it holds.
+    pub files: Vec<pack::PackedFile>,
+    /// The reference rules it breaks (rule identifiers, sorted, once each).
+    pub broken_rules: Vec<String>,
+}
+
+/// Checks the skill in `dir` as [`pack_skill_from`] does and lists the
+/// files an archive of it would hold, without writing one.
+pub fn check_skill(
+    dir: &Path,
+    validity: Validity,
+    origin: Option<&str>,
+) -> anyhow::Result<CheckedSkill> {
     let report = validate(dir, ValidateOptions::default());
     let errors: Vec<_> = report
         .problems
@@ -111,10 +142,8 @@ pub fn pack_skill_from(
     broken_rules.sort();
     broken_rules.dedup();
     let files = pack::list_files(dir)?;
-    let cursor = pack::write_archive(&skill.meta.name, &files, std::io::Cursor::new(Vec::new()))?;
-    Ok(PackedSkill {
+    Ok(CheckedSkill {
         skill,
-        bytes: cursor.into_inner(),
         files,
         broken_rules,
     })

@@ -259,7 +259,7 @@ struct EntryInfo {
     executable: bool,
 }
 
-fn check_name(name: &str) -> Result<(), Refusal> {
+pub(super) fn check_name(name: &str) -> Result<(), Refusal> {
     let owned = || name.to_string();
     if has_unsafe_chars(name) {
         return Err(Refusal::UnsafeName(owned()));
@@ -296,7 +296,7 @@ fn folded(name: &str) -> String {
 
 /// Records `key` and the folders above it by their folded form, and
 /// refuses a name that folds onto another one.
-fn check_collision(
+pub(super) fn check_collision(
     key: &str,
     folded_names: &mut std::collections::HashMap<String, String>,
 ) -> Result<(), Refusal> {
@@ -475,8 +475,9 @@ pub fn extract(
             .by_index(entry.index)
             .map_err(|e| corrupt(e.to_string()))?;
         let budget = limits.max_total_bytes - written;
+        let mode = if entry.executable { 0o755 } else { 0o644 };
         let mut out = HashingWriter {
-            file: fs_err::File::create(&target).map_err(io)?,
+            file: create_with_mode(&target, mode).map_err(io)?,
             hasher: Sha256::new(),
             ascii: true,
         };
@@ -498,12 +499,6 @@ pub fn extract(
             }));
         }
         written += copied;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = if entry.executable { 0o755 } else { 0o644 };
-            fs_err::set_permissions(&target, std::fs::Permissions::from_mode(mode)).map_err(io)?;
-        }
     }
 
     let skill_dir = staging.path().join(&name);
@@ -552,10 +547,24 @@ pub fn executables(bytes: &[u8]) -> Result<std::collections::BTreeSet<String>, R
 
 /// Writes to a file, hashing what it writes and noting any byte outside
 /// ASCII.
-struct HashingWriter {
-    file: fs_err::File,
-    hasher: Sha256,
-    ascii: bool,
+/// Creates the new file `path` with `mode` (less the umask, as `cp`, git
+/// and tar create files), failing if anything is already there.
+pub(super) fn create_with_mode(path: &Path, mode: u32) -> std::io::Result<fs_err::File> {
+    let mut options = fs_err::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    fs_err::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+    #[cfg(not(unix))]
+    let _ = mode;
+    options.open(path)
+}
+
+/// A file being written, hashed (and checked for non-ASCII bytes) from
+/// the very bytes written.
+pub(super) struct HashingWriter {
+    pub(super) file: fs_err::File,
+    pub(super) hasher: Sha256,
+    pub(super) ascii: bool,
 }
 
 impl std::io::Write for HashingWriter {

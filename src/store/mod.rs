@@ -8,4 +8,32 @@ pub mod names;
 pub mod pack;
 pub mod scan;
 pub mod signing;
+pub mod stage;
 pub mod trees;
+
+/// A small skill for the store's tests: `SKILL.md` (with a hidden
+/// character), an executable `scripts/run.sh` and `references/deep/a.md`,
+/// in the folder `folder` of `dir`.
+#[cfg(test)]
+pub(crate) fn demo_skill(dir: &std::path::Path, folder: &str) -> std::path::PathBuf {
+    let skill = dir.join(folder);
+    std::fs::create_dir_all(skill.join("scripts")).unwrap();
+    std::fs::create_dir_all(skill.join("references/deep")).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: demo\ndescription: Demo. Use when testing.\n---\nBody \u{200B}.\n",
+    )
+    .unwrap();
+    std::fs::write(skill.join("references/deep/a.md"), "a\n").unwrap();
+    std::fs::write(skill.join("scripts/run.sh"), "#!/bin/sh\necho hi\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(
+            skill.join("scripts/run.sh"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    skill
+}

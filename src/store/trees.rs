@@ -209,17 +209,11 @@ fn copy_verified(
             fs_err::create_dir_all(parent)?;
             made.insert(parent.to_path_buf());
         }
-        let mut out = fs_err::File::create(&target)?;
-        out.write_all(&buffer)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            let mode = match executables.contains(&relative) {
-                true => 0o755,
-                false => 0o644,
-            };
-            out.set_permissions(std::fs::Permissions::from_mode(mode))?;
-        }
+        let mode = match executables.contains(&relative) {
+            true => 0o755,
+            false => 0o644,
+        };
+        super::extract::create_with_mode(&target, mode)?.write_all(&buffer)?;
         if !buffer.is_ascii() {
             non_ascii.push(relative.clone());
         }
@@ -242,7 +236,7 @@ fn relative_name(path: &Path, root: &Path) -> Option<String> {
 
 /// Opens a file that the walk saw as a regular file, without following a
 /// link or blocking on a FIFO put in its place since.
-fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+pub(super) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -267,23 +261,7 @@ mod tests {
     use super::*;
 
     fn staged_demo(dir: &Path) -> Staged {
-        let skill = dir.join("demo");
-        std::fs::create_dir_all(skill.join("scripts")).unwrap();
-        std::fs::write(
-            skill.join("SKILL.md"),
-            "---\nname: demo\ndescription: Demo. Use when testing.\n---\nBody \u{200B}.\n",
-        )
-        .unwrap();
-        std::fs::write(skill.join("scripts/run.sh"), "#!/bin/sh\necho hi\n").unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            std::fs::set_permissions(
-                skill.join("scripts/run.sh"),
-                std::fs::Permissions::from_mode(0o755),
-            )
-            .unwrap();
-        }
+        let skill = crate::store::demo_skill(dir, "demo");
         let archive = dir.join("demo.skill");
         std::fs::write(
             &archive,

@@ -148,6 +148,9 @@ impl Apply<'_> {
         known: Option<&str>,
         target: &Path,
     ) -> anyhow::Result<Staged> {
+        if let Some(staged) = ready.staged.take() {
+            return Ok(staged);
+        }
         let trees = TreeCache::new(self.cache);
         let staging = self.project.staging_dir();
         if let (Some(tree), Some(executables)) = (known, &ready.executables) {
@@ -294,15 +297,19 @@ fn swap_into_place(staged: Staged, target: &Path, trash: &Path) -> anyhow::Resul
     if let Some(root) = target.parent() {
         fs_err::create_dir_all(root)?;
     }
+    if !target.exists() {
+        // Nothing to move aside. A folder that appeared meanwhile makes
+        // the rename fail rather than be replaced.
+        return staged
+            .persist(target)
+            .with_context(|| format!("could not move the new skill into {}", target.display()));
+    }
     fs_err::create_dir_all(trash)?;
     let aside = tempfile::Builder::new()
         .prefix("old-")
         .tempdir_in(trash)?
         .keep();
-    let old = aside.join("tree");
-    if target.exists() {
-        fs_err::rename(target, &old)?;
-    }
+    fs_err::rename(target, aside.join("tree"))?;
     staged
         .persist(target)
         .with_context(|| format!("could not move the new skill into {}", target.display()))?;

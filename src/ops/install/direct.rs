@@ -1,9 +1,10 @@
 //! Path and git dependencies: skills taken straight from a folder or a git
 //! repository rather than from an index.
 //!
-//! Either way the skill is validated and packed exactly as `publish` would
-//! pack it, so it is installed through the same extraction as a registry
-//! package (same exclusions, same refusals). A path skill is pinned by the
+//! Either way the skill is validated exactly as `publish` would check it,
+//! and the files an archive of it would hold are staged with the names,
+//! modes, checks and limits of extracting one (same exclusions, same
+//! refusals), without packing and inflating it. A path skill is pinned by the
 //! `tree` hash of what was installed; a git skill by its commit, which
 //! `skills.lock` records in its source (`git+<url>?rev=…#<commit>`).
 
@@ -17,9 +18,10 @@ use crate::index::parse_dependencies;
 use crate::manifest::DirectSource;
 use crate::manifest::lock::LockedSkill;
 use crate::manifest::source_id::{GitOrigin, SourceId};
-use crate::ops::pack::{PackedSkill, Validity};
+use crate::ops::pack::{CheckedSkill, Validity};
+use crate::store::extract::{Limits, Staged};
 
-/// A path or git skill, packed and ready to extract.
+/// A path or git skill, staged and ready to put in place.
 #[derive(Debug)]
 pub(crate) struct DirectSkill {
     /// Its key in `skills.toml`.
@@ -32,9 +34,9 @@ pub(crate) struct DirectSkill {
     pub version: String,
     /// The lock's source: `path+<dir>` or `git+<url>[?query]#<commit>`.
     pub source: SourceId,
-    /// The packed archive, in the staging folder; `None` when the skill in
-    /// the root is already exactly what the lock pins.
-    pub archive: Option<tempfile::NamedTempFile>,
+    /// Its files, staged; `None` when the skill in the root is already
+    /// exactly what the lock pins.
+    pub staged: Option<Staged>,
     /// `metadata.dependencies`, for resolution against the default registry.
     pub dependencies: Vec<(String, VersionReq)>,
     /// The reference rules it breaks, installed anyway (as agents load it).
@@ -85,7 +87,7 @@ fn already_in_place(
         tree: locked.tree.clone(),
         version: locked.version.clone(),
         source: locked.source.clone(),
-        archive: None,
+        staged: None,
         dependencies: dependencies_of(name, &skill)?,
         broken_rules: Vec::new(),
     }))
@@ -110,7 +112,7 @@ fn dependencies_of(
     }
 }
 
-/// Fetches (for git), validates and packs the skill `name` from `origin`.
+/// Fetches (for git), validates and stages the skill `name` from `origin`.
 /// `locked` is its lock entry when resolution may keep it.
 pub(crate) fn prepare(
     name: &str,
@@ -192,12 +194,11 @@ pub(crate) fn prepare(
             ))
         );
     }
-    let PackedSkill {
+    let CheckedSkill {
         skill,
-        bytes,
         files,
         broken_rules,
-    } = crate::ops::pack::pack_skill_from(&dir, validity, shown_origin.as_deref())
+    } = crate::ops::pack::check_skill(&dir, validity, shown_origin.as_deref())
         .with_context(|| format!("'{name}' cannot be installed"))?;
     if skill.meta.name != wanted {
         bail!(
@@ -212,19 +213,18 @@ pub(crate) fn prepare(
         );
     }
     let dependencies = dependencies_of(name, &skill)?;
-    let mut digests = std::collections::BTreeMap::new();
-    for file in files {
-        digests.insert(file.relative, crate::store::hash::sha256_file(&file.path)?);
-    }
-    let mut archive = tempfile::Builder::new()
-        .prefix(".direct-")
-        .suffix(".skill")
-        .tempfile_in(staging)?;
-    std::io::Write::write_all(&mut archive, &bytes)?;
+    let staged = crate::store::stage::stage_files(
+        &dir,
+        &skill.meta.name,
+        &files,
+        staging,
+        &Limits::default(),
+    )
+    .with_context(|| format!("'{name}' cannot be installed"))?;
     Ok(DirectSkill {
         name: name.to_string(),
         skill: skill.meta.name,
-        tree: crate::store::hash::tree_hash_of(&digests),
+        tree: staged.tree_hash(),
         version: skill
             .meta
             .metadata
@@ -232,7 +232,7 @@ pub(crate) fn prepare(
             .cloned()
             .unwrap_or_else(|| "0.0.0".to_string()),
         source,
-        archive: Some(archive),
+        staged: Some(staged),
         dependencies,
         broken_rules,
     })

@@ -37,8 +37,11 @@ pub(super) struct Ready<'a> {
     pub signer: Option<String>,
     /// `org/name` of each dependency.
     pub dependencies: Vec<String>,
-    /// The archive on disk; `None` for a git skill already in place.
+    /// The archive on disk, for a registry package.
     pub archive: Option<PathBuf>,
+    /// The files of a path or git skill, staged; `None` for a registry
+    /// package and for a git skill already in place.
+    pub staged: Option<crate::store::extract::Staged>,
     /// The files a registry archive, verified, makes executable (relative
     /// to the skill): what a copy of its cached tree must make executable.
     /// `None` for path and git skills, which are not copied from the cache.
@@ -57,7 +60,7 @@ pub(super) struct Ready<'a> {
 pub(super) fn fetch_all<'a>(
     planned: &'a [Planned],
     registries: &[Registry],
-    direct: &'a [DirectSkill],
+    direct: &'a mut [DirectSkill],
     old_lock: &Lockfile,
     keys: &mut BTreeMap<String, Vec<String>>,
     dirs: &Dirs,
@@ -111,12 +114,15 @@ pub(super) fn fetch_all<'a>(
             signer,
             dependencies: planned.entry.deps.iter().map(|d| d.name.clone()).collect(),
             archive: Some(archive),
+            staged: None,
             executables: Some(executables),
             warnings,
             broken_rules: planned.entry.invalid.clone(),
         });
     }
     for skill in direct {
+        let staged = skill.staged.take();
+        let skill: &'a DirectSkill = skill;
         ready.push(Ready {
             name: skill.name.clone(),
             skill: &skill.skill,
@@ -126,7 +132,8 @@ pub(super) fn fetch_all<'a>(
             tree: Some(skill.tree.clone()),
             signer: None,
             dependencies: skill.dependencies.iter().map(|(n, _)| n.clone()).collect(),
-            archive: skill.archive.as_ref().map(|a| a.path().to_path_buf()),
+            archive: None,
+            staged,
             executables: None,
             warnings: Vec::new(),
             broken_rules: skill.broken_rules.clone(),

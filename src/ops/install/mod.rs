@@ -543,7 +543,7 @@ fn sync(
         project.check_inside(target, "the install target folder")?;
     }
 
-    let requests = plan::gather(project, &root, manifest, &old_lock, unlock, dirs, options)?;
+    let mut requests = plan::gather(project, &root, manifest, &old_lock, unlock, dirs, options)?;
     let registries = plan::open_registries(&requests, project, dirs, options.offline)?;
     let planned = plan::resolve_all(&requests, &registries, &old_lock, unlock, options.progress)?;
 
@@ -571,7 +571,7 @@ fn sync(
     let ready = fetch::fetch_all(
         &planned,
         &registries,
-        &requests.direct,
+        &mut requests.direct,
         &old_lock,
         &mut keys,
         dirs,
