@@ -18,8 +18,8 @@ use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::manifest::source_id::SourceId;
 use crate::store::{hash, signing};
 
-/// A package with its archive verified (or packed, for path and git
-/// skills), ready to extract.
+/// A package with its archive verified (or staged, for path and git
+/// skills), ready to put in place.
 pub(super) struct Ready<'a> {
     /// Its name in the lock.
     pub name: String,

@@ -312,7 +312,7 @@ pub fn add_dependencies(
 
 /// The `h1:` tree the path or git skill `name` of `spec` installs, read
 /// from its source as it is now (a git source at the commit its `rev`
-/// names now), checked and packed as an install would.
+/// names now), checked and staged as an install would.
 pub fn source_tree(
     project: &Project,
     dirs: &Dirs,

@@ -44,7 +44,7 @@ impl Default for InstallOptions<'_> {
 }
 
 impl InstallOptions<'_> {
-    /// How strictly path and git skills are checked when packed.
+    /// How strictly path and git skills are checked when staged.
     pub(crate) fn validity(&self) -> crate::ops::pack::Validity {
         match self.require_valid {
             true => crate::ops::pack::Validity::Reference,

@@ -1,5 +1,5 @@
 //! What the manifest wants against what the lock pins: path and git
-//! skills fetched and packed, registry requirements resolved against
+//! skills fetched and staged, registry requirements resolved against
 //! their indexes, keeping every pin the [`Unlock`] keeps.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -30,7 +30,7 @@ pub(super) struct Requests {
     /// Names that point at one index share it, and path and git skills'
     /// own dependencies join the default registry's.
     pub by_registry: BTreeMap<Option<String>, Requirements>,
-    /// Path and git skills, fetched, validated and packed.
+    /// Path and git skills, fetched, validated and staged.
     pub direct: Vec<DirectSkill>,
 }
 
@@ -52,7 +52,7 @@ impl Planned<'_> {
 }
 
 /// Reads the manifest's wants; path and git skills are fetched, validated
-/// and packed now, since their dependencies join the requirements.
+/// and staged now, since their dependencies join the requirements.
 pub(super) fn gather(
     project: &Project,
     root: &Path,
