@@ -65,6 +65,11 @@ pub struct HttpIndex {
     entries: Mutex<HashMap<PackageName, Option<Vec<IndexEntry>>>>,
 }
 
+/// Whether a package's entries, read from the cache, settle what is
+/// asked of it (they hold the version and checksum the lock pins), so
+/// that the server need not be asked.
+pub type Settled<'a> = dyn Fn(&PackageName, &[IndexEntry]) -> bool + 'a;
+
 /// A cached response's validators (and, in the cache file, the body's
 /// sha256, which a read checks).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -133,14 +138,16 @@ impl HttpIndex {
     }
 
     /// Fetches the entry files of `packages` that are not fetched yet, all
-    /// at once.
+    /// at once. A package whose cached entry file `settled` accepts (it
+    /// holds what the lock pins) is read from the cache, without a request.
     pub fn prefetch(
         &self,
         packages: &[PackageName],
+        settled: &Settled,
         progress: &dyn Progress,
     ) -> anyhow::Result<()> {
         let wanted: Vec<PackageName> = {
-            let known = self.entries.lock().expect("entries lock");
+            let mut known = self.entries.lock().expect("entries lock");
             let mut wanted: Vec<PackageName> = packages
                 .iter()
                 .filter(|p| !known.contains_key(*p))
@@ -148,6 +155,13 @@ impl HttpIndex {
                 .collect();
             wanted.sort();
             wanted.dedup();
+            wanted.retain(|package| match self.cached_entries(package) {
+                Some(entries) if settled(package, &entries) => {
+                    known.insert(package.clone(), Some(entries));
+                    false
+                }
+                _ => true,
+            });
             wanted
         };
         if wanted.is_empty() {
@@ -196,9 +210,29 @@ impl HttpIndex {
         Listing::parse(&text, &url).map(Some)
     }
 
+    /// The entries of `package` as the cache holds them, unrevalidated;
+    /// `None` when they are not cached or do not parse.
+    fn cached_entries(&self, package: &PackageName) -> Option<Vec<IndexEntry>> {
+        let path = package.entry_path();
+        let (_, body) = self
+            .http
+            .block_on(read_cache(&self.fetcher.cache_dir.join(&path)))?;
+        let text = String::from_utf8(body).ok()?;
+        parse_entries(&text, &self.fetcher.url(&path)).ok()
+    }
+
+    /// Forgets the entries of `packages` read so far, so the next read
+    /// asks the server.
+    pub fn forget(&self, packages: &[PackageName]) {
+        let mut known = self.entries.lock().expect("entries lock");
+        for package in packages {
+            known.remove(package);
+        }
+    }
+
     /// Every version of `package` (empty if the index does not list it).
     pub fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
-        self.prefetch(std::slice::from_ref(package), &SILENT)?;
+        self.prefetch(std::slice::from_ref(package), &|_, _| false, &SILENT)?;
         let known = self.entries.lock().expect("entries lock");
         Ok(known.get(package).cloned().flatten().unwrap_or_default())
     }

@@ -7,7 +7,7 @@ use anyhow::{Context as _, bail};
 
 use super::builtin::BuiltinIndex;
 use super::git::{GitIndex, is_git_index};
-use super::http::{HttpIndex, is_http_index};
+use super::http::{HttpIndex, Settled, is_http_index};
 use super::listing::{Listing, listing_entry};
 use super::local::IndexDir;
 use super::{IndexConfig, IndexEntry, PackageName};
@@ -128,15 +128,25 @@ impl Registry {
     }
 
     /// Fetches the entry files of `packages` ahead of [`Registry::entries`],
-    /// concurrently where the transport allows it.
+    /// concurrently where the transport allows it. Over HTTP, a package
+    /// whose cached entries `settled` accepts is not asked for again.
     pub fn prefetch(
         &self,
         packages: &[PackageName],
+        settled: &Settled,
         progress: &dyn Progress,
     ) -> anyhow::Result<()> {
         match &self.backend {
             Backend::Builtin(_) | Backend::Files(_) => Ok(()),
-            Backend::Http(index) => index.prefetch(packages, progress),
+            Backend::Http(index) => index.prefetch(packages, settled, progress),
+        }
+    }
+
+    /// Forgets what [`Registry::prefetch`] read of `packages`, so that
+    /// they are asked for again.
+    pub fn forget(&self, packages: &[PackageName]) {
+        if let Backend::Http(index) = &self.backend {
+            index.forget(packages);
         }
     }
 

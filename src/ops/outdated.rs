@@ -53,7 +53,7 @@ pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>>
         registries.get_mut(label).expect("inserted").1.push(package);
     }
     for (registry, packages) in registries.values() {
-        registry.prefetch(packages, &crate::progress::SILENT)?;
+        registry.prefetch(packages, &|_, _| false, &crate::progress::SILENT)?;
     }
     let mut results = Vec::new();
     for skill in &lock.skills {

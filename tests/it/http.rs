@@ -45,18 +45,82 @@ fn only_the_files_resolution_needs_are_fetched_and_then_revalidated() {
         "{lock}"
     );
 
-    // A second run revalidates the index files and reuses the cached archive.
+    // A second run revalidates config.json and reuses the cached archive;
+    // the cached entry file holds what the lock pins, so it is not asked for.
+    server.clear_log();
+    ctx.ok_in(&app, &["install", "--locked"]);
+    assert_eq!(server.log(), [("/config.json".to_string(), 304)]);
+}
+
+#[test]
+fn entry_files_the_lock_settles_are_read_from_the_cache_until_resolution_needs_more() {
+    let ctx = TestContext::new();
+    let acme = AcmeIndex::new(&ctx);
+    let src = ctx.root().join("src");
+    let tool = write_skill(&src, "tool", &skill_md("tool", "A tool. Use when testing."));
+    acme.publish(&ctx, &tool);
+    let server = StaticServer::start(&acme.index);
+    let app = new_project(&ctx, Some(&server.url()));
+    ctx.ok_in(&app, &["add", "acme/tool@1"]);
+
+    // 1.1.0 appears. `install` keeps the pin and does not ask for the entry.
+    acme.publish_version(&ctx, &tool, "1.1.0");
     server.clear_log();
     ctx.ok_in(&app, &["install"]);
-    let mut log = server.log();
-    log.sort();
-    assert_eq!(
-        log,
-        [
-            ("/config.json".to_string(), 304),
-            ("/index/example/pdf-processing".to_string(), 304),
-        ]
+    assert_eq!(server.arrivals("index/acme/tool"), 0, "{:?}", server.log());
+    assert!(
+        std::fs::read_to_string(app.join("skills.lock"))
+            .unwrap()
+            .contains("version = \"1.0.0\"")
     );
+
+    // A requirement the pin no longer meets: the cached entries (which
+    // know only 1.0.0) are not trusted to be all there is; the server is asked.
+    let manifest = app.join("skills.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(text.contains("\"acme/tool\" = \"^1\""), "{text}");
+    std::fs::write(
+        &manifest,
+        text.replace("\"acme/tool\" = \"^1\"", "\"acme/tool\" = \">=1.1\""),
+    )
+    .unwrap();
+    server.clear_log();
+    ctx.ok_in(&app, &["install"]);
+    assert_eq!(server.arrivals("index/acme/tool"), 1, "{:?}", server.log());
+    assert!(
+        std::fs::read_to_string(app.join("skills.lock"))
+            .unwrap()
+            .contains("version = \"1.1.0\"")
+    );
+
+    // `update` always asks.
+    server.clear_log();
+    ctx.ok_in(&app, &["update"]);
+    assert_eq!(server.arrivals("index/acme/tool"), 1, "{:?}", server.log());
+
+    // A dependency the lock pins, read from the cache, that a new version
+    // of its dependent outgrows: resolution fails on the cached entries,
+    // so it runs again on the server's, which know the new version.
+    let suite_md = |req: &str| {
+        format!(
+            "---\nname: suite\ndescription: A suite. Use when testing.\nmetadata:\n  dependencies: acme/tool@{req}\n---\nUse tool.\n"
+        )
+    };
+    let suite = write_skill(&src, "suite", &suite_md("^1"));
+    acme.publish(&ctx, &suite);
+    ctx.ok_in(&app, &["add", "acme/suite@1"]);
+    acme.publish_version(&ctx, &tool, "2.0.0");
+    std::fs::write(suite.join("SKILL.md"), suite_md("^2")).unwrap();
+    acme.publish_version(&ctx, &suite, "2.0.0");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("\"acme/suite\" = \"^1\"", "\"acme/suite\" = \"^2\""),
+    )
+    .unwrap();
+    ctx.ok_in(&app, &["install"]);
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert_eq!(lock.matches("version = \"2.0.0\"").count(), 2, "{lock}");
 }
 
 #[test]

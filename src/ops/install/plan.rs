@@ -12,6 +12,7 @@ use super::direct::{DirectSkill, prepare};
 use super::options::{InstallOptions, Unlock};
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
+use crate::index::http::Settled;
 use crate::index::source::{Registry, open_registry};
 use crate::index::{IndexEntry, PackageName};
 use crate::manifest::lock::Lockfile;
@@ -126,15 +127,55 @@ pub(super) fn resolve_all<'r>(
 ) -> anyhow::Result<Vec<Planned<'r>>> {
     let mut plan = Vec::new();
     for (requirements, registry) in requests.by_registry.values().zip(registries) {
-        let (universe, mut entries) = fetch_universe(registry, requirements, progress)?;
         let source = SourceId::registry(&registry.label);
-        let locked: BTreeMap<String, Version> = old_lock
+        let pinned: Vec<_> = old_lock
             .skills
             .iter()
             .filter(|s| s.source == source && unlock.keeps(&s.name))
+            .collect();
+        let locked: BTreeMap<String, Version> = pinned
+            .iter()
             .filter_map(|s| Some((s.name.clone(), Version::parse(&s.version).ok()?)))
             .collect();
-        for (name, version) in resolve(&universe, requirements, &locked)? {
+        // Entry files the cache holds with the version and checksum the
+        // lock pins are not asked for again (entries are append-only but
+        // for `yanked`, and a locked version is kept even when yanked)...
+        let from_cache = std::cell::Cell::new(false);
+        let holds_pin = |package: &PackageName, entries: &[IndexEntry]| {
+            let holds = pinned.iter().any(|s| {
+                s.name == package.to_string()
+                    && entries.iter().any(|e| {
+                        e.vers == s.version
+                            && s.checksum.as_deref() == Some(format!("sha256:{}", e.cksum).as_str())
+                    })
+            });
+            from_cache.set(from_cache.get() || holds);
+            holds
+        };
+        let (universe, entries) = fetch_universe(registry, requirements, &holds_pin, progress)?;
+        let first = resolve(&universe, requirements, &locked);
+        // ...as long as resolution keeps every pin; otherwise it runs
+        // again on what the server has now.
+        let keeps_pins = |resolved: &BTreeMap<String, Version>| {
+            resolved
+                .iter()
+                .all(|(name, version)| locked.get(name).is_none_or(|pin| pin == version))
+        };
+        let (resolved, mut entries) = match first {
+            Ok(resolved) if !from_cache.get() || keeps_pins(&resolved) => (resolved, entries),
+            Err(e) if !from_cache.get() => return Err(e.into()),
+            _ => {
+                let read: Vec<PackageName> = entries
+                    .keys()
+                    .filter_map(|name| name.parse().ok())
+                    .collect();
+                registry.forget(&read);
+                let (universe, entries) =
+                    fetch_universe(registry, requirements, &|_, _| false, progress)?;
+                (resolve(&universe, requirements, &locked)?, entries)
+            }
+        };
+        for (name, version) in resolved {
             let entry = entries
                 .get_mut(&name)
                 .and_then(|all| {
@@ -179,6 +220,7 @@ fn registry_spec<'m>(
 fn fetch_universe(
     registry: &Registry,
     requirements: &[(String, VersionReq)],
+    settled: &Settled,
     progress: &dyn Progress,
 ) -> anyhow::Result<(Universe, BTreeMap<String, Vec<IndexEntry>>)> {
     let mut universe = Universe::default();
@@ -189,7 +231,7 @@ fn fetch_universe(
             .iter()
             .map(|name| name.parse::<PackageName>())
             .collect::<Result<Vec<_>, _>>()?;
-        registry.prefetch(&packages, progress)?;
+        registry.prefetch(&packages, settled, progress)?;
         let mut next = BTreeSet::new();
         for (name, package) in layer.iter().zip(&packages) {
             let entries = registry.entries(package)?;
