@@ -240,15 +240,19 @@ impl Staged {
         crate::store::scan::scan_files(&self.path(), &self.non_ascii)
     }
 
-    /// The extracted skill directory.
+    /// The extracted skill directory (the staging directory itself, so
+    /// that putting it in place is one rename and leaves nothing to delete).
     pub fn path(&self) -> PathBuf {
-        self.staging.path().join(&self.name)
+        self.staging.path().to_path_buf()
     }
 
     /// Moves the skill directory to `target` (a rename: same file system as
-    /// the staging parent) and removes the staging directory.
+    /// the staging parent). On failure it stays where it was, to be removed.
     pub fn persist(self, target: &Path) -> std::io::Result<()> {
-        fs_err::rename(self.path(), target)
+        fs_err::rename(self.staging.path(), target)?;
+        // Renamed away: nothing is left for the guard to remove.
+        let _ = self.staging.keep();
+        Ok(())
     }
 }
 
@@ -452,8 +456,16 @@ pub fn extract(
     let mut digests = BTreeMap::new();
     let mut non_ascii = Vec::new();
     let mut made_dirs = HashSet::new();
+    made_dirs.insert(staging.path().to_path_buf());
+    let prefix = format!("{name}/");
     for entry in &entries {
-        let target = staging.path().join(&entry.name);
+        // The staging directory is the skill's folder: entries go in it
+        // without the archive's top-level folder.
+        let relative = entry.name.strip_prefix(&prefix).unwrap_or(&entry.name);
+        if relative.is_empty() {
+            continue;
+        }
+        let target = staging.path().join(relative);
         if entry.is_dir {
             fs_err::create_dir_all(&target).map_err(io)?;
             made_dirs.insert(target);
@@ -483,11 +495,7 @@ pub fn extract(
         };
         let copied = std::io::copy(&mut reader.take(budget + 1), &mut out)
             .map_err(|e| corrupt(e.to_string()))?;
-        let relative = entry
-            .name
-            .strip_prefix(&format!("{name}/"))
-            .unwrap_or(&entry.name)
-            .to_string();
+        let relative = relative.to_string();
         if !out.ascii {
             non_ascii.push(relative.clone());
         }
@@ -501,7 +509,7 @@ pub fn extract(
         written += copied;
     }
 
-    let skill_dir = staging.path().join(&name);
+    let skill_dir = staging.path();
     let skill = load_skill(&skill_dir).map_err(|e| {
         refused(Refusal::BadSkillMd {
             dir: name.clone(),

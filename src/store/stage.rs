@@ -79,8 +79,8 @@ pub fn stage_files(
         .prefix(".stage-")
         .tempdir_in(staging_parent)
         .map_err(io)?;
-    let skill = staging.path().join(name);
-    let mut made = std::collections::HashSet::new();
+    let skill = staging.path().to_path_buf();
+    let mut made = std::collections::HashSet::from([skill.clone()]);
     let mut digests = BTreeMap::new();
     let mut non_ascii = Vec::new();
     let mut budget = limits.max_total_bytes;

@@ -75,7 +75,7 @@ impl TreeCache {
         let staging = tempfile::Builder::new()
             .prefix(".cached-")
             .tempdir_in(staging_parent)?;
-        let skill = staging.path().join(name);
+        let skill = staging.path().to_path_buf();
         // A cached tree that cannot be read as a tree is replaced like a
         // changed one.
         let copied =
@@ -176,7 +176,9 @@ fn copy_verified(
     let mut budget = limits.max_total_bytes;
     let mut buffer = Vec::new();
     let mut made = std::collections::HashSet::new();
-    fs_err::create_dir_all(to)?;
+    if !to.is_dir() {
+        fs_err::create_dir_all(to)?;
+    }
     made.insert(to.to_path_buf());
     for entry in walkdir::WalkDir::new(from)
         .follow_links(false)

@@ -41,7 +41,14 @@ fn every_shipped_archive_matches_its_checksum_and_signature() {
                 &Limits::default(),
             )
             .unwrap();
-            let report = skillpkg::skill::validate::validate(&staged.path(), Default::default());
+            // Validated in a folder named after the skill, as installed.
+            let installed = ctx
+                .root()
+                .join(format!("checked-{checked}"))
+                .join(&package.name);
+            std::fs::create_dir_all(installed.parent().unwrap()).unwrap();
+            staged.persist(&installed).unwrap();
+            let report = skillpkg::skill::validate::validate(&installed, Default::default());
             assert!(report.valid, "{:?}", report.problems);
             for dep in &entry.deps {
                 let dep_name: skillpkg::index::PackageName = dep.name.parse().unwrap();
