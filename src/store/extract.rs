@@ -510,7 +510,7 @@ pub fn extract(
     }
 
     let skill_dir = staging.path();
-    let skill = load_skill(&skill_dir).map_err(|e| {
+    let skill = load_skill(skill_dir).map_err(|e| {
         refused(Refusal::BadSkillMd {
             dir: name.clone(),
             problem: format!("does not load: [{}] {e}", e.rule()),
