@@ -26,7 +26,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{
-    Case, RUNS, copy_tree, fresh_checkout, fresh_dir, publish_bench, remove, skillpkg,
+    Case, Numbered, RUNS, copy_tree, fresh_checkout, fresh_dir, publish_bench, skillpkg,
     skillpkg_with, time_interleaved,
 };
 use skillpkg::index::local::IndexDir;
@@ -264,13 +264,15 @@ fn main() {
     };
 
     // (b) Cold `add --git`: a new project and an empty cache each time.
-    let cold_project = temp.join("cold");
-    let cold_cache = temp.join("cold-cache");
+    // Every run that writes gets folders of its own (see `Numbered`).
+    let cold_project = Numbered::new(temp.join("cold"));
+    let cold_cache = Numbered::new(temp.join("cold-cache"));
     let fresh_cold = || {
-        registry_project(&cold_project, &url, 0);
-        remove(&cold_cache);
+        registry_project(&cold_project.advance(), &url, 0);
+        cold_cache.advance();
     };
-    let npx_project = temp.join("npx");
+    let npx_cold_project = Numbered::new(temp.join("npx-cold"));
+    let npx_warm_project = Numbered::new(temp.join("npx-warm"));
 
     // (c) Warm `install --locked` of every package into a fresh checkout.
     let cache_c = temp.join("cache-c");
@@ -279,49 +281,76 @@ fn main() {
     skillpkg(temp, &cache_c, &all, &["install"]);
     let root = all.join(".agents/skills");
     let (bytes, files) = size_of(&root);
-    let checkout = temp.join("checkout");
-    let prepare = || fresh_checkout(&checkout, &all);
-    let copy_target = temp.join("copy");
+    let checkout = Numbered::new(temp.join("checkout"));
+    let prepare = || fresh_checkout(&checkout.advance(), &all);
+    let copy_target = Numbered::new(temp.join("copy"));
+    let base_cold_project = Numbered::new(temp.join("before-cold"));
+    let base_cold_cache = Numbered::new(temp.join("before-cold-cache"));
+    let base_checkout = Numbered::new(temp.join("before-checkout"));
 
     let (registry16, git16) = (registry16.as_path(), git16.as_path());
-    let (cold_project, cold_cache) = (cold_project.as_path(), cold_cache.as_path());
-    let (cache_c, checkout) = (cache_c.as_path(), checkout.as_path());
+    let cache_c = cache_c.as_path();
     let mut cases = vec![
         Case::new(|| {}, || noop(registry16, None)),
         Case::new(|| {}, || noop(git16, None)),
         Case::new(fresh_cold, || {
-            skillpkg(temp, cold_cache, cold_project, &["add", "--git", repo_arg])
+            skillpkg(
+                temp,
+                &cold_cache.current(),
+                &cold_project.current(),
+                &["add", "--git", repo_arg],
+            )
         }),
-        Case::new(|| remove(&copy_target), || copy_tree(&root, &copy_target)),
+        Case::new(
+            || {
+                copy_target.advance();
+            },
+            || copy_tree(&root, &copy_target.current()),
+        ),
         Case::new(prepare, || {
-            skillpkg(temp, cache_c, checkout, &["install", "--locked"])
+            skillpkg(temp, cache_c, &checkout.current(), &["install", "--locked"])
         }),
     ];
     if let Some(cli) = cli {
         cases.push(Case::new(
-            || fresh_dir(&npx_project),
-            || npx_skills_add(cli, temp, &npx_project, &repo, GIT_SKILLS),
+            || std::fs::create_dir_all(npx_cold_project.advance()).unwrap(),
+            || npx_skills_add(cli, temp, &npx_cold_project.current(), &repo, GIT_SKILLS),
         ));
         cases.push(Case::new(
-            || fresh_dir(&npx_project),
-            || npx_skills_add(cli, temp, &npx_project, &sources, SKILLS),
+            || std::fs::create_dir_all(npx_warm_project.advance()).unwrap(),
+            || npx_skills_add(cli, temp, &npx_warm_project.current(), &sources, SKILLS),
         ));
     }
     if let Some(base) = base {
         cases.push(Case::new(|| {}, move || noop(registry16, Some(base))));
         cases.push(Case::new(|| {}, move || noop(git16, Some(base))));
-        cases.push(Case::new(fresh_cold, move || {
-            skillpkg_with(
-                base,
-                temp,
-                cold_cache,
-                cold_project,
-                &["add", "--git", repo_arg],
-            )
-        }));
-        cases.push(Case::new(prepare, move || {
-            skillpkg_with(base, temp, cache_c, checkout, &["install", "--locked"])
-        }));
+        cases.push(Case::new(
+            || {
+                registry_project(&base_cold_project.advance(), &url, 0);
+                base_cold_cache.advance();
+            },
+            || {
+                skillpkg_with(
+                    base,
+                    temp,
+                    &base_cold_cache.current(),
+                    &base_cold_project.current(),
+                    &["add", "--git", repo_arg],
+                )
+            },
+        ));
+        cases.push(Case::new(
+            || fresh_checkout(&base_checkout.advance(), &all),
+            || {
+                skillpkg_with(
+                    base,
+                    temp,
+                    cache_c,
+                    &base_checkout.current(),
+                    &["install", "--locked"],
+                )
+            },
+        ));
     }
     let times = time_interleaved(&mut cases);
     let (noop_registry, noop_git, cold, copy, warm) =

@@ -95,6 +95,40 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) {
     assert!(status.success());
 }
 
+/// Paths `<base>-1`, `<base>-2`, …: a new one for each run of a case that
+/// writes, so that no timed run follows the deletion of an earlier run's
+/// files. On ext4 without a journal (this machine's), the inode allocator
+/// skips every inode deleted in the last minute, one by one, on every
+/// file it creates; a run that comes after deletions and lasts past a
+/// second boundary pays for all of them, and the slower a run, the more.
+pub(crate) struct Numbered {
+    base: std::path::PathBuf,
+    count: std::cell::Cell<usize>,
+}
+
+impl Numbered {
+    /// Paths numbered after `base`; none is handed out yet.
+    pub(crate) fn new(base: std::path::PathBuf) -> Numbered {
+        Numbered {
+            base,
+            count: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The next path, which does not exist yet.
+    pub(crate) fn advance(&self) -> std::path::PathBuf {
+        self.count.set(self.count.get() + 1);
+        self.current()
+    }
+
+    /// The path [`Numbered::advance`] handed out last.
+    pub(crate) fn current(&self) -> std::path::PathBuf {
+        let name = self.base.file_name().unwrap().to_string_lossy();
+        self.base
+            .with_file_name(format!("{name}-{}", self.count.get()))
+    }
+}
+
 /// An empty folder at `path`, whatever was there.
 pub(crate) fn fresh_dir(path: &Path) {
     if path.exists() {
