@@ -39,13 +39,17 @@ impl Apply<'_> {
     /// Installs every ready skill, removes the ones the old lock managed
     /// that are no longer wanted, and exposes the rest in the targets.
     /// Returns the locked skills and what changed.
+    ///
+    /// Skills are hashed and staged on every core, then put in place one
+    /// at a time, in order: the root only ever gains whole skills.
     pub(super) fn run(&self, ready: Vec<Ready>) -> anyhow::Result<(Vec<LockedSkill>, Vec<Change>)> {
         let progress = self.options.progress;
         progress.start("Installing", ready.len() as u64);
+        let prepared = in_parallel(ready, |ready| self.prepare_one(ready));
         let mut locked = Vec::new();
         let mut changes = Vec::new();
-        for ready in ready {
-            let (skill, change) = self.install_one(ready)?;
+        for prepared in prepared {
+            let (skill, change) = self.install_one(prepared?)?;
             locked.push(skill);
             changes.push(change);
             progress.advance();
@@ -56,8 +60,10 @@ impl Apply<'_> {
         Ok((locked, changes))
     }
 
-    /// Puts one skill in place unless its tree already is.
-    fn install_one(&self, mut ready: Ready) -> anyhow::Result<(LockedSkill, Change)> {
+    /// Hashes what is in the skill's folder and, unless that is already
+    /// the tree to install, stages the tree (with its hidden-Unicode
+    /// warnings). Touches nothing in the root.
+    fn prepare_one<'r>(&self, mut ready: Ready<'r>) -> anyhow::Result<Prepared<'r>> {
         let target = self.root.join(ready.skill);
         let old = self.old_lock.get(&ready.name);
         // The tree this package installs, when known without unpacking
@@ -70,17 +76,42 @@ impl Apply<'_> {
             true => Some(hash::tree_hash(&target)?),
             false => None,
         };
-        let tree = match known_tree.clone() {
-            Some(tree) if current.as_ref() == Some(&tree) => tree,
+        let staged = match known_tree {
+            Some(tree) if current.as_ref() == Some(&tree) => None,
             _ => {
                 let staged = self.stage(&mut ready, known_tree.as_deref(), &target)?;
-                let tree = staged.tree_hash();
                 ready.warnings.extend(
                     staged
                         .scan_hidden_unicode()?
                         .iter()
                         .map(|hidden| format!("{}: {hidden}", ready.name)),
                 );
+                Some(staged)
+            }
+        };
+        Ok(Prepared {
+            ready,
+            target,
+            current,
+            staged,
+        })
+    }
+
+    /// Puts one prepared skill in place unless its tree already is.
+    fn install_one(&self, prepared: Prepared) -> anyhow::Result<(LockedSkill, Change)> {
+        let Prepared {
+            ready,
+            target,
+            current,
+            staged,
+        } = prepared;
+        let old = self.old_lock.get(&ready.name);
+        let tree = match staged {
+            None => current
+                .clone()
+                .expect("nothing is staged only for a tree in place"),
+            Some(staged) => {
+                let tree = staged.tree_hash();
                 match &current {
                     // An interrupted run already put it there.
                     Some(current) if *current == tree => {}
@@ -289,6 +320,52 @@ fn describe_changes(target: &Path, old: &LockedSkill, cache: &Path) -> String {
             .collect(),
         Err(_) => String::new(),
     }
+}
+
+/// A skill hashed and staged, ready to be put in place.
+struct Prepared<'r> {
+    ready: Ready<'r>,
+    /// Its folder in the root.
+    target: PathBuf,
+    /// The tree hash of what that folder holds now, if it exists.
+    current: Option<String>,
+    /// The tree to put there; `None` when it is there already.
+    staged: Option<Staged>,
+}
+
+/// `work` applied to each of `items` on up to as many threads as there
+/// are cores (at most 8), the results in the order of `items`.
+fn in_parallel<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8)
+        .min(items.len());
+    if threads <= 1 {
+        return items.into_iter().map(work).collect();
+    }
+    let queue = std::sync::Mutex::new(items.into_iter().enumerate());
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut results = Vec::new();
+                    loop {
+                        let next = queue.lock().expect("work queue").next();
+                        let Some((at, item)) = next else {
+                            break results;
+                        };
+                        results.push((at, work(item)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("an install thread panicked"))
+            .collect()
+    });
+    done.sort_by_key(|(at, _)| *at);
+    done.into_iter().map(|(_, result)| result).collect()
 }
 
 /// Renames the staged skill into `target`, moving any old tree aside first

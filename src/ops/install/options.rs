@@ -111,7 +111,7 @@ pub enum GrantConsent<'p> {
     /// Approve them all (`--approve-grants`).
     ApproveAll,
     /// Ask about each skill's: `true` approves them.
-    Ask(&'p dyn Fn(&GrantRequest) -> bool),
+    Ask(&'p (dyn Fn(&GrantRequest) -> bool + Sync)),
 }
 
 impl std::fmt::Debug for GrantConsent<'_> {
