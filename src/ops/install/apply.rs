@@ -45,7 +45,7 @@ impl Apply<'_> {
     pub(super) fn run(&self, ready: Vec<Ready>) -> anyhow::Result<(Vec<LockedSkill>, Vec<Change>)> {
         let progress = self.options.progress;
         progress.start("Installing", ready.len() as u64);
-        let prepared = in_parallel(ready, |ready| self.prepare_one(ready));
+        let prepared = super::parallel::in_parallel(ready, |ready| self.prepare_one(ready));
         let mut locked = Vec::new();
         let mut changes = Vec::new();
         for prepared in prepared {
@@ -331,41 +331,6 @@ struct Prepared<'r> {
     current: Option<String>,
     /// The tree to put there; `None` when it is there already.
     staged: Option<Staged>,
-}
-
-/// `work` applied to each of `items` on up to as many threads as there
-/// are cores (at most 8), the results in the order of `items`.
-fn in_parallel<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8)
-        .min(items.len());
-    if threads <= 1 {
-        return items.into_iter().map(work).collect();
-    }
-    let queue = std::sync::Mutex::new(items.into_iter().enumerate());
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut results = Vec::new();
-                    loop {
-                        let next = queue.lock().expect("work queue").next();
-                        let Some((at, item)) = next else {
-                            break results;
-                        };
-                        results.push((at, work(item)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("an install thread panicked"))
-            .collect()
-    });
-    done.sort_by_key(|(at, _)| *at);
-    done.into_iter().map(|(_, result)| result).collect()
 }
 
 /// Renames the staged skill into `target`, moving any old tree aside first

@@ -89,13 +89,18 @@ pub(super) fn fetch_all<'a>(
             .collect();
         registry.prefetch_archives(&wanted, &archive_dir, options.progress)?;
     }
+    // Checksums, archive listings and signatures are checked on every
+    // core; what a signer means for the lock's keys is settled in order.
+    let checked = super::parallel::in_parallel(planned.iter().collect(), |planned| {
+        check_archive(planned, dirs)
+    });
     let mut ready = Vec::new();
-    for planned in planned {
+    for (planned, checked) in planned.iter().zip(checked) {
         let Verified {
             archive,
             signer,
             executables,
-        } = fetch_verified(planned, keys, dirs, options)?;
+        } = settle_signer(planned, checked?, keys, options.allow_unsigned)?;
         check_pinned_signer(planned, pin_of(planned, old_lock), signer.as_deref())?;
         let mut warnings = Vec::new();
         if signer.is_none() && planned.registry.remote {
@@ -214,14 +219,18 @@ struct Verified {
     executables: BTreeSet<String>,
 }
 
+/// An archive with its sha256 and listing checked and, when signed, the
+/// key among those the index lists for its org that signed it.
+struct Checked {
+    verified: Verified,
+    /// The keys the index lists for the package's org.
+    offered: Vec<String>,
+}
+
 /// The archive of `planned`, from the cache or the index, with its sha256
-/// and signature verified.
-fn fetch_verified(
-    planned: &Planned,
-    pinned: &mut BTreeMap<String, Vec<String>>,
-    dirs: &Dirs,
-    options: InstallOptions,
-) -> anyhow::Result<Verified> {
+/// checked and its signature verified against the keys the index lists.
+/// Whether the lock lets that key sign is [`settle_signer`]'s to say.
+fn check_archive(planned: &Planned, dirs: &Dirs) -> anyhow::Result<Checked> {
     let package = &planned.package;
     let version = &planned.entry.vers;
     let cached = dirs
@@ -252,12 +261,6 @@ fn fetch_verified(
             .hint("the package is broken: do not install it, and tell its publisher")
         )
     })?;
-    let verified = |signer| Verified {
-        archive: cached.clone(),
-        signer,
-        executables: executables.clone(),
-    };
-
     let offered = planned
         .registry
         .config
@@ -265,35 +268,16 @@ fn fetch_verified(
         .get(&package.org)
         .cloned()
         .unwrap_or_default();
+    let checked = |signer| Checked {
+        verified: Verified {
+            archive: cached.clone(),
+            signer,
+            executables: executables.clone(),
+        },
+        offered: offered.clone(),
+    };
     if planned.entry.sig.trim().is_empty() {
-        let pinned_keys = pinned
-            .get(&package.org)
-            .is_some_and(|keys| !keys.is_empty());
-        if !offered.is_empty() || pinned_keys {
-            let whose = match pinned_keys {
-                true => "skills.lock pins its keys",
-                false => "the index lists its keys",
-            };
-            bail!(
-                Hinted::new(format!(
-                    "{package}@{version} is not signed, but org '{}' signs its packages ({whose})",
-                    package.org
-                ))
-                .hint(format!(
-                    "the signature was dropped from {}: do not install it; --allow-unsigned does not cover orgs with keys",
-                    planned.registry.label
-                ))
-            );
-        }
-        if planned.registry.remote && !options.allow_unsigned {
-            bail!(
-                Hinted::new(format!("{package}@{version} is not signed")).hint(format!(
-                    "org '{}' has no signing keys anywhere; pass --allow-unsigned to install its unsigned packages from {}",
-                    package.org, planned.registry.label
-                ))
-            );
-        }
-        return Ok(verified(None));
+        return Ok(checked(None));
     }
     let comment = signing::trusted_comment(&package.to_string(), version, &planned.entry.cksum);
     // Only a key whose id the signature names can have made it: the
@@ -305,10 +289,7 @@ fn fetch_verified(
     let mut last_error = None;
     for key in candidates {
         match signing::verify_for(key, &bytes, &planned.entry.sig, &comment) {
-            Ok(()) => {
-                check_signer_pinned(planned, key, &offered, pinned)?;
-                return Ok(verified(Some(key.clone())));
-            }
+            Ok(()) => return Ok(checked(Some(key.clone()))),
             Err(e) => last_error = Some(e),
         }
     }
@@ -324,6 +305,52 @@ fn fetch_verified(
             .hint("the signature was altered or made with another key: do not install it")
         ),
     }
+}
+
+/// What the lock's keys (`pinned`, extended on first use) say of a checked
+/// archive: its signer must be pinned for its org, and an unsigned archive
+/// is refused from an org that signs.
+fn settle_signer(
+    planned: &Planned,
+    checked: Checked,
+    pinned: &mut BTreeMap<String, Vec<String>>,
+    allow_unsigned: bool,
+) -> anyhow::Result<Verified> {
+    let Checked { verified, offered } = checked;
+    let package = &planned.package;
+    match &verified.signer {
+        Some(key) => check_signer_pinned(planned, key, &offered, pinned)?,
+        None => {
+            let pinned_keys = pinned
+                .get(&package.org)
+                .is_some_and(|keys| !keys.is_empty());
+            if !offered.is_empty() || pinned_keys {
+                let whose = match pinned_keys {
+                    true => "skills.lock pins its keys",
+                    false => "the index lists its keys",
+                };
+                bail!(
+                    Hinted::new(format!(
+                        "{package}@{} is not signed, but org '{}' signs its packages ({whose})",
+                        planned.entry.vers, package.org
+                    ))
+                    .hint(format!(
+                        "the signature was dropped from {}: do not install it; --allow-unsigned does not cover orgs with keys",
+                        planned.registry.label
+                    ))
+                );
+            }
+            if planned.registry.remote && !allow_unsigned {
+                bail!(
+                    Hinted::new(format!("{package}@{} is not signed", planned.entry.vers)).hint(format!(
+                        "org '{}' has no signing keys anywhere; pass --allow-unsigned to install its unsigned packages from {}",
+                        package.org, planned.registry.label
+                    ))
+                );
+            }
+        }
+    }
+    Ok(verified)
 }
 
 /// `key`, which signed `planned`, must be one the lock pins for its org.

@@ -24,6 +24,7 @@ mod direct;
 mod fetch;
 mod grants;
 mod options;
+mod parallel;
 mod plan;
 pub mod repo;
 pub mod targets;
