@@ -215,9 +215,10 @@ fn a_locked_git_skill_in_place_is_neither_fetched_nor_packed_again() {
     let (repo, url) = collection(&ctx);
     let app = new_project(&ctx, None);
     ctx.ok_in(&app, &["add", "--git", &url, "--skill", "plain"]);
-    // The repository and the cache are gone: the lock's tree hash is the check.
+    // A repository on this machine is read in place, not copied into the cache.
+    assert!(!ctx.root().join("cache/git-db").exists());
+    // The repository is gone: the lock's tree hash is the check.
     std::fs::rename(&repo, ctx.root().join("moved")).unwrap();
-    std::fs::remove_dir_all(ctx.root().join("cache/git-db")).unwrap();
     let out = ctx.ok_in(&app, &["install"]);
     assert!(!out.stderr.contains("Installed"), "{}", out.stderr);
     // An edited skill is not in place: it is refused, never taken as pinned.

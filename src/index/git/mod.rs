@@ -31,6 +31,19 @@ pub fn is_git_index(spec: &str) -> bool {
     (path.join("HEAD").is_file() && path.join("objects").is_dir()) || path.join(".git").exists()
 }
 
+/// The git directory of the repository `url` names when it is on this
+/// machine (a path or a `file://` URL of a repository, bare or not).
+fn local_repository(url: &str) -> Option<PathBuf> {
+    let path = Path::new(url.strip_prefix("file://").unwrap_or(url));
+    let is_local = url.starts_with("file://") || path.is_absolute() || path.exists();
+    let dir = if path.join(".git").is_dir() {
+        path.join(".git")
+    } else {
+        path.to_path_buf()
+    };
+    (is_local && dir.join("HEAD").is_file()).then_some(dir)
+}
+
 /// The URL git2 should use: `git+` stripped.
 pub fn git_url(spec: &str) -> String {
     spec.strip_prefix("git+").unwrap_or(spec).to_string()
@@ -118,14 +131,7 @@ impl GitIndex {
 
     /// The repository's directory when the index is on this machine.
     fn local_repository(&self) -> Option<PathBuf> {
-        let path = Path::new(self.url.strip_prefix("file://").unwrap_or(&self.url));
-        let is_local = self.url.starts_with("file://") || path.is_absolute() || path.exists();
-        let dir = if path.join(".git").is_dir() {
-            path.join(".git")
-        } else {
-            path.to_path_buf()
-        };
-        (is_local && dir.join("HEAD").is_file()).then_some(dir)
+        local_repository(&self.url)
     }
 
     /// Brings the checkout to the remote's current state (making it the
@@ -520,6 +526,12 @@ pub fn fetch_commit(
     let remote_url = git_url(url);
     // Messages name the repository without the credentials in its URL.
     let (url, _) = split_credentials(&remote_url)?;
+    // A repository on this machine is read where it is, as git's own local
+    // clone links rather than packs: fetching from it would have libgit2
+    // build and delta-compress a pack of everything only to unpack it.
+    if let Some(dir) = local_repository(&remote_url) {
+        return read_local(&dir, &remote_url, rev, pinned);
+    }
     let key = crate::store::hash::sha256_hex(remote_url.as_bytes());
     let db = cache.join("git-db").join(&key[..16]);
     let _lock = crate::fsutil::lock_exclusive(&db.with_extension("lock"))
@@ -587,24 +599,69 @@ pub fn fetch_commit(
     }
     if let Some(oid) = pinned {
         if !have(oid) {
-            bail!(
-                Hinted::new(format!(
-                    "commit {oid}, which skills.lock pins, is no longer in {url}"
-                ))
-                .hint("`skillpkg update` moves the pin to what the manifest names now")
-            );
+            bail!(pin_gone(oid, &url));
         }
         return Ok((repo, oid));
     }
-    let oid = resolve(&repo, rev).map_err(|()| match rev {
+    let oid = resolve(&repo, rev).map_err(|()| missing_rev(&url, rev))?;
+    remember_resolved(&remote_url, rev, oid);
+    Ok((repo, oid))
+}
+
+/// [`fetch_commit`] for the repository in the git directory `dir`: the
+/// commit `pinned`, or what `rev` names there (HEAD when `None`).
+fn read_local(
+    dir: &Path,
+    remote_url: &str,
+    rev: Option<&str>,
+    pinned: Option<&str>,
+) -> anyhow::Result<(Repository, git2::Oid)> {
+    let (url, _) = split_credentials(remote_url)?;
+    let repo = Repository::open(dir).with_context(|| format!("could not open {url}"))?;
+    // One view of the repository per run, however many of its skills.
+    if pinned.is_none()
+        && let Some(oid) = resolved_before(remote_url, rev)
+    {
+        return Ok((repo, oid));
+    }
+    if let Some(id) = pinned {
+        let oid = git2::Oid::from_str(id).with_context(|| format!("'{id}' is not a commit id"))?;
+        if repo.find_commit(oid).is_err() {
+            bail!(pin_gone(oid, &url));
+        }
+        return Ok((repo, oid));
+    }
+    let commit = match rev {
+        None => repo.head().and_then(|head| head.peel_to_commit()).ok(),
+        Some(rev) => [format!("refs/heads/{rev}"), format!("refs/tags/{rev}")]
+            .iter()
+            .find_map(|name| repo.find_reference(name).ok()?.peel_to_commit().ok())
+            .or_else(|| repo.revparse_single(rev).ok()?.peel_to_commit().ok()),
+    };
+    let oid = commit
+        .map(|c| c.id())
+        .ok_or_else(|| missing_rev(&url, rev))?;
+    remember_resolved(remote_url, rev, oid);
+    Ok((repo, oid))
+}
+
+/// The error for a revision the repository `url` does not have.
+fn missing_rev(url: &str, rev: Option<&str>) -> anyhow::Error {
+    match rev {
         None => anyhow::anyhow!("{url} has no HEAD to install"),
         Some(rev) => anyhow::anyhow!(
             Hinted::new(format!("{url} has no branch, tag or commit '{rev}'"))
                 .hint("check `rev` in skills.toml")
         ),
-    })?;
-    remember_resolved(&remote_url, rev, oid);
-    Ok((repo, oid))
+    }
+}
+
+/// The error for a pinned commit the repository `url` no longer has.
+fn pin_gone(oid: git2::Oid, url: &str) -> Hinted {
+    Hinted::new(format!(
+        "commit {oid}, which skills.lock pins, is no longer in {url}"
+    ))
+    .hint("`skillpkg update` moves the pin to what the manifest names now")
 }
 
 /// Fetches only the newest commit of `rev` (a branch or tag; HEAD when
