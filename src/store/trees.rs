@@ -1,6 +1,13 @@
-//! Unpacked trees in the cache: `<cache>/trees/<key>/`, one folder per
-//! `h1:` tree hash, so that a warm install copies files instead of
-//! inflating archives.
+//! Unpacked trees in the cache: `<cache>/trees/<sha256 of the archive>/`,
+//! one folder per verified archive, so that a warm install copies files
+//! instead of inflating archives.
+//!
+//! A tree is kept under the checksum of the archive it was extracted
+//! from, never under its own hash: a lock pins a checksum (verified
+//! against the archive and its signature) and a tree, and only the
+//! checksum says which cached files an install may take. Keyed by tree
+//! hash, a lock edited to pin one package's signed archive with another
+//! cached tree's hash would install those other files.
 //!
 //! The cache may be hostile (DESIGN.md §11: it may not change the content
 //! of a locked version), so a cached tree is never trusted as it is:
@@ -41,18 +48,17 @@ impl TreeCache {
         }
     }
 
-    /// Where the tree `tree` (`h1:<base64>`) is kept: its hash in hex, so
-    /// the name is a plain file name. `None` for another kind of hash.
-    pub fn path_of(&self, tree: &str) -> Option<PathBuf> {
-        use base64::Engine as _;
-        let digest = base64::engine::general_purpose::STANDARD
-            .decode(tree.strip_prefix("h1:")?)
-            .ok()
-            .filter(|d| d.len() == 32)?;
-        Some(self.dir.join(super::hash::hex(&digest)))
+    /// Where the tree extracted from the archive `checksum`
+    /// (`sha256:<hex>`) is kept: `<cache>/trees/<hex>`. `None` for
+    /// anything but a sha256 in lowercase hex.
+    pub fn path_of(&self, checksum: &str) -> Option<PathBuf> {
+        let hex = checksum.strip_prefix("sha256:")?;
+        let valid = hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        valid.then(|| self.dir.join(hex))
     }
 
-    /// Copies the cached tree `tree` into a new staging directory under
+    /// Copies the tree cached for the archive `checksum`, which must hash
+    /// to `tree`, into a new staging directory under
     /// `staging_parent`, as the skill `name`, with the files in
     /// `executables` (paths relative to the skill) made executable and
     /// every other file not. Leaves nothing behind in staging unless the
@@ -60,12 +66,13 @@ impl TreeCache {
     /// replaced.
     pub fn stage(
         &self,
+        checksum: &str,
         tree: &str,
         name: &str,
         executables: &BTreeSet<String>,
         staging_parent: &Path,
     ) -> std::io::Result<Lookup> {
-        let Some(cached) = self.path_of(tree) else {
+        let Some(cached) = self.path_of(checksum) else {
             return Ok(Lookup::Miss);
         };
         if !cached.is_dir() {
@@ -96,10 +103,11 @@ impl TreeCache {
         }
     }
 
-    /// Keeps a copy of `staged` under its tree hash, unless one is there.
-    /// Written into a temporary folder and renamed into place.
-    pub fn keep(&self, staged: &Staged) -> std::io::Result<()> {
-        let Some(target) = self.path_of(&staged.tree_hash()) else {
+    /// Keeps a copy of `staged`, extracted from the verified archive
+    /// `checksum`, unless one is there. Written into a temporary folder and
+    /// renamed into place.
+    pub fn keep(&self, staged: &Staged, checksum: &str) -> std::io::Result<()> {
+        let Some(target) = self.path_of(checksum) else {
             return Ok(());
         };
         if target.exists() {
@@ -262,6 +270,9 @@ pub(super) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
 mod tests {
     use super::*;
 
+    /// The checksum the demo tree is kept under.
+    const SUM: &str = "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+
     fn staged_demo(dir: &Path) -> Staged {
         let skill = crate::store::demo_skill(dir, "demo");
         let archive = dir.join("demo.skill");
@@ -284,11 +295,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let staged = staged_demo(dir.path());
         let trees = TreeCache::new(&dir.path().join("cache"));
-        trees.keep(&staged).unwrap();
+        trees.keep(&staged, SUM).unwrap();
         let tree = staged.tree_hash();
         let executables = BTreeSet::from(["scripts/run.sh".to_string()]);
         let Lookup::Hit(again) = trees
-            .stage(&tree, "demo", &executables, &dir.path().join("s2"))
+            .stage(SUM, &tree, "demo", &executables, &dir.path().join("s2"))
             .unwrap()
         else {
             panic!("the kept tree")
@@ -313,27 +324,27 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let staged = staged_demo(dir.path());
         let trees = TreeCache::new(&dir.path().join("cache"));
-        trees.keep(&staged).unwrap();
+        trees.keep(&staged, SUM).unwrap();
         let tree = staged.tree_hash();
-        let cached = trees.path_of(&tree).unwrap();
+        let cached = trees.path_of(SUM).unwrap();
         std::fs::write(cached.join("scripts/run.sh"), "#!/bin/sh\nrm -rf ~\n").unwrap();
         let staging = dir.path().join("s2");
         let lookup = trees
-            .stage(&tree, "demo", &BTreeSet::new(), &staging)
+            .stage(SUM, &tree, "demo", &BTreeSet::new(), &staging)
             .unwrap();
         assert!(matches!(lookup, Lookup::Replaced(path) if path == cached));
         assert!(!cached.exists(), "the tampered tree is gone");
         assert_eq!(std::fs::read_dir(&staging).unwrap().count(), 0);
         // An added file, or a link, is refused as well.
-        trees.keep(&staged).unwrap();
+        trees.keep(&staged, SUM).unwrap();
         std::fs::write(cached.join("extra.md"), "x").unwrap();
         assert!(matches!(
             trees
-                .stage(&tree, "demo", &BTreeSet::new(), &staging)
+                .stage(SUM, &tree, "demo", &BTreeSet::new(), &staging)
                 .unwrap(),
             Lookup::Replaced(_)
         ));
-        trees.keep(&staged).unwrap();
+        trees.keep(&staged, SUM).unwrap();
         #[cfg(unix)]
         {
             std::fs::remove_file(cached.join("SKILL.md")).unwrap();
@@ -341,7 +352,7 @@ mod tests {
                 .unwrap();
             assert!(matches!(
                 trees
-                    .stage(&tree, "demo", &BTreeSet::new(), &staging)
+                    .stage(SUM, &tree, "demo", &BTreeSet::new(), &staging)
                     .unwrap(),
                 Lookup::Replaced(_)
             ));
@@ -349,13 +360,32 @@ mod tests {
     }
 
     #[test]
-    fn only_h1_hashes_name_a_tree() {
+    fn only_sha256_checksums_name_a_tree() {
         let trees = TreeCache::new(Path::new("/cache"));
-        assert!(trees.path_of("h1:../../etc").is_none());
-        assert!(trees.path_of("sha256:abc").is_none());
-        let tree = crate::store::hash::tree_hash_of(&BTreeMap::new());
-        let path = trees.path_of(&tree).unwrap();
+        assert!(trees.path_of("sha256:../../etc").is_none());
+        assert!(trees.path_of("h1:abc").is_none());
+        assert!(trees.path_of(&SUM.to_uppercase()).is_none());
+        let path = trees.path_of(SUM).unwrap();
         assert_eq!(path.parent().unwrap(), Path::new("/cache/trees"));
         assert_eq!(path.file_name().unwrap().len(), 64);
+    }
+
+    #[test]
+    fn a_tree_is_found_only_under_the_archive_it_came_from() {
+        let dir = tempfile::tempdir().unwrap();
+        let staged = staged_demo(dir.path());
+        let trees = TreeCache::new(&dir.path().join("cache"));
+        trees.keep(&staged, SUM).unwrap();
+        let other = format!("sha256:{}", "b".repeat(64));
+        let lookup = trees
+            .stage(
+                &other,
+                &staged.tree_hash(),
+                "demo",
+                &BTreeSet::new(),
+                &dir.path().join("s"),
+            )
+            .unwrap();
+        assert!(matches!(lookup, Lookup::Miss));
     }
 }

@@ -394,6 +394,38 @@ fn a_lock_whose_tree_is_not_its_archives_is_refused() {
 }
 
 #[test]
+fn a_lock_that_pins_another_archives_cached_tree_is_refused() {
+    let ctx = TestContext::new();
+    let acme = Publisher::new(&ctx);
+    let (index, app) = locked_tool(&ctx, &acme, false);
+    // Another version's files are in the cache: a project installed them.
+    acme.publish(&ctx, &index, "tool", "2.0.0", "Evil.");
+    let other = ctx.root().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::copy(app.join("skills.toml"), other.join("skills.toml")).unwrap();
+    ctx.ok_in(&other, &["add", "acme/tool@2"]);
+    let tree = regex::Regex::new(r#"tree = "(h1:[^"]*)""#).unwrap();
+    let lock_of = |dir: &Path| std::fs::read_to_string(dir.join("skills.lock")).unwrap();
+    let evil = tree.captures(&lock_of(&other)).unwrap()[1].to_string();
+    // A lock edited to pin version 1.0.0's signed archive with 2.0.0's
+    // files: the cached tree it names exists and hashes as the lock says.
+    let forged = tree
+        .replace(&lock_of(&app), format!("tree = \"{evil}\""))
+        .into_owned();
+    let clone = clone_of(&ctx, &app, "clone");
+    std::fs::write(clone.join("skills.lock"), forged.as_bytes()).unwrap();
+    let untouched = Untouched::new(&ctx, &clone);
+    untouched.refused(
+        &ctx,
+        &["install", "--locked"],
+        &format!(
+            "acme/tool@1.0.0: skills.lock pins its files to tree {evil}, but its archive (sha256:"
+        ),
+    );
+    assert!(!clone.join(".agents/skills/tool").exists());
+}
+
+#[test]
 fn a_locked_version_re_signed_by_another_key_of_the_org_is_refused() {
     let ctx = TestContext::new();
     let acme = Publisher::new(&ctx);

@@ -184,8 +184,10 @@ impl Apply<'_> {
         }
         let trees = TreeCache::new(self.cache);
         let staging = self.project.staging_dir();
-        if let (Some(tree), Some(executables)) = (known, &ready.executables) {
-            match trees.stage(tree, ready.skill, executables, &staging)? {
+        if let (Some(tree), Some(executables), Some(checksum)) =
+            (known, &ready.executables, &ready.checksum)
+        {
+            match trees.stage(checksum, tree, ready.skill, executables, &staging)? {
                 Lookup::Hit(staged) => return Ok(staged),
                 Lookup::Miss => {}
                 Lookup::Replaced(cached) => ready.warnings.push(format!(
@@ -223,7 +225,9 @@ impl Apply<'_> {
         }
         // Only a cache: a tree that cannot be kept (a full or read-only
         // disk) is unpacked from the archive again next time.
-        let _ = trees.keep(&staged);
+        if let Some(checksum) = &ready.checksum {
+            let _ = trees.keep(&staged, checksum);
+        }
         Ok(staged)
     }
 
