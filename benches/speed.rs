@@ -179,6 +179,25 @@ fn npx_skills_add(cli: &Path, temp: &Path, dir: &Path, from: &Path, n: usize) {
     assert!(installed >= n, "skills add installed {installed} of {n}");
 }
 
+/// Reads every file under `from`, hashes it with sha256 and writes it
+/// under `to`, on one thread, in this process: the least an install that
+/// verifies what it writes does with the bytes (`cp -r` hashes nothing and
+/// copies inside the kernel).
+fn hash_and_copy(from: &Path, to: &Path) {
+    use sha2::Digest as _;
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            let bytes = std::fs::read(entry.path()).unwrap();
+            std::hint::black_box(sha2::Sha256::digest(&bytes));
+            std::fs::write(&target, &bytes).unwrap();
+        }
+    }
+}
+
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
@@ -284,6 +303,7 @@ fn main() {
     let checkout = Numbered::new(temp.join("checkout"));
     let prepare = || fresh_checkout(&checkout.advance(), &all);
     let copy_target = Numbered::new(temp.join("copy"));
+    let hashed_target = Numbered::new(temp.join("hashed"));
     let base_cold_project = Numbered::new(temp.join("before-cold"));
     let base_cold_cache = Numbered::new(temp.join("before-cold-cache"));
     let base_checkout = Numbered::new(temp.join("before-checkout"));
@@ -310,6 +330,12 @@ fn main() {
         Case::new(prepare, || {
             skillpkg(temp, cache_c, &checkout.current(), &["install", "--locked"])
         }),
+        Case::new(
+            || {
+                hashed_target.advance();
+            },
+            || hash_and_copy(&root, &hashed_target.current()),
+        ),
     ];
     if let Some(cli) = cli {
         cases.push(Case::new(
@@ -353,13 +379,13 @@ fn main() {
         ));
     }
     let times = time_interleaved(&mut cases);
-    let (noop_registry, noop_git, cold, copy, warm) =
-        (times[0], times[1], times[2], times[3], times[4]);
+    let (noop_registry, noop_git, cold, copy, warm, hashed) =
+        (times[0], times[1], times[2], times[3], times[4], times[5]);
     let (npx_cold, npx_warm) = match npx {
-        true => (Some(times[5]), Some(times[6])),
+        true => (Some(times[6]), Some(times[7])),
         false => (None, None),
     };
-    let before = |i: usize| base.map(|_| times[5 + 2 * usize::from(npx) + i]);
+    let before = |i: usize| base.map(|_| times[6 + 2 * usize::from(npx) + i]);
     let row = |label: &str, time: Duration| Row {
         label: label.to_string(),
         time,
@@ -394,7 +420,13 @@ fn main() {
         &row("`skillpkg add --git <path>`", cold),
         &b_rows,
     );
-    let mut c_rows = vec![row("`skillpkg install --locked`, warm cache", warm)];
+    let mut c_rows = vec![
+        row(
+            "read + sha256 + write of the same trees (one thread, no process start)",
+            hashed,
+        ),
+        row("`skillpkg install --locked`, warm cache", warm),
+    ];
     c_rows.extend(npx_warm.map(|t| row("`npx skills add <folder> --skill '*'` (skills 1.7.4)", t)));
     c_rows.extend(baseline_row(
         "`skillpkg install --locked`, before",
@@ -421,8 +453,9 @@ fn main() {
         None => println!("- (b) not measured: SKILLS_CLI is not set"),
     }
     println!(
-        "- (c) warm `install --locked` / `cp -r`: {} (goal: at most 1×)",
-        ratio(warm, copy)
+        "- (c) warm `install --locked` / `cp -r`: {} (goal: at most 1×); / read + sha256 + write: {}",
+        ratio(warm, copy),
+        ratio(warm, hashed)
     );
     if let Some(npx) = npx_warm {
         println!(
