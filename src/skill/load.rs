@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::document::{find_skill_md, read_frontmatter};
+use super::document::{open_skill_md, read_frontmatter_from};
 use super::model::{Skill, SkillMeta, split_allowed_tools};
 use super::name::{check_name, normalize_name};
 use super::spec::{ALLOWED_FIELDS, MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH};
@@ -31,16 +31,17 @@ pub const CLIENT_FIELDS: [&str; 9] = [
     "when_to_use",
 ];
 
-/// Whether anyone may write `path` (its mode has the other-write bit).
-fn is_world_writable(path: &Path) -> bool {
+/// Whether anyone may write what `metadata` describes (its mode has the
+/// other-write bit).
+fn is_world_writable(metadata: Option<&std::fs::Metadata>) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o002 != 0)
+        metadata.is_some_and(|m| m.permissions().mode() & 0o002 != 0)
     }
     #[cfg(not(unix))]
     {
-        let _ = path;
+        let _ = metadata;
         false
     }
 }
@@ -58,10 +59,20 @@ fn scalar_text(value: &Value) -> Option<String> {
 
 /// Loads a skill's metadata from `dir` without reading its body.
 pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
-    let skill_md = find_skill_md(dir).ok_or_else(|| SkillError::MissingSkillMd {
+    load_skill_in(dir, std::fs::metadata(dir).ok().as_ref())
+}
+
+/// [`load_skill`] of `dir`, whose metadata (symlinks followed) the caller
+/// has already read: discovery looks at every folder of a root anyway.
+pub fn load_skill_in(
+    dir: &Path,
+    dir_metadata: Option<&std::fs::Metadata>,
+) -> Result<Skill, SkillError> {
+    let (skill_md, file) = open_skill_md(dir)?.ok_or_else(|| SkillError::MissingSkillMd {
         dir: dir.to_path_buf(),
     })?;
-    let frontmatter = read_frontmatter(&skill_md)?;
+    let file_metadata = file.metadata().ok();
+    let frontmatter = read_frontmatter_from(file, &skill_md)?;
     let value = parse_yaml(&frontmatter.yaml).map_err(|(line, message)| SkillError::Yaml {
         path: skill_md.clone(),
         line: line.map(|l| l + frontmatter.first_line - 1),
@@ -130,9 +141,13 @@ pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
         _ => BTreeMap::new(),
     };
 
-    let world_writable = [dir, skill_md.as_path()]
-        .into_iter()
-        .find(|path| is_world_writable(path));
+    let world_writable = [
+        (dir, dir_metadata),
+        (skill_md.as_path(), file_metadata.as_ref()),
+    ]
+    .into_iter()
+    .find(|(_, metadata)| is_world_writable(*metadata))
+    .map(|(path, _)| path);
     if let Some(path) = world_writable {
         warnings.push(format!(
             "world-writable: any user on this machine can change {}; its allowed-tools pre-approve nothing",
@@ -141,6 +156,7 @@ pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
     }
     Ok(Skill {
         world_writable: world_writable.is_some(),
+        codex_implicit: Default::default(),
         meta: SkillMeta {
             name,
             description,
