@@ -13,30 +13,35 @@
 //! the loader derives from it (warnings, the world-writable check) is
 //! worked out again on every load.
 //!
-//! The cache is written whole to a temporary file and renamed into place.
-//! One that cannot be read or parsed, has another version, belongs to
-//! another user or is writable by others is ignored, and rebuilt.
+//! The cache is a text file: a header line, then one line per SKILL.md
+//! with its path, its key and its frontmatter as compact JSON, separated
+//! by tabs. Reading it only splits lines; each frontmatter is parsed by
+//! the loading thread that needs it. It is written whole to a temporary
+//! file and renamed into place. One that cannot be read or parsed, has
+//! another header, belongs to another user or is writable by others is
+//! ignored, and rebuilt; an entry whose JSON does not parse is a miss.
 
 use std::collections::HashMap;
 use std::fs::Metadata;
+use std::io::Write as _;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// The cache file's name in the cache directory.
-pub const FILE_NAME: &str = "frontmatter-v1.json";
-/// The version in the file; another one is ignored.
-const VERSION: u32 = 1;
+pub const FILE_NAME: &str = "frontmatter-v1.txt";
+/// The first line of the file; another one is ignored.
+const HEADER: &str = "skillpkg frontmatter cache 1\n";
 /// Entries kept at most: past this, only this run's new entries are kept.
 const MAX_ENTRIES: usize = 200_000;
 /// How old a file's last change must be for it to be cached.
 const SETTLE: Duration = Duration::from_secs(2);
 
 /// What `stat` says of a SKILL.md, as far as the cache is concerned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Key {
     dev: u64,
     ino: u64,
@@ -74,18 +79,70 @@ impl Key {
         );
         self.ctime < limit && self.mtime < limit
     }
+
+    fn fields(&self) -> [i64; 7] {
+        [
+            self.dev as i64,
+            self.ino as i64,
+            self.size as i64,
+            self.mtime.0,
+            self.mtime.1,
+            self.ctime.0,
+            self.ctime.1,
+        ]
+    }
+
+    fn from_fields(fields: [i64; 7]) -> Key {
+        Key {
+            dev: fields[0] as u64,
+            ino: fields[1] as u64,
+            size: fields[2] as u64,
+            mtime: (fields[3], fields[4]),
+            ctime: (fields[5], fields[6]),
+        }
+    }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Entry {
-    key: Key,
-    frontmatter: Map<String, Value>,
+/// One line of the file: `path`, the key and the frontmatter's JSON.
+fn line(path: &str, key: &Key, json: &str) -> String {
+    let mut line = path.to_string();
+    for field in key.fields() {
+        line.push('\t');
+        line.push_str(&field.to_string());
+    }
+    line.push('\t');
+    line.push_str(json);
+    line.push('\n');
+    line
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Contents {
-    version: u32,
-    entries: HashMap<String, Entry>,
+/// The entries of the file's `text`: by path, the key and where the
+/// frontmatter's JSON is; `None` when any line is malformed.
+fn parse(text: &str) -> Option<HashMap<String, (Key, Range<usize>)>> {
+    let body = text.strip_prefix(HEADER)?;
+    let mut entries = HashMap::new();
+    let mut offset = HEADER.len();
+    for line in body.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let line = line.strip_suffix('\n')?;
+        let mut parts = line.splitn(9, '\t');
+        let path = parts.next()?;
+        let mut fields = [0i64; 7];
+        for field in &mut fields {
+            *field = parts.next()?.parse().ok()?;
+        }
+        let json = parts.next()?;
+        let json_start = start + line.len() - json.len();
+        entries.insert(
+            path.to_string(),
+            (
+                Key::from_fields(fields),
+                json_start..json_start + json.len(),
+            ),
+        );
+    }
+    Some(entries)
 }
 
 /// The frontmatter cache of one discovery: read once, looked up from the
@@ -93,8 +150,9 @@ struct Contents {
 #[derive(Debug)]
 pub struct FrontmatterCache {
     path: PathBuf,
-    old: HashMap<String, Entry>,
-    new: Mutex<Vec<(String, Entry)>>,
+    text: String,
+    old: HashMap<String, (Key, Range<usize>)>,
+    new: Mutex<Vec<(String, String)>>,
     /// Files changed after this are not cached.
     settled_before: SystemTime,
 }
@@ -109,9 +167,15 @@ impl FrontmatterCache {
     /// `settled_before`.
     pub(crate) fn open_settled(dir: &Path, settled_before: SystemTime) -> FrontmatterCache {
         let path = dir.join(FILE_NAME);
+        let text = read(&path).unwrap_or_default();
+        let (text, old) = match parse(&text) {
+            Some(old) => (text, old),
+            None => (String::new(), HashMap::new()),
+        };
         FrontmatterCache {
-            old: read(&path).unwrap_or_default(),
             path,
+            text,
+            old,
             new: Mutex::new(Vec::new()),
             settled_before,
         }
@@ -119,9 +183,12 @@ impl FrontmatterCache {
 
     /// The cached frontmatter of `skill_md`, when the file is still the
     /// one that was parsed (`metadata`: its `stat`, symlinks followed).
-    pub(crate) fn get(&self, skill_md: &Path, metadata: &Metadata) -> Option<&Map<String, Value>> {
-        let entry = self.old.get(skill_md.to_str()?)?;
-        (Some(entry.key) == Key::of(metadata)).then_some(&entry.frontmatter)
+    pub(crate) fn get(&self, skill_md: &Path, metadata: &Metadata) -> Option<Map<String, Value>> {
+        let (key, json) = self.old.get(skill_md.to_str()?)?;
+        if Some(*key) != Key::of(metadata) {
+            return None;
+        }
+        serde_json::from_str(&self.text[json.clone()]).ok()
     }
 
     /// Remembers the `frontmatter` parsed from `skill_md`, whose open file
@@ -135,15 +202,15 @@ impl FrontmatterCache {
         let (Some(path), Some(key)) = (skill_md.to_str(), Key::of(metadata)) else {
             return;
         };
-        if !key.changed_before(self.settled_before) {
+        if path.contains(['\t', '\n']) || !key.changed_before(self.settled_before) {
             return;
         }
-        let entry = Entry {
-            key,
-            frontmatter: frontmatter.clone(),
+        let Ok(json) = serde_json::to_string(frontmatter) else {
+            return;
         };
+        let line = line(path, &key, &json);
         let mut new = self.new.lock().unwrap_or_else(|e| e.into_inner());
-        new.push((path.to_string(), entry));
+        new.push((path.to_string(), line));
     }
 
     /// Writes the cache back if this discovery parsed anything it can keep.
@@ -152,27 +219,32 @@ impl FrontmatterCache {
         if new.is_empty() {
             return Ok(());
         }
-        let mut entries = match self.old.len() + new.len() > MAX_ENTRIES {
-            true => HashMap::new(),
-            false => self.old,
-        };
-        entries.extend(new);
-        let contents = Contents {
-            version: VERSION,
-            entries,
-        };
+        let keep_old = self.old.len() + new.len() <= MAX_ENTRIES;
         let dir = self.path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir)?;
         let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-        serde_json::to_writer(std::io::BufWriter::new(temp.as_file_mut()), &contents)?;
+        let mut out = std::io::BufWriter::new(temp.as_file_mut());
+        out.write_all(HEADER.as_bytes())?;
+        let replaced: std::collections::HashSet<&str> =
+            new.iter().map(|(path, _)| path.as_str()).collect();
+        for (path, (key, json)) in self.old.iter().filter(|_| keep_old) {
+            if !replaced.contains(path.as_str()) {
+                out.write_all(line(path, key, &self.text[json.clone()]).as_bytes())?;
+            }
+        }
+        for (_, line) in &new {
+            out.write_all(line.as_bytes())?;
+        }
+        out.flush()?;
+        drop(out);
         temp.persist(&self.path).map_err(|e| e.error)?;
         Ok(())
     }
 }
 
-/// The entries of the cache file at `path`, if it is there, is this
-/// user's, is not writable by others, and parses.
-fn read(path: &Path) -> Option<HashMap<String, Entry>> {
+/// The text of the cache file at `path`, if it is there, is this user's
+/// and is not writable by others.
+fn read(path: &Path) -> Option<String> {
     use std::io::Read as _;
     let mut file = std::fs::File::open(path).ok()?;
     #[cfg(unix)]
@@ -185,10 +257,9 @@ fn read(path: &Path) -> Option<HashMap<String, Entry>> {
             return None;
         }
     }
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).ok()?;
-    let contents: Contents = serde_json::from_slice(&bytes).ok()?;
-    (contents.version == VERSION).then_some(contents.entries)
+    let mut text = String::new();
+    file.read_to_string(&mut text).ok()?;
+    Some(text)
 }
 
 #[cfg(all(test, unix))]
@@ -216,7 +287,7 @@ mod tests {
         let skill_md = dir.join("SKILL.md");
         let metadata = std::fs::metadata(&skill_md).unwrap();
         let fields = match cache.get(&skill_md, &metadata) {
-            Some(fields) => fields.clone(),
+            Some(fields) => fields,
             None => {
                 let yaml = read_frontmatter(&skill_md).unwrap().yaml;
                 let Value::Object(fields) = parse_yaml(&yaml).unwrap() else {
@@ -230,8 +301,8 @@ mod tests {
         fields["description"].as_str().unwrap().to_string()
     }
 
-    fn entries(cache_dir: &Path) -> HashMap<String, Entry> {
-        read(&cache_dir.join(FILE_NAME)).unwrap()
+    fn entries(cache_dir: &Path) -> HashMap<String, (Key, Range<usize>)> {
+        parse(&read(&cache_dir.join(FILE_NAME)).unwrap()).unwrap()
     }
 
     #[test]
@@ -274,21 +345,13 @@ mod tests {
 
         // An entry for this very file is what the loader uses...
         let plant = |key: Key| {
-            let mut entries = entries(&cache_dir);
-            let entry = entries.get_mut(&path).unwrap();
-            entry.key = key;
-            entry.frontmatter["description"] = "Planted. Use when testing.".into();
-            let contents = Contents {
-                version: VERSION,
-                entries,
-            };
-            std::fs::write(
-                cache_dir.join(FILE_NAME),
-                serde_json::to_vec(&contents).unwrap(),
-            )
-            .unwrap();
+            let mut fields = Map::new();
+            fields.insert("description".into(), "Planted. Use when testing.".into());
+            let json = serde_json::to_string(&fields).unwrap();
+            let text = format!("{HEADER}{}", line(&path, &key, &json));
+            std::fs::write(cache_dir.join(FILE_NAME), text).unwrap();
         };
-        let key = entries(&cache_dir)[&path].key;
+        let key = entries(&cache_dir)[&path].0;
         plant(key);
         assert_eq!(load(&dir, &cache_dir), "Planted. Use when testing.");
         // ...one for another file at the same path (another inode, size,
@@ -313,7 +376,7 @@ mod tests {
         ] {
             plant(other);
             assert_eq!(load(&dir, &cache_dir), "On disk. Use when testing.");
-            assert_eq!(entries(&cache_dir)[&path].key, key, "the entry is replaced");
+            assert_eq!(entries(&cache_dir)[&path].0, key, "the entry is replaced");
         }
     }
 
@@ -327,8 +390,9 @@ mod tests {
         let file = cache_dir.join(FILE_NAME);
         for garbage in [
             &b"\x00\xff not json"[..],
-            b"{\"version\": 1, \"entries\": {\"x\": 3}}",
-            b"{\"version\": 2, \"entries\": {}}",
+            b"skillpkg frontmatter cache 1\nno tabs\n",
+            b"skillpkg frontmatter cache 1\n/a\t1\t2\t3\t4\t5\t6\tx\t{}\n",
+            b"skillpkg frontmatter cache 2\n",
             b"",
         ] {
             std::fs::write(&file, garbage).unwrap();

@@ -76,7 +76,7 @@ pub fn load_skill_in(
         && let Some((skill_md, metadata)) = locate_skill_md(dir)
         && let Some(fields) = cache.get(&skill_md, &metadata)
     {
-        return skill_from(dir, dir_metadata, skill_md, Some(&metadata), fields);
+        return skill_from(dir, dir_metadata, skill_md, Some(&metadata), &fields);
     }
     let (skill_md, file) = open_skill_md(dir)?.ok_or_else(|| SkillError::MissingSkillMd {
         dir: dir.to_path_buf(),
