@@ -1,9 +1,13 @@
-//! Benchmark: `skillpkg list --json` over 10,000 generated skills, against
-//! the physical floor (a plain loop that reads only the frontmatter bytes of
-//! the same files) and against the reference `agentskills to-prompt`.
+//! Benchmark: `skillpkg list --json` and `skillpkg exec --dry-run` over
+//! 10,000 generated skills, against the physical floor (a plain loop that
+//! reads only the frontmatter bytes of the same files), the cases
+//! interleaved so their ratios come from one run.
 //!
 //! Run with `cargo bench --bench list`; it prints a Markdown table for
-//! BENCHMARKS.md. `BENCH_SKILLS` changes the number of skills.
+//! BENCHMARKS.md. `BENCH_SKILLS` changes the number of skills;
+//! `BENCH_BASELINE=<a skillpkg binary>` adds that binary's rows to the
+//! same rounds; `BENCH_REFERENCE=1` also times the reference
+//! `agentskills to-prompt` (about 100 times slower).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -70,6 +74,56 @@ fn time(mut f: impl FnMut()) -> Duration {
     )
 }
 
+/// A named case: a label for the table and what to time.
+type Case<'a> = (String, Box<dyn FnMut() + 'a>);
+
+/// Times `cases` in interleaved rounds (one warm-up round, then [`RUNS`]),
+/// so that a slow spell of the machine falls on every case alike; the
+/// median of each.
+fn time_interleaved(cases: &mut [Case]) -> Vec<Duration> {
+    let mut samples = vec![Vec::new(); cases.len()];
+    for round in 0..=RUNS {
+        for ((_, run), samples) in cases.iter_mut().zip(&mut samples) {
+            let start = Instant::now();
+            run();
+            if round > 0 {
+                samples.push(start.elapsed());
+            }
+        }
+    }
+    samples.into_iter().map(median).collect()
+}
+
+/// Runs `binary -q <args>` over the generated root; returns its stdout.
+fn skillpkg(binary: &Path, temp: &Path, root: &Path, args: &[&str]) -> Vec<u8> {
+    let out = Command::new(binary)
+        .arg("-q")
+        .args(args)
+        .current_dir(temp)
+        .env("HOME", temp.join("home"))
+        .env("SKILLPKG_USER_ROOT", root)
+        .env("SKILLPKG_CACHE_DIR", temp.join("cache"))
+        .env("SKILLPKG_CONFIG_DIR", temp.join("config"))
+        .env("SKILLPKG_DATA_DIR", temp.join("data"))
+        .env_remove("SKILLPKG_MODEL")
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// A task no generated skill matches: the catalog shares its budget
+/// evenly among all of them.
+const TASK_NO_MATCH: &str = "summarize report.pdf";
+/// A task every generated skill matches: the catalog ranks all of them.
+const TASK_ALL_MATCH: &str = "measure how fast skills are listed";
+
 fn main() {
     // `cargo test --all-targets` runs this binary without `--bench`: skip.
     if !std::env::args().any(|a| a == "--bench") {
@@ -80,74 +134,104 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(10_000);
     let temp = tempfile::tempdir().unwrap();
-    let root = temp.path().join("skills");
+    let temp = temp.path();
+    let root = temp.join("skills");
     let dirs = generate(&root, count);
-    let home = temp.path().join("home");
-    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(temp.join("home")).unwrap();
+    // skillpkg caches no frontmatter of a file changed in the last two
+    // seconds: let the generated files settle, as a real root has.
+    std::thread::sleep(Duration::from_secs(3));
 
-    let floor = time(|| {
-        assert!(read_frontmatters(&dirs) > 0);
-    });
+    let this = PathBuf::from(env!("CARGO_BIN_EXE_skillpkg"));
+    let baseline = std::env::var_os("BENCH_BASELINE").map(PathBuf::from);
+    let binaries: Vec<(&str, &Path)> = std::iter::once(("", this.as_path()))
+        .chain(baseline.as_deref().map(|b| ("before: ", b)))
+        .collect();
 
-    let skillpkg = env!("CARGO_BIN_EXE_skillpkg");
-    let list = time(|| {
-        let out = Command::new(skillpkg)
-            .args(["-q", "list", "--json"])
-            .current_dir(temp.path())
-            .env("HOME", &home)
-            .env("SKILLPKG_USER_ROOT", &root)
-            .env("SKILLPKG_CACHE_DIR", temp.path().join("cache"))
-            .env("SKILLPKG_CONFIG_DIR", temp.path().join("config"))
-            .env("SKILLPKG_DATA_DIR", temp.path().join("data"))
+    let cache_file = temp.join("cache").join(skillpkg::skill::cache::FILE_NAME);
+    let mut cases: Vec<Case> = vec![(
+        "floor: read only the frontmatter bytes, one thread".to_string(),
+        Box::new(|| assert!(read_frontmatters(&dirs) > 0)),
+    )];
+    for &(label, binary) in &binaries {
+        let root = root.as_path();
+        if label.is_empty() {
+            let cache_file = cache_file.as_path();
+            cases.push((
+                "`skillpkg list --json`, frontmatter cache removed first (cold)".to_string(),
+                Box::new(move || {
+                    let _ = std::fs::remove_file(cache_file);
+                    assert!(skillpkg(binary, temp, root, &["list", "--json"]).len() > count * 100);
+                    assert!(cache_file.exists());
+                }),
+            ));
+        }
+        cases.push((
+            format!("{label}`skillpkg list --json`"),
+            Box::new(move || {
+                assert!(skillpkg(binary, temp, root, &["list", "--json"]).len() > count * 100)
+            }),
+        ));
+        for (what, task) in [
+            ("a task no skill matches", TASK_NO_MATCH),
+            ("a task every skill matches", TASK_ALL_MATCH),
+        ] {
+            cases.push((
+                format!("{label}`skillpkg exec --dry-run`, {what}"),
+                Box::new(move || {
+                    let out = skillpkg(binary, temp, root, &["exec", "--dry-run", task]);
+                    assert!(String::from_utf8_lossy(&out).contains("<available_skills>"));
+                }),
+            ));
+        }
+    }
+    let times = time_interleaved(&mut cases);
+    let floor = times[0];
+    let list = times[2];
+
+    let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
+    let ratio = |d: Duration, of: Duration| format!("{:.2}×", d.as_secs_f64() / of.as_secs_f64());
+    println!(
+        "| {count} skills (median of {RUNS}, interleaved, warm cache) | time | vs floor | vs `list --json` |"
+    );
+    println!("|---|---:|---:|---:|");
+    let mut list_of_binary = list;
+    for ((name, _), &time) in cases.iter().zip(&times) {
+        if name.ends_with("list --json`") {
+            list_of_binary = time;
+        }
+        let vs_list = match name.contains("exec") {
+            true => ratio(time, list_of_binary),
+            false => String::new(),
+        };
+        println!(
+            "| {name} | {} | {} | {vs_list} |",
+            ms(time),
+            ratio(time, floor)
+        );
+    }
+
+    if std::env::var_os("BENCH_REFERENCE").is_none() {
+        return;
+    }
+    // The reference implementation takes about 100 times as long: only
+    // on request, and not interleaved.
+    let reference = time(|| {
+        let out = Command::new("agentskills")
+            .arg("to-prompt")
+            .args(&dirs)
             .output()
             .unwrap();
         assert!(out.status.success());
-        assert!(out.stdout.len() > count * 100);
     });
-
-    let reference = Command::new("agentskills")
-        .arg("--version")
-        .output()
-        .is_ok()
-        .then(|| {
-            time(|| {
-                let out = Command::new("agentskills")
-                    .arg("to-prompt")
-                    .args(&dirs)
-                    .output()
-                    .unwrap();
-                assert!(out.status.success());
-            })
-        });
-
-    let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
-    let ratio = |d: Duration| format!("{:.1}×", d.as_secs_f64() / floor.as_secs_f64());
-    println!("| {count} skills (median of {RUNS}, warm cache) | time | vs floor |");
-    println!("|---|---:|---:|");
     println!(
-        "| floor: read only the frontmatter bytes, one thread | {} | 1.0× |",
-        ms(floor)
+        "| `agentskills to-prompt` (skills-ref 0.1.1) | {} | {} | |",
+        ms(reference),
+        ratio(reference, floor)
     );
+    println!();
     println!(
-        "| `skillpkg list --json` (whole process) | {} | {} |",
-        ms(list),
-        ratio(list)
+        "skillpkg's `list --json` is {:.1}× faster than the reference.",
+        reference.as_secs_f64() / list.as_secs_f64()
     );
-    match reference {
-        Some(reference) => {
-            println!(
-                "| `agentskills to-prompt` (skills-ref 0.1.1) | {} | {} |",
-                ms(reference),
-                ratio(reference)
-            );
-            println!();
-            println!(
-                "skillpkg is {:.1}× faster than the reference.",
-                reference.as_secs_f64() / list.as_secs_f64()
-            );
-        }
-        None => println!(
-            "| `agentskills to-prompt` | not installed (pip install skills-ref==0.1.1) | |"
-        ),
-    }
 }

@@ -98,10 +98,10 @@ pub fn build(skills: &[&Skill], task: &str, budget: usize) -> Catalog {
     let mut chosen: Vec<(&Skill, Option<(String, bool)>)> = Vec::new();
     // Matches, best first: each gets the most that fits.
     for (skill, _) in matches {
-        let whole = entry(skill, Some(MAX_DESCRIPTION));
-        let form = match whole.0.len() <= left {
-            true => Some(whole),
-            false => largest_fitting(skill, SHORTENED, left),
+        let lengths = Lengths::of(skill);
+        let form = match lengths.at(MAX_DESCRIPTION) <= left {
+            true => Some(entry(skill, Some(MAX_DESCRIPTION))),
+            false => largest_fitting(skill, &lengths, SHORTENED, left),
         };
         if let Some((text, _)) = &form {
             left -= text.len();
@@ -109,11 +109,14 @@ pub fn build(skills: &[&Skill], task: &str, budget: usize) -> Catalog {
         chosen.push((skill, form));
     }
     // The others share what is left, cut to one length...
-    let rest: Vec<&Skill> = rest.into_iter().map(|(skill, _)| skill).collect();
-    let cap = even_cap(&rest, left);
+    let rest: Vec<(&Skill, Lengths)> = rest
+        .into_iter()
+        .map(|(skill, _)| (skill, Lengths::of(skill)))
+        .collect();
+    let cap = even_cap(rest.iter().map(|(_, lengths)| lengths), left);
     let first_other = chosen.len();
-    for skill in rest {
-        let form = Some(entry(skill, Some(cap))).filter(|(text, _)| text.len() <= left);
+    for (skill, lengths) in &rest {
+        let form = (lengths.at(cap) <= left).then(|| entry(skill, Some(cap)));
         if let Some((text, _)) = &form {
             left -= text.len();
         }
@@ -121,12 +124,12 @@ pub fn build(skills: &[&Skill], task: &str, budget: usize) -> Catalog {
     }
     // ...and what the even cut leaves over goes to the first of them,
     // until a cut description can no longer grow (nor can the next ones).
-    for (skill, form) in &mut chosen[first_other..] {
+    for ((skill, form), (_, lengths)) in chosen[first_other..].iter_mut().zip(&rest) {
         let Some((text, shortened)) = form.as_ref() else {
             break;
         };
         let (had, shortened) = (text.len(), *shortened);
-        match largest_fitting(skill, SHORTENED.max(cap), left + had) {
+        match largest_fitting(skill, lengths, SHORTENED.max(cap), left + had) {
             Some(longer) if longer.0.len() > had => {
                 left = left + had - longer.0.len();
                 *form = Some(longer);
@@ -138,11 +141,68 @@ pub fn build(skills: &[&Skill], task: &str, budget: usize) -> Catalog {
     assemble(chosen, budget)
 }
 
+/// The length of a skill's entry at any description cap, found without
+/// rendering it: the catalog weighs every skill at many caps and renders
+/// only those it lists.
+struct Lengths {
+    /// The entry without its description.
+    bare: usize,
+    /// The escaped description, whole.
+    whole: usize,
+    /// For each count `k` of characters from 0 to all: the escaped length
+    /// of the first `k` with trailing whitespace trimmed.
+    cut: Vec<u32>,
+}
+
+impl Lengths {
+    fn of(skill: &Skill) -> Lengths {
+        let description = skill.meta.catalog_description();
+        let mut cut = Vec::with_capacity(description.len() + 1);
+        cut.push(0);
+        let (mut escaped, mut trimmed) = (0, 0);
+        for c in description.chars() {
+            escaped += match c {
+                '&' => "&amp;".len(),
+                '<' | '>' => "&lt;".len(),
+                '"' => "&quot;".len(),
+                '\'' => "&#x27;".len(),
+                c => c.len_utf8(),
+            };
+            if !c.is_whitespace() {
+                trimmed = escaped;
+            }
+            cut.push(trimmed as u32);
+        }
+        Lengths {
+            bare: entry(skill, Some(0)).0.len(),
+            whole: escaped,
+            cut,
+        }
+    }
+
+    /// The length of the entry with its description cut to `cap`
+    /// characters, as [`entry`] renders it.
+    fn at(&self, cap: usize) -> usize {
+        const TAGS: usize = "<description></description>\n".len();
+        match cap {
+            _ if cap + 1 >= self.cut.len() && self.whole == 0 => self.bare,
+            _ if cap + 1 >= self.cut.len() => self.bare + TAGS + self.whole,
+            0 => self.bare,
+            _ => self.bare + TAGS + self.cut[cap] as usize + "…".len(),
+        }
+    }
+}
+
 /// `skill`'s entry with the longest description, up to `max_cap`
 /// characters, that takes at most `room`; `None` when not even its name
 /// fits.
-fn largest_fitting(skill: &Skill, max_cap: usize, room: usize) -> Option<(String, bool)> {
-    let fits = |cap: usize| entry(skill, Some(cap)).0.len() <= room;
+fn largest_fitting(
+    skill: &Skill,
+    lengths: &Lengths,
+    max_cap: usize,
+    room: usize,
+) -> Option<(String, bool)> {
+    let fits = |cap: usize| lengths.at(cap) <= room;
     if !fits(0) {
         return None;
     }
@@ -162,14 +222,8 @@ fn largest_fitting(skill: &Skill, max_cap: usize, room: usize) -> Option<(String
 
 /// The longest description cap at which every one of `skills` fits in
 /// `room` (0, names only, when none does).
-fn even_cap(skills: &[&Skill], room: usize) -> usize {
-    let fits = |cap: usize| {
-        skills
-            .iter()
-            .map(|s| entry(s, Some(cap)).0.len())
-            .sum::<usize>()
-            <= room
-    };
+fn even_cap<'l>(skills: impl Iterator<Item = &'l Lengths> + Clone, room: usize) -> usize {
+    let fits = |cap: usize| skills.clone().map(|s| s.at(cap)).sum::<usize>() <= room;
     let (mut low, mut high) = (0, MAX_DESCRIPTION);
     if fits(high) {
         return high;
@@ -372,6 +426,31 @@ mod tests {
                 "{topic}: {} of 16,000 used",
                 catalog.text.len()
             );
+        }
+    }
+
+    #[test]
+    fn lengths_are_those_of_the_rendered_entries_at_every_cap() {
+        let descriptions = [
+            "Plain words. Use when testing.",
+            "Cut   between  spaces, \"quotes\" & <tags> and 'apostrophes'.",
+            "Ünïcödé — dashes … and emoji 📄 at the end📄",
+            "x",
+            "ends with spaces   ",
+            "",
+            &"Long and longer. ".repeat(80),
+        ];
+        for description in descriptions {
+            let skill = skill("a-skill", description);
+            let lengths = Lengths::of(&skill);
+            let count = skill.meta.catalog_description().chars().count();
+            for cap in (0..count + 3).chain([SHORTENED, MAX_DESCRIPTION]) {
+                assert_eq!(
+                    lengths.at(cap),
+                    entry(&skill, Some(cap)).0.len(),
+                    "{description:?} at {cap}"
+                );
+            }
         }
     }
 

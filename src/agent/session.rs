@@ -304,3 +304,37 @@ pub fn parse_slash(task: &str) -> Option<(&str, &str)> {
     let (name, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     (!name.is_empty() && !name.contains('/')).then_some((name, args.trim()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tools_with_ten_and_with_ten_thousand_skills_are_the_same() {
+        let workspace = tempfile::tempdir().unwrap();
+        let skills: Vec<Skill> = (0..10_000)
+            .map(|i| Skill::sample(&format!("skill-{i:05}"), "Bulk. Use when testing."))
+            .collect();
+        let refs: Vec<&Skill> = skills.iter().collect();
+        let options = ExecOptions {
+            task: "task",
+            workspace: workspace.path(),
+            state_dir: workspace.path(),
+            policy: Policy::default(),
+            budgets: Budgets::default(),
+            catalog_budget: None,
+            timeout: Duration::from_secs(1),
+            shadowed: Vec::new(),
+            skill_roots: Vec::new(),
+            grants: BTreeMap::new(),
+            sandbox: Sandbox::off(),
+        };
+        for provider in [None, Some("anthropic"), Some("openai")] {
+            let tools = |count: usize| {
+                let plan = dry_run(&refs[..count], &options, None, provider).unwrap();
+                serde_json::to_string(&plan.tools).unwrap()
+            };
+            assert_eq!(tools(10), tools(10_000), "{provider:?}");
+        }
+    }
+}

@@ -10,6 +10,7 @@ use crate::manifest::lock::Lockfile;
 use crate::ops::project_trust::{self, TrustedSettings};
 use crate::project::{Discovery, Project};
 use crate::roots::{Root, SkillSet, discover_roots};
+use crate::skill::cache::FrontmatterCache;
 
 /// The roots and every skill in them, for a command run in `cwd`.
 pub struct LoadedSkills {
@@ -116,7 +117,11 @@ pub fn load_skills(cwd: &Path, dirs: &Dirs) -> anyhow::Result<LoadedSkills> {
             dirs.cache.display()
         )
     })?;
-    let set = SkillSet::load(&roots);
+    // Frontmatter parsed before, from skillpkg's own cache directory.
+    let cache = FrontmatterCache::open(&dirs.cache);
+    let set = SkillSet::load_cached(&roots, Some(&cache));
+    // A cache that cannot be written only makes the next run slower.
+    let _ = cache.save();
     Ok(LoadedSkills {
         roots,
         set,

@@ -20,7 +20,9 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::dirs::Dirs;
-use crate::skill::{Skill, load_skill};
+use crate::skill::Skill;
+use crate::skill::cache::FrontmatterCache;
+use crate::skill::load::load_skill_in;
 
 /// Which layer a root is. Ordered by precedence: `Project` wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -148,9 +150,15 @@ pub struct SkillSet {
 impl SkillSet {
     /// Loads every skill of `roots` (given highest precedence first).
     pub fn load(roots: &[Root]) -> SkillSet {
+        SkillSet::load_cached(roots, None)
+    }
+
+    /// [`SkillSet::load`], taking frontmatter from `cache` where it holds
+    /// the file as it is, and adding what it parsed to it.
+    pub fn load_cached(roots: &[Root], cache: Option<&FrontmatterCache>) -> SkillSet {
         let mut set = SkillSet::default();
         for root in roots {
-            set.load_root(root);
+            set.load_root(root, cache);
         }
         set.entries.sort_by(|a, b| {
             a.skill
@@ -169,7 +177,7 @@ impl SkillSet {
         set
     }
 
-    fn load_root(&mut self, root: &Root) {
+    fn load_root(&mut self, root: &Root, cache: Option<&FrontmatterCache>) {
         if root.kind != RootKind::Builtin && crate::fsutil::owned_by_someone_else(&root.dir) {
             self.skipped.push(SkippedSkill {
                 dir: root.dir.clone(),
@@ -202,13 +210,15 @@ impl SkillSet {
             .filter_map(Result::ok)
             .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
             .map(|e| e.path())
-            .filter(|p| p.is_dir())
             .collect();
         dirs.sort();
-        let loaded = load_all(&dirs);
+        let loaded = load_all(&dirs, cache);
         // Names are unique within a root: index of the entry that took each.
         let mut taken: HashMap<String, usize> = HashMap::new();
         for (dir, result) in dirs.into_iter().zip(loaded) {
+            let Some(result) = result else {
+                continue; // not a folder
+            };
             match result {
                 Ok(skill) => {
                     if let Some(&existing) = taken.get(&skill.meta.name) {
@@ -286,20 +296,39 @@ impl SkillSet {
     }
 }
 
+/// The skill in `path`, or `None` when `path` is not a folder (symlinks
+/// followed).
+fn load_folder(
+    path: &std::path::Path,
+    cache: Option<&FrontmatterCache>,
+) -> Option<Result<Skill, crate::skill::SkillError>> {
+    let metadata = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
+    Some(load_skill_in(path, Some(&metadata), cache))
+}
+
 /// Loads skills from many directories, spread over the available cores:
 /// discovery is dominated by opening files and parsing small YAML documents.
-fn load_all(dirs: &[PathBuf]) -> Vec<Result<Skill, crate::skill::SkillError>> {
+fn load_all(
+    dirs: &[PathBuf],
+    cache: Option<&FrontmatterCache>,
+) -> Vec<Option<Result<Skill, crate::skill::SkillError>>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
     if threads <= 1 || dirs.len() < 64 {
-        return dirs.iter().map(|d| load_skill(d)).collect();
+        return dirs.iter().map(|d| load_folder(d, cache)).collect();
     }
     let chunk = dirs.len().div_ceil(threads);
     std::thread::scope(|scope| {
         let handles: Vec<_> = dirs
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|d| load_skill(d)).collect::<Vec<_>>()))
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|d| load_folder(d, cache))
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
         handles
             .into_iter()

@@ -23,6 +23,23 @@ pub fn find_skill_md(dir: &Path) -> Option<PathBuf> {
         .find(|path| path.exists())
 }
 
+/// Opens `SKILL.md` (or `skill.md`) in `dir`: what [`find_skill_md`]
+/// finds, opened, without a separate look-up before the open.
+pub fn open_skill_md(dir: &Path) -> Result<Option<(PathBuf, std::fs::File)>, SkillError> {
+    for name in SKILL_FILE_NAMES {
+        let path = dir.join(name);
+        match std::fs::File::open(&path) {
+            Ok(file) => return Ok(Some((path, file))),
+            // As `find_skill_md`: a name that is not there (whatever the
+            // reason) is passed over; one that is there but cannot be
+            // opened is an error.
+            Err(source) if path.exists() => return Err(SkillError::Io { path, source }),
+            Err(_) => {}
+        }
+    }
+    Ok(None)
+}
+
 /// The frontmatter of a SKILL.md, read without its body.
 #[derive(Debug, Clone)]
 pub struct Frontmatter {
@@ -69,6 +86,11 @@ fn utf8<'b>(bytes: &'b [u8], path: &Path, base: usize) -> Result<&'b str, SkillE
 /// line ends are accepted). The body is never read.
 pub fn read_frontmatter(path: &Path) -> Result<Frontmatter, SkillError> {
     let file = std::fs::File::open(path).map_err(io_error(path))?;
+    read_frontmatter_from(file, path)
+}
+
+/// [`read_frontmatter`] of `file`, opened from `path`.
+pub fn read_frontmatter_from(file: std::fs::File, path: &Path) -> Result<Frontmatter, SkillError> {
     let mut reader = BufReader::new(file);
     let mut buf = Vec::new();
 

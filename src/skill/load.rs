@@ -9,7 +9,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::document::{find_skill_md, read_frontmatter};
+use super::cache::FrontmatterCache;
+use super::document::{SKILL_FILE_NAMES, open_skill_md, read_frontmatter_from};
 use super::model::{Skill, SkillMeta, split_allowed_tools};
 use super::name::{check_name, normalize_name};
 use super::spec::{ALLOWED_FIELDS, MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH};
@@ -31,16 +32,17 @@ pub const CLIENT_FIELDS: [&str; 9] = [
     "when_to_use",
 ];
 
-/// Whether anyone may write `path` (its mode has the other-write bit).
-fn is_world_writable(path: &Path) -> bool {
+/// Whether anyone may write what `metadata` describes (its mode has the
+/// other-write bit).
+fn is_world_writable(metadata: Option<&std::fs::Metadata>) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o002 != 0)
+        metadata.is_some_and(|m| m.permissions().mode() & 0o002 != 0)
     }
     #[cfg(not(unix))]
     {
-        let _ = path;
+        let _ = metadata;
         false
     }
 }
@@ -58,10 +60,29 @@ fn scalar_text(value: &Value) -> Option<String> {
 
 /// Loads a skill's metadata from `dir` without reading its body.
 pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
-    let skill_md = find_skill_md(dir).ok_or_else(|| SkillError::MissingSkillMd {
+    load_skill_in(dir, std::fs::metadata(dir).ok().as_ref(), None)
+}
+
+/// [`load_skill`] of `dir`, whose metadata (symlinks followed) the caller
+/// has already read: discovery looks at every folder of a root anyway.
+/// With a `cache`, frontmatter it holds for the file as it is now is not
+/// read again, and frontmatter parsed is added to it.
+pub fn load_skill_in(
+    dir: &Path,
+    dir_metadata: Option<&std::fs::Metadata>,
+    cache: Option<&FrontmatterCache>,
+) -> Result<Skill, SkillError> {
+    if let Some(cache) = cache
+        && let Some((skill_md, metadata)) = locate_skill_md(dir)
+        && let Some(fields) = cache.get(&skill_md, &metadata)
+    {
+        return skill_from(dir, dir_metadata, skill_md, Some(&metadata), &fields);
+    }
+    let (skill_md, file) = open_skill_md(dir)?.ok_or_else(|| SkillError::MissingSkillMd {
         dir: dir.to_path_buf(),
     })?;
-    let frontmatter = read_frontmatter(&skill_md)?;
+    let file_metadata = file.metadata().ok();
+    let frontmatter = read_frontmatter_from(file, &skill_md)?;
     let value = parse_yaml(&frontmatter.yaml).map_err(|(line, message)| SkillError::Yaml {
         path: skill_md.clone(),
         line: line.map(|l| l + frontmatter.first_line - 1),
@@ -70,7 +91,31 @@ pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
     let Value::Object(fields) = value else {
         return Err(SkillError::NotMapping { path: skill_md });
     };
+    if let (Some(cache), Some(metadata)) = (cache, &file_metadata) {
+        cache.put(&skill_md, metadata, &fields);
+    }
+    skill_from(dir, dir_metadata, skill_md, file_metadata.as_ref(), &fields)
+}
 
+/// The SKILL.md [`find_skill_md`](super::document::find_skill_md)
+/// finds, with its metadata.
+fn locate_skill_md(dir: &Path) -> Option<(std::path::PathBuf, std::fs::Metadata)> {
+    SKILL_FILE_NAMES.iter().find_map(|name| {
+        let path = dir.join(name);
+        std::fs::metadata(&path)
+            .ok()
+            .map(|metadata| (path, metadata))
+    })
+}
+
+/// The skill in `dir` whose SKILL.md's frontmatter holds `fields`.
+fn skill_from(
+    dir: &Path,
+    dir_metadata: Option<&std::fs::Metadata>,
+    skill_md: std::path::PathBuf,
+    file_metadata: Option<&std::fs::Metadata>,
+    fields: &serde_json::Map<String, Value>,
+) -> Result<Skill, SkillError> {
     let required = |field: &'static str| {
         fields
             .get(field)
@@ -111,7 +156,7 @@ pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
     }
 
     let mut extra = BTreeMap::new();
-    for (key, value) in &fields {
+    for (key, value) in fields {
         if ALLOWED_FIELDS.contains(&key.as_str()) {
             continue;
         }
@@ -130,9 +175,10 @@ pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
         _ => BTreeMap::new(),
     };
 
-    let world_writable = [dir, skill_md.as_path()]
+    let world_writable = [(dir, dir_metadata), (skill_md.as_path(), file_metadata)]
         .into_iter()
-        .find(|path| is_world_writable(path));
+        .find(|(_, metadata)| is_world_writable(*metadata))
+        .map(|(path, _)| path);
     if let Some(path) = world_writable {
         warnings.push(format!(
             "world-writable: any user on this machine can change {}; its allowed-tools pre-approve nothing",
@@ -141,6 +187,7 @@ pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
     }
     Ok(Skill {
         world_writable: world_writable.is_some(),
+        codex_implicit: Default::default(),
         meta: SkillMeta {
             name,
             description,
@@ -179,6 +226,34 @@ mod tests {
         let read = skill.read_instructions().unwrap();
         assert!(read.len() < max + 200, "{}", read.len());
         assert!(read.ends_with(&format!("only the first {max} are shown]")));
+    }
+
+    #[test]
+    fn a_skill_loaded_from_the_cache_is_the_skill_loaded_from_its_file() {
+        use super::super::cache::FrontmatterCache;
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("Wrong-Dir");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            "---\nname: a-skill\ndescription: Cached. Use when testing.\nallowed-tools: Bash(git:*) Read\nx-extra: [1, 2]\nmetadata:\n  author: me\n---\nBody.\n",
+        )
+        .unwrap();
+        let settled = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+        let load = || {
+            let cache = FrontmatterCache::open_settled(temp.path(), settled);
+            let skill = load_skill_in(&dir, std::fs::metadata(&dir).ok().as_ref(), Some(&cache));
+            cache.save().unwrap();
+            serde_json::to_value(skill.unwrap()).unwrap()
+        };
+        let parsed = load();
+        assert!(temp.path().join(super::super::cache::FILE_NAME).exists());
+        assert_eq!(load(), parsed);
+        assert_eq!(
+            parsed,
+            serde_json::to_value(load_skill(&dir).unwrap()).unwrap()
+        );
+        assert_eq!(parsed["warnings"].as_array().unwrap().len(), 2, "{parsed}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Everything about one skill on disk: `SKILL.md` parsing, the reference
 //! validator, the lenient loader and prompt rendering.
 
+pub mod cache;
 pub mod document;
 mod error;
 pub mod load;

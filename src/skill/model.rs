@@ -84,6 +84,10 @@ pub struct Skill {
     /// `allowed-tools` pre-approve nothing.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub world_writable: bool,
+    /// Whether `agents/openai.yaml` lets a model activate it, read once
+    /// when first asked.
+    #[serde(skip)]
+    pub(crate) codex_implicit: std::sync::OnceLock<bool>,
 }
 
 impl Skill {
@@ -151,6 +155,7 @@ impl Skill {
             skill_md: format!("/skills/{name}/SKILL.md").into(),
             warnings: Vec::new(),
             world_writable: false,
+            codex_implicit: Default::default(),
         }
     }
 
@@ -165,9 +170,13 @@ impl Skill {
 
     /// Whether a model may activate the skill on its own: not with
     /// `disable-model-invocation: true`, nor when Codex's
-    /// `agents/openai.yaml` says `policy: {allow_implicit_invocation: false}`.
+    /// `agents/openai.yaml` says `policy: {allow_implicit_invocation: false}`
+    /// (read the first time this is asked).
     pub fn model_invocable(&self) -> bool {
-        !self.meta.disable_model_invocation() && codex_allows_implicit(&self.dir)
+        !self.meta.disable_model_invocation()
+            && *self
+                .codex_implicit
+                .get_or_init(|| codex_allows_implicit(&self.dir))
     }
 }
 

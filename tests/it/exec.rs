@@ -955,13 +955,13 @@ fn dry_run_uses_the_budget_of_the_model_named_or_configured() {
     assert_eq!(budget(&["--model", "openai:llama3.1"]), 4_000);
 }
 
-/// A stand-in model server on loopback that records each request body and
-/// answers every one with `answer`.
+/// A stand-in model server on loopback that records each request body, as
+/// sent, and answers every one with `answer`.
 fn recording_model_server(
     answer: Value,
 ) -> (
     String,
-    std::sync::Arc<std::sync::Mutex<Vec<Value>>>,
+    std::sync::Arc<std::sync::Mutex<Vec<Vec<u8>>>>,
     tokio::runtime::Runtime,
 ) {
     let bodies = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -970,10 +970,7 @@ fn recording_model_server(
         let recorded = recorded.clone();
         let answer = answer.clone();
         async move {
-            recorded
-                .lock()
-                .unwrap()
-                .push(serde_json::from_slice::<Value>(&body).unwrap_or(Value::Null));
+            recorded.lock().unwrap().push(body.to_vec());
             (
                 [(axum::http::header::CONTENT_TYPE, "application/json")],
                 answer.to_string(),
@@ -1021,7 +1018,8 @@ fn dry_run_json_shows_exactly_the_system_prompt_and_tools_a_run_sends() {
         dry.extend_from_slice(&args);
         let out = run(ctx.command().env(key, "test-key").args(&dry)).assert_ok();
         let plan: Value = serde_json::from_str(&out.stdout).unwrap();
-        let sent = bodies.lock().unwrap()[0].clone();
+        let raw = String::from_utf8(bodies.lock().unwrap()[0].clone()).unwrap();
+        let sent: Value = serde_json::from_str(&raw).unwrap();
         let system = match model.starts_with("openai") {
             true => sent["messages"][0]["content"].clone(),
             false => sent["system"].clone(),
@@ -1036,6 +1034,15 @@ fn dry_run_json_shows_exactly_the_system_prompt_and_tools_a_run_sends() {
             serde_json::to_string(&plan["tools"]).unwrap(),
             "{model}"
         );
+        // Byte for byte: the body as sent holds the dry run's prompt and
+        // tools, serialised, exactly.
+        let system = serde_json::to_string(plan["system"].as_str().unwrap()).unwrap();
+        assert!(raw.contains(&system), "{model}: {raw}");
+        let tools = format!(
+            "\"tools\":{}",
+            serde_json::to_string(&plan["tools"]).unwrap()
+        );
+        assert!(raw.contains(&tools), "{model}: {raw}");
     }
 }
 

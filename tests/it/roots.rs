@@ -323,3 +323,28 @@ fn an_agents_folder_that_links_to_the_install_root_is_read_once() {
         out.stdout
     );
 }
+
+#[test]
+fn a_corrupt_frontmatter_cache_changes_nothing_and_none_is_read_from_the_project() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "alpha",
+        &skill_md("alpha", "On disk. Use when testing."),
+    );
+    let clean = ctx.ok(&["list", "--json"]).stdout;
+    let name = skillpkg::skill::cache::FILE_NAME;
+    std::fs::write(ctx.root().join("cache").join(name), "{\"version\": 1, [").unwrap();
+    // What a cloned repository could plant: never looked at.
+    let planted = format!(
+        "{{\"version\": 1, \"entries\": {{\"{}\": {{}}}}}}",
+        ctx.project_root().join("alpha/SKILL.md").display()
+    );
+    for dir in [ctx.project.clone(), ctx.project.join(".skillpkg")] {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), &planted).unwrap();
+    }
+    let out = ctx.ok(&["list", "--json"]);
+    assert_eq!(out.stdout, clean);
+    assert_eq!(out.stderr, "");
+}

@@ -8,6 +8,7 @@ pub mod command_line;
 pub mod confine;
 pub mod policy;
 pub mod process;
+mod read;
 pub mod sandbox;
 pub mod write_beneath;
 
@@ -22,12 +23,11 @@ use super::model::ToolSpec;
 use super::slash::substitute;
 use crate::skill::Skill;
 use confine::Confinement;
+use read::for_each_line;
 use sandbox::{Sandbox, SandboxMode};
 
 /// Files listed with an activated skill, at most.
 const MAX_LISTED_FILES: usize = 50;
-/// Bytes of a file `read_file`/`read_resource` returns, at most.
-const MAX_READ: usize = 100_000;
 
 /// The tools the model sees; a skill of one of these names never answers
 /// that tool's calls.
@@ -100,10 +100,16 @@ pub struct Toolbox<'s> {
     invocable: Vec<String>,
     active: Vec<String>,
     loaded: BTreeSet<(String, String)>,
-    confinement: Confinement,
-    /// The skills' folders and the roots they are in, canonical: never
-    /// written by the agent.
-    protected: Vec<PathBuf>,
+    /// In the order given, for the confinement's message.
+    in_order: Vec<&'s Skill>,
+    /// The skills' folders, canonical, found on first use: listing the
+    /// tools (a dry run) needs none of them.
+    skill_dirs: std::sync::OnceLock<Vec<PathBuf>>,
+    /// The workspace and the skills' folders.
+    confinement: std::sync::OnceLock<Confinement>,
+    /// The roots the skills are in, canonical: never written by the agent,
+    /// nor are the skills' folders.
+    protected_roots: Vec<PathBuf>,
     /// By skill name, the patterns of its `allowed-tools` the user
     /// approved: only these pre-approve calls while it is active.
     pub grants: BTreeMap<String, Vec<String>>,
@@ -121,12 +127,6 @@ impl<'s> Toolbox<'s> {
     /// Tools over `skills` (the resolved set) in `workspace`.
     pub fn new(workspace: &Path, skills: &[&'s Skill]) -> anyhow::Result<Toolbox<'s>> {
         let workspace = std::fs::canonicalize(workspace)?;
-        let skill_dirs: Vec<PathBuf> = skills
-            .iter()
-            .filter_map(|s| std::fs::canonicalize(&s.dir).ok())
-            .collect();
-        let confinement =
-            Confinement::new(std::iter::once(workspace.clone()).chain(skill_dirs.clone()));
         Ok(Toolbox {
             invocable: skills
                 .iter()
@@ -134,10 +134,12 @@ impl<'s> Toolbox<'s> {
                 .map(|s| s.meta.name.clone())
                 .collect(),
             skills: skills.iter().map(|s| (s.meta.name.clone(), *s)).collect(),
+            in_order: skills.to_vec(),
             active: Vec::new(),
             loaded: BTreeSet::new(),
-            confinement,
-            protected: skill_dirs,
+            skill_dirs: Default::default(),
+            confinement: Default::default(),
+            protected_roots: Vec::new(),
             workspace,
             grants: BTreeMap::new(),
             timeout: Duration::from_secs(120),
@@ -150,8 +152,30 @@ impl<'s> Toolbox<'s> {
     /// Protects the skill roots in `roots` too: the agent may not plant a
     /// new skill in one.
     pub fn protect_roots(&mut self, roots: &[PathBuf]) {
-        self.protected
+        self.protected_roots
             .extend(roots.iter().filter_map(|r| std::fs::canonicalize(r).ok()));
+    }
+
+    /// The skills' folders, canonical (those that resolve).
+    fn skill_dirs(&self) -> &[PathBuf] {
+        self.skill_dirs.get_or_init(|| {
+            self.in_order
+                .iter()
+                .filter_map(|s| std::fs::canonicalize(&s.dir).ok())
+                .collect()
+        })
+    }
+
+    /// Where tools may read and write: the workspace and the skills'
+    /// folders.
+    fn confinement(&self) -> &Confinement {
+        self.confinement.get_or_init(|| {
+            Confinement::canonical(
+                std::iter::once(self.workspace.clone())
+                    .chain(self.skill_dirs().iter().cloned())
+                    .collect(),
+            )
+        })
     }
 
     /// The workspace (canonical).
@@ -447,7 +471,7 @@ impl<'s> Toolbox<'s> {
 
     fn read_file(&mut self, input: &Value) -> Result<ToolOutput, String> {
         let path = self
-            .confinement
+            .confinement()
             .existing(&self.workspace, str_arg(input, "path")?)
             .map_err(|e| e.to_string())?;
         read_text(&path)
@@ -456,7 +480,7 @@ impl<'s> Toolbox<'s> {
     fn list_dir(&mut self, input: &Value) -> Result<ToolOutput, String> {
         let relative = input["path"].as_str().unwrap_or(".");
         let path = self
-            .confinement
+            .confinement()
             .existing(&self.workspace, relative)
             .map_err(|e| e.to_string())?;
         let mut names: Vec<String> = std::fs::read_dir(&path)
@@ -485,7 +509,7 @@ impl<'s> Toolbox<'s> {
             .map_err(|e| format!("invalid pattern: {e}"))?;
         let relative = input["path"].as_str().unwrap_or(".");
         let root = self
-            .confinement
+            .confinement()
             .existing(&self.workspace, relative)
             .map_err(|e| e.to_string())?;
         let mut hits = Vec::new();
@@ -573,7 +597,11 @@ impl<'s> Toolbox<'s> {
         {
             return Some("it is the project's manifest or lock");
         }
-        let in_skill = self.protected.iter().any(|dir| path.starts_with(dir));
+        let in_skill = self
+            .skill_dirs()
+            .iter()
+            .chain(&self.protected_roots)
+            .any(|dir| path.starts_with(dir));
         if in_skill
             || names
                 .windows(2)
@@ -673,87 +701,13 @@ fn str_arg<'v>(input: &'v Value, key: &str) -> Result<&'v str, String> {
         .ok_or_else(|| format!("missing string argument '{key}'"))
 }
 
-/// The first [`MAX_READ`] bytes of a regular file as text: no more is
-/// read, however large the file.
+/// A file as `read_file` shows it (see [`read::read_text`]).
 fn read_text(path: &Path) -> Result<ToolOutput, String> {
-    use std::io::Read as _;
-    let failed = |e: std::io::Error| format!("{}: {e}", path.display());
-    let file = std::fs::File::open(path).map_err(failed)?;
-    let metadata = file.metadata().map_err(failed)?;
-    if !metadata.is_file() {
-        return Err(format!("{} is not a regular file", path.display()));
-    }
-    let size = metadata.len();
-    let mut bytes = Vec::with_capacity(MAX_READ.min(size as usize));
-    file.take(MAX_READ as u64)
-        .read_to_end(&mut bytes)
-        .map_err(failed)?;
-    let text = match std::str::from_utf8(&bytes) {
-        Ok(text) => text,
-        // A character cut by the limit is not binary.
-        Err(e) if e.error_len().is_none() => {
-            std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid prefix")
-        }
-        Err(_) => {
-            return Ok(ToolOutput::ok(format!(
-                "{} is a binary file ({size} bytes); use a script to work with it.",
-                path.display()
-            )));
-        }
-    };
-    let truncated = size > MAX_READ as u64;
-    let mut shown = text.to_string();
-    if truncated {
-        shown.push_str(&format!("\n[truncated: the file has {size} bytes]"));
-    }
+    let (shown, truncated) = read::read_text(path)?;
     Ok(ToolOutput {
         truncated,
         ..ToolOutput::ok(shown)
     })
-}
-
-/// The longest line `grep` holds in memory; the rest of a longer line is
-/// skipped.
-const MAX_GREP_LINE: usize = 64 * 1024;
-
-/// Calls `on_line` with each line of `reader` (without its newline), read
-/// a bounded piece at a time: a line longer than [`MAX_GREP_LINE`] is cut.
-/// Stops early when `on_line` returns false.
-fn for_each_line(
-    mut reader: impl std::io::BufRead,
-    mut on_line: impl FnMut(usize, &str) -> bool,
-) -> std::io::Result<()> {
-    use std::io::BufRead as _;
-    let mut line = Vec::new();
-    let mut number = 0;
-    loop {
-        line.clear();
-        let read =
-            std::io::Read::take(&mut reader, MAX_GREP_LINE as u64).read_until(b'\n', &mut line)?;
-        if read == 0 {
-            return Ok(());
-        }
-        number += 1;
-        if line.last() == Some(&b'\n') {
-            line.pop();
-        } else if read == MAX_GREP_LINE {
-            // Skip the rest of an over-long line without holding it.
-            let mut rest = Vec::new();
-            while std::io::Read::take(&mut reader, MAX_GREP_LINE as u64)
-                .read_until(b'\n', &mut rest)?
-                > 0
-            {
-                let ended = rest.last() == Some(&b'\n');
-                rest.clear();
-                if ended {
-                    break;
-                }
-            }
-        }
-        if !on_line(number, &String::from_utf8_lossy(&line)) {
-            return Ok(());
-        }
-    }
 }
 
 /// The files of a skill directory, relative, sorted.
@@ -787,18 +741,5 @@ mod tests {
         shown.sort();
         named.sort();
         assert_eq!(shown, named);
-    }
-
-    #[test]
-    fn lines_are_read_a_bounded_piece_at_a_time() {
-        let long = "x".repeat(MAX_GREP_LINE * 3);
-        let text = format!("first\n{long}\nthird\nfourth");
-        let mut seen = Vec::new();
-        for_each_line(std::io::Cursor::new(text), |number, line| {
-            seen.push((number, line.len()));
-            number < 3
-        })
-        .unwrap();
-        assert_eq!(seen, [(1, 5), (2, MAX_GREP_LINE), (3, 5)]);
     }
 }
