@@ -265,7 +265,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --path --git --rev --subdir --skill --list --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
+            opts="-g -q -v -h --registry --path --git --rev --subdir --skill --list --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -293,6 +293,10 @@ _skillpkg() {
                     ;;
                 --skill)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-mode)
+                    COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1119,7 +1123,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__import)
-            opts="-g -q -v -h --from --adopt --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
+            opts="-g -q -v -h --from --adopt --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1127,6 +1131,10 @@ _skillpkg() {
             case "${prev}" in
                 --from)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-mode)
+                    COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1229,12 +1237,16 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__install)
-            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
+            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --link-mode)
+                    COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1397,12 +1409,16 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__remove)
-            opts="-g -q -v -h --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
+            opts="-g -q -v -h --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --link-mode)
+                    COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1461,12 +1477,16 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__update)
-            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --require-valid --approve-grants --global --quiet --verbose --help"
+            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --link-mode)
+                    COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

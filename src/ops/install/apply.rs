@@ -5,6 +5,7 @@
 //! `--force`.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context as _, bail};
 
@@ -33,6 +34,8 @@ pub(super) struct Apply<'a> {
     pub cache: &'a Path,
     /// How to behave.
     pub options: InstallOptions<'a>,
+    /// Whether the warning that links fell back to copies was given.
+    pub link_failure_said: AtomicBool,
 }
 
 impl Apply<'_> {
@@ -187,8 +190,18 @@ impl Apply<'_> {
         if let (Some(tree), Some(executables), Some(checksum)) =
             (known, &ready.executables, &ready.checksum)
         {
-            match trees.stage(checksum, tree, ready.skill, executables, &staging)? {
+            let mode = self.options.link_mode;
+            match trees.stage(checksum, tree, ready.skill, executables, &staging, mode)? {
                 Lookup::Hit(staged) => return Ok(staged),
+                Lookup::Copied(staged, error) => {
+                    if !self.link_failure_said.swap(true, Ordering::Relaxed) {
+                        ready.warnings.push(format!(
+                            "could not hard-link files from the cache ({error}), so they were copied; the cache ({}) and the project may be on different file systems: pass --link-mode copy (or set SKILLPKG_LINK_MODE=copy) to copy without trying",
+                            self.cache.display()
+                        ));
+                    }
+                    return Ok(staged);
+                }
                 Lookup::Miss => {}
                 Lookup::Replaced(cached) => ready.warnings.push(format!(
                     "{}: the cached copy of its files ({}) did not match skills.lock and was replaced from the verified archive",
@@ -226,7 +239,7 @@ impl Apply<'_> {
         // Only a cache: a tree that cannot be kept (a full or read-only
         // disk) is unpacked from the archive again next time.
         if let Some(checksum) = &ready.checksum {
-            let _ = trees.keep(&staged, checksum);
+            let _ = trees.keep(&staged, checksum, self.options.link_mode);
         }
         Ok(staged)
     }

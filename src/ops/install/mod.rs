@@ -585,6 +585,7 @@ fn sync(
         old_lock: &old_lock,
         cache: &dirs.cache,
         options,
+        link_failure_said: Default::default(),
     };
     let (mut skills, mut changes) = apply.run(ready)?;
     take_back_former_exposures(project, &root, &targets, &old_lock, &skills, dirs)?;

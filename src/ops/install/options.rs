@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use crate::progress::{Progress, SILENT};
+use crate::store::trees::LinkMode;
 
 /// How `install` may behave.
 #[derive(Clone, Copy)]
@@ -26,6 +27,8 @@ pub struct InstallOptions<'p> {
     pub progress: &'p dyn Progress,
     /// What to do about grants new or changed skills ask for.
     pub grants: GrantConsent<'p>,
+    /// How cached trees are put in place.
+    pub link_mode: LinkMode,
 }
 
 impl Default for InstallOptions<'_> {
@@ -39,6 +42,7 @@ impl Default for InstallOptions<'_> {
             require_valid: false,
             progress: &SILENT,
             grants: GrantConsent::Leave,
+            link_mode: LinkMode::default(),
         }
     }
 }
@@ -62,6 +66,7 @@ impl std::fmt::Debug for InstallOptions<'_> {
             .field("offline", &self.offline)
             .field("require_valid", &self.require_valid)
             .field("grants", &self.grants)
+            .field("link_mode", &self.link_mode)
             .finish_non_exhaustive()
     }
 }
