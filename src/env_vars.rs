@@ -8,6 +8,13 @@ pub const SKILLPKG_CACHE_DIR: &str = "SKILLPKG_CACHE_DIR";
 pub const SKILLPKG_DATA_DIR: &str = "SKILLPKG_DATA_DIR";
 /// Overrides the user skill root (default `~/.agents/skills`).
 pub const SKILLPKG_USER_ROOT: &str = "SKILLPKG_USER_ROOT";
+/// The user's config directory (default `~/.config`): where some agents
+/// read their user skills.
+pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
+/// The user's state directory: when set, `npx skills` keeps the lock of
+/// the user's skills in `$XDG_STATE_HOME/skills/.skill-lock.json`, and
+/// `import --global` reads it there.
+pub const XDG_STATE_HOME: &str = "XDG_STATE_HOME";
 /// Any value turns coloured output off (<https://no-color.org>).
 pub const NO_COLOR: &str = "NO_COLOR";
 /// The password of an encrypted minisign secret key (for `publish`, `keygen`).

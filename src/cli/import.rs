@@ -55,14 +55,16 @@ pub(super) fn run(args: ImportArgs, context: &mut Context) -> anyhow::Result<Exi
 }
 
 /// `import`: reads the project's skills-lock.json (or, with --global, the
-/// user's ~/.agents/.skill-lock.json).
+/// user's ~/.agents/.skill-lock.json, or $XDG_STATE_HOME/skills/.skill-lock.json).
 fn from_lock(args: &ImportArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
     let project = context.project(args.flags.global)?;
     let lock_file = match args.flags.global {
-        true => import::global_lock(dirs.home.as_deref().ok_or_else(|| {
-            anyhow::anyhow!("no home directory, so no ~/.agents/.skill-lock.json")
-        })?),
+        true => import::global_lock(dirs.home.as_deref()).ok_or_else(|| {
+            anyhow::anyhow!(
+                "no home directory and no XDG_STATE_HOME, so no .skill-lock.json of npx skills to read: set HOME"
+            )
+        })?,
         false => project.dir.join(import::PROJECT_LOCK),
     };
     let imported = import::import_lock(

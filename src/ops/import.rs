@@ -1,7 +1,8 @@
 //! `import`: takes over the skills another installer put in place.
 //!
 //! `npx skills` records what it installed in `skills-lock.json` (a
-//! project's) or `~/.agents/.skill-lock.json` (the user's). Each entry
+//! project's) or `~/.agents/.skill-lock.json` (the user's; under
+//! `$XDG_STATE_HOME/skills/` when that is set). Each entry
 //! becomes a `skills.toml` dependency — a git dependency for `github`,
 //! `gitlab` and `git` sources, a path dependency for `local` ones — and
 //! one install locks them all. A skill already in the install root is
@@ -33,11 +34,20 @@ use crate::project::Project;
 /// The file `npx skills` writes in a project.
 pub const PROJECT_LOCK: &str = "skills-lock.json";
 
-/// Where `npx skills` keeps the lock of the user's skills, under the home
-/// directory.
-pub fn global_lock(home: &Path) -> PathBuf {
-    home.join(".agents").join(".skill-lock.json")
+/// Where `npx skills` (1.7.4, `getSkillLockPath`) keeps the lock of the
+/// user's skills: `$XDG_STATE_HOME/skills/.skill-lock.json` when that
+/// variable is set, else `~/.agents/.skill-lock.json`. None without
+/// either.
+pub fn global_lock(home: Option<&Path>) -> Option<PathBuf> {
+    let state = std::env::var_os(crate::env_vars::XDG_STATE_HOME).filter(|v| !v.is_empty());
+    match state {
+        Some(state) => Some(PathBuf::from(state).join("skills").join(GLOBAL_LOCK)),
+        None => home.map(|home| home.join(".agents").join(GLOBAL_LOCK)),
+    }
 }
+
+/// The name of the lock `npx skills` keeps of the user's skills.
+const GLOBAL_LOCK: &str = ".skill-lock.json";
 
 /// `skills-lock.json` (version 1) and `.skill-lock.json` (version 3): the
 /// fields both share, and the ones import reads.
@@ -119,35 +129,49 @@ pub fn import_lock(
             imported.already.push(name.clone());
             continue;
         }
+        let folder = root.join(name);
+        let present = folder.symlink_metadata().is_ok();
+        // Only a folder in place can be adopted as it is.
+        let global = if project.is_global() { " --global" } else { "" };
+        let takeover = match present {
+            true => format!("skillpkg import{global} --from {shown_root} --adopt {name}"),
+            false => String::new(),
+        };
         let spec = match spec_of(project, dirs, name, entry, lock_dir, options)? {
             Ok(spec) => spec,
             Err(reason) => {
                 imported.left_out.push(LeftOut {
                     name: name.clone(),
                     reason,
-                    takeover: format!("skillpkg import --from {shown_root} --adopt {name}"),
+                    takeover,
                 });
                 continue;
             }
         };
-        let folder = root.join(name);
-        let foreign =
-            folder.symlink_metadata().is_ok() && !managed.skills.iter().any(|s| s.folder() == name);
-        if foreign {
-            let source = source_tree(project, dirs, name, &spec, options)
-                .with_context(|| format!("could not read where {name} comes from"))?;
-            let here = crate::store::hash::tree_hash(&folder)?;
-            if here != source {
+        // Fetched (and checked) now, so that one source out of reach or
+        // broken leaves that skill out rather than failing the rest.
+        let source = match source_tree(project, dirs, name, &spec, options) {
+            Ok(source) => source,
+            Err(e) => {
                 imported.left_out.push(LeftOut {
                     name: name.clone(),
-                    reason: format!(
-                        "{} differs from what its source holds now",
-                        project.shown(&folder).display()
-                    ),
-                    takeover: format!("skillpkg import --from {shown_root} --adopt {name}"),
+                    reason: format!("its source {} cannot be installed ({e:#})", describe(&spec)),
+                    takeover,
                 });
                 continue;
             }
+        };
+        let foreign = present && !managed.skills.iter().any(|s| s.folder() == name);
+        if foreign && crate::store::hash::tree_hash(&folder)? != source {
+            imported.left_out.push(LeftOut {
+                name: name.clone(),
+                reason: format!(
+                    "{} differs from what its source holds now",
+                    project.shown(&folder).display()
+                ),
+                takeover,
+            });
+            continue;
         }
         imported.added.push((name.clone(), describe(&spec)));
         specs.push((name.clone(), spec));
@@ -225,7 +249,10 @@ fn spec_of(
                 rev: entry.git_ref.as_deref(),
                 subdir: None,
             };
-            let listing = list_repo(request, &dirs.cache, options.offline, scratch.path())?;
+            let listing = match list_repo(request, &dirs.cache, options.offline, scratch.path()) {
+                Ok(listing) => listing,
+                Err(e) => return Ok(Err(format!("its source {url} cannot be read ({e:#})"))),
+            };
             match listing.skills.iter().find(|s| s.name == name) {
                 Some(skill) => skill.subdir.clone(),
                 None => {

@@ -207,7 +207,7 @@ impl Agent {
 
 /// The user's config directory: `$XDG_CONFIG_HOME`, else `~/.config`.
 pub fn config_home(home: &Path) -> PathBuf {
-    std::env::var_os("XDG_CONFIG_HOME")
+    std::env::var_os(crate::env_vars::XDG_CONFIG_HOME)
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())

@@ -253,3 +253,94 @@ fn folders_placed_by_hand_are_adopted_as_they_are_and_linked_back() {
     let copies = listed.iter().filter(|s| s["name"] == "handmade").count();
     assert_eq!(copies, 1, "{listed:#?}");
 }
+
+/// `~/.agents/.skill-lock.json` as skills 1.7.4 writes it for `add -g`
+/// (version 3, `addSkillToLock`: the entry plus `installedAt` and
+/// `updatedAt`; `dismissed`), with one source that no longer exists.
+const GLOBAL_LOCK: &str = r#"{
+  "version": 3,
+  "skills": {
+    "gone": {
+      "source": "acme/gone",
+      "sourceType": "github",
+      "sourceUrl": "https://github.com/acme/gone.git",
+      "skillPath": "skills/gone/SKILL.md",
+      "skillFolderHash": "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+      "installedAt": "2026-11-20T10:00:00.000Z",
+      "updatedAt": "2026-11-20T10:00:00.000Z"
+    },
+    "review": {
+      "source": "acme/skills",
+      "sourceType": "github",
+      "sourceUrl": "https://github.com/acme/skills.git",
+      "skillPath": "skills/review/SKILL.md",
+      "skillFolderHash": "9d2f7a1c3b5e4d6f8a0b1c2d3e4f5a6b7c8d9e0f",
+      "installedAt": "2026-11-20T10:00:00.000Z",
+      "updatedAt": "2026-11-20T10:00:00.000Z"
+    }
+  },
+  "dismissed": {}
+}"#;
+
+#[test]
+fn the_users_skills_are_imported_from_where_npx_keeps_their_lock() {
+    let ctx = TestContext::new();
+    sources(&ctx);
+    // skills 1.7.4 keeps the user's lock under $XDG_STATE_HOME when set.
+    let state = ctx.root().join("state");
+    std::fs::create_dir_all(state.join("skills")).unwrap();
+    std::fs::write(state.join("skills/.skill-lock.json"), GLOBAL_LOCK).unwrap();
+    // The copy `npx skills add -g` left of the skill that is gone.
+    write_skill(
+        &ctx.user_root(),
+        "gone",
+        &skill_md("gone", "Was here. Use when testing."),
+    );
+    let import = |state: Option<&Path>| {
+        let mut cmd = ctx.command();
+        cmd.args(["import", "--global"]);
+        if let Some(state) = state {
+            cmd.env("XDG_STATE_HOME", state);
+        }
+        crate::common::run(&mut cmd)
+    };
+
+    // Without XDG_STATE_HOME it looks in ~/.agents, and says where.
+    let out = import(None).assert_fails();
+    assert!(
+        out.stderr.contains(&format!(
+            "there is no {}",
+            ctx.root().join("home/.agents/.skill-lock.json").display()
+        )),
+        "{}",
+        out.stderr
+    );
+
+    let out = import(Some(&state)).assert_ok();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+       Importing review from https://github.com/acme/skills (skills/review)
+       Installed review v0.0.0
+    warning: left out gone: its source https://github.com/acme/gone (skills/gone) cannot be installed ('gone': could not get https://github.com/acme/gone: could not fetch https://github.com/acme/gone: failed to resolve path '[TEMP]/github/acme/gone': No such file or directory; class=Os (2)); its files are untouched
+    hint: `skillpkg import --global --from [TEMP]/user-skills --adopt gone` takes it over as it is
+        Imported 1 skill of [TEMP]/state/skills/.skill-lock.json: skillpkg now manages it (skills.toml, skills.lock); [TEMP]/state/skills/.skill-lock.json is left in place
+    ");
+    // The source out of reach leaves its skill out, untouched; the rest
+    // are imported.
+    assert!(ctx.user_root().join("review/SKILL.md").is_file());
+    assert!(ctx.user_root().join("gone/SKILL.md").is_file());
+    let manifest =
+        std::fs::read_to_string(ctx.root().join("data/global/skills.toml")).unwrap_or_default();
+    ctx.ok(&["verify", "--global"]);
+    let listed = ctx.ok(&["list", "--json"]);
+    assert!(listed.stdout.contains("\"review\""), "{}", listed.stdout);
+    assert!(manifest.contains("review"), "{manifest}");
+    assert!(!manifest.contains("gone"), "{manifest}");
+
+    // The hint's command takes the left-out copy over as it is.
+    let mut adopt = ctx.command();
+    adopt.args(["import", "--global", "--from"]);
+    adopt.arg(ctx.user_root()).args(["--adopt", "gone"]);
+    crate::common::run(&mut adopt).assert_ok();
+    ctx.ok(&["verify", "--global"]);
+    assert!(ctx.user_root().join("gone/SKILL.md").is_file());
+}
