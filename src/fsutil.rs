@@ -5,31 +5,89 @@ use std::path::Path;
 
 /// Writes `bytes` to a temporary file beside `path`, syncs it, then renames
 /// it over `path`: readers never see a half-written file, and a killed
-/// process leaves the old file intact.
+/// process leaves the old file intact. The file keeps the mode it had, and
+/// a new one gets what the umask allows (0644 under 022), as any editor's
+/// would: these files are committed or shared (`skills.toml`,
+/// `skills.lock`, packed skills, index files).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_renamed(path, bytes, true)
+    write_renamed(path, bytes, true, Some(shared_mode(path)))
+}
+
+/// [`write_atomically`] for a file only its owner may read (mode 0600),
+/// from the moment it exists.
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_renamed(path, bytes, true, None)
 }
 
 /// Like [`write_atomically`] without the sync: for cache files, which are
 /// checked against a hash on every read, so a file a power cut tore is
 /// refetched rather than trusted. Readers still never see a partial file.
 pub fn write_cache_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_renamed(path, bytes, false)
+    write_renamed(path, bytes, false, None)
 }
 
-fn write_renamed(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> {
+/// `mode`: the permissions to give the file (`None`: the temporary
+/// file's own, 0600).
+fn write_renamed(path: &Path, bytes: &[u8], sync: bool, mode: Option<u32>) -> std::io::Result<()> {
     let parent = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     fs_err::create_dir_all(parent)?;
     let mut temp = tempfile::NamedTempFile::new_in(parent)?;
+    #[cfg(unix)]
+    if let Some(mode) = mode {
+        use std::os::unix::fs::PermissionsExt as _;
+        temp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
     temp.write_all(bytes)?;
     if sync {
         temp.as_file().sync_all()?;
     }
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The mode a shared file written at `path` gets: the one it has, else
+/// 0666 less the umask.
+fn shared_mode(path: &Path) -> u32 {
+    #[cfg(unix)]
+    if let Ok(metadata) = std::fs::metadata(path) {
+        use std::os::unix::fs::PermissionsExt as _;
+        return metadata.permissions().mode() & 0o7777;
+    }
+    let _ = path;
+    0o666 & !umask()
+}
+
+/// The process's umask, read once. Linux shows it in `/proc/self/status`;
+/// elsewhere it can only be read by setting it, which is done once, early
+/// and put back at once.
+fn umask() -> u32 {
+    static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *UMASK.get_or_init(|| {
+        let from_proc = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|status| {
+                status
+                    .lines()
+                    .find_map(|line| line.strip_prefix("Umask:"))
+                    .and_then(|value| u32::from_str_radix(value.trim(), 8).ok())
+            });
+        #[cfg(unix)]
+        let fallback = || {
+            // SAFETY: umask(2) cannot fail; the old mask is restored at once.
+            let old = unsafe { libc::umask(0o022) };
+            unsafe { libc::umask(old) };
+            old as u32
+        };
+        #[cfg(not(unix))]
+        let fallback = || 0o022;
+        from_proc.unwrap_or_else(fallback)
+    })
 }
 
 /// An exclusive lock on a file, held until dropped.

@@ -138,6 +138,8 @@ pub struct Context {
     /// The working directory.
     pub cwd: std::path::PathBuf,
     dirs: Option<Dirs>,
+    /// Whether the project's manifest was checked for unknown keys.
+    manifest_checked: bool,
 }
 
 /// `--json` and `--global`, for the commands that report on a project's lock.
@@ -168,9 +170,35 @@ impl Context {
 
     /// The project a command works on: the global one with `global`,
     /// else the one around the working directory.
+    /// Warns, once a run, about the keys of `project`'s `skills.toml` that
+    /// skillpkg ignores.
+    fn check_manifest(&mut self, project: &crate::project::Project) {
+        if self.manifest_checked {
+            return;
+        }
+        self.manifest_checked = true;
+        let text = std::fs::read_to_string(&project.manifest_path).unwrap_or_default();
+        let shown = project.shown(&project.manifest_path).display().to_string();
+        for key in crate::manifest::unknown::unknown_keys(&text) {
+            match key.closest {
+                Some(closest) => self.printer.warn(format_args!(
+                    "{shown}: unknown key `{}`, ignored; did you mean `{closest}`?",
+                    key.path
+                )),
+                None => self
+                    .printer
+                    .warn(format_args!("{shown}: unknown key `{}`, ignored", key.path)),
+            }
+        }
+    }
+
+    /// The project the command works on; warns once about keys of its
+    /// `skills.toml` that skillpkg ignores.
     pub fn project(&mut self, global: bool) -> anyhow::Result<crate::project::Project> {
         let cwd = self.cwd.clone();
-        crate::project::Project::locate(&cwd, self.dirs()?, global)
+        let project = crate::project::Project::locate(&cwd, self.dirs()?, global)?;
+        self.check_manifest(&project);
+        Ok(project)
     }
 }
 
@@ -228,6 +256,7 @@ pub fn main() -> ExitCode {
         progress: Bars::new(verbosity >= Verbosity::Normal),
         cwd,
         dirs: None,
+        manifest_checked: false,
     };
     let status = match run(cli.command, &mut context) {
         Ok(status) => status,
@@ -279,6 +308,9 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
 /// Loads the skill set and reports every skipped skill as a warning.
 fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::LoadedSkills> {
     let cwd = context.cwd.clone();
+    if let Some(found) = crate::project::Discovery::from(&cwd).manifest_dir {
+        context.check_manifest(&crate::project::Project::at(&found));
+    }
     let printer = context.printer;
     let loaded = crate::ops::skills::load_skills(&cwd, context.dirs()?)?;
     for warning in &loaded.warnings {

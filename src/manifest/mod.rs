@@ -4,6 +4,7 @@ pub mod edit;
 pub mod lock;
 pub mod shorthand;
 pub mod source_id;
+pub mod unknown;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -240,9 +241,8 @@ pub const MANIFEST_TEMPLATE: &str = "# The skills this project uses. `skillpkg a
 mod tests {
     use super::*;
 
-    #[test]
-    fn parses_every_form_of_the_design() {
-        let text = r#"
+    /// A manifest with every form of the design and every key skillpkg reads.
+    pub(crate) const EVERY_KEY: &str = r#"
 [skills]
 "acme/pdf-processing" = "^1.2"
 "acme/report-writer"  = { version = "2", registry = "internal" }
@@ -258,7 +258,16 @@ targets = ["claude"]
 
 [agent]
 model = "anthropic:claude-sonnet-4-5"
+tools = "Read"
+sandbox = "on"
+network = false
+context_window = 200000
+env = ["LANG"]
 "#;
+
+    #[test]
+    fn parses_every_form_of_the_design() {
+        let text = EVERY_KEY;
         let m = Manifest::parse(text, Path::new("skills.toml")).unwrap();
         assert_eq!(m.skills.len(), 4);
         assert!(matches!(

@@ -71,7 +71,7 @@ impl TrustFile {
         let mut file = TrustFile::load(dirs)?;
         let result = change(&mut file);
         let text = toml::to_string(&file).expect("the trust file serialises");
-        crate::fsutil::write_atomically(&path, text.as_bytes())
+        crate::fsutil::write_private(&path, text.as_bytes())
             .with_context(|| format!("could not write {}", path.display()))?;
         #[cfg(unix)]
         {

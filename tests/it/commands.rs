@@ -196,3 +196,83 @@ fn output_that_cannot_be_written_fails_the_command() {
         out.stderr
     );
 }
+
+/// The mode of a file, permission bits only.
+#[cfg(unix)]
+fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+#[cfg(unix)]
+fn files_meant_to_be_committed_or_shared_respect_the_umask() {
+    use std::os::unix::process::CommandExt as _;
+    for (umask, expected) in [(0o022, 0o644), (0o027, 0o640)] {
+        let ctx = TestContext::new();
+        let app = ctx.root().join("app");
+        std::fs::create_dir_all(&app).unwrap();
+        let skill = write_skill(&app, "mine", &skill_md("mine", "Mine. Use when testing."));
+        let with_umask = |args: &[&str]| {
+            let mut cmd = ctx.command();
+            cmd.current_dir(&app).args(args);
+            // SAFETY: umask(2) is async-signal-safe and cannot fail.
+            unsafe {
+                cmd.pre_exec(move || {
+                    libc::umask(umask);
+                    Ok(())
+                });
+            }
+            run(&mut cmd).assert_ok()
+        };
+        with_umask(&["init"]);
+        with_umask(&["add", "mine", "--path", "mine"]);
+        with_umask(&["pack", skill.to_str().unwrap()]);
+        let packed = std::fs::read_dir(&app)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "skill"))
+            .expect("a packed skill");
+        let shared = ["skills.toml", "skills.lock", ".skillpkg/.gitignore"].map(|f| app.join(f));
+        for path in shared.iter().chain([&packed]) {
+            assert_eq!(
+                mode_of(path),
+                expected,
+                "{} under umask {umask:o}",
+                path.display()
+            );
+        }
+        // A mode the user chose is kept when the file is rewritten.
+        let manifest = app.join("skills.toml");
+        std::fs::set_permissions(
+            &manifest,
+            std::os::unix::fs::PermissionsExt::from_mode(0o600),
+        )
+        .unwrap();
+        with_umask(&["remove", "mine"]);
+        assert_eq!(mode_of(&manifest), 0o600);
+    }
+}
+
+#[test]
+fn unknown_tables_and_keys_in_the_manifest_warn_naming_the_closest_known_one() {
+    let ctx = TestContext::new();
+    std::fs::write(
+        ctx.project.join("skills.toml"),
+        "[skills]\n\n[instal]\ntargets = [\"claude\"]\n\n[agent]\nmodle = \"scripted:x.json\"\n",
+    )
+    .unwrap();
+    let out = ctx.ok(&["list"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    warning: skills.toml: unknown key `instal`, ignored; did you mean `install`?
+    warning: skills.toml: unknown key `agent.modle`, ignored; did you mean `model`?
+    ");
+    // Once per run, whatever the command reads.
+    let out = ctx.ok(&["install"]);
+    assert_eq!(
+        out.stderr.matches("unknown key `instal`").count(),
+        1,
+        "{}",
+        out.stderr
+    );
+}
