@@ -30,8 +30,13 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         context.printer.status(
             "Verified",
             format_args!(
-                "{} skills: {} as locked, {bad} not",
+                "{} {}: {} as locked, {bad} not",
                 results.len(),
+                if results.len() == 1 {
+                    "skill"
+                } else {
+                    "skills"
+                },
                 results.len() - bad
             ),
         );

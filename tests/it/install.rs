@@ -393,7 +393,19 @@ fn edited_skills_are_listed_file_by_file_by_update_and_verify() {
     Installed example/pdf-processing v1.0.0
     ");
     t.ctx.ok(&["install"]);
-    t.ctx.ok(&["verify"]);
+    let out = t.ctx.ok(&["verify"]);
+    assert!(
+        out.stderr.contains("Verified 2 skills: 2 as locked, 0 not"),
+        "{}",
+        out.stderr
+    );
+    t.ctx.ok(&["remove", "example/citation-style"]);
+    let out = t.ctx.ok(&["verify"]);
+    assert!(
+        out.stderr.contains("Verified 1 skill: 1 as locked, 0 not"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
