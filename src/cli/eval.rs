@@ -156,8 +156,8 @@ fn print_table(context: &Context, report: &Report) {
     let s = &report.summary;
     printer.data("");
     printer.data(format_args!(
-        "{} cases: {} passed, {} failed. Triggers: precision {}, recall {}. Violations: {}. Output checks: {} passed. pass@N: {}.{} Tokens: {}. Time: {} ms.",
-        s.cases,
+        "{}: {} passed, {} failed. Triggers: precision {}, recall {}. Violations: {}. Output checks: {} passed. pass@N: {}.{} Tokens: {}. Time: {} ms.",
+        super::printer::count(s.cases, "case"),
         s.passed,
         s.failed,
         percent(s.trigger_precision),

@@ -244,9 +244,9 @@ fn print_dry_run(
         .data(serde_json::to_string_pretty(&plan.tools)?);
     context.printer.data("");
     context.printer.data(format_args!(
-        "about {} tokens ({} skills listed, {} left out, in a catalog budget of {} characters)",
+        "about {} tokens ({} listed, {} left out, in a catalog budget of {} characters)",
         plan.estimated_tokens,
-        plan.catalog.entries.len(),
+        super::printer::count(plan.catalog.entries.len(), "skill"),
         plan.catalog.omitted.len(),
         plan.catalog.budget
     ));

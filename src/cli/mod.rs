@@ -324,13 +324,49 @@ fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::Load
             skipped.message
         ));
     }
+    // What anyone on the machine could have changed is always said.
+    let security = |warning: &String| warning.starts_with("world-writable:");
     for entry in loaded.set.all() {
-        for warning in &entry.skill.warnings {
+        for warning in entry.skill.warnings.iter().filter(|w| security(w)) {
             printer.warn(format_args!(
                 "{}: {warning}",
                 entry.skill.skill_md.display()
             ));
         }
+    }
+    // Skills that load in spite of breaking the specification's rules:
+    // each warning with -v, else one line for them all.
+    let with_warnings: Vec<_> = loaded
+        .set
+        .all()
+        .iter()
+        .filter(|entry| entry.skill.warnings.iter().any(|w| !security(w)))
+        .collect();
+    if printer.is_verbose() {
+        for entry in &with_warnings {
+            for warning in entry.skill.warnings.iter().filter(|w| !security(w)) {
+                printer.warn(format_args!(
+                    "{}: {warning}",
+                    entry.skill.skill_md.display()
+                ));
+            }
+        }
+    } else if let [only] = with_warnings.as_slice() {
+        let dir = only
+            .skill
+            .skill_md
+            .parent()
+            .unwrap_or(std::path::Path::new("."));
+        printer.warn(format_args!(
+            "{} loads with warnings; `skillpkg validate {}` shows them",
+            only.skill.meta.name,
+            dir.display()
+        ));
+    } else if !with_warnings.is_empty() {
+        printer.warn(format_args!(
+            "{} skills load with warnings; -v lists them, and `skillpkg validate <folder>` explains each",
+            with_warnings.len()
+        ));
     }
     Ok(loaded)
 }

@@ -25,9 +25,9 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         context.printer.status(
             "Packed",
             format_args!(
-                "{} ({} files, {} bytes) to {}",
+                "{} ({}, {} bytes) to {}",
                 packed.name,
-                packed.files,
+                super::printer::count(packed.files, "file"),
                 packed.size,
                 packed.path.display()
             ),

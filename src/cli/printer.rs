@@ -80,6 +80,16 @@ impl Printer {
         }
     }
 
+    /// Whether `-q` was given: errors only.
+    pub fn is_quiet(&self) -> bool {
+        self.verbosity < Verbosity::Normal
+    }
+
+    /// Whether `-v` was given.
+    pub fn is_verbose(&self) -> bool {
+        self.verbosity >= Verbosity::Verbose
+    }
+
     /// Detail shown only with `-v`.
     pub fn verbose(&self, message: impl std::fmt::Display) {
         if self.verbosity >= Verbosity::Verbose {
@@ -142,6 +152,14 @@ pub(super) fn stdout_failure() -> Option<&'static std::io::Error> {
     STDOUT_ERROR
         .get()
         .filter(|e| e.kind() != std::io::ErrorKind::BrokenPipe)
+}
+
+/// `count` and the noun, plural but for one: `1 file`, `2 files`.
+pub(super) fn count(count: usize, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
 }
 
 /// `text` with what could take over a terminal written out visibly:

@@ -18,7 +18,11 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     if args.report.json {
         context.printer.json(&results)?;
     } else {
-        for result in &results {
+        // -q: only what is not as locked.
+        let shown = results
+            .iter()
+            .filter(|r| !context.printer.is_quiet() || !r.is_ok());
+        for result in shown {
             context.printer.data(format_args!(
                 "{}@{}: {}",
                 result.name, result.version, result.status

@@ -276,3 +276,15 @@ fn unknown_tables_and_keys_in_the_manifest_warn_naming_the_closest_known_one() {
         out.stderr
     );
 }
+
+#[test]
+fn counts_of_one_are_singular() {
+    let ctx = TestContext::new();
+    let skill = write_skill(
+        ctx.root(),
+        "solo",
+        &skill_md("solo", "Alone. Use when testing."),
+    );
+    let out = ctx.ok(&["pack", skill.to_str().unwrap()]);
+    assert!(out.stderr.contains("solo (1 file, "), "{}", out.stderr);
+}

@@ -71,11 +71,19 @@ fn corpus_lists_every_skill_including_the_invalid_one() {
             .unwrap_or_else(|| panic!("{name} not listed"));
         assert_eq!(entry["root"], "user");
     }
-    // claude-api's description is over 1024 characters: it loads with a warning.
+    // claude-api's description is over 1024 characters: it loads with a
+    // warning, summed up in one line, shown in full with -v.
     assert!(
-        out.stderr.contains("claude-api") && out.stderr.contains("description-length"),
+        out.stderr
+            .contains("claude-api loads with warnings; `skillpkg validate "),
         "{}",
         out.stderr
+    );
+    let detailed = ctx.ok(&["list", "-v", "--json"]);
+    assert!(
+        detailed.stderr.contains("claude-api") && detailed.stderr.contains("description-length"),
+        "{}",
+        detailed.stderr
     );
 
     let prompt = ctx.ok(&["prompt"]);

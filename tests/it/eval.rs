@@ -266,6 +266,15 @@ fn filters_tables_and_baselines() {
         out.stdout
     );
     assert!(out.stdout.contains("precision 100%"), "{}", out.stdout);
+    let one = run(ctx
+        .command()
+        .args(["eval", cases.to_str().unwrap(), "--filter", "01 correct"]))
+    .assert_ok();
+    assert!(
+        one.stdout.contains("\n1 case: 1 passed, 0 failed"),
+        "{}",
+        one.stdout
+    );
 
     // Without skills, use_skill of alpha fails: the skill is what helps.
     let (status, report, stderr) = eval(

@@ -375,6 +375,14 @@ fn edited_skills_are_listed_file_by_file_by_update_and_verify() {
       extra: notes.txt
     example/pdf-processing@1.0.0: ok
     ");
+    // -q: only what is not as locked, and no summary.
+    let out = t.ctx.fails(&["verify", "-q"]);
+    insta::assert_snapshot!(out.stdout, @"
+    example/citation-style@1.0.0: modified
+      modified: SKILL.md
+      extra: notes.txt
+    ");
+    assert_eq!(out.stderr, "");
     std::fs::remove_dir_all(t.app.join(".agents/skills/pdf-processing")).unwrap();
     let json = t.ctx.run(&["verify", "--json"]);
     let results: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();

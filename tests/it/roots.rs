@@ -120,7 +120,17 @@ fn broken_skills_are_skipped_with_one_warning_each() {
     let lenient = listed.iter().find(|e| e["name"] == "lenient").unwrap();
     assert_eq!(lenient["extra"]["tags"], serde_json::json!(["a", "b"]));
 
-    // One warning per broken skill (in no particular order), none for `notes`.
+    // One warning per skipped skill (in no particular order), none for
+    // `notes`, and one line for the skill that loads with warnings...
+    insta::assert_snapshot!(sorted_lines(&ctx.redact(&out.stderr)), @"
+    warning: lenient loads with warnings; `skillpkg validate [TEMP]/user-skills/lenient-dir` shows them
+    warning: skipped [TEMP]/user-skills/bad-yaml: [yaml-invalid] [TEMP]/user-skills/bad-yaml/SKILL.md:2: invalid YAML in frontmatter: unclosed bracket '['
+    warning: skipped [TEMP]/user-skills/no-description: [description-missing] [TEMP]/user-skills/no-description/SKILL.md: field 'description' must be a non-empty string
+    warning: skipped [TEMP]/user-skills/no-frontmatter: [frontmatter-missing] [TEMP]/user-skills/no-frontmatter/SKILL.md does not start with YAML frontmatter (a first line of `---`)
+    warning: skipped [TEMP]/user-skills/unclosed: [frontmatter-unclosed] [TEMP]/user-skills/unclosed/SKILL.md: frontmatter is not closed with a `---` line
+    ");
+    // ...whose warnings -v shows.
+    let out = ctx.ok(&["list", "-v", "--json"]);
     insta::assert_snapshot!(sorted_lines(&ctx.redact(&out.stderr)), @"
     warning: [TEMP]/user-skills/lenient-dir/SKILL.md: description-length: Description exceeds 1024 character limit (1100 chars); the catalog shows the first 1024
     warning: [TEMP]/user-skills/lenient-dir/SKILL.md: name-directory-mismatch: Directory name 'lenient-dir' must match skill name 'lenient'
@@ -131,6 +141,19 @@ fn broken_skills_are_skipped_with_one_warning_each() {
     warning: skipped [TEMP]/user-skills/no-frontmatter: [frontmatter-missing] [TEMP]/user-skills/no-frontmatter/SKILL.md does not start with YAML frontmatter (a first line of `---`)
     warning: skipped [TEMP]/user-skills/unclosed: [frontmatter-unclosed] [TEMP]/user-skills/unclosed/SKILL.md: frontmatter is not closed with a `---` line
     ");
+
+    // Two such skills: one line for both.
+    write_skill(
+        &root,
+        "other",
+        "---\nname: other\ndescription: Other. Use when testing.\ncolour: red\n---\n",
+    );
+    let out = ctx.ok(&["list"]);
+    assert!(
+        out.stderr.contains("warning: 2 skills load with warnings; -v lists them, and `skillpkg validate <folder>` explains each\n"),
+        "{}",
+        out.stderr
+    );
 
     // The catalog cuts the long description at 1024 characters.
     let prompt = ctx.run(&["prompt"]);
