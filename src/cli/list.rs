@@ -12,7 +12,7 @@ pub(super) struct Args {
     json: bool,
 }
 
-const DESCRIPTION_WIDTH: usize = 72;
+pub(super) const DESCRIPTION_WIDTH: usize = 72;
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let loaded = super::load_skills(context)?;
@@ -57,23 +57,16 @@ pub(super) fn root_label(entry: &Entry) -> String {
 }
 
 fn row(entry: &Entry, name_width: usize, root_width: usize) -> String {
-    let description = entry
-        .skill
-        .meta
-        .catalog_description()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut description: String = match description.char_indices().nth(DESCRIPTION_WIDTH) {
-        Some((cut, _)) => format!("{}…", &description[..cut]),
-        None => description,
+    let description = entry.skill.meta.catalog_description();
+    // The marker is part of the column: the line is as wide either way.
+    let description = match entry.shadowed_by {
+        Some(winner) => format!("(shadowed by {winner}) {description}"),
+        None => description.to_string(),
     };
-    if let Some(winner) = entry.shadowed_by {
-        description = format!("(shadowed by {winner}) {description}");
-    }
     format!(
-        "{:name_width$}  {:root_width$}  {description}",
+        "{:name_width$}  {:root_width$}  {}",
         entry.skill.meta.name,
-        root_label(entry)
+        root_label(entry),
+        super::printer::one_line(&description, DESCRIPTION_WIDTH)
     )
 }

@@ -154,6 +154,21 @@ pub(super) fn stdout_failure() -> Option<&'static std::io::Error> {
         .filter(|e| e.kind() != std::io::ErrorKind::BrokenPipe)
 }
 
+/// `text` on one line (runs of whitespace as one space) and at most
+/// `width` characters long, ending in `…` when cut. What the cut leaves at
+/// the end (spaces, a comma, an ellipsis of the text's own) goes, so no
+/// line ends in `,…` or `……`.
+pub(super) fn one_line(text: &str, width: usize) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= width {
+        return text;
+    }
+    let kept: String = text.chars().take(width.saturating_sub(1)).collect();
+    let kept = kept
+        .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '…' | '.' | ',' | ';' | ':'));
+    format!("{kept}…")
+}
+
 /// `count` and the noun, plural but for one: `1 file`, `2 files`.
 pub(super) fn count(count: usize, noun: &str) -> String {
     match count {
@@ -248,5 +263,25 @@ mod safety {
             terminal_safe("a\u{1b}[2Jb\u{202e}c\r"),
             "a\\u{1b}[2Jb\\u{202e}c\\u{d}"
         );
+    }
+}
+
+#[cfg(test)]
+mod shortening {
+    use super::{count, one_line};
+
+    #[test]
+    fn lines_are_cut_to_their_width_with_one_ellipsis() {
+        assert_eq!(one_line("short\n  text", 72), "short text");
+        let cut = one_line(&"word ".repeat(30), 20);
+        assert_eq!(cut, "word word word word…");
+        assert!(cut.chars().count() <= 20);
+        // A text's own ellipsis, or a comma, where the cut falls.
+        assert_eq!(one_line("Reads files… and much more", 13), "Reads files…");
+        assert_eq!(one_line("Reads, writes and more", 7), "Reads…");
+        // Exactly the width: untouched, its own ellipsis kept.
+        assert_eq!(one_line("Ends here…", 10), "Ends here…");
+        assert_eq!(count(1, "case"), "1 case");
+        assert_eq!(count(0, "case"), "0 cases");
     }
 }

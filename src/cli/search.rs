@@ -38,11 +38,9 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         .unwrap_or(0);
     for hit in &hits {
         let id = format!("{}@{}", hit.name, hit.version);
-        let description: String = hit
-            .description
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        // Cut as `list` cuts them.
+        let description =
+            super::printer::one_line(&hit.description, super::list::DESCRIPTION_WIDTH);
         context
             .printer
             .data(format_args!("{id:width$}  {description}"));

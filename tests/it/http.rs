@@ -360,9 +360,9 @@ fn search_reads_the_listing_with_one_request_and_then_revalidates_it() {
     let app = new_project(&ctx, Some(&server.url()));
     // By a word of the name and by words of the description.
     let out = ctx.ok_in(&app, &["search", "pdf"]);
-    insta::assert_snapshot!(out.stdout, @r"
-    example/pdf-processing@1.0.0  Extract the text of PDF files and work with it (summarise, search, quote). Use when the user gives a .pdf file or asks what a PDF document says.
-    example/report-writer@1.0.0   Write a short, sourced report from documents (PDFs, notes) the user provides. Use when the user asks for a report, brief or memo based on files, with citations to those files.
+    insta::assert_snapshot!(out.stdout, @"
+    example/pdf-processing@1.0.0  Extract the text of PDF files and work with it (summarise, search, quot…
+    example/report-writer@1.0.0   Write a short, sourced report from documents (PDFs, notes) the user pro…
     ");
     assert_eq!(
         server.log(),

@@ -430,8 +430,8 @@ fn search_finds_packages_by_every_word() {
     assert_eq!(names, ["example/pdf-processing"]);
     let out = ctx.ok(&["search", "citations"]);
     insta::assert_snapshot!(out.stdout, @"
-    example/citation-style@2.0.0  Format citations and reference lists in a consistent author-date style. Use when writing or fixing references, footnotes or a bibliography, or when the user asks how to cite a source.
-    example/report-writer@1.0.0   Write a short, sourced report from documents (PDFs, notes) the user provides. Use when the user asks for a report, brief or memo based on files, with citations to those files.
+    example/citation-style@2.0.0  Format citations and reference lists in a consistent author-date style…
+    example/report-writer@1.0.0   Write a short, sourced report from documents (PDFs, notes) the user pro…
     ");
     let none = ctx.ok(&["search", "zebra"]);
     insta::assert_snapshot!(none.stderr, @"warning: no package matches 'zebra'");
@@ -441,8 +441,8 @@ fn search_finds_packages_by_every_word() {
     t.yank("example/citation-style@2.0.0");
     let out = t.ctx.ok(&["search", "citation"]);
     insta::assert_snapshot!(out.stdout, @"
-    example/citation-style@1.0.0  Format citations and reference lists in a consistent author-date style. Use when writing or fixing references, footnotes or a bibliography, or when the user asks how to cite a source.
-    example/report-writer@1.0.0   Write a short, sourced report from documents (PDFs, notes) the user provides. Use when the user asks for a report, brief or memo based on files, with citations to those files.
+    example/citation-style@1.0.0  Format citations and reference lists in a consistent author-date style…
+    example/report-writer@1.0.0   Write a short, sourced report from documents (PDFs, notes) the user pro…
     ");
 }
 

@@ -43,6 +43,19 @@ fn same_name_in_all_three_roots_resolves_to_project() {
     assert!(lines[0].contains("project") && lines[0].contains("Project copy"));
     assert!(lines[1].contains("user") && lines[1].contains("(shadowed by project)"));
     assert!(lines[2].contains("builtin") && lines[2].contains("(shadowed by project)"));
+    // The marker is part of the description's column: every row is as
+    // wide as a row without one could be.
+    let column = table
+        .stdout
+        .lines()
+        .next()
+        .unwrap()
+        .find("DESCRIPTION")
+        .unwrap();
+    for line in table.stdout.lines() {
+        assert!(line.chars().count() <= column + 72, "{line}");
+        assert!(!line.ends_with("……"), "{line}");
+    }
 
     let show = ctx.ok(&["show", "skill-authoring", "--json"]);
     let shown: serde_json::Value = serde_json::from_str(&show.stdout).unwrap();
