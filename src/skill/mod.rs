@@ -4,6 +4,7 @@
 pub mod cache;
 pub mod document;
 mod error;
+pub mod hidden;
 pub mod load;
 pub mod model;
 pub mod name;

@@ -235,9 +235,9 @@ impl Staged {
     }
 
     /// Hidden Unicode in the extracted files (see
-    /// [`crate::store::scan`]); only files with non-ASCII bytes are read.
-    pub fn scan_hidden_unicode(&self) -> std::io::Result<Vec<crate::store::scan::HiddenChar>> {
-        crate::store::scan::scan_files(&self.path(), &self.non_ascii)
+    /// [`crate::skill::hidden`]); only files with non-ASCII bytes are read.
+    pub fn scan_hidden_unicode(&self) -> std::io::Result<Vec<crate::skill::hidden::HiddenChar>> {
+        crate::skill::hidden::scan_files(&self.path(), &self.non_ascii)
     }
 
     /// The extracted skill directory (the staging directory itself, so
@@ -627,7 +627,7 @@ mod tests {
         );
         assert_eq!(
             staged.scan_hidden_unicode().unwrap(),
-            crate::store::scan::scan_hidden_unicode(&staged.path()).unwrap()
+            crate::skill::hidden::scan_hidden_unicode(&staged.path()).unwrap()
         );
         assert_eq!(staged.scan_hidden_unicode().unwrap().len(), 1);
     }

@@ -6,7 +6,6 @@ pub mod extract;
 pub mod hash;
 pub mod names;
 pub mod pack;
-pub mod scan;
 pub mod signing;
 pub mod stage;
 pub mod trees;

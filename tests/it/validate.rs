@@ -448,7 +448,7 @@ fn strict_mode_adds_warnings_without_failing() {
     std::fs::write(
         dir.join("SKILL.md"),
         format!(
-            "---\nname: terse\ndescription: Does <things>.\ncompatibility: ''\nmetadata:\n  a:\n    b: c\nallowed-tools: Read, Write\n---\nSee [guide](references/missing.md) and [deep](references/deep.md).\n{body}"
+            "---\nname: terse\ndescription: Does <things>.\ncompatibility: ''\nmetadata:\n  a:\n    b: c\nallowed-tools: Read, Write\n---\nSee [guide](references/missing.md) and [deep](references/deep.md).\nWrite the result to `references/report.md`.\n{body}"
         ),
     )
     .unwrap();
@@ -459,6 +459,8 @@ fn strict_mode_adds_warnings_without_failing() {
     )
     .unwrap();
     std::fs::write(dir.join("references/next.md"), "end\n").unwrap();
+    // A right-to-left override an installer would warn about.
+    std::fs::write(dir.join("references/rtl.md"), "safe \u{202E}txt.exe\n").unwrap();
 
     let plain = run(ctx.command().arg("validate").arg(&dir)).assert_ok();
     assert!(!plain.stdout.contains("warning"));
@@ -485,8 +487,32 @@ fn strict_mode_adds_warnings_without_failing() {
             "compatibility-empty",
             "deep-reference",
             "description-no-trigger",
+            "hidden-unicode",
             "metadata-not-string-map",
             "missing-reference"
         ]
+    );
+    // The link to a missing file is flagged; the path in a code span (a
+    // file the skill writes) is not.
+    let problems = reports[0]["problems"].as_array().unwrap();
+    let missing: Vec<&str> = problems
+        .iter()
+        .filter(|p| p["rule"] == "missing-reference")
+        .map(|p| p["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        missing,
+        ["Referenced file 'references/missing.md' does not exist"]
+    );
+    let hidden = problems
+        .iter()
+        .find(|p| p["rule"] == "hidden-unicode")
+        .unwrap();
+    assert!(
+        hidden["message"]
+            .as_str()
+            .unwrap()
+            .contains("hidden character U+202E (bidi embedding or override)"),
+        "{hidden}"
     );
 }

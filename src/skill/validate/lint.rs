@@ -86,9 +86,23 @@ pub(super) fn lint(dir: &Path, parsed: &Parsed, problems: &mut Vec<Problem>) {
         }
     }
 
+    // What installs warn about, said before publishing.
+    if let Ok(hidden) = crate::skill::hidden::scan_hidden_unicode(dir) {
+        for found in hidden {
+            problems.push(warning(
+                &dir.join(&found.file),
+                "hidden-unicode",
+                found.to_string(),
+            ));
+        }
+    }
+
+    let links = links_of(&parsed.body);
     for target in local_references(&parsed.body) {
         let path = dir.join(&target);
-        if !path.exists() {
+        // A path in a code span may be one the skill creates or one in
+        // the user's project: only a link claims the file is there.
+        if !path.exists() && links.contains(&target) {
             problems.push(warning(
                 file,
                 "missing-reference",
@@ -137,9 +151,19 @@ fn has_angle_brackets(value: &StrictValue) -> bool {
     }
 }
 
+/// The relative link targets of a Markdown text.
+fn links_of(markdown: &str) -> Vec<String> {
+    references(markdown, false)
+}
+
 /// Relative file paths a Markdown text points at: link targets and
 /// backticked paths under `scripts/`, `references/` or `assets/`.
 pub(super) fn local_references(markdown: &str) -> Vec<String> {
+    references(markdown, true)
+}
+
+/// Relative link targets, and with `code_spans` backticked paths.
+fn references(markdown: &str, code_spans: bool) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let mut push = |target: &str| {
         let target = target.split('#').next().unwrap_or("").trim();
@@ -174,7 +198,7 @@ pub(super) fn local_references(markdown: &str) -> Vec<String> {
             let looks_like_path = ["scripts/", "references/", "assets/"]
                 .iter()
                 .any(|p| chunk.starts_with(p));
-            if i % 2 == 1 && looks_like_path {
+            if code_spans && i % 2 == 1 && looks_like_path {
                 push(chunk);
             }
         }
