@@ -60,6 +60,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     }
     let loaded = super::load_skills(context)?;
     let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();
+    warn_of_missing_skills(context, &cases, &skills);
     let settings = crate::ops::skills::project_settings(&cwd, context.dirs()?)?;
     if let Some(warning) = &settings.warning {
         context.printer.warn(warning);
@@ -104,6 +105,49 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     } else {
         ExitStatus::Failure
     })
+}
+
+/// Says which skills the cases expect that are not installed here: the
+/// cases that expect them cannot pass.
+fn warn_of_missing_skills(
+    context: &Context,
+    cases: &[eval::cases::Case],
+    skills: &[&crate::skill::Skill],
+) {
+    let installed: Vec<&str> = skills.iter().map(|s| s.meta.name.as_str()).collect();
+    let mut missing: Vec<(&str, Vec<&str>)> = Vec::new();
+    for case in cases {
+        for skill in &case.expect.skills {
+            if installed.contains(&skill.as_str()) {
+                continue;
+            }
+            match missing.iter_mut().find(|(name, _)| name == skill) {
+                Some((_, expecting)) => expecting.push(&case.name),
+                None => missing.push((skill, vec![&case.name])),
+            }
+        }
+    }
+    for (skill, expecting) in missing {
+        let (cases, fail) = match expecting.as_slice() {
+            [one] => (format!("case '{one}' expects"), "it fails"),
+            many => (
+                format!("{} expect", super::printer::count(many.len(), "case")),
+                "they fail",
+            ),
+        };
+        context.printer.warn(format_args!(
+            "{cases} the skill {skill}, which is not installed here, so {fail}"
+        ));
+        let hint = match crate::hint::did_you_mean(skill, installed.iter().copied()) {
+            Some(meant) => format!(
+                "did you mean {meant}? Otherwise install it: `skillpkg add <org>/{skill}`, or `skillpkg add {skill} --path <folder>`"
+            ),
+            None => format!(
+                "install it (`skillpkg add <org>/{skill}`, or `skillpkg add {skill} --path <folder>`), or fix the name in the case"
+            ),
+        };
+        context.printer.hint(hint);
+    }
 }
 
 fn percent(value: Option<f64>) -> String {

@@ -102,8 +102,7 @@ pub struct Summary {
     /// Among cases with more than one trial: those with a passing trial.
     pub pass_at_n: Option<f64>,
     /// With `--baseline none`: the pass rate of trials without skills,
-    /// next to the pass rate with them.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// next to the pass rate with them; `null` without a baseline.
     pub baseline_pass_rate: Option<f64>,
     /// Trials that passed, over all trials.
     pub pass_rate: f64,

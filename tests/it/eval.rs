@@ -310,3 +310,49 @@ fn the_shipped_suites_pass_with_their_scripted_models() {
     assert_eq!(report["summary"]["trigger_precision"], 1.0);
     assert_eq!(report["summary"]["trigger_recall"], 1.0);
 }
+
+#[test]
+fn a_case_whose_skill_is_not_installed_says_so_and_how_to_add_it() {
+    let ctx = TestContext::new();
+    skills(&ctx);
+    let dir = ctx.root().join("suite");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("answer.json"),
+        json!({"turns": [say("done")]}).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("cases.toml"),
+        r#"
+[[case]]
+name = "typo"
+task = "do the alpha thing"
+model = "scripted:answer.json"
+expect.skills = ["alpah"]
+
+[[case]]
+name = "absent one"
+task = "make a gamma"
+model = "scripted:answer.json"
+expect.skills = ["gamma"]
+
+[[case]]
+name = "absent two"
+task = "make another gamma"
+model = "scripted:answer.json"
+expect.skills = ["gamma"]
+"#,
+    )
+    .unwrap();
+    let (status, report, stderr) = eval(&ctx, &[dir.join("cases.toml").to_str().unwrap()]);
+    assert_eq!(status, 1);
+    insta::assert_snapshot!(ctx.redact(&stderr), @"
+    warning: case 'typo' expects the skill alpah, which is not installed here, so it fails
+    hint: did you mean alpha? Otherwise install it: `skillpkg add <org>/alpah`, or `skillpkg add alpah --path <folder>`
+    warning: 2 cases expect the skill gamma, which is not installed here, so they fail
+    hint: install it (`skillpkg add <org>/gamma`, or `skillpkg add gamma --path <folder>`), or fix the name in the case
+    ");
+    // No baseline: the field is there, and null.
+    assert_eq!(report["summary"]["baseline_pass_rate"], Value::Null);
+}
