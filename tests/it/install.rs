@@ -1037,3 +1037,20 @@ fn names_given_wrong_get_a_did_you_mean() {
     hint: did you mean `skillpkg show pdf-processing`?
     ");
 }
+
+#[test]
+fn a_registry_name_given_as_an_org_gets_the_registry_flag_as_hint() {
+    let ctx = TestContext::new();
+    let app = crate::common::new_project(&ctx, None);
+    let manifest = app.join("skills.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str("\n[registries]\ninternal = { index = \"https://skills.example.com/index/\" }\n");
+    std::fs::write(&manifest, text).unwrap();
+    let out = ctx.fails_in(&app, &["add", "internal/pdf-processing"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: internal/pdf-processing could not be added
+      Caused by: internal/pdf-processing is not in the index builtin
+    hint: 'internal' is a registry in skills.toml, not an org: `skillpkg add <org>/pdf-processing --registry internal` takes <org>/pdf-processing from it
+    hint: did you mean example/pdf-processing?
+    ");
+}

@@ -175,7 +175,25 @@ pub fn add(
         );
         edit.manifest.skills.insert(package.to_string(), spec);
     }
-    let (lock, changes) = edit.install(project, dirs, options)?;
+    // `add internal/x`, where `internal` names a registry, not an org.
+    let registry_named = parsed.iter().find(|(package, _)| {
+        registry.is_none() && edit.manifest.registries.contains_key(&package.org)
+    });
+    let (lock, changes) = match edit.install(project, dirs, options) {
+        Ok(installed) => installed,
+        Err(e) => match registry_named {
+            Some((package, _)) => {
+                return Err(e.context(
+                    Hinted::new(format!("{package} could not be added")).hint(format!(
+                        "'{org}' is a registry in skills.toml, not an org: `skillpkg add <org>/{name} --registry {org}` takes <org>/{name} from it",
+                        org = package.org,
+                        name = package.name
+                    )),
+                ));
+            }
+            None => return Err(e),
+        },
+    };
     for (package, req) in parsed {
         let name = package.to_string();
         let req = match req {
