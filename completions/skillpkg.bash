@@ -1409,7 +1409,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__remove)
-            opts="-g -q -v -h --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
+            opts="-g -q -v -h --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --force --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

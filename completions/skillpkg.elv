@@ -86,13 +86,13 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;remove'= {
             cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
-            cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
             cand --require-valid 'Refuse skills the reference validator rejects (by default they install as agents load them, with a warning)'
             cand --approve-grants 'Approve the tools every new or changed skill''s allowed-tools asks to pre-approve, without asking'
             cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
+            cand --force 'Remove managed skills even if they were edited locally'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'

@@ -77,12 +77,12 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s v -l verbose -
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
 copy\t''"
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l force -d 'Replace managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l offline -d 'Use only the cache and local indexes: fetch nothing'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l require-valid -d 'Refuse skills the reference validator rejects (by default they install as agents load them, with a warning)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l approve-grants -d 'Approve the tools every new or changed skill\'s allowed-tools asks to pre-approve, without asking'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s g -l global -d 'Work on the user\'s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project\'s'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l force -d 'Remove managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s h -l help -d 'Print help'

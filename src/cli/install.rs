@@ -148,6 +148,7 @@ pub(super) struct AddArgs {
 
 /// Remove packages from skills.toml and their skills from the root.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("force", |arg| arg.help("Remove managed skills even if they were edited locally")))]
 pub(super) struct RemoveArgs {
     /// Packages: org/name.
     #[arg(required = true)]

@@ -45,10 +45,16 @@ use crate::hint::Hinted;
 #[command(name = "skillpkg", version, about, arg_required_else_help = true)]
 pub struct Cli {
     /// Print only errors.
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(
+        short,
+        long,
+        global = true,
+        conflicts_with = "verbose",
+        display_order = 1000
+    )]
     quiet: bool,
     /// Print more detail.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, display_order = 1001)]
     verbose: bool,
     #[command(subcommand)]
     command: Command,

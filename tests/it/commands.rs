@@ -288,3 +288,128 @@ fn counts_of_one_are_singular() {
     let out = ctx.ok(&["pack", skill.to_str().unwrap()]);
     assert!(out.stderr.contains("solo (1 file, "), "{}", out.stderr);
 }
+
+/// The long flags a `--help` text lists, without the global ones.
+fn long_flags(help: &str) -> Vec<String> {
+    let mut flags: Vec<String> = help
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim_start();
+            let line = line
+                .strip_prefix('-')
+                .filter(|l| !l.starts_with('-'))
+                .map_or(line, |l| l.split_once(", ").map_or(line, |(_, rest)| rest));
+            let flag = line.strip_prefix("--")?;
+            let flag: String = flag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            Some(format!("--{flag}"))
+        })
+        .filter(|f| !["--help", "--quiet", "--verbose", "--version"].contains(&f.as_str()))
+        .collect();
+    flags.dedup();
+    flags
+}
+
+/// The subcommands a `--help` text lists.
+fn subcommands(help: &str) -> Vec<String> {
+    let Some((_, rest)) = help.split_once("Commands:\n") else {
+        return Vec::new();
+    };
+    rest.lines()
+        .take_while(|line| line.starts_with("  "))
+        // Not the wrapped lines of a description.
+        .filter(|line| !line.starts_with("   "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_readmes_usage_block_lists_every_flag_of_every_command() {
+    let ctx = TestContext::new();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let usage = readme
+        .split("```sh\n")
+        .find(|block| block.starts_with("skillpkg init [DIR]"))
+        .expect("the usage block")
+        .split("```")
+        .next()
+        .unwrap();
+    // Each command's lines: those that start with it, and the lines
+    // indented under them; the installing commands share the comment.
+    let lines_of = |command: &str| {
+        let mut text = String::new();
+        let mut inside = false;
+        for line in usage.lines() {
+            if line.starts_with("skillpkg ") {
+                inside = line.starts_with(&format!("skillpkg {command} "))
+                    || line == format!("skillpkg {command}");
+            }
+            if inside || (line.trim_start().starts_with('#') && INSTALLING.contains(&command)) {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        text
+    };
+    const INSTALLING: [&str; 5] = ["add", "remove", "install", "import", "update"];
+    let mut missing = Vec::new();
+    for command in subcommands(&ctx.ok(&["--help"]).stdout) {
+        let help = ctx.ok(&[&command, "--help"]).stdout;
+        let mut flags = long_flags(&help);
+        for sub in subcommands(&help) {
+            flags.extend(long_flags(&ctx.ok(&[&command, &sub, "--help"]).stdout));
+        }
+        let listed = lines_of(&command);
+        assert!(
+            !listed.is_empty(),
+            "README's usage block has no line for `{command}`"
+        );
+        for flag in flags {
+            let shown = listed.contains(&format!("{flag} "))
+                || listed.contains(&format!("{flag}]"))
+                || listed.contains(&format!("{flag}\n"));
+            if !shown {
+                missing.push(format!("{command} {flag}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "README's usage block leaves out: {missing:?}"
+    );
+}
+
+#[test]
+fn help_lists_a_commands_own_flags_first_in_its_own_words() {
+    let ctx = TestContext::new();
+    let help = ctx.ok(&["remove", "--help"]).stdout;
+    assert!(
+        help.contains("--force  ")
+            && help.contains("Remove managed skills even if they were edited locally"),
+        "{help}"
+    );
+    assert!(!help.contains("Replace managed skills"), "{help}");
+    let add = ctx.ok(&["add", "--help"]).stdout;
+    assert!(
+        add.contains("Replace managed skills even if they were edited locally"),
+        "{add}"
+    );
+    // The global flags come last, after the command's own.
+    for help in [help, add] {
+        let options: Vec<&str> = help
+            .lines()
+            .filter(|l| l.trim_start().starts_with('-'))
+            .map(str::trim_start)
+            .collect();
+        let tail: Vec<&str> = options.iter().rev().take(2).rev().copied().collect();
+        assert!(
+            tail[0].starts_with("-q, --quiet") && tail[1].starts_with("-v, --verbose"),
+            "{options:#?}"
+        );
+    }
+}
