@@ -86,6 +86,15 @@ fn from_lock(args: &ImportArgs, context: &mut Context) -> anyhow::Result<ExitSta
             .verbose(format_args!("{name} is in skills.toml already"));
     }
     report_left_out(context, &imported.left_out);
+    for copy in &imported.relinked {
+        context.printer.status(
+            "Linked",
+            format_args!(
+                "{} to the installed skill (it held the same files)",
+                project.shown(copy).display()
+            ),
+        );
+    }
     let shown = project.shown(&lock_file).display().to_string();
     if !imported.added.is_empty() {
         let count = imported.added.len();

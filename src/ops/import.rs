@@ -97,6 +97,8 @@ pub struct Imported {
     pub left_out: Vec<LeftOut>,
     /// What the install changed.
     pub changes: Vec<Change>,
+    /// Copies in agents' folders now linked to the installed skills.
+    pub relinked: Vec<PathBuf>,
 }
 
 /// Reads the `npx skills` lock at `lock_file`, adds a dependency for each
@@ -121,7 +123,6 @@ pub fn import_lock(
     let manifest = Manifest::load(&project.manifest_path)?;
     let root = project.skill_root(manifest.install_root())?;
     let managed = Lockfile::load(&project.lock_path)?;
-    let shown_root = project.shown(&root).display().to_string();
     let mut imported = Imported::default();
     let mut specs = Vec::new();
     for (name, entry) in &lock.skills {
@@ -130,12 +131,17 @@ pub fn import_lock(
             continue;
         }
         let folder = root.join(name);
-        let present = folder.symlink_metadata().is_ok();
+        // Where npx put its copy: the install root, or (`--agent
+        // claude-code` alone) the agent's own folder.
+        let copy = copy_of(project, &root, name);
         // Only a folder in place can be adopted as it is.
         let global = if project.is_global() { " --global" } else { "" };
-        let takeover = match present {
-            true => format!("skillpkg import{global} --from {shown_root} --adopt {name}"),
-            false => String::new(),
+        let takeover = match &copy {
+            Some(copy) => format!(
+                "skillpkg import{global} --from {} --adopt {name}",
+                project.shown(copy.parent().unwrap_or(&root)).display()
+            ),
+            None => String::new(),
         };
         let spec = match spec_of(project, dirs, name, entry, lock_dir, options)? {
             Ok(spec) => spec,
@@ -161,17 +167,25 @@ pub fn import_lock(
                 continue;
             }
         };
-        let foreign = present && !managed.skills.iter().any(|s| s.folder() == name);
-        if foreign && crate::store::hash::tree_hash(&folder)? != source {
-            imported.left_out.push(LeftOut {
-                name: name.clone(),
-                reason: format!(
-                    "{} differs from what its source holds now",
-                    project.shown(&folder).display()
-                ),
-                takeover,
-            });
-            continue;
+        let managed_here = managed.skills.iter().any(|s| s.folder() == name);
+        let foreign = copy
+            .as_ref()
+            .filter(|copy| !(managed_here && **copy == folder));
+        if let Some(copy) = foreign {
+            if crate::store::hash::tree_hash(copy)? != source {
+                imported.left_out.push(LeftOut {
+                    name: name.clone(),
+                    reason: format!(
+                        "{} differs from what its source holds now",
+                        project.shown(copy).display()
+                    ),
+                    takeover,
+                });
+                continue;
+            }
+            if *copy != folder {
+                imported.relinked.push(copy.clone());
+            }
         }
         imported.added.push((name.clone(), describe(&spec)));
         specs.push((name.clone(), spec));
@@ -179,7 +193,42 @@ pub fn import_lock(
     if !specs.is_empty() {
         imported.changes = add_dependencies(project, dirs, &specs, options)?;
     }
+    // The copies in agents' folders, the same files as installed now,
+    // become links to the installed skills: one skill, in one place.
+    imported
+        .relinked
+        .retain(|copy| relink(copy, &root).unwrap_or(false));
     Ok(imported)
+}
+
+/// The folder (not a link) where a copy of the skill `name` sits: in the
+/// install root `root`, else in an agent's folder of the project.
+fn copy_of(project: &Project, root: &Path, name: &str) -> Option<PathBuf> {
+    let agent_folders = match project.is_global() {
+        true => Vec::new(),
+        false => crate::roots::AGENT_FOLDERS
+            .iter()
+            .map(|folder| project.dir.join(folder).join(name))
+            .collect(),
+    };
+    std::iter::once(root.join(name))
+        .chain(agent_folders)
+        .find(|path| path.symlink_metadata().is_ok_and(|m| m.is_dir()))
+}
+
+/// Replaces the folder `copy` with a link to the installed skill of the
+/// same name in `root`, when both hold the same files. Whether it did.
+fn relink(copy: &Path, root: &Path) -> anyhow::Result<bool> {
+    let Some(name) = copy.file_name() else {
+        return Ok(false);
+    };
+    let installed = root.join(name);
+    if crate::store::hash::tree_hash(copy)? != crate::store::hash::tree_hash(&installed)? {
+        return Ok(false);
+    }
+    fs_err::remove_dir_all(copy)?;
+    let parent = copy.parent().expect("a folder in an agent's folder");
+    Ok(crate::ops::install::targets::expose(parent, &installed)?.is_none())
 }
 
 /// Where a dependency comes from, in a few words.
@@ -229,7 +278,7 @@ fn spec_of(
             .source_url
             .clone()
             .unwrap_or_else(|| entry.source.clone()),
-        "local" => return Ok(local_spec(project, &entry.source, folder, lock_dir)),
+        "local" => return Ok(local_spec(project, name, &entry.source, folder, lock_dir)),
         other => {
             return Ok(Err(format!(
                 "its source type '{other}' has no skills.toml form"
@@ -273,22 +322,38 @@ fn spec_of(
 }
 
 /// A path dependency on a local source (relative to the lock's folder),
-/// recorded relative to the project when it lies inside it.
+/// recorded relative to the project when it lies inside it. Without the
+/// skill's folder (`npx skills` records none for a local source), the
+/// skill `name` is looked for in the source as `npx skills` finds skills.
 fn local_spec(
     project: &Project,
+    name: &str,
     source: &str,
     folder: Option<String>,
     lock_dir: &Path,
 ) -> Result<DependencySpec, String> {
     let mut dir = lock_dir.join(source);
-    if let Some(folder) = folder.filter(|f| !f.is_empty()) {
+    let recorded = folder.filter(|f| !f.is_empty());
+    if let Some(folder) = &recorded {
         dir.push(folder);
     }
-    let Ok(dir) = fs_err::canonicalize(&dir) else {
+    let Ok(mut dir) = fs_err::canonicalize(&dir) else {
         return Err(format!("its source {} is gone", dir.display()));
     };
-    if !dir.join("SKILL.md").is_file() && !dir.join("skill.md").is_file() {
-        return Err(format!("its source {} holds no SKILL.md", dir.display()));
+    let holds_skill = |dir: &Path| dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file();
+    if !holds_skill(&dir) {
+        match recorded {
+            None => match find_local_skill(&dir, name) {
+                Some(found) => dir = found,
+                None => {
+                    return Err(format!(
+                        "its source {} holds no skill named '{name}' now",
+                        dir.display()
+                    ));
+                }
+            },
+            Some(_) => return Err(format!("its source {} holds no SKILL.md", dir.display())),
+        }
     }
     let project_dir = fs_err::canonicalize(&project.dir).unwrap_or_else(|_| project.dir.clone());
     let path = match dir.strip_prefix(&project_dir) {
@@ -299,6 +364,41 @@ fn local_spec(
         path: Some(path),
         ..Default::default()
     }))
+}
+
+/// Folders the search for a local skill never enters.
+const NOT_SEARCHED: [&str; 4] = [".git", "node_modules", ".venv", "__pycache__"];
+
+/// The folder below `source` that holds the skill `name`: one whose
+/// `SKILL.md` names it, else one named after it; searched, as `npx skills`
+/// searches, at most six folders deep and 100,000 entries wide, following
+/// no links.
+fn find_local_skill(source: &Path, name: &str) -> Option<PathBuf> {
+    let walk = walkdir::WalkDir::new(source)
+        .follow_links(false)
+        .max_depth(7)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            !(e.file_type().is_dir() && NOT_SEARCHED.iter().any(|n| e.file_name() == *n))
+        });
+    let mut by_folder_name = None;
+    for entry in walk.take(100_000).flatten() {
+        let file = entry.file_name();
+        if !entry.file_type().is_file() || (file != "SKILL.md" && file != "skill.md") {
+            continue;
+        }
+        let Some(folder) = entry.path().parent() else {
+            continue;
+        };
+        if crate::skill::load::load_skill(folder).is_ok_and(|skill| skill.meta.name == name) {
+            return Some(folder.to_path_buf());
+        }
+        if by_folder_name.is_none() && folder.file_name().is_some_and(|f| f == name) {
+            by_folder_name = Some(folder.to_path_buf());
+        }
+    }
+    by_folder_name
 }
 
 /// A folder `--from` found.

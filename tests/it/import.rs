@@ -344,3 +344,86 @@ fn the_users_skills_are_imported_from_where_npx_keeps_their_lock() {
     ctx.ok(&["verify", "--global"]);
     assert!(ctx.user_root().join("gone/SKILL.md").is_file());
 }
+
+/// `skills-lock.json` as skills 1.7.4 writes it for `add ../repo --agent
+/// claude-code`: a local source records no skill path.
+const CLAUDE_ONLY_LOCK: &str = r#"{
+  "version": 1,
+  "skills": {
+    "charts": {
+      "source": "../repo",
+      "sourceType": "local",
+      "computedHash": "b2ca295de7f9c86c444f1fa21239e22e0eb7013ced1c652169b9402cc96ff744"
+    },
+    "memo": {
+      "source": "../repo",
+      "sourceType": "local",
+      "computedHash": "e48840db6ea772ceecdb68b4e50f8cc77e2534b7580aeaf4a6fe6ee7bd845d7d"
+    }
+  }
+}
+"#;
+
+#[test]
+fn skills_npx_copied_into_claudes_folder_from_a_local_repository_are_imported_and_linked() {
+    let ctx = TestContext::new();
+    let repo = ctx.root().join("repo");
+    // Found by the name in its SKILL.md, whatever its folder is called.
+    write_skill(
+        &repo,
+        "skills/chart-maker",
+        &skill_md("charts", "Draws charts. Use when charting."),
+    );
+    write_skill(
+        &repo,
+        "skills/memo",
+        &skill_md("memo", "Writes memos. Use when writing memos."),
+    );
+    // What `npx skills add ../repo --agent claude-code` leaves: copies in
+    // .claude/skills, no .agents/skills, and the lock.
+    let app = ctx.root().join("app");
+    let claude = app.join(".claude/skills");
+    for (name, from) in [("charts", "skills/chart-maker"), ("memo", "skills/memo")] {
+        std::fs::create_dir_all(claude.join(name)).unwrap();
+        std::fs::copy(
+            repo.join(from).join("SKILL.md"),
+            claude.join(name).join("SKILL.md"),
+        )
+        .unwrap();
+    }
+    let memo = claude.join("memo/SKILL.md");
+    let edited = format!(
+        "{}\nMy own rule.\n",
+        std::fs::read_to_string(&memo).unwrap()
+    );
+    std::fs::write(&memo, &edited).unwrap();
+    std::fs::write(app.join("skills-lock.json"), CLAUDE_ONLY_LOCK).unwrap();
+    git(&app, &["init", "-q"]);
+
+    let out = ctx.ok_in(&app, &["import"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+       Importing charts from [TEMP]/repo/skills/chart-maker
+    warning: charts breaks the specification's rules (name-directory-mismatch), and is installed as agents load it; `skillpkg validate .agents/skills/charts` shows why, and --require-valid refuses such skills
+       Installed charts v0.0.0
+    warning: left out memo: .claude/skills/memo differs from what its source holds now; its files are untouched
+    hint: `skillpkg import --from .claude/skills --adopt memo` takes it over as it is
+          Linked .claude/skills/charts to the installed skill (it held the same files)
+        Imported 1 skill of skills-lock.json: skillpkg now manages it (skills.toml, skills.lock); skills-lock.json is left in place
+         Created [TEMP]/app/skills.toml (a new project, trusted on this machine)
+    ");
+    // The same files as the source: installed, and linked from Claude's folder.
+    assert!(claude.join("charts").is_symlink());
+    assert_eq!(
+        tree(&claude.join("charts")),
+        tree(&repo.join("skills/chart-maker"))
+    );
+    // Edited: left as it was.
+    assert_eq!(std::fs::read_to_string(&memo).unwrap(), edited);
+    ctx.ok_in(&app, &["verify"]);
+    let listed = ctx.ok_in(&app, &["list", "--json"]);
+    let listed: Vec<serde_json::Value> = serde_json::from_str(&listed.stdout).unwrap();
+    for name in ["charts", "memo"] {
+        let copies = listed.iter().filter(|s| s["name"] == name).count();
+        assert_eq!(copies, 1, "{name}: {listed:#?}");
+    }
+}
