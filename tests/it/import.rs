@@ -183,6 +183,14 @@ fn a_project_npx_skills_installed_is_imported_locked_and_reproduced() {
     pdf = { git = "https://github.com/acme/skills", rev = "main", subdir = "skills/pdf" }
     "#);
 
+    // npx's links in Claude's folder are npx's: they stay, and lead to
+    // the installed skills, through this install and the next.
+    ctx.ok_in(&app, &["install"]);
+    for name in ["lint", "notes", "pdf", "review"] {
+        let link = app.join(".claude/skills").join(name);
+        assert!(link.is_symlink(), "{name}");
+        assert!(link.join("SKILL.md").is_file(), "{name}");
+    }
     // Left out, and untouched.
     assert_eq!(std::fs::read_to_string(&review).unwrap(), edited);
     assert!(!manifest.contains("review"));

@@ -508,10 +508,16 @@ fn take_back_former_exposures(
     targets: &[std::path::PathBuf],
     old_lock: &Lockfile,
     installed: &[crate::manifest::lock::LockedSkill],
-    dirs: &Dirs,
 ) -> anyhow::Result<()> {
-    let former = targets::former_targets(project, root, targets, dirs.home.as_deref());
-    for folder in former {
+    // Only folders skillpkg exposed skills in (as recorded by the last
+    // install here): a link another tool made the same way, such as
+    // `npx skills`' `.claude/skills/<name>` link, is not skillpkg's to take.
+    let record = project.state_dir().join(EXPOSED_IN);
+    let recorded = std::fs::read_to_string(&record).unwrap_or_default();
+    for folder in recorded.lines().map(std::path::PathBuf::from) {
+        if !folder.is_absolute() || folder == root || targets.contains(&folder) {
+            continue;
+        }
         if !folder.is_dir() || project.check_inside(&folder, "an agent's folder").is_err() {
             continue;
         }
@@ -519,8 +525,20 @@ fn take_back_former_exposures(
             targets::unexpose(&folder, &root.join(skill.folder()))?;
         }
     }
+    let now: String = targets
+        .iter()
+        .map(|t| format!("{}\n", t.display()))
+        .collect();
+    if now != recorded {
+        crate::fsutil::ignore_in_git(&project.state_dir())?;
+        crate::fsutil::write_cache_file(&record, now.as_bytes())?;
+    }
     Ok(())
 }
+
+/// The file in `.skillpkg/` that lists the folders the last install
+/// exposed skills in, one absolute path a line.
+const EXPOSED_IN: &str = "exposed-in";
 
 /// The notes on `[install] targets` that need no link (the agent reads
 /// the install root itself), for the project's manifest as it is.
@@ -606,7 +624,7 @@ fn sync(
         link_failure_said: Default::default(),
     };
     let (mut skills, mut changes) = apply.run(ready)?;
-    take_back_former_exposures(project, &root, &targets, &old_lock, &skills, dirs)?;
+    take_back_former_exposures(project, &root, &targets, &old_lock, &skills)?;
     // `--locked` promises the lock does not change: nothing is approved.
     let consent = match options.locked {
         true => GrantConsent::Leave,

@@ -71,25 +71,6 @@ pub fn resolve_targets(
     Ok(targets)
 }
 
-/// Every folder a known agent reads for `project` that is not one of
-/// `targets` nor `root`: where links skillpkg made for targets since
-/// removed from the manifest are taken away.
-pub fn former_targets(
-    project: &Project,
-    root: &Path,
-    targets: &[PathBuf],
-    home: Option<&Path>,
-) -> Vec<PathBuf> {
-    let mut folders: Vec<PathBuf> = agents::AGENTS
-        .iter()
-        .filter_map(|agent| folder_of(agent, project, home))
-        .filter(|folder| folder != root && !targets.contains(folder))
-        .collect();
-    folders.sort();
-    folders.dedup();
-    folders
-}
-
 /// The marker file in a copy skillpkg made (where symlinks fail).
 use crate::roots::COPY_MARKER;
 
