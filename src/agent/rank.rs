@@ -9,8 +9,6 @@
 //! ("use", "when", "files") counts for little, a rare one ("pdf",
 //! "kubernetes") for much, and most of all in a name.
 
-use std::collections::HashMap;
-
 use crate::skill::Skill;
 
 /// How much a repeated word adds before it saturates.
@@ -23,69 +21,80 @@ const NAME_WEIGHT: f64 = 2.0;
 /// The words of `text` that are matched: lowercase alphanumeric runs of
 /// two or more characters, with a plural `s` dropped (`pdfs` is `pdf`).
 pub fn terms(text: &str) -> Vec<String> {
-    text.to_lowercase()
+    tokens(&text.to_lowercase()).map(str::to_string).collect()
+}
+
+/// The matched words of an already lowercased text, as slices of it.
+fn tokens(lowercase: &str) -> impl Iterator<Item = &str> {
+    lowercase
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 2)
         .map(|w| match w.strip_suffix('s') {
-            Some(stem) if stem.chars().count() >= 3 && !stem.ends_with('s') => stem.to_string(),
-            _ => w.to_string(),
+            Some(stem) if stem.chars().count() >= 3 && !stem.ends_with('s') => stem,
+            _ => w,
         })
-        .collect()
 }
 
-/// One field of every skill: its words with their counts, and how many
-/// skills hold each word.
+/// One field of every skill, scored for one query: how often each of the
+/// query's words occurs in each skill's field, how many words each field
+/// holds, and how many skills hold each query word. One pass over the
+/// texts, without a map of every word of every skill: each ranking is for
+/// one task.
 struct Field {
-    documents: Vec<HashMap<String, usize>>,
+    /// Per skill, the count of each query word (in the query's order).
+    counts: Vec<Vec<usize>>,
     lengths: Vec<usize>,
     average_length: f64,
-    frequency: HashMap<String, usize>,
+    /// Per query word, the skills whose field holds it.
+    frequency: Vec<usize>,
 }
 
 impl Field {
-    fn new(texts: impl Iterator<Item = String>) -> Field {
-        let documents: Vec<HashMap<String, usize>> = texts
-            .map(|text| {
-                let mut counts = HashMap::new();
-                for term in terms(&text) {
-                    *counts.entry(term).or_insert(0) += 1;
+    fn new<'t>(texts: impl Iterator<Item = &'t str>, query: &[String]) -> Field {
+        let mut counts = Vec::new();
+        let mut lengths = Vec::new();
+        let mut frequency = vec![0; query.len()];
+        for text in texts {
+            let lowercase = text.to_lowercase();
+            let mut document = vec![0; query.len()];
+            let mut length = 0;
+            for token in tokens(&lowercase) {
+                length += 1;
+                if let Ok(at) = query.binary_search_by(|q| q.as_str().cmp(token)) {
+                    document[at] += 1;
                 }
-                counts
-            })
-            .collect();
-        let lengths: Vec<usize> = documents.iter().map(|d| d.values().sum()).collect();
+            }
+            for (held, df) in document.iter().zip(&mut frequency) {
+                *df += usize::from(*held > 0);
+            }
+            counts.push(document);
+            lengths.push(length);
+        }
         let average_length = match lengths.len() {
             0 => 1.0,
             n => (lengths.iter().sum::<usize>() as f64 / n as f64).max(1.0),
         };
-        let mut frequency = HashMap::new();
-        for document in &documents {
-            for term in document.keys() {
-                *frequency.entry(term.clone()).or_insert(0) += 1;
-            }
-        }
         Field {
-            documents,
+            counts,
             lengths,
             average_length,
             frequency,
         }
     }
 
-    /// The BM25 score of document `i` for the words of `query`.
-    fn score(&self, i: usize, query: &[String]) -> f64 {
-        let n = self.documents.len() as f64;
+    /// The BM25 score of skill `i` for the query.
+    fn score(&self, i: usize) -> f64 {
+        let n = self.counts.len() as f64;
         let length = self.lengths[i] as f64;
-        query
+        self.counts[i]
             .iter()
-            .filter_map(|term| {
-                let count = *self.documents[i].get(term)? as f64;
-                let df = self.frequency[term] as f64;
+            .zip(&self.frequency)
+            .filter(|(count, _)| **count > 0)
+            .map(|(&count, &df)| {
+                let (count, df) = (count as f64, df as f64);
                 let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
-                Some(
-                    idf * count * (K1 + 1.0)
-                        / (count + K1 * (1.0 - B + B * length / self.average_length)),
-                )
+                idf * count * (K1 + 1.0)
+                    / (count + K1 * (1.0 - B + B * length / self.average_length))
             })
             .sum()
     }
@@ -94,8 +103,6 @@ impl Field {
 /// An index of skills for ranking.
 pub struct Ranker<'s> {
     skills: Vec<&'s Skill>,
-    names: Field,
-    descriptions: Field,
 }
 
 impl<'s> Ranker<'s> {
@@ -103,8 +110,6 @@ impl<'s> Ranker<'s> {
     pub fn new(skills: &[&'s Skill]) -> Ranker<'s> {
         Ranker {
             skills: skills.to_vec(),
-            names: Field::new(skills.iter().map(|s| s.meta.name.clone())),
-            descriptions: Field::new(skills.iter().map(|s| s.meta.description.clone())),
         }
     }
 
@@ -114,10 +119,14 @@ impl<'s> Ranker<'s> {
         let mut query = terms(task);
         query.sort();
         query.dedup();
+        let names = Field::new(self.skills.iter().map(|s| s.meta.name.as_str()), &query);
+        let descriptions = Field::new(
+            self.skills.iter().map(|s| s.meta.description.as_str()),
+            &query,
+        );
         let mut ranked: Vec<(&'s Skill, f64)> = (0..self.skills.len())
             .map(|i| {
-                let score =
-                    NAME_WEIGHT * self.names.score(i, &query) + self.descriptions.score(i, &query);
+                let score = NAME_WEIGHT * names.score(i) + descriptions.score(i);
                 (self.skills[i], score)
             })
             .collect();

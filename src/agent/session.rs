@@ -73,8 +73,20 @@ pub struct DryRun {
     pub estimated_tokens: u64,
 }
 
-/// The skills the model may see in the catalog.
+/// The skills the model may see in the catalog. Whether one may is read
+/// from a file of its own (`agents/openai.yaml`), looked for on every core
+/// when there are many.
 fn listed<'s>(skills: &[&'s Skill]) -> Vec<&'s Skill> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if threads > 1 && skills.len() >= 256 {
+        std::thread::scope(|scope| {
+            for part in skills.chunks(skills.len().div_ceil(threads)) {
+                scope.spawn(move || part.iter().for_each(|s| _ = s.model_invocable()));
+            }
+        });
+    }
     skills
         .iter()
         .filter(|s| s.model_invocable())

@@ -110,7 +110,12 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         sandbox: Sandbox::off(),
     };
     if args.dry_run {
-        return print_dry_run(context, &args, &skills, &options, manifest);
+        let status = print_dry_run(context, &args, &skills, &options, manifest);
+        // Freeing every skill one by one only delays the exit.
+        std::mem::forget(options);
+        std::mem::forget(skills);
+        std::mem::forget(loaded);
+        return status;
     }
     options.sandbox = super::sandbox::sandbox(
         &args.sandbox,

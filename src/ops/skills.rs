@@ -117,9 +117,19 @@ pub fn load_skills(cwd: &Path, dirs: &Dirs) -> anyhow::Result<LoadedSkills> {
             dirs.cache.display()
         )
     })?;
-    // Frontmatter parsed before, from skillpkg's own cache directory.
-    let cache = FrontmatterCache::open(&dirs.cache);
-    let set = SkillSet::load_cached(&roots, Some(&cache));
+    // Frontmatter parsed before, from skillpkg's own cache directory,
+    // read while the roots' folders are listed.
+    let (cache, listings) = std::thread::scope(|scope| {
+        let cache = scope.spawn(|| FrontmatterCache::open(&dirs.cache));
+        let listings = SkillSet::list(&roots);
+        (
+            cache
+                .join()
+                .expect("opening the frontmatter cache panicked"),
+            listings,
+        )
+    });
+    let set = SkillSet::load_listed(&roots, listings, Some(&cache));
     // A cache that cannot be written only makes the next run slower.
     let _ = cache.save();
     Ok(LoadedSkills {

@@ -156,9 +156,27 @@ impl SkillSet {
     /// [`SkillSet::load`], taking frontmatter from `cache` where it holds
     /// the file as it is, and adding what it parsed to it.
     pub fn load_cached(roots: &[Root], cache: Option<&FrontmatterCache>) -> SkillSet {
+        SkillSet::load_listed(roots, SkillSet::list(roots), cache)
+    }
+
+    /// The folders of each root, read before anything is loaded (so that
+    /// a caller can open the cache meanwhile): one [`Listing`] a root.
+    pub fn list(roots: &[Root]) -> Vec<Listing> {
+        roots.iter().map(list_root).collect()
+    }
+
+    /// [`SkillSet::load_cached`] over what [`SkillSet::list`] read.
+    pub fn load_listed(
+        roots: &[Root],
+        listings: Vec<Listing>,
+        cache: Option<&FrontmatterCache>,
+    ) -> SkillSet {
         let mut set = SkillSet::default();
-        for root in roots {
-            set.load_root(root, cache);
+        for (root, listing) in roots.iter().zip(listings) {
+            match listing.0 {
+                Ok(dirs) => set.load_root(root, dirs, cache),
+                Err(skipped) => set.skipped.extend(skipped),
+            }
         }
         set.entries.sort_by(|a, b| {
             a.skill
@@ -177,41 +195,7 @@ impl SkillSet {
         set
     }
 
-    fn load_root(&mut self, root: &Root, cache: Option<&FrontmatterCache>) {
-        if root.kind != RootKind::Builtin && crate::fsutil::owned_by_someone_else(&root.dir) {
-            self.skipped.push(SkippedSkill {
-                dir: root.dir.clone(),
-                rule: "foreign-owner",
-                message: format!(
-                    "another user owns the {} root {}; its skills are not loaded",
-                    root.kind,
-                    root.dir.display()
-                ),
-            });
-            return;
-        }
-        let read_dir = match std::fs::read_dir(&root.dir) {
-            Ok(read_dir) => read_dir,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
-            Err(e) => {
-                self.skipped.push(SkippedSkill {
-                    dir: root.dir.clone(),
-                    rule: "io",
-                    message: format!(
-                        "could not read the {} root {}: {e}",
-                        root.kind,
-                        root.dir.display()
-                    ),
-                });
-                return;
-            }
-        };
-        let mut dirs: Vec<PathBuf> = read_dir
-            .filter_map(Result::ok)
-            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-            .map(|e| e.path())
-            .collect();
-        dirs.sort();
+    fn load_root(&mut self, root: &Root, dirs: Vec<PathBuf>, cache: Option<&FrontmatterCache>) {
         let loaded = load_all(&dirs, cache);
         // Names are unique within a root: index of the entry that took each.
         let mut taken: HashMap<String, usize> = HashMap::new();
@@ -294,6 +278,49 @@ impl SkillSet {
             .filter(|e| e.skill.meta.name == name)
             .collect()
     }
+}
+
+/// The folders in one root, sorted, or why it is not read (`None` inside
+/// when there is no such folder).
+#[derive(Debug)]
+pub struct Listing(Result<Vec<PathBuf>, Option<SkippedSkill>>);
+
+fn list_root(root: &Root) -> Listing {
+    if root.kind != RootKind::Builtin && crate::fsutil::owned_by_someone_else(&root.dir) {
+        return Listing(Err(Some(SkippedSkill {
+            dir: root.dir.clone(),
+            rule: "foreign-owner",
+            message: format!(
+                "another user owns the {} root {}; its skills are not loaded",
+                root.kind,
+                root.dir.display()
+            ),
+        })));
+    }
+    let read_dir = match std::fs::read_dir(&root.dir) {
+        Ok(read_dir) => read_dir,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Listing(Err(None)),
+        Err(e) => {
+            return Listing(Err(Some(SkippedSkill {
+                dir: root.dir.clone(),
+                rule: "io",
+                message: format!(
+                    "could not read the {} root {}: {e}",
+                    root.kind,
+                    root.dir.display()
+                ),
+            })));
+        }
+    };
+    let mut named: Vec<(std::ffi::OsString, PathBuf)> = read_dir
+        .filter_map(Result::ok)
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| (e.file_name(), e.path()))
+        .collect();
+    // Siblings: their names decide the order (comparing whole paths
+    // component by component cost more than loading from the cache).
+    named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Listing(Ok(named.into_iter().map(|(_, path)| path).collect()))
 }
 
 /// The skill in `path`, or `None` when `path` is not a folder (symlinks

@@ -44,6 +44,10 @@ pub fn len(s: &str) -> usize {
 
 /// `unicodedata.normalize("NFKC", s)`.
 pub fn nfkc(s: &str) -> String {
+    // ASCII is its own NFKC form: most names are ASCII.
+    if s.is_ascii() {
+        return s.to_string();
+    }
     s.nfkc().collect()
 }
 
