@@ -23,6 +23,7 @@ use crate::dirs::Dirs;
 use crate::skill::Skill;
 use crate::skill::cache::FrontmatterCache;
 use crate::skill::load::load_skill_in;
+use crate::skill::stat::FileStat;
 
 /// Which layer a root is. Ordered by precedence: `Project` wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -196,7 +197,9 @@ impl SkillSet {
     }
 
     fn load_root(&mut self, root: &Root, dirs: Vec<PathBuf>, cache: Option<&FrontmatterCache>) {
-        let loaded = load_all(&dirs, cache);
+        // The folders are the root's children: stat them relative to it.
+        let opened = std::fs::File::open(&root.dir).ok();
+        let loaded = load_all(&dirs, cache, opened.as_ref());
         // Names are unique within a root: index of the entry that took each.
         let mut taken: HashMap<String, usize> = HashMap::new();
         for (dir, result) in dirs.into_iter().zip(loaded) {
@@ -328,9 +331,16 @@ fn list_root(root: &Root) -> Listing {
 fn load_folder(
     path: &std::path::Path,
     cache: Option<&FrontmatterCache>,
+    root: Option<&std::fs::File>,
 ) -> Option<Result<Skill, crate::skill::SkillError>> {
-    let metadata = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
-    Some(load_skill_in(path, Some(&metadata), cache))
+    // Relative to the open root: a look-up of two names, not the path.
+    let stat = match (root, path.file_name()) {
+        #[cfg(unix)]
+        (Some(root), Some(name)) => FileStat::at(root, std::path::Path::new(name)),
+        _ => FileStat::of_path(path),
+    };
+    let stat = stat.ok().filter(|s| s.is_dir)?;
+    Some(load_skill_in(path, Some(&stat), cache, root))
 }
 
 /// Loads skills from many directories, spread over the available cores:
@@ -338,12 +348,13 @@ fn load_folder(
 fn load_all(
     dirs: &[PathBuf],
     cache: Option<&FrontmatterCache>,
+    root: Option<&std::fs::File>,
 ) -> Vec<Option<Result<Skill, crate::skill::SkillError>>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
     if threads <= 1 || dirs.len() < 64 {
-        return dirs.iter().map(|d| load_folder(d, cache)).collect();
+        return dirs.iter().map(|d| load_folder(d, cache, root)).collect();
     }
     let chunk = dirs.len().div_ceil(threads);
     std::thread::scope(|scope| {
@@ -352,7 +363,7 @@ fn load_all(
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|d| load_folder(d, cache))
+                        .map(|d| load_folder(d, cache, root))
                         .collect::<Vec<_>>()
                 })
             })

@@ -21,8 +21,8 @@
 //! another header, belongs to another user or is writable by others is
 //! ignored, and rebuilt; an entry whose JSON does not parse is a miss.
 
+use super::stat::FileStat;
 use std::collections::HashMap;
-use std::fs::Metadata;
 use std::io::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -52,19 +52,18 @@ struct Key {
 
 impl Key {
     #[cfg(unix)]
-    fn of(metadata: &Metadata) -> Option<Key> {
-        use std::os::unix::fs::MetadataExt;
+    fn of(stat: &FileStat) -> Option<Key> {
         Some(Key {
-            dev: metadata.dev(),
-            ino: metadata.ino(),
-            size: metadata.size(),
-            mtime: (metadata.mtime(), metadata.mtime_nsec()),
-            ctime: (metadata.ctime(), metadata.ctime_nsec()),
+            dev: stat.dev,
+            ino: stat.ino,
+            size: stat.size,
+            mtime: stat.mtime,
+            ctime: stat.ctime,
         })
     }
 
     #[cfg(not(unix))]
-    fn of(_: &Metadata) -> Option<Key> {
+    fn of(_: &FileStat) -> Option<Key> {
         None
     }
 
@@ -183,7 +182,7 @@ impl FrontmatterCache {
 
     /// The cached frontmatter of `skill_md`, when the file is still the
     /// one that was parsed (`metadata`: its `stat`, symlinks followed).
-    pub(crate) fn get(&self, skill_md: &Path, metadata: &Metadata) -> Option<Map<String, Value>> {
+    pub(crate) fn get(&self, skill_md: &Path, metadata: &FileStat) -> Option<Map<String, Value>> {
         let (key, json) = self.old.get(skill_md.to_str()?)?;
         if Some(*key) != Key::of(metadata) {
             return None;
@@ -196,7 +195,7 @@ impl FrontmatterCache {
     pub(crate) fn put(
         &self,
         skill_md: &Path,
-        metadata: &Metadata,
+        metadata: &FileStat,
         frontmatter: &Map<String, Value>,
     ) {
         let (Some(path), Some(key)) = (skill_md.to_str(), Key::of(metadata)) else {
@@ -285,7 +284,7 @@ mod tests {
     fn load(dir: &Path, cache_dir: &Path) -> String {
         let cache = FrontmatterCache::open_settled(cache_dir, SystemTime::now() + SETTLE);
         let skill_md = dir.join("SKILL.md");
-        let metadata = std::fs::metadata(&skill_md).unwrap();
+        let metadata = FileStat::of_path(&skill_md).unwrap();
         let fields = match cache.get(&skill_md, &metadata) {
             Some(fields) => fields,
             None => {
@@ -407,7 +406,7 @@ mod tests {
         std::fs::remove_file(&file).unwrap();
         let cache = FrontmatterCache::open(&cache_dir);
         let skill_md = dir.join("SKILL.md");
-        let metadata = std::fs::metadata(&skill_md).unwrap();
+        let metadata = FileStat::of_path(&skill_md).unwrap();
         cache.put(&skill_md, &metadata, &Map::new());
         cache.save().unwrap();
         assert!(!file.exists());

@@ -14,6 +14,7 @@ use super::document::{SKILL_FILE_NAMES, open_skill_md, read_frontmatter_from};
 use super::model::{Skill, SkillMeta, split_allowed_tools};
 use super::name::{check_name, normalize_name};
 use super::spec::{ALLOWED_FIELDS, MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH};
+use super::stat::FileStat;
 use super::validate::directory_name;
 use super::yaml::parse_yaml;
 use super::{SkillError, pystr};
@@ -34,17 +35,8 @@ pub const CLIENT_FIELDS: [&str; 9] = [
 
 /// Whether anyone may write what `metadata` describes (its mode has the
 /// other-write bit).
-fn is_world_writable(metadata: Option<&std::fs::Metadata>) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        metadata.is_some_and(|m| m.permissions().mode() & 0o002 != 0)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = metadata;
-        false
-    }
+fn is_world_writable(stat: Option<&FileStat>) -> bool {
+    stat.is_some_and(FileStat::world_writable)
 }
 
 /// Renders a scalar the way it was probably meant: strings as they are,
@@ -60,7 +52,7 @@ fn scalar_text(value: &Value) -> Option<String> {
 
 /// Loads a skill's metadata from `dir` without reading its body.
 pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
-    load_skill_in(dir, std::fs::metadata(dir).ok().as_ref(), None)
+    load_skill_in(dir, FileStat::of_path(dir).ok().as_ref(), None, None)
 }
 
 /// [`load_skill`] of `dir`, whose metadata (symlinks followed) the caller
@@ -69,19 +61,20 @@ pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
 /// read again, and frontmatter parsed is added to it.
 pub fn load_skill_in(
     dir: &Path,
-    dir_metadata: Option<&std::fs::Metadata>,
+    dir_stat: Option<&FileStat>,
     cache: Option<&FrontmatterCache>,
+    root: Option<&std::fs::File>,
 ) -> Result<Skill, SkillError> {
     if let Some(cache) = cache
-        && let Some((skill_md, metadata)) = locate_skill_md(dir)
-        && let Some(fields) = cache.get(&skill_md, &metadata)
+        && let Some((skill_md, stat)) = locate_skill_md(dir, root)
+        && let Some(fields) = cache.get(&skill_md, &stat)
     {
-        return skill_from(dir, dir_metadata, skill_md, Some(&metadata), &fields);
+        return skill_from(dir, dir_stat, skill_md, Some(&stat), &fields);
     }
     let (skill_md, file) = open_skill_md(dir)?.ok_or_else(|| SkillError::MissingSkillMd {
         dir: dir.to_path_buf(),
     })?;
-    let file_metadata = file.metadata().ok();
+    let file_stat = file.metadata().ok().map(|m| FileStat::of(&m));
     let frontmatter = read_frontmatter_from(file, &skill_md)?;
     let value = parse_yaml(&frontmatter.yaml).map_err(|(line, message)| SkillError::Yaml {
         path: skill_md.clone(),
@@ -91,29 +84,36 @@ pub fn load_skill_in(
     let Value::Object(fields) = value else {
         return Err(SkillError::NotMapping { path: skill_md });
     };
-    if let (Some(cache), Some(metadata)) = (cache, &file_metadata) {
-        cache.put(&skill_md, metadata, &fields);
+    if let (Some(cache), Some(stat)) = (cache, &file_stat) {
+        cache.put(&skill_md, stat, &fields);
     }
-    skill_from(dir, dir_metadata, skill_md, file_metadata.as_ref(), &fields)
+    skill_from(dir, dir_stat, skill_md, file_stat.as_ref(), &fields)
 }
 
 /// The SKILL.md [`find_skill_md`](super::document::find_skill_md)
-/// finds, with its metadata.
-fn locate_skill_md(dir: &Path) -> Option<(std::path::PathBuf, std::fs::Metadata)> {
+/// finds, with its stat: taken relative to `root`, the open folder `dir`
+/// is in, when given.
+fn locate_skill_md(
+    dir: &Path,
+    root: Option<&std::fs::File>,
+) -> Option<(std::path::PathBuf, FileStat)> {
     SKILL_FILE_NAMES.iter().find_map(|name| {
         let path = dir.join(name);
-        std::fs::metadata(&path)
-            .ok()
-            .map(|metadata| (path, metadata))
+        let stat = match (root, dir.file_name()) {
+            #[cfg(unix)]
+            (Some(root), Some(folder)) => FileStat::at(root, &Path::new(folder).join(name)),
+            _ => FileStat::of_path(&path),
+        };
+        stat.ok().map(|stat| (path, stat))
     })
 }
 
 /// The skill in `dir` whose SKILL.md's frontmatter holds `fields`.
 fn skill_from(
     dir: &Path,
-    dir_metadata: Option<&std::fs::Metadata>,
+    dir_metadata: Option<&FileStat>,
     skill_md: std::path::PathBuf,
-    file_metadata: Option<&std::fs::Metadata>,
+    file_metadata: Option<&FileStat>,
     fields: &serde_json::Map<String, Value>,
 ) -> Result<Skill, SkillError> {
     let required = |field: &'static str| {
@@ -242,7 +242,12 @@ mod tests {
         let settled = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
         let load = || {
             let cache = FrontmatterCache::open_settled(temp.path(), settled);
-            let skill = load_skill_in(&dir, std::fs::metadata(&dir).ok().as_ref(), Some(&cache));
+            let skill = load_skill_in(
+                &dir,
+                FileStat::of_path(&dir).ok().as_ref(),
+                Some(&cache),
+                None,
+            );
             cache.save().unwrap();
             serde_json::to_value(skill.unwrap()).unwrap()
         };

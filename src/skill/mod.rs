@@ -11,6 +11,7 @@ pub mod name;
 pub mod prompt;
 pub mod pystr;
 pub mod spec;
+pub mod stat;
 pub mod strict_yaml;
 pub mod validate;
 pub mod yaml;
