@@ -125,11 +125,14 @@ impl Printer {
 
     /// Writes pretty JSON to stdout (JSON escapes control characters itself).
     pub fn json(&self, value: &impl serde::Serialize) -> anyhow::Result<()> {
-        note_stdout_error(writeln!(
-            std::io::stdout(),
-            "{}",
-            serde_json::to_string_pretty(value)?
-        ));
+        // Straight into one buffer of stdout: a listing of ten thousand
+        // skills is megabytes, and stdout on its own flushes every line.
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        match serde_json::to_writer_pretty(&mut out, value) {
+            Err(e) if !e.is_io() => return Err(e.into()),
+            Err(e) => note_stdout_error(Err(e.into())),
+            Ok(()) => note_stdout_error(writeln!(out).and_then(|()| out.flush())),
+        }
         Ok(())
     }
 }
