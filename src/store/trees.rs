@@ -107,25 +107,29 @@ impl TreeCache {
                 .tempdir_in(staging_parent)
         };
         let limits = Limits::default();
-        let mut link_error = None;
-        let mut staging = new_staging()?;
-        // A cached tree that cannot be read as a tree is replaced like a
-        // changed one.
-        let mut placed = match mode {
-            LinkMode::Hardlink => link_verified(&cached, staging.path(), executables, &limits),
-            LinkMode::Copy => Placed::NotATree,
-        };
-        if let Placed::LinkFailed(error) = placed {
-            link_error = Some(error);
-            staging = new_staging()?;
-            placed = Placed::NotATree;
-        }
-        if mode == LinkMode::Copy || link_error.is_some() {
-            placed = match copy_verified(&cached, staging.path(), executables, &limits) {
+        let copy = |staging: &tempfile::TempDir| {
+            match copy_verified(&cached, staging.path(), executables, &limits) {
                 Ok(Some(copied)) => Placed::Tree(copied),
+                // A cached tree that cannot be read as a tree is replaced
+                // like a changed one.
                 _ => Placed::NotATree,
-            };
-        }
+            }
+        };
+        let mut staging = new_staging()?;
+        let mut link_error = None;
+        let placed = match mode {
+            LinkMode::Copy => copy(&staging),
+            LinkMode::Hardlink => {
+                match link_verified(&cached, staging.path(), executables, &limits) {
+                    Placed::LinkFailed(error) => {
+                        link_error = Some(error);
+                        staging = new_staging()?;
+                        copy(&staging)
+                    }
+                    placed => placed,
+                }
+            }
+        };
         match placed {
             Placed::Tree((digests, non_ascii)) if super::hash::tree_hash_of(&digests) == tree => {
                 let staged = Staged::from_parts(staging, name.to_string(), digests, non_ascii);
@@ -312,14 +316,23 @@ fn link_verified(
 
 /// Whether a linked file's executable bit is as the archive lists it
 /// (`false`: a changed mode, like changed bytes); a writable one is made
-/// read-only, since the cache shares it.
+/// read-only, since the cache shares it. A file another account owns is
+/// not linked at all (an error, so the tree is copied): its owner could
+/// make it writable again and change the project's copy after the check.
 #[cfg(unix)]
 fn check_mode(
     file: &std::fs::File,
     metadata: &std::fs::Metadata,
     executable: bool,
 ) -> std::io::Result<bool> {
-    use std::os::unix::fs::PermissionsExt as _;
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    // SAFETY: geteuid cannot fail.
+    if metadata.uid() != unsafe { libc::geteuid() } {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "a cached file belongs to another account",
+        ));
+    }
     let mode = metadata.permissions().mode();
     if (mode & 0o111 != 0) != executable {
         return Ok(false);
@@ -585,6 +598,44 @@ mod tests {
         // changed tree: links cannot take their modes from the archive.
         assert!(matches!(stage(&BTreeSet::new()), Lookup::Replaced(_)));
         assert!(!cached.exists());
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_cached_file_of_another_account_is_copied_not_linked() {
+        use std::os::unix::fs::MetadataExt as _;
+        // SAFETY: geteuid cannot fail.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("SKIPPED: giving a file to another account takes root");
+            return;
+        }
+        let (dir, staged, trees) = kept_demo(LinkMode::Hardlink);
+        let cached = trees.path_of(SUM).unwrap();
+        // A copy of the same bytes, owned by nobody: the kept tree is
+        // linked with the staged one, which the test still reads.
+        let file = cached.join("SKILL.md");
+        let bytes = std::fs::read(&file).unwrap();
+        std::fs::remove_file(&file).unwrap();
+        std::fs::write(&file, bytes).unwrap();
+        std::os::unix::fs::chown(&file, Some(65534), Some(65534)).unwrap();
+        let executables = BTreeSet::from(["scripts/run.sh".to_string()]);
+        let lookup = trees
+            .stage(
+                SUM,
+                &staged.tree_hash(),
+                "demo",
+                &executables,
+                &dir.path().join("s2"),
+                LinkMode::Hardlink,
+            )
+            .unwrap();
+        let Lookup::Copied(copied, error) = lookup else {
+            panic!("a copy, with why it was not linked: {lookup:?}")
+        };
+        assert_eq!(error.kind(), std::io::ErrorKind::PermissionDenied);
+        let meta = std::fs::metadata(copied.path().join("SKILL.md")).unwrap();
+        assert_ne!(meta.ino(), std::fs::metadata(&file).unwrap().ino());
+        assert_eq!(meta.uid(), 0);
     }
 
     #[test]

@@ -196,7 +196,7 @@ impl Apply<'_> {
                 Lookup::Copied(staged, error) => {
                     if !self.link_failure_said.swap(true, Ordering::Relaxed) {
                         ready.warnings.push(format!(
-                            "could not hard-link files from the cache ({error}), so they were copied; the cache ({}) and the project may be on different file systems: pass --link-mode copy (or set SKILLPKG_LINK_MODE=copy) to copy without trying",
+                            "could not hard-link files from the cache ({error}), so they were copied; the cache ({}) may be on another file system than the project, or hold files of another account: pass --link-mode copy (or set SKILLPKG_LINK_MODE=copy) to copy without trying",
                             self.cache.display()
                         ));
                     }
