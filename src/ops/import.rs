@@ -125,6 +125,7 @@ pub fn import_lock(
     let managed = Lockfile::load(&project.lock_path)?;
     let mut imported = Imported::default();
     let mut specs = Vec::new();
+    let mut local = LocalSkills::default();
     for (name, entry) in &lock.skills {
         if manifest.skills.contains_key(name) {
             imported.already.push(name.clone());
@@ -143,7 +144,7 @@ pub fn import_lock(
             ),
             None => String::new(),
         };
-        let spec = match spec_of(project, dirs, name, entry, lock_dir, options)? {
+        let spec = match spec_of(project, dirs, name, entry, lock_dir, options, &mut local)? {
             Ok(spec) => spec,
             Err(reason) => {
                 imported.left_out.push(LeftOut {
@@ -206,9 +207,14 @@ pub fn import_lock(
 fn copy_of(project: &Project, root: &Path, name: &str) -> Option<PathBuf> {
     let agent_folders = match project.is_global() {
         true => Vec::new(),
+        // An agent's folder that leads outside the project (a link a
+        // cloned repository planted) is not looked in: relinking would
+        // delete there.
         false => crate::roots::AGENT_FOLDERS
             .iter()
-            .map(|folder| project.dir.join(folder).join(name))
+            .map(|folder| project.dir.join(folder))
+            .filter(|folder| project.check_inside(folder, "an agent's folder").is_ok())
+            .map(|folder| folder.join(name))
             .collect(),
     };
     std::iter::once(root.join(name))
@@ -260,6 +266,7 @@ fn spec_of(
     entry: &NpxEntry,
     lock_dir: &Path,
     options: InstallOptions,
+    local: &mut LocalSkills,
 ) -> anyhow::Result<Result<DependencySpec, String>> {
     let folder = entry
         .skill_path
@@ -278,7 +285,16 @@ fn spec_of(
             .source_url
             .clone()
             .unwrap_or_else(|| entry.source.clone()),
-        "local" => return Ok(local_spec(project, name, &entry.source, folder, lock_dir)),
+        "local" => {
+            return Ok(local_spec(
+                project,
+                name,
+                &entry.source,
+                folder,
+                lock_dir,
+                local,
+            ));
+        }
         other => {
             return Ok(Err(format!(
                 "its source type '{other}' has no skills.toml form"
@@ -331,6 +347,7 @@ fn local_spec(
     source: &str,
     folder: Option<String>,
     lock_dir: &Path,
+    local: &mut LocalSkills,
 ) -> Result<DependencySpec, String> {
     let mut dir = lock_dir.join(source);
     let recorded = folder.filter(|f| !f.is_empty());
@@ -343,7 +360,7 @@ fn local_spec(
     let holds_skill = |dir: &Path| dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file();
     if !holds_skill(&dir) {
         match recorded {
-            None => match find_local_skill(&dir, name) {
+            None => match local.find(&dir, name) {
                 Some(found) => dir = found,
                 None => {
                     return Err(format!(
@@ -366,39 +383,60 @@ fn local_spec(
     }))
 }
 
-/// Folders the search for a local skill never enters.
-const NOT_SEARCHED: [&str; 4] = [".git", "node_modules", ".venv", "__pycache__"];
+/// The skills of local sources, found once per source: a lock usually
+/// takes many skills from one folder.
+#[derive(Default)]
+struct LocalSkills {
+    /// Per source folder, each skill folder with the name its `SKILL.md`
+    /// gives (`None` when it does not load).
+    found: BTreeMap<PathBuf, Vec<(Option<String>, PathBuf)>>,
+}
 
-/// The folder below `source` that holds the skill `name`: one whose
-/// `SKILL.md` names it, else one named after it; searched, as `npx skills`
-/// searches, at most six folders deep and 100,000 entries wide, following
-/// no links.
-fn find_local_skill(source: &Path, name: &str) -> Option<PathBuf> {
+impl LocalSkills {
+    /// The folder below `source` that holds the skill `name`: one whose
+    /// `SKILL.md` names it, else one named after it.
+    fn find(&mut self, source: &Path, name: &str) -> Option<PathBuf> {
+        let skills = self
+            .found
+            .entry(source.to_path_buf())
+            .or_insert_with(|| skills_below(source));
+        let named = skills.iter().find(|(n, _)| n.as_deref() == Some(name));
+        let by_folder = || {
+            skills
+                .iter()
+                .find(|(_, f)| f.file_name().is_some_and(|f| f == name))
+        };
+        named.or_else(by_folder).map(|(_, folder)| folder.clone())
+    }
+}
+
+/// The folders below `source` holding a `SKILL.md`, searched as `npx
+/// skills` and git sources are (`index::git::discover`: as deep, skipping
+/// the same folders), at most 100,000 entries wide, following no links.
+fn skills_below(source: &Path) -> Vec<(Option<String>, PathBuf)> {
+    use crate::index::git::discover::{MAX_DEPTH, SKIPPED};
     let walk = walkdir::WalkDir::new(source)
         .follow_links(false)
-        .max_depth(7)
+        .max_depth(MAX_DEPTH + 1)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| {
-            !(e.file_type().is_dir() && NOT_SEARCHED.iter().any(|n| e.file_name() == *n))
-        });
-    let mut by_folder_name = None;
-    for entry in walk.take(100_000).flatten() {
-        let file = entry.file_name();
-        if !entry.file_type().is_file() || (file != "SKILL.md" && file != "skill.md") {
-            continue;
-        }
-        let Some(folder) = entry.path().parent() else {
-            continue;
-        };
-        if crate::skill::load::load_skill(folder).is_ok_and(|skill| skill.meta.name == name) {
-            return Some(folder.to_path_buf());
-        }
-        if by_folder_name.is_none() && folder.file_name().is_some_and(|f| f == name) {
-            by_folder_name = Some(folder.to_path_buf());
-        }
-    }
-    by_folder_name
+        .filter_entry(|e| !(e.file_type().is_dir() && SKIPPED.iter().any(|n| e.file_name() == *n)));
+    walk.take(100_000)
+        .flatten()
+        .filter(|e| {
+            e.file_type().is_file()
+                && crate::skill::document::SKILL_FILE_NAMES
+                    .iter()
+                    .any(|n| e.file_name() == *n)
+        })
+        .filter_map(|e| {
+            let folder = e.path().parent()?.to_path_buf();
+            let name = crate::skill::load::load_skill(&folder)
+                .ok()
+                .map(|s| s.meta.name);
+            Some((name, folder))
+        })
+        .collect()
 }
 
 /// A folder `--from` found.

@@ -435,3 +435,41 @@ fn skills_npx_copied_into_claudes_folder_from_a_local_repository_are_imported_an
         assert_eq!(copies, 1, "{name}: {listed:#?}");
     }
 }
+
+#[test]
+fn an_agents_folder_that_leads_outside_the_project_is_not_touched() {
+    let ctx = TestContext::new();
+    let repo = ctx.root().join("repo");
+    write_skill(
+        &repo,
+        "skills/charts",
+        &skill_md("charts", "Draws charts. Use when charting."),
+    );
+    // A cloned project whose .claude/skills is a link to a folder of the
+    // user's, holding the same files as the lock's source.
+    let outside = ctx.root().join("users-own-skills");
+    std::fs::create_dir_all(outside.join("charts")).unwrap();
+    std::fs::copy(
+        repo.join("skills/charts/SKILL.md"),
+        outside.join("charts/SKILL.md"),
+    )
+    .unwrap();
+    let app = ctx.root().join("app");
+    std::fs::create_dir_all(app.join(".claude")).unwrap();
+    std::os::unix::fs::symlink(&outside, app.join(".claude/skills")).unwrap();
+    std::fs::write(
+        app.join("skills-lock.json"),
+        CLAUDE_ONLY_LOCK.replace("memo", "unused"),
+    )
+    .unwrap();
+    git(&app, &["init", "-q"]);
+
+    ctx.ok_in(&app, &["import"]);
+    // Installed from the source; the folder outside is as it was.
+    assert!(app.join(".agents/skills/charts/SKILL.md").is_file());
+    assert!(!outside.join("charts").is_symlink());
+    assert_eq!(
+        tree(&outside.join("charts")),
+        tree(&repo.join("skills/charts"))
+    );
+}

@@ -15,7 +15,7 @@ use crate::hint::Hinted;
 const SKILL_FILES: [&str; 2] = ["SKILL.md", "skill.md"];
 
 /// How deep below the top the search goes (`a/b/c/d/e/f/SKILL.md`).
-const MAX_DEPTH: usize = 6;
+pub(crate) const MAX_DEPTH: usize = 6;
 
 /// Entries the search visits, at most.
 const MAX_ENTRIES: usize = 500_000;
@@ -27,7 +27,7 @@ const MAX_SKILLS: usize = 5_000;
 pub const MAX_SKILL_MD: usize = 1024 * 1024;
 
 /// Folders the search never enters: other packages' trees and VCS data.
-const SKIPPED: [&str; 4] = [".git", "node_modules", ".venv", "__pycache__"];
+pub(crate) const SKIPPED: [&str; 4] = [".git", "node_modules", ".venv", "__pycache__"];
 
 /// The folders of `commit` that hold a skill, relative to the top, sorted
 /// (`""` when the top itself is the skill).
