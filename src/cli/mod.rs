@@ -174,8 +174,6 @@ impl Context {
         self.dirs.as_ref()
     }
 
-    /// The project a command works on: the global one with `global`,
-    /// else the one around the working directory.
     /// Warns, once a run, about the keys of `project`'s `skills.toml` that
     /// skillpkg ignores.
     fn check_manifest(&mut self, project: &crate::project::Project) {
@@ -198,8 +196,9 @@ impl Context {
         }
     }
 
-    /// The project the command works on; warns once about keys of its
-    /// `skills.toml` that skillpkg ignores.
+    /// The project a command works on: the global one with `global`,
+    /// else the one around the working directory. Warns once about keys
+    /// of its `skills.toml` that skillpkg ignores.
     pub fn project(&mut self, global: bool) -> anyhow::Result<crate::project::Project> {
         let cwd = self.cwd.clone();
         let project = crate::project::Project::locate(&cwd, self.dirs()?, global)?;
@@ -314,11 +313,11 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
 /// Loads the skill set and reports every skipped skill as a warning.
 fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::LoadedSkills> {
     let cwd = context.cwd.clone();
-    if let Some(found) = crate::project::Discovery::from(&cwd).manifest_dir {
-        context.check_manifest(&crate::project::Project::at(&found));
+    let loaded = crate::ops::skills::load_skills(&cwd, context.dirs()?)?;
+    if let Some(found) = &loaded.manifest_dir {
+        context.check_manifest(&crate::project::Project::at(found));
     }
     let printer = context.printer;
-    let loaded = crate::ops::skills::load_skills(&cwd, context.dirs()?)?;
     for warning in &loaded.warnings {
         printer.warn(warning);
     }
@@ -331,7 +330,11 @@ fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::Load
         ));
     }
     // What anyone on the machine could have changed is always said.
-    let security = |warning: &String| warning.starts_with("world-writable:");
+    let security = |warning: &String| {
+        warning
+            .strip_prefix(crate::skill::load::WORLD_WRITABLE)
+            .is_some_and(|rest| rest.starts_with(':'))
+    };
     for entry in loaded.set.all() {
         for warning in entry.skill.warnings.iter().filter(|w| security(w)) {
             printer.warn(format_args!(

@@ -34,13 +34,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         context.printer.status(
             "Verified",
             format_args!(
-                "{} {}: {} as locked, {bad} not",
-                results.len(),
-                if results.len() == 1 {
-                    "skill"
-                } else {
-                    "skills"
-                },
+                "{}: {} as locked, {bad} not",
+                super::printer::count(results.len(), "skill"),
                 results.len() - bad
             ),
         );

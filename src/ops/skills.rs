@@ -20,6 +20,8 @@ pub struct LoadedSkills {
     pub set: SkillSet,
     /// What discovery passed over (manifests another user owns).
     pub warnings: Vec<String>,
+    /// The folder of the project's `skills.toml`, when there is one.
+    pub manifest_dir: Option<PathBuf>,
 }
 
 /// The project root's directory for a command run in `cwd`, given where
@@ -136,5 +138,6 @@ pub fn load_skills(cwd: &Path, dirs: &Dirs) -> anyhow::Result<LoadedSkills> {
         roots,
         set,
         warnings: discovery.warnings(),
+        manifest_dir: discovery.manifest_dir.clone(),
     })
 }

@@ -35,6 +35,10 @@ pub const CLIENT_FIELDS: [&str; 9] = [
 
 /// Whether anyone may write what `metadata` describes (its mode has the
 /// other-write bit).
+/// The rule of the warning a world-writable skill gets: a security
+/// warning, which is always shown.
+pub const WORLD_WRITABLE: &str = "world-writable";
+
 fn is_world_writable(stat: Option<&FileStat>) -> bool {
     stat.is_some_and(FileStat::world_writable)
 }
@@ -58,7 +62,9 @@ pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
 /// [`load_skill`] of `dir`, whose metadata (symlinks followed) the caller
 /// has already read: discovery looks at every folder of a root anyway.
 /// With a `cache`, frontmatter it holds for the file as it is now is not
-/// read again, and frontmatter parsed is added to it.
+/// read again, and frontmatter parsed is added to it. `root`, when given,
+/// is the open folder `dir` is a child of: `SKILL.md` is stat'ed relative
+/// to it.
 pub fn load_skill_in(
     dir: &Path,
     dir_stat: Option<&FileStat>,
@@ -181,7 +187,7 @@ fn skill_from(
         .map(|(path, _)| path);
     if let Some(path) = world_writable {
         warnings.push(format!(
-            "world-writable: any user on this machine can change {}; its allowed-tools pre-approve nothing",
+            "{WORLD_WRITABLE}: any user on this machine can change {}; its allowed-tools pre-approve nothing",
             path.display()
         ));
     }
