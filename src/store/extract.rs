@@ -234,6 +234,11 @@ impl Staged {
         crate::store::hash::tree_hash_of(&self.digests)
     }
 
+    /// The files of the tree, relative to the skill, sorted.
+    pub fn files(&self) -> Vec<String> {
+        self.digests.keys().cloned().collect()
+    }
+
     /// Hidden Unicode in the extracted files (see
     /// [`crate::skill::hidden`]); only files with non-ASCII bytes are read.
     pub fn scan_hidden_unicode(&self) -> std::io::Result<Vec<crate::skill::hidden::HiddenChar>> {

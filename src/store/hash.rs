@@ -7,7 +7,26 @@ use sha2::{Digest, Sha256};
 
 /// Lowercase hex of bytes.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        text.push(DIGITS[usize::from(b >> 4)] as char);
+        text.push(DIGITS[usize::from(b & 0xf)] as char);
+    }
+    text
+}
+
+/// The bytes lowercase or uppercase hex `text` spells; `None` for
+/// anything else.
+pub fn unhex(text: &str) -> Option<Vec<u8>> {
+    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    let text = text.as_bytes();
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    text.chunks(2)
+        .map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?))
+        .collect()
 }
 
 /// sha256 of `bytes`, as lowercase hex.
@@ -99,6 +118,17 @@ pub fn tree_hash_of(digests: &std::collections::BTreeMap<String, String>) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_round_trips_and_refuses_what_is_not_hex() {
+        let bytes = [0x00, 0x0f, 0xa5, 0xff];
+        assert_eq!(hex(&bytes), "000fa5ff");
+        assert_eq!(unhex("000fa5ff").unwrap(), bytes);
+        assert_eq!(unhex("000FA5FF").unwrap(), bytes);
+        assert_eq!(unhex("abc"), None);
+        assert_eq!(unhex("zz"), None);
+        assert_eq!(unhex("+1"), None);
+    }
 
     #[test]
     fn tree_hash_follows_content_and_names_only() {

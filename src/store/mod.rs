@@ -4,11 +4,13 @@
 pub mod diff;
 pub mod extract;
 pub mod hash;
+mod link;
 pub mod names;
 pub mod pack;
 pub mod signing;
 pub mod stage;
 pub mod trees;
+pub mod verified;
 
 /// A small skill for the store's tests: `SKILL.md` (with a hidden
 /// character), an executable `scripts/run.sh` and `references/deep/a.md`,

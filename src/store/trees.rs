@@ -42,6 +42,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest as _, Sha256};
 
 use super::extract::{Limits, Staged};
+use super::link::{Digests, Placed, link_listed};
 
 /// How the files of a cached tree are put into a project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -79,16 +80,19 @@ impl TreeCache {
     }
 
     /// Puts the tree cached for the archive `checksum`, which must hash
-    /// to `tree`, into a new staging directory under `staging_parent`, as
-    /// the skill `name`, linked or copied as `mode` says. Copies have the
-    /// files in `executables` (paths relative to the skill) made
-    /// executable and every other file not; links must already be so.
-    /// Leaves nothing behind in staging unless the result hashes to
-    /// `tree`; a cached tree that does not is removed, to be replaced.
+    /// to `tree` and hold `files`, into a new staging directory under
+    /// `staging_parent`, as the skill `name`, linked or copied as `mode`
+    /// says. Copies have the files in `executables` (paths relative to the
+    /// skill) made executable and every other file not; links must
+    /// already be so. Leaves nothing behind in staging unless the result
+    /// hashes to `tree`; a cached tree that does not is removed, to be
+    /// replaced.
+    #[allow(clippy::too_many_arguments)]
     pub fn stage(
         &self,
         checksum: &str,
         tree: &str,
+        files: &[String],
         name: &str,
         executables: &BTreeSet<String>,
         staging_parent: &Path,
@@ -120,7 +124,7 @@ impl TreeCache {
         let placed = match mode {
             LinkMode::Copy => copy(&staging),
             LinkMode::Hardlink => {
-                match link_verified(&cached, staging.path(), executables, &limits) {
+                match link_listed(&cached, staging.path(), files, executables, &limits) {
                     Placed::LinkFailed(error) => {
                         link_error = Some(error);
                         staging = new_staging()?;
@@ -223,140 +227,6 @@ pub enum Lookup {
     Replaced(PathBuf),
 }
 
-/// The sha256 of each file copied, by relative path, and the files
-/// holding a byte outside ASCII.
-type Copied = (BTreeMap<String, String>, Vec<String>);
-
-/// What linking a cached tree into staging came to.
-enum Placed {
-    /// Every file linked, with its digest.
-    Tree(Copied),
-    /// Something that is no tree a verified archive unpacks to.
-    NotATree,
-    /// A link could not be made.
-    LinkFailed(std::io::Error),
-}
-
-/// Hard-links the regular files under `from` into `to`, then opens each
-/// link (never following one) and hashes the file it is, so the digests
-/// are those of the files now in `to`, whatever was swapped into the
-/// cache meanwhile. Each file must be executable exactly when
-/// `executables` names it; one that is writable is made read-only (a tree
-/// kept before cached files were). [`Placed::NotATree`] for anything
-/// [`copy_verified`] refuses.
-fn link_verified(
-    from: &Path,
-    to: &Path,
-    executables: &BTreeSet<String>,
-    limits: &Limits,
-) -> Placed {
-    let mut digests = BTreeMap::new();
-    let mut non_ascii = Vec::new();
-    let mut budget = limits.max_total_bytes;
-    let mut buffer = Vec::new();
-    let mut made = std::collections::HashSet::from([to.to_path_buf()]);
-    for entry in walkdir::WalkDir::new(from)
-        .follow_links(false)
-        .follow_root_links(false)
-        .min_depth(1)
-    {
-        let Ok(entry) = entry else {
-            return Placed::NotATree;
-        };
-        let Some(relative) = relative_name(entry.path(), from) else {
-            return Placed::NotATree;
-        };
-        let kind = entry.file_type();
-        if kind.is_dir() {
-            continue;
-        }
-        if !kind.is_file() || digests.len() >= limits.max_entries {
-            return Placed::NotATree;
-        }
-        let target = to.join(&relative);
-        let parent = target.parent().expect("a file under the tree");
-        if !made.contains(parent) {
-            if fs_err::create_dir_all(parent).is_err() {
-                return Placed::NotATree;
-            }
-            made.insert(parent.to_path_buf());
-        }
-        match std::fs::hard_link(entry.path(), &target) {
-            Ok(()) => {}
-            // Gone since the walk: not the tree it was.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Placed::NotATree,
-            Err(e) => return Placed::LinkFailed(e),
-        }
-        // The link, not the cache's entry: what is in staging is checked.
-        let Ok((mut file, metadata)) = open_regular_with_metadata(&target) else {
-            return Placed::NotATree;
-        };
-        match check_mode(&file, &metadata, executables.contains(&relative)) {
-            Ok(true) => {}
-            Ok(false) => return Placed::NotATree,
-            Err(e) => return Placed::LinkFailed(e),
-        }
-        let size = metadata.len();
-        if size > budget {
-            return Placed::NotATree;
-        }
-        budget -= size;
-        // Exactly the size the file had when opened, and nothing after.
-        buffer.resize(size as usize, 0);
-        if file.read_exact(&mut buffer).is_err() || !matches!(file.read(&mut [0u8]), Ok(0)) {
-            return Placed::NotATree;
-        }
-        if !buffer.is_ascii() {
-            non_ascii.push(relative.clone());
-        }
-        digests.insert(relative, super::hash::hex(&Sha256::digest(&buffer)));
-    }
-    Placed::Tree((digests, non_ascii))
-}
-
-/// Whether a linked file's executable bit is as the archive lists it
-/// (`false`: a changed mode, like changed bytes); a writable one is made
-/// read-only, since the cache shares it. A file another account owns is
-/// not linked at all (an error, so the tree is copied): its owner could
-/// make it writable again and change the project's copy after the check.
-#[cfg(unix)]
-fn check_mode(
-    file: &std::fs::File,
-    metadata: &std::fs::Metadata,
-    executable: bool,
-) -> std::io::Result<bool> {
-    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
-    // SAFETY: geteuid cannot fail.
-    if metadata.uid() != unsafe { libc::geteuid() } {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::PermissionDenied,
-            "a cached file belongs to another account",
-        ));
-    }
-    let mode = metadata.permissions().mode();
-    if (mode & 0o111 != 0) != executable {
-        return Ok(false);
-    }
-    if mode & 0o222 != 0 {
-        file.set_permissions(std::fs::Permissions::from_mode(mode & !0o222))?;
-    }
-    Ok(true)
-}
-
-#[cfg(not(unix))]
-fn check_mode(
-    file: &std::fs::File,
-    metadata: &std::fs::Metadata,
-    _executable: bool,
-) -> std::io::Result<bool> {
-    let mut permissions = metadata.permissions();
-    if !permissions.readonly() {
-        permissions.set_readonly(true);
-        file.set_permissions(permissions)?;
-    }
-    Ok(true)
-}
-
 /// Takes the write bits off a file in the cache (or about to be shared
 /// with it).
 fn make_read_only(path: &Path) -> std::io::Result<()> {
@@ -380,7 +250,7 @@ fn copy_verified(
     to: &Path,
     executables: &BTreeSet<String>,
     limits: &Limits,
-) -> std::io::Result<Option<Copied>> {
+) -> std::io::Result<Option<Digests>> {
     let mut digests = BTreeMap::new();
     let mut non_ascii = Vec::new();
     let mut budget = limits.max_total_bytes;
@@ -516,6 +386,7 @@ mod tests {
             .stage(
                 SUM,
                 &tree,
+                &staged.files(),
                 "demo",
                 &executables,
                 &dir.path().join("s2"),
@@ -563,6 +434,7 @@ mod tests {
                 .stage(
                     SUM,
                     &tree,
+                    &staged.files(),
                     "demo",
                     executables,
                     &dir.path().join("s2"),
@@ -623,6 +495,7 @@ mod tests {
             .stage(
                 SUM,
                 &staged.tree_hash(),
+                &staged.files(),
                 "demo",
                 &executables,
                 &dir.path().join("s2"),
@@ -663,6 +536,7 @@ mod tests {
             .stage(
                 SUM,
                 &staged.tree_hash(),
+                &staged.files(),
                 "demo",
                 &executables,
                 other.path(),
@@ -700,6 +574,7 @@ mod tests {
                 .stage(
                     SUM,
                     &tree,
+                    &staged.files(),
                     "demo",
                     &BTreeSet::new(),
                     &staging,
@@ -747,6 +622,7 @@ mod tests {
             .stage(
                 &other,
                 &staged.tree_hash(),
+                &staged.files(),
                 "demo",
                 &BTreeSet::new(),
                 &dir.path().join("s"),

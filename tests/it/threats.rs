@@ -440,6 +440,93 @@ fn an_edit_through_a_hard_link_is_caught_by_the_tree_hash() {
     assert_eq!(tree(&copied.join(".agents/skills/tool")), pinned);
 }
 
+/// A cloned repo's lock and a hostile cache acting together: the cached
+/// tree changed (as a write through a hard link could do) and the lock
+/// edited to pin the changed tree. Either alone is caught by the other;
+/// together, only the archive can say what its version holds, and the
+/// cache's record of it is believed only with this machine's seal.
+#[test]
+#[cfg(unix)]
+fn a_lock_and_a_cache_edited_together_cannot_change_a_locked_version() {
+    let ctx = TestContext::new();
+    let (app, pinned, cached) = added_tool_with_cached_tree(&ctx);
+    set_mode(&cached.join("scripts/run.sh"), 0o755);
+    std::fs::write(cached.join("scripts/run.sh"), "#!/bin/sh\necho evil\n").unwrap();
+    set_mode(&cached.join("scripts/run.sh"), 0o555);
+    let evil = skillpkg::store::hash::tree_hash(&cached).unwrap();
+    let pin = regex::Regex::new(r#"tree = "h1:[^"]*""#).unwrap();
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    let forged = pin.replace(&lock, format!("tree = \"{evil}\""));
+    let refusal = format!(
+        "acme/tool@1.0.0: skills.lock pins its files to tree {evil}, but its archive (sha256:"
+    );
+    let attempt = |name: &str| {
+        let clone = clone_of(&ctx, &app, name);
+        std::fs::write(clone.join("skills.lock"), forged.as_bytes()).unwrap();
+        let untouched = Untouched::new(&ctx, &clone);
+        untouched.refused(&ctx, &["install", "--locked"], &refusal);
+        assert!(!clone.join(".agents/skills/tool").exists());
+    };
+    // The record of the archive, sealed when it was first checked.
+    attempt("clone");
+    // A record forged to match: its seal does not verify.
+    let records = ctx.root().join("cache/verified");
+    let record = std::fs::read_dir(&records)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let kept = std::fs::read_to_string(&record).unwrap();
+    let honest = kept
+        .split('"')
+        .find(|part| part.starts_with("h1:"))
+        .unwrap();
+    std::fs::write(&record, kept.replace(honest, &evil)).unwrap();
+    attempt("forged-record");
+    // No record at all: the archive is unpacked and says.
+    std::fs::remove_file(&record).unwrap();
+    attempt("no-record");
+    // The lock as it was still installs the archive's own files.
+    let clone = clone_of(&ctx, &app, "honest");
+    ctx.ok_in(&clone, &["install", "--locked"]);
+    assert_eq!(tree(&clone.join(".agents/skills/tool")), pinned);
+}
+
+/// A warm install takes the tree an archive's sealed record vouches for
+/// without reading the archive; when that cached tree turns out changed,
+/// the archive is checked in full after all (fetched again, since the
+/// cached copy is bad too) before anything is unpacked.
+#[test]
+#[cfg(unix)]
+fn a_recorded_archive_is_checked_in_full_when_its_cached_tree_fails() {
+    let ctx = TestContext::new();
+    let (app, pinned, cached) = added_tool_with_cached_tree(&ctx);
+    let archives: Vec<PathBuf> = std::fs::read_dir(ctx.root().join("cache/archives"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    let [archive] = archives.as_slice() else {
+        panic!("one cached archive: {archives:?}")
+    };
+    std::fs::write(archive, b"damaged").unwrap();
+    let clone = clone_of(&ctx, &app, "clone");
+    let out = ctx.ok_in(&clone, &["install", "--locked"]);
+    assert!(!out.stderr.contains("cached copy"), "{}", out.stderr);
+    assert_eq!(tree(&clone.join(".agents/skills/tool")), pinned);
+    assert_eq!(std::fs::read(archive).unwrap(), b"damaged");
+    // The cached tree changed as well.
+    let notes = cached.join("scripts/notes.txt");
+    set_mode(&notes, 0o644);
+    std::fs::write(&notes, "Changed.\n").unwrap();
+    set_mode(&notes, 0o444);
+    let other = clone_of(&ctx, &app, "other");
+    let out = ctx.ok_in(&other, &["install", "--locked"]);
+    assert_cache_replaced(&out);
+    assert_eq!(tree(&other.join(".agents/skills/tool")), pinned);
+    assert_ne!(std::fs::read(archive).unwrap(), b"damaged");
+}
+
 #[test]
 fn a_lock_whose_tree_is_not_its_archives_is_refused() {
     let ctx = TestContext::new();

@@ -18,6 +18,7 @@ use crate::project::Project;
 use crate::store::extract::{Limits, Staged, extract};
 use crate::store::hash;
 use crate::store::trees::{Lookup, TreeCache};
+use crate::store::verified::{Record, Records, Signature};
 
 /// Where and how to apply an install.
 pub(super) struct Apply<'a> {
@@ -32,6 +33,8 @@ pub(super) struct Apply<'a> {
     /// The cache: unpacked trees to copy, and archives to describe local
     /// edits against.
     pub cache: &'a Path,
+    /// The cache's sealed records of verified archives.
+    pub records: &'a Records,
     /// How to behave.
     pub options: InstallOptions<'a>,
     /// Whether the warning that links fell back to copies was given.
@@ -171,11 +174,11 @@ impl Apply<'_> {
         Ok((locked, change))
     }
 
-    /// Stages the files of `ready`: a copy of its tree from the cache when
-    /// the tree is known (`known`) and the cached copy hashes to it, else
-    /// the archive extracted, whose tree is then kept in the cache. A
-    /// registry archive whose files are not the tree the lock pins for
-    /// its checksum is refused.
+    /// Stages the files of `ready`: for a registry archive whose tree the
+    /// cache's record gives, the cached copy of that tree if it hashes to
+    /// it; else the archive extracted, its tree then kept in the cache and
+    /// recorded. An archive whose files are not the tree `known` (the
+    /// lock's pin, when there is no record) is refused.
     fn stage(
         &self,
         ready: &mut Ready,
@@ -187,11 +190,14 @@ impl Apply<'_> {
         }
         let trees = TreeCache::new(self.cache);
         let staging = self.project.staging_dir();
+        // Only a tree the record vouches for is taken from the cache: a
+        // lock's alone could name files the archive never held.
         if let (Some(tree), Some(executables), Some(checksum)) =
-            (known, &ready.executables, &ready.checksum)
+            (&ready.tree, &ready.executables, &ready.checksum)
         {
             let mode = self.options.link_mode;
-            match trees.stage(checksum, tree, ready.skill, executables, &staging, mode)? {
+            let files = &ready.files;
+            match trees.stage(checksum, tree, files, ready.skill, executables, &staging, mode)? {
                 Lookup::Hit(staged) => return Ok(staged),
                 Lookup::Copied(staged, error) => {
                     if !self.link_failure_said.swap(true, Ordering::Relaxed) {
@@ -210,6 +216,12 @@ impl Apply<'_> {
                 )),
             }
         }
+        // The record spared reading the archive; now it must be read.
+        if let Some(planned) = ready.unchecked.take() {
+            let checked = super::fetch::check_archive(planned, self.cache, None)?.verified;
+            ready.archive = Some(checked.archive);
+            ready.signature = checked.signature;
+        }
         let archive = ready.archive.as_deref().ok_or_else(|| {
             anyhow::anyhow!(
                 "{} changed in {} while it was being installed; run the command again",
@@ -226,22 +238,61 @@ impl Apply<'_> {
         if let Some(pinned) = known
             && pinned != tree
         {
-            bail!(
-                Hinted::new(format!(
-                    "{}@{}: skills.lock pins its files to tree {pinned}, but its archive ({}) unpacks to {tree}",
-                    ready.name,
-                    ready.version,
-                    ready.checksum.as_deref().unwrap_or("unknown checksum")
-                ))
-                .hint("skills.lock was edited by hand or by another tool: restore it from version control; nothing was installed")
-            );
+            bail!(super::fetch::lock_tree_mismatch(
+                &ready.name,
+                &ready.version,
+                pinned,
+                ready.checksum.as_deref().unwrap_or("unknown checksum"),
+                &tree
+            ));
         }
         // Only a cache: a tree that cannot be kept (a full or read-only
         // disk) is unpacked from the archive again next time.
-        if let Some(checksum) = &ready.checksum {
+        let signature = ready.signature.take();
+        if let (Some(checksum), Some(executables)) = (&ready.checksum, &ready.executables) {
             let _ = trees.keep(&staged, checksum, self.options.link_mode);
+            // A signed archive is recorded with the signature checked in
+            // this run, or not at all.
+            if signature.is_some() || ready.signer.is_none() {
+                self.record(checksum, &staged, executables, signature);
+            }
         }
         Ok(staged)
+    }
+
+    /// Records that the archive `checksum`, checked in this run, unpacks
+    /// to `staged`, with the signature checked over it, so that the next
+    /// install takes its tree from the cache without reading it.
+    fn record(
+        &self,
+        checksum: &str,
+        staged: &Staged,
+        executables: &std::collections::BTreeSet<String>,
+        signature: Option<Signature>,
+    ) {
+        let fresh = Record {
+            archive: checksum.to_string(),
+            tree: staged.tree_hash(),
+            files: staged.files(),
+            executables: executables.clone(),
+            signatures: Vec::new(),
+        };
+        let mut record = match self.records.get(checksum) {
+            // The same facts, with the signatures seen before.
+            Some(kept)
+                if Record {
+                    signatures: Vec::new(),
+                    ..kept.clone()
+                } == fresh =>
+            {
+                kept
+            }
+            _ => fresh,
+        };
+        if let Some(signature) = signature {
+            record.add_signature(signature);
+        }
+        self.records.put(&record);
     }
 
     /// Removes the skills the old lock managed that `installed` leaves out

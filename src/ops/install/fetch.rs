@@ -16,6 +16,7 @@ use crate::hint::Hinted;
 use crate::index::source::Registry;
 use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::manifest::source_id::SourceId;
+use crate::store::verified::{Records, Signature};
 use crate::store::{hash, signing};
 
 /// A package with its archive verified (or staged, for path and git
@@ -31,8 +32,13 @@ pub(super) struct Ready<'a> {
     pub source: SourceId,
     /// `sha256:<hex>` of a registry archive.
     pub checksum: Option<String>,
-    /// The tree it installs, when known before unpacking (path and git skills).
+    /// The tree it installs, when known before unpacking: a path or git
+    /// skill's, or the one the cache's record of a registry archive says
+    /// it unpacks to.
     pub tree: Option<String>,
+    /// The files of that tree, as the record of a registry archive lists
+    /// them (empty otherwise).
+    pub files: Vec<String>,
     /// The key that signed a registry archive.
     pub signer: Option<String>,
     /// `org/name` of each dependency.
@@ -46,6 +52,13 @@ pub(super) struct Ready<'a> {
     /// to the skill): what a copy of its cached tree must make executable.
     /// `None` for path and git skills, which are not copied from the cache.
     pub executables: Option<BTreeSet<String>>,
+    /// The signature checked over a registry archive in this run, for the
+    /// cache's record of it.
+    pub signature: Option<Signature>,
+    /// A registry package whose archive was vouched for by the cache's
+    /// record rather than read: to check in full if its tree must be
+    /// unpacked after all.
+    pub unchecked: Option<&'a Planned<'a>>,
     /// What the user should know about how it was verified.
     pub warnings: Vec<String>,
     /// The specification's rules it breaks, installed anyway.
@@ -57,13 +70,15 @@ pub(super) struct Ready<'a> {
 /// git skills. A version the old lock pins must come with the lock's
 /// checksum and signer. `keys` are the lock's pinned keys, extended on
 /// first use.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn fetch_all<'a>(
-    planned: &'a [Planned],
+    planned: &'a [Planned<'a>],
     registries: &[Registry],
     direct: &'a mut [DirectSkill],
     old_lock: &Lockfile,
     keys: &mut BTreeMap<String, Vec<String>>,
     dirs: &Dirs,
+    records: &Records,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Ready<'a>>> {
     for planned in planned {
@@ -92,7 +107,7 @@ pub(super) fn fetch_all<'a>(
     // Checksums, archive listings and signatures are checked on every
     // core; what a signer means for the lock's keys is settled in order.
     let checked = super::parallel::in_parallel(planned.iter().collect(), |planned| {
-        check_archive(planned, dirs)
+        check_archive(planned, &dirs.cache, Some(records))
     });
     let mut ready = Vec::new();
     for (planned, checked) in planned.iter().zip(checked) {
@@ -100,8 +115,24 @@ pub(super) fn fetch_all<'a>(
             archive,
             signer,
             executables,
+            tree,
+            files,
+            signature,
+            read,
         } = settle_signer(planned, checked?, keys, options.allow_unsigned)?;
-        check_pinned_signer(planned, pin_of(planned, old_lock), signer.as_deref())?;
+        let pin = pin_of(planned, old_lock);
+        check_pinned_signer(planned, pin, signer.as_deref())?;
+        if let (Some(pin), Some(tree)) = (pin, &tree)
+            && pin.tree != *tree
+        {
+            bail!(lock_tree_mismatch(
+                &planned.package.to_string(),
+                &planned.entry.vers,
+                &pin.tree,
+                &format!("sha256:{}", planned.entry.cksum),
+                tree
+            ));
+        }
         let mut warnings = Vec::new();
         if signer.is_none() && planned.registry.remote {
             warnings.push(format!(
@@ -115,12 +146,15 @@ pub(super) fn fetch_all<'a>(
             version: planned.entry.vers.clone(),
             source: planned.source(),
             checksum: Some(format!("sha256:{}", planned.entry.cksum)),
-            tree: None,
+            tree,
+            files,
             signer,
             dependencies: planned.entry.deps.iter().map(|d| d.name.clone()).collect(),
             archive: Some(archive),
             staged: None,
             executables: Some(executables),
+            signature,
+            unchecked: (!read).then_some(planned),
             warnings,
             broken_rules: planned.entry.invalid.clone(),
         });
@@ -135,11 +169,14 @@ pub(super) fn fetch_all<'a>(
             source: skill.source.clone(),
             checksum: None,
             tree: Some(skill.tree.clone()),
+            files: Vec::new(),
             signer: None,
             dependencies: skill.dependencies.iter().map(|(n, _)| n.clone()).collect(),
             archive: None,
             staged,
             executables: None,
+            signature: None,
+            unchecked: None,
             warnings: Vec::new(),
             broken_rules: skill.broken_rules.clone(),
         });
@@ -209,20 +246,44 @@ fn changed_release(planned: &Planned, what: String) -> Hinted {
     ))
 }
 
-/// An archive whose sha256 and signature were checked.
-struct Verified {
+/// An archive whose sha256 and signature were checked, in this run or,
+/// as the cache's sealed record of it says, in an earlier one.
+pub(super) struct Verified {
     /// Its path in the cache.
-    archive: PathBuf,
+    pub archive: PathBuf,
     /// The key that signed it.
-    signer: Option<String>,
+    pub signer: Option<String>,
     /// The files it makes executable.
-    executables: BTreeSet<String>,
+    pub executables: BTreeSet<String>,
+    /// The tree it unpacks to, when the cache's record says.
+    pub tree: Option<String>,
+    /// The files of that tree, as the record lists them.
+    pub files: Vec<String>,
+    /// The signature checked in this run.
+    pub signature: Option<Signature>,
+    /// Whether its bytes were read and checked in this run (`false`: the
+    /// record vouched for them).
+    pub read: bool,
+}
+
+/// The error for a lock whose `tree` is not what its archive unpacks to.
+pub(super) fn lock_tree_mismatch(
+    name: &str,
+    version: &str,
+    pinned: &str,
+    checksum: &str,
+    tree: &str,
+) -> Hinted {
+    Hinted::new(format!(
+        "{name}@{version}: skills.lock pins its files to tree {pinned}, but its archive ({checksum}) unpacks to {tree}"
+    ))
+    .hint("skills.lock was edited by hand or by another tool: restore it from version control; nothing was installed")
 }
 
 /// An archive with its sha256 and listing checked and, when signed, the
 /// key among those the index lists for its org that signed it.
-struct Checked {
-    verified: Verified,
+pub(super) struct Checked {
+    pub verified: Verified,
     /// The keys the index lists for the package's org.
     offered: Vec<String>,
 }
@@ -230,13 +291,62 @@ struct Checked {
 /// The archive of `planned`, from the cache or the index, with its sha256
 /// checked and its signature verified against the keys the index lists.
 /// Whether the lock lets that key sign is [`settle_signer`]'s to say.
-fn check_archive(planned: &Planned, dirs: &Dirs) -> anyhow::Result<Checked> {
+///
+/// With `records`, an archive the cache's sealed record says was checked
+/// before, with this very signature by a key the index lists, is not read
+/// again: the record gives its listing and tree. A signature checked in
+/// full is added to the archive's record, when it has one.
+pub(super) fn check_archive(
+    planned: &Planned,
+    cache: &Path,
+    records: Option<&Records>,
+) -> anyhow::Result<Checked> {
     let package = &planned.package;
     let version = &planned.entry.vers;
-    let cached = dirs
-        .cache
+    let checksum = format!("sha256:{}", planned.entry.cksum);
+    let cached = cache
         .join("archives")
         .join(format!("{}.skill", planned.entry.cksum));
+    let offered = planned
+        .registry
+        .config
+        .keys
+        .get(&package.org)
+        .cloned()
+        .unwrap_or_default();
+    let signed = !planned.entry.sig.trim().is_empty();
+    let comment = signing::trusted_comment(&package.to_string(), version, &planned.entry.cksum);
+    // Only a key whose id the signature names can have made it: the
+    // archive is hashed for that key alone, however many keys are listed.
+    let named = signing::signature_key_id(&planned.entry.sig);
+    let candidates: Vec<&String> = offered
+        .iter()
+        .filter(|key| named.is_some() && signing::public_key_id(key) == named)
+        .collect();
+    let mut record = records.and_then(|records| records.get(&checksum));
+    if let Some(record) = &record {
+        let signer = match signed {
+            false => Some(None),
+            true => candidates
+                .iter()
+                .find(|key| record.is_signed(key, &planned.entry.sig, &comment))
+                .map(|key| Some(key.to_string())),
+        };
+        if let Some(signer) = signer {
+            return Ok(Checked {
+                verified: Verified {
+                    archive: cached,
+                    signer,
+                    executables: record.executables.clone(),
+                    tree: Some(record.tree.clone()),
+                    files: record.files.clone(),
+                    signature: None,
+                    read: false,
+                },
+                offered,
+            });
+        }
+    }
     let bytes = match fs_err::read(&cached) {
         Ok(bytes) if hash::sha256_hex(&bytes) == planned.entry.cksum => bytes,
         _ => {
@@ -261,35 +371,46 @@ fn check_archive(planned: &Planned, dirs: &Dirs) -> anyhow::Result<Checked> {
             .hint("the package is broken: do not install it, and tell its publisher")
         )
     })?;
-    let offered = planned
-        .registry
-        .config
-        .keys
-        .get(&package.org)
-        .cloned()
+    // A record of the same archive states the same listing; one that does
+    // not is no record of it.
+    record = record.filter(|record| record.executables == executables);
+    let tree = record.as_ref().map(|record| record.tree.clone());
+    let files = record
+        .as_ref()
+        .map(|record| record.files.clone())
         .unwrap_or_default();
-    let checked = |signer| Checked {
-        verified: Verified {
-            archive: cached.clone(),
-            signer,
-            executables: executables.clone(),
-        },
-        offered: offered.clone(),
+    let checked = |signer: Option<&String>| {
+        let signature = signer.map(|key| Signature {
+            key: key.clone(),
+            signature: planned.entry.sig.clone(),
+            comment: comment.clone(),
+        });
+        if let (Some(records), Some(mut record), Some(signature)) =
+            (records, record.clone(), signature.clone())
+        {
+            record.add_signature(signature);
+            records.put(&record);
+        }
+        Checked {
+            verified: Verified {
+                archive: cached.clone(),
+                signer: signer.cloned(),
+                executables: executables.clone(),
+                tree: tree.clone(),
+                files: files.clone(),
+                signature,
+                read: true,
+            },
+            offered: offered.clone(),
+        }
     };
-    if planned.entry.sig.trim().is_empty() {
+    if !signed {
         return Ok(checked(None));
     }
-    let comment = signing::trusted_comment(&package.to_string(), version, &planned.entry.cksum);
-    // Only a key whose id the signature names can have made it: the
-    // archive is hashed for that key alone, however many keys are listed.
-    let named = signing::signature_key_id(&planned.entry.sig);
-    let candidates = offered
-        .iter()
-        .filter(|key| named.is_some() && signing::public_key_id(key) == named);
     let mut last_error = None;
     for key in candidates {
         match signing::verify_for(key, &bytes, &planned.entry.sig, &comment) {
-            Ok(()) => return Ok(checked(Some(key.clone()))),
+            Ok(()) => return Ok(checked(Some(key))),
             Err(e) => last_error = Some(e),
         }
     }

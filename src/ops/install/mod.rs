@@ -605,6 +605,7 @@ fn sync(
     }
 
     let mut keys = old_lock.keys.clone();
+    let records = crate::store::verified::Records::new(&dirs.cache, &dirs.config);
     let ready = fetch::fetch_all(
         &planned,
         &registries,
@@ -612,6 +613,7 @@ fn sync(
         &old_lock,
         &mut keys,
         dirs,
+        &records,
         options,
     )?;
     let apply = apply::Apply {
@@ -620,6 +622,7 @@ fn sync(
         targets: &targets,
         old_lock: &old_lock,
         cache: &dirs.cache,
+        records: &records,
         options,
         link_failure_said: Default::default(),
     };
