@@ -25,4 +25,5 @@ mod sandbox;
 mod server;
 mod signatures;
 mod threats;
+mod tls;
 mod validate;

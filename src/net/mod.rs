@@ -21,6 +21,8 @@ use reqwest::header::{HeaderMap, RETRY_AFTER};
 use crate::env_vars;
 use crate::hint::Hinted;
 
+mod tls;
+
 /// The longest wait between two attempts, whatever a server asks for.
 pub const MAX_DELAY: Duration = Duration::from_secs(60);
 
@@ -74,6 +76,7 @@ impl Http {
                 .build()
                 .context("could not start the async runtime")?,
             client: reqwest::Client::builder()
+                .tls_backend_preconfigured(tls::client_config()?)
                 .user_agent(concat!("skillpkg/", env!("CARGO_PKG_VERSION")))
                 .connect_timeout(connect_timeout)
                 .read_timeout(read_timeout)
@@ -487,13 +490,46 @@ pub enum Attempt<T> {
 }
 
 impl<T> Attempt<T> {
-    /// A retry for a request that never got an answer.
+    /// A retry for a request that never got an answer; a failure for good
+    /// when the server's certificate is not trusted, which no retry mends.
     pub fn retry_error(error: &reqwest::Error) -> Attempt<T> {
+        if let Some(problem) = untrusted_certificate(error) {
+            return Attempt::Fail(
+                Hinted::new(error_chain(error))
+                    .hint(format!(
+                        "the server's TLS certificate is not one this machine trusts ({problem}); if it comes from your own certificate authority, point SSL_CERT_FILE at that authority's certificate"
+                    ))
+                    .into(),
+            );
+        }
         Attempt::Retry {
             cause: error_chain(error),
             retry_after: None,
         }
     }
+}
+
+/// What is wrong with the server's certificate, when `error` is a TLS
+/// certificate failure. rustls's error travels inside I/O errors (one in
+/// another), whose `source` skips their payload, so each I/O error's
+/// payload is followed too.
+fn untrusted_certificate(error: &(dyn std::error::Error + 'static)) -> Option<String> {
+    let mut next = Some(error);
+    while let Some(error) = next {
+        if let Some(rustls::Error::InvalidCertificate(problem)) =
+            error.downcast_ref::<rustls::Error>()
+        {
+            return Some(format!("{problem:?}"));
+        }
+        next = match error
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+        {
+            Some(payload) => Some(payload as &(dyn std::error::Error + 'static)),
+            None => error.source(),
+        };
+    }
+    None
 }
 
 /// How waiting between attempts is done.
