@@ -44,26 +44,32 @@ pub(super) struct Apply<'a> {
 impl Apply<'_> {
     /// Installs every ready skill, removes the ones the old lock managed
     /// that are no longer wanted, and exposes the rest in the targets.
-    /// Returns the locked skills and what changed.
     ///
-    /// Skills are hashed and staged on every core, then put in place one
-    /// at a time, in order: the root only ever gains whole skills.
-    pub(super) fn run(&self, ready: Vec<Ready>) -> anyhow::Result<(Vec<LockedSkill>, Vec<Change>)> {
+    /// Skills are hashed and staged on every core and put in place one at
+    /// a time, in order, each as soon as it and those before it are
+    /// staged: the root only ever gains whole skills.
+    pub(super) fn run(&self, ready: Vec<Ready>) -> anyhow::Result<Applied> {
         let progress = self.options.progress;
         progress.start("Installing", ready.len() as u64);
-        let prepared = super::parallel::in_parallel(ready, |ready| self.prepare_one(ready));
-        let mut locked = Vec::new();
-        let mut changes = Vec::new();
-        for prepared in prepared {
-            let (skill, change) = self.install_one(prepared?)?;
-            locked.push(skill);
-            changes.push(change);
-            progress.advance();
-        }
+        let mut applied = Applied::default();
+        super::parallel::in_parallel_then(
+            ready,
+            |ready| self.prepare_one(ready),
+            |prepared| {
+                let prepared = prepared?;
+                let asks = prepared.asks.clone();
+                let (skill, change) = self.install_one(prepared)?;
+                applied.locked.push(skill);
+                applied.changes.push(change);
+                applied.asks.push(asks);
+                progress.advance();
+                anyhow::Ok(())
+            },
+        )?;
         progress.finish();
-        self.remove_unwanted(&locked, &mut changes)?;
-        self.expose(&locked, &mut changes)?;
-        Ok((locked, changes))
+        self.remove_unwanted(&applied.locked, &mut applied.changes)?;
+        self.expose(&applied.locked, &mut applied.changes)?;
+        Ok(applied)
     }
 
     /// Hashes what is in the skill's folder and, unless that is already
@@ -92,14 +98,22 @@ impl Apply<'_> {
                         .iter()
                         .map(|hidden| format!("{}: {hidden}", ready.name)),
                 );
-                Some(staged)
+                let tree = staged.tree_hash();
+                Some((staged, tree))
             }
+        };
+        // What it asks to pre-approve, read here on a worker: the staged
+        // tree is the one put in place.
+        let asks = match &staged {
+            Some((staged, _)) => super::grants::asked_for(&staged.path()),
+            None => super::grants::asked_for(&target),
         };
         Ok(Prepared {
             ready,
             target,
             current,
             staged,
+            asks,
         })
     }
 
@@ -110,14 +124,14 @@ impl Apply<'_> {
             target,
             current,
             staged,
+            asks: _,
         } = prepared;
         let old = self.old_lock.get(&ready.name);
         let tree = match staged {
             None => current
                 .clone()
                 .expect("nothing is staged only for a tree in place"),
-            Some(staged) => {
-                let tree = staged.tree_hash();
+            Some((staged, tree)) => {
                 match &current {
                     // An interrupted run already put it there.
                     Some(current) if *current == tree => {}
@@ -397,8 +411,22 @@ struct Prepared<'r> {
     target: PathBuf,
     /// The tree hash of what that folder holds now, if it exists.
     current: Option<String>,
-    /// The tree to put there; `None` when it is there already.
-    staged: Option<Staged>,
+    /// The tree to put there, with its hash; `None` when it is there
+    /// already.
+    staged: Option<(Staged, String)>,
+    /// The patterns its `allowed-tools` asks to pre-approve.
+    asks: Vec<String>,
+}
+
+/// What [`Apply::run`] did.
+#[derive(Default)]
+pub(super) struct Applied {
+    /// The locked skills, in the order they were ready.
+    pub locked: Vec<LockedSkill>,
+    /// What changed.
+    pub changes: Vec<Change>,
+    /// What each locked skill's `allowed-tools` asks to pre-approve.
+    pub asks: Vec<Vec<String>>,
 }
 
 /// Renames the staged skill into `target`, moving any old tree aside first

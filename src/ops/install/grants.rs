@@ -13,25 +13,25 @@ use crate::manifest::lock::LockedSkill;
 
 /// The patterns the installed skill in `dir` asks to pre-approve: none
 /// when it cannot be read, or anyone on the machine could have written it.
-fn asked_for(dir: &Path) -> Vec<String> {
+pub(super) fn asked_for(dir: &Path) -> Vec<String> {
     crate::skill::load::load_skill(dir)
         .map(|skill| skill.grantable_tools().to_vec())
         .unwrap_or_default()
 }
 
-/// Settles the `grants` of every locked skill in `root`: keeps the
-/// approvals the skill still asks for, and asks `consent` about the rest
+/// Settles the `grants` of every locked skill, given what each `asks` to
+/// pre-approve: keeps the approvals the skill still asks for, and asks
+/// `consent` about the rest
 /// for skills this install put in place or changed (every skill, with
 /// `--approve-grants`). Each change records what was approved and what
 /// stays unapproved.
 pub(super) fn settle(
     locked: &mut [LockedSkill],
     changes: &mut [Change],
-    root: &Path,
+    asks: Vec<Vec<String>>,
     consent: GrantConsent,
 ) {
-    for skill in locked.iter_mut() {
-        let asks = asked_for(&root.join(skill.folder()));
+    for (skill, asks) in locked.iter_mut().zip(asks) {
         let approved: Vec<String> = asks
             .iter()
             .filter(|p| skill.grants.contains(p))

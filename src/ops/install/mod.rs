@@ -626,14 +626,18 @@ fn sync(
         options,
         link_failure_said: Default::default(),
     };
-    let (mut skills, mut changes) = apply.run(ready)?;
+    let apply::Applied {
+        locked: mut skills,
+        mut changes,
+        asks,
+    } = apply.run(ready)?;
     take_back_former_exposures(project, &root, &targets, &old_lock, &skills)?;
     // `--locked` promises the lock does not change: nothing is approved.
     let consent = match options.locked {
         true => GrantConsent::Leave,
         false => options.grants,
     };
-    grants::settle(&mut skills, &mut changes, &root, consent);
+    grants::settle(&mut skills, &mut changes, asks, consent);
     Ok((
         Lockfile {
             skills,

@@ -141,13 +141,17 @@ pub(super) fn resolve_all<'r>(
         // lock pins are not asked for again (entries are append-only but
         // for `yanked`, and a locked version is kept even when yanked)...
         let from_cache = std::cell::Cell::new(false);
+        let pins: std::collections::HashMap<&str, &crate::manifest::lock::LockedSkill> =
+            pinned.iter().map(|s| (s.name.as_str(), *s)).collect();
         let holds_pin = |package: &PackageName, entries: &[IndexEntry]| {
-            let holds = pinned.iter().any(|s| {
-                s.name == package.to_string()
-                    && entries.iter().any(|e| {
-                        e.vers == s.version
-                            && s.checksum.as_deref() == Some(format!("sha256:{}", e.cksum).as_str())
-                    })
+            let holds = pins.get(package.to_string().as_str()).is_some_and(|s| {
+                let checksum = s
+                    .checksum
+                    .as_deref()
+                    .and_then(|c| c.strip_prefix("sha256:"));
+                entries
+                    .iter()
+                    .any(|e| e.vers == s.version && checksum == Some(e.cksum.as_str()))
             });
             from_cache.set(from_cache.get() || holds);
             holds
