@@ -16,7 +16,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
 use hmac::{Hmac, Mac as _};
 use serde::{Deserialize, Serialize};
@@ -89,7 +89,8 @@ struct Sealed {
 pub struct Records {
     dir: PathBuf,
     key_file: PathBuf,
-    key: OnceLock<Option<[u8; 32]>>,
+    /// The key, once read or made.
+    key: Mutex<Option<[u8; 32]>>,
 }
 
 impl Records {
@@ -100,7 +101,7 @@ impl Records {
         Records {
             dir: cache.join("verified"),
             key_file: config.join(KEY_FILE),
-            key: OnceLock::new(),
+            key: Mutex::new(None),
         }
     }
 
@@ -141,27 +142,29 @@ impl Records {
 
     /// The key, if one is kept.
     fn key(&self) -> Option<[u8; 32]> {
-        if let Some(key) = self.key.get() {
-            return *key;
+        let mut key = self.key.lock().expect("key lock");
+        if key.is_none() {
+            *key = read_key(&self.key_file);
         }
-        let key = read_key(&self.key_file);
-        // Another thread may have read or made it meanwhile; either is fine.
-        let _ = self.key.set(key);
-        *self.key.get().expect("set above")
+        *key
     }
 
     /// The key, made if none is kept. Two runs making one at once each
     /// write theirs and then use whichever was written last: records
     /// sealed with the other are checked in full next time.
     fn key_or_new(&self) -> Option<[u8; 32]> {
-        if let Some(key) = self.key() {
-            return Some(key);
+        let mut key = self.key.lock().expect("key lock");
+        if key.is_none() {
+            *key = read_key(&self.key_file);
         }
-        let mut key = [0u8; 32];
-        getrandom::fill(&mut key).ok()?;
-        let text = format!("{}\n", crate::store::hash::hex(&key));
-        crate::fsutil::write_private(&self.key_file, text.as_bytes()).ok()?;
-        read_key(&self.key_file)
+        if key.is_none() {
+            let mut new = [0u8; 32];
+            getrandom::fill(&mut new).ok()?;
+            let text = format!("{}\n", crate::store::hash::hex(&new));
+            crate::fsutil::write_private(&self.key_file, text.as_bytes()).ok()?;
+            *key = read_key(&self.key_file);
+        }
+        *key
     }
 }
 
@@ -216,6 +219,23 @@ mod tests {
             let key = std::fs::metadata(dir.path().join("config").join(KEY_FILE)).unwrap();
             assert_eq!(key.permissions().mode() & 0o777, 0o600);
         }
+    }
+
+    #[test]
+    fn records_kept_before_and_after_the_key_is_made_are_all_believed() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = records(dir.path());
+        // Asked for before any key exists, as an install's first look is.
+        assert_eq!(records.get(SUM), None);
+        let other = Record {
+            archive: format!("sha256:{}", "c".repeat(64)),
+            ..record()
+        };
+        records.put(&record());
+        records.put(&other);
+        let again = self::records(dir.path());
+        assert_eq!(again.get(SUM), Some(record()));
+        assert_eq!(again.get(&other.archive), Some(other));
     }
 
     #[test]
