@@ -200,8 +200,9 @@ impl SkillSet {
         // The folders are the root's children: stat them relative to it.
         let opened = std::fs::File::open(&root.dir).ok();
         let loaded = load_all(&dirs, cache, opened.as_ref());
+        self.entries.reserve(dirs.len());
         // Names are unique within a root: index of the entry that took each.
-        let mut taken: HashMap<String, usize> = HashMap::new();
+        let mut taken: HashMap<String, usize> = HashMap::with_capacity(dirs.len());
         for (dir, result) in dirs.into_iter().zip(loaded) {
             let Some(result) = result else {
                 continue; // not a folder
@@ -317,8 +318,11 @@ fn list_root(root: &Root) -> Listing {
     };
     let mut named: Vec<(std::ffi::OsString, PathBuf)> = read_dir
         .filter_map(Result::ok)
-        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-        .map(|e| (e.file_name(), e.path()))
+        .filter_map(|entry| {
+            let name = entry.file_name();
+            let hidden = name.as_encoded_bytes().starts_with(b".");
+            (!hidden).then(|| (name, entry.path()))
+        })
         .collect();
     // Siblings: their names decide the order (comparing whole paths
     // component by component cost more than loading from the cache).
@@ -356,15 +360,28 @@ fn load_all(
     if threads <= 1 || dirs.len() < 64 {
         return dirs.iter().map(|d| load_folder(d, cache, root)).collect();
     }
-    let chunk = dirs.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = dirs
-            .chunks(chunk)
-            .map(|part| {
+    // Small chunks handed out as threads free up: folders are not all
+    // equally slow to load (a cache miss parses YAML), so equal shares
+    // would leave one thread idle while another finishes.
+    const CHUNK: usize = 64;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut parts: Vec<(usize, Vec<_>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let next = &next;
                 scope.spawn(move || {
-                    part.iter()
-                        .map(|d| load_folder(d, cache, root))
-                        .collect::<Vec<_>>()
+                    let mut done = Vec::new();
+                    loop {
+                        let start = next.fetch_add(CHUNK, std::sync::atomic::Ordering::Relaxed);
+                        let Some(part) = dirs.get(start..(start + CHUNK).min(dirs.len())) else {
+                            break done;
+                        };
+                        if part.is_empty() {
+                            break done;
+                        }
+                        let loaded = part.iter().map(|d| load_folder(d, cache, root)).collect();
+                        done.push((start, loaded));
+                    }
                 })
             })
             .collect();
@@ -372,5 +389,11 @@ fn load_all(
             .into_iter()
             .flat_map(|h| h.join().expect("skill loading thread panicked"))
             .collect()
-    })
+    });
+    parts.sort_unstable_by_key(|(start, _)| *start);
+    let mut all = Vec::with_capacity(dirs.len());
+    for (_, part) in parts {
+        all.extend(part);
+    }
+    all
 }

@@ -15,14 +15,14 @@
 //!
 //! The cache is a text file: a header line, then one line per SKILL.md
 //! with its path, its key and its frontmatter as compact JSON, separated
-//! by tabs. Reading it only splits lines; each frontmatter is parsed by
-//! the loading thread that needs it. It is written whole to a temporary
+//! by tabs, sorted by path. Reading it only splits lines into an index
+//! sorted by path (no allocation per entry), looked up by binary search;
+//! each frontmatter is parsed by the loading thread that needs it. It is written whole to a temporary
 //! file and renamed into place. One that cannot be read or parsed, has
 //! another header, belongs to another user or is writable by others is
 //! ignored, and rebuilt; an entry whose JSON does not parse is a miss.
 
 use super::stat::FileStat;
-use std::collections::HashMap;
 use std::io::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -115,12 +115,24 @@ fn line(path: &str, key: &Key, json: &str) -> String {
     line
 }
 
-/// The entries of the file's `text`: by path, the key and where the
-/// frontmatter's JSON is; `None` when any line is malformed.
-fn parse(text: &str) -> Option<HashMap<String, (Key, Range<usize>)>> {
+/// One line of the file, by where its parts are in the text.
+#[derive(Debug, Clone)]
+struct Entry {
+    /// The SKILL.md's path.
+    path: Range<usize>,
+    key: Key,
+    /// The frontmatter's JSON.
+    json: Range<usize>,
+}
+
+/// The entries of the file's `text`, sorted by path; `None` when any line
+/// is malformed.
+fn parse(text: &str) -> Option<Vec<Entry>> {
     let body = text.strip_prefix(HEADER)?;
-    let mut entries = HashMap::new();
+    let lines = body.bytes().filter(|&b| b == b'\n').count();
+    let mut entries = Vec::with_capacity(lines);
     let mut offset = HEADER.len();
+    let mut sorted = true;
     for line in body.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
@@ -133,13 +145,20 @@ fn parse(text: &str) -> Option<HashMap<String, (Key, Range<usize>)>> {
         }
         let json = parts.next()?;
         let json_start = start + line.len() - json.len();
-        entries.insert(
-            path.to_string(),
-            (
-                Key::from_fields(fields),
-                json_start..json_start + json.len(),
-            ),
-        );
+        let entry = Entry {
+            path: start..start + path.len(),
+            key: Key::from_fields(fields),
+            json: json_start..json_start + json.len(),
+        };
+        if let Some(previous) = entries.last() {
+            let previous: &Entry = previous;
+            sorted &= text[previous.path.clone()] < *path;
+        }
+        entries.push(entry);
+    }
+    // A file this version wrote is sorted; another is sorted here.
+    if !sorted {
+        entries.sort_by(|a, b| text[a.path.clone()].cmp(&text[b.path.clone()]));
     }
     Some(entries)
 }
@@ -150,7 +169,7 @@ fn parse(text: &str) -> Option<HashMap<String, (Key, Range<usize>)>> {
 pub struct FrontmatterCache {
     path: PathBuf,
     text: String,
-    old: HashMap<String, (Key, Range<usize>)>,
+    old: Vec<Entry>,
     new: Mutex<Vec<(String, String)>>,
     /// Files changed after this are not cached.
     settled_before: SystemTime,
@@ -169,7 +188,7 @@ impl FrontmatterCache {
         let text = read(&path).unwrap_or_default();
         let (text, old) = match parse(&text) {
             Some(old) => (text, old),
-            None => (String::new(), HashMap::new()),
+            None => (String::new(), Vec::new()),
         };
         FrontmatterCache {
             path,
@@ -183,11 +202,20 @@ impl FrontmatterCache {
     /// The cached frontmatter of `skill_md`, when the file is still the
     /// one that was parsed (`metadata`: its `stat`, symlinks followed).
     pub(crate) fn get(&self, skill_md: &Path, metadata: &FileStat) -> Option<Map<String, Value>> {
-        let (key, json) = self.old.get(skill_md.to_str()?)?;
-        if Some(*key) != Key::of(metadata) {
+        let entry = self.find(skill_md.to_str()?)?;
+        if Some(entry.key) != Key::of(metadata) {
             return None;
         }
-        serde_json::from_str(&self.text[json.clone()]).ok()
+        serde_json::from_str(&self.text[entry.json.clone()]).ok()
+    }
+
+    /// The entry for `path`, by binary search.
+    fn find(&self, path: &str) -> Option<&Entry> {
+        let at = self
+            .old
+            .binary_search_by(|entry| self.text[entry.path.clone()].cmp(path))
+            .ok()?;
+        Some(&self.old[at])
     }
 
     /// Remembers the `frontmatter` parsed from `skill_md`, whose open file
@@ -224,14 +252,18 @@ impl FrontmatterCache {
         let mut temp = tempfile::NamedTempFile::new_in(dir)?;
         let mut out = std::io::BufWriter::new(temp.as_file_mut());
         out.write_all(HEADER.as_bytes())?;
-        let replaced: std::collections::HashSet<&str> =
-            new.iter().map(|(path, _)| path.as_str()).collect();
-        for (path, (key, json)) in self.old.iter().filter(|_| keep_old) {
-            if !replaced.contains(path.as_str()) {
-                out.write_all(line(path, key, &self.text[json.clone()]).as_bytes())?;
-            }
+        // Sorted by path, this run's entry for a path before the old one.
+        let mut lines: Vec<(&str, String)> = new
+            .iter()
+            .map(|(path, line)| (path.as_str(), line.clone()))
+            .collect();
+        for entry in self.old.iter().filter(|_| keep_old) {
+            let path = &self.text[entry.path.clone()];
+            lines.push((path, line(path, &entry.key, &self.text[entry.json.clone()])));
         }
-        for (_, line) in &new {
+        lines.sort_by(|a, b| a.0.cmp(b.0));
+        lines.dedup_by(|later, earlier| later.0 == earlier.0);
+        for (_, line) in &lines {
             out.write_all(line.as_bytes())?;
         }
         out.flush()?;
@@ -300,8 +332,14 @@ mod tests {
         fields["description"].as_str().unwrap().to_string()
     }
 
-    fn entries(cache_dir: &Path) -> HashMap<String, (Key, Range<usize>)> {
-        parse(&read(&cache_dir.join(FILE_NAME)).unwrap()).unwrap()
+    /// The keys in the cache file, by path.
+    fn entries(cache_dir: &Path) -> std::collections::HashMap<String, Key> {
+        let text = read(&cache_dir.join(FILE_NAME)).unwrap();
+        parse(&text)
+            .unwrap()
+            .into_iter()
+            .map(|entry| (text[entry.path].to_string(), entry.key))
+            .collect()
     }
 
     #[test]
@@ -350,7 +388,7 @@ mod tests {
             let text = format!("{HEADER}{}", line(&path, &key, &json));
             std::fs::write(cache_dir.join(FILE_NAME), text).unwrap();
         };
-        let key = entries(&cache_dir)[&path].0;
+        let key = entries(&cache_dir)[&path];
         plant(key);
         assert_eq!(load(&dir, &cache_dir), "Planted. Use when testing.");
         // ...one for another file at the same path (another inode, size,
@@ -375,8 +413,70 @@ mod tests {
         ] {
             plant(other);
             assert_eq!(load(&dir, &cache_dir), "On disk. Use when testing.");
-            assert_eq!(entries(&cache_dir)[&path].0, key, "the entry is replaced");
+            assert_eq!(entries(&cache_dir)[&path], key, "the entry is replaced");
         }
+    }
+
+    #[test]
+    fn entries_are_found_in_a_file_in_any_order_and_written_back_sorted() {
+        let temp = tempfile::tempdir().unwrap();
+        let cache_dir = temp.path().join("cache");
+        std::fs::create_dir_all(&cache_dir).unwrap();
+        let names = ["m-skill", "a-skill", "z-skill", "b-skill"];
+        let files: Vec<(PathBuf, FileStat)> = names
+            .iter()
+            .map(|name| {
+                let dir = temp.path().join(name);
+                std::fs::create_dir_all(&dir).unwrap();
+                let skill_md = dir.join("SKILL.md");
+                std::fs::write(&skill_md, format!("---\nname: {name}\n---\n")).unwrap();
+                let stat = FileStat::of_path(&skill_md).unwrap();
+                (skill_md, stat)
+            })
+            .collect();
+        // As an older version wrote it: in no particular order.
+        let mut text = HEADER.to_string();
+        for (skill_md, stat) in &files {
+            let json = format!("{{\"description\":\"{}\"}}", skill_md.display());
+            text.push_str(&line(
+                skill_md.to_str().unwrap(),
+                &Key::of(stat).unwrap(),
+                &json,
+            ));
+        }
+        std::fs::write(cache_dir.join(FILE_NAME), &text).unwrap();
+        let cache = FrontmatterCache::open_settled(&cache_dir, SystemTime::now() + SETTLE);
+        for (skill_md, stat) in &files {
+            let fields = cache.get(skill_md, stat).unwrap();
+            assert_eq!(fields["description"], skill_md.display().to_string());
+        }
+        assert!(
+            cache
+                .get(&temp.path().join("c-skill/SKILL.md"), &files[0].1)
+                .is_none()
+        );
+        // A new entry makes it write the file back: sorted, each path once.
+        let extra = temp.path().join("c-skill");
+        std::fs::create_dir_all(&extra).unwrap();
+        std::fs::write(extra.join("SKILL.md"), "---\nname: c-skill\n---\n").unwrap();
+        let stat = FileStat::of_path(&extra.join("SKILL.md")).unwrap();
+        cache.put(&extra.join("SKILL.md"), &stat, &Map::new());
+        cache.put(&files[0].0, &files[0].1, &Map::new());
+        cache.save().unwrap();
+        let written = read(&cache_dir.join(FILE_NAME)).unwrap();
+        let paths: Vec<&str> = written
+            .lines()
+            .skip(1)
+            .map(|line| line.split('\t').next().unwrap())
+            .collect();
+        let mut sorted = paths.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(paths, sorted);
+        assert_eq!(paths.len(), 5);
+        // This run's entry replaced the old one.
+        let cache = FrontmatterCache::open_settled(&cache_dir, SystemTime::now() + SETTLE);
+        assert_eq!(cache.get(&files[0].0, &files[0].1), Some(Map::new()));
     }
 
     #[test]
