@@ -67,7 +67,7 @@ pub(super) struct Args {
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let loaded = super::load_skills(context)?;
-    let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();
+    let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &*e.skill).collect();
     let shadowed: Vec<String> = loaded
         .set
         .all()
@@ -465,7 +465,7 @@ fn repl(
         let _ = editor.add_history_entry(input);
         crate::agent::interrupt::reset();
         let loaded = super::load_skills(context)?;
-        let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &e.skill).collect();
+        let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &*e.skill).collect();
         if input == "/skills" {
             for skill in &skills {
                 context.printer.data(format_args!(

@@ -34,7 +34,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let skills: Vec<&Skill> = loaded
         .set
         .resolved()
-        .map(|e| &e.skill)
+        .map(|e| &*e.skill)
         .filter(|s| !s.meta.disable_model_invocation())
         .collect();
     if let (Some(task), Some(budget)) = (&args.task, args.budget) {

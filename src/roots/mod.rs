@@ -128,7 +128,7 @@ pub struct SkippedSkill {
 pub struct Entry {
     /// The skill.
     #[serde(flatten)]
-    pub skill: Skill,
+    pub skill: Box<Skill>,
     /// The root it was found in.
     pub root: RootKind,
     /// The agent's folder it was found in, when not the install root
@@ -336,7 +336,7 @@ fn load_folder(
     path: &std::path::Path,
     cache: Option<&FrontmatterCache>,
     root: Option<&std::fs::File>,
-) -> Option<Result<Skill, crate::skill::SkillError>> {
+) -> Option<Result<Box<Skill>, crate::skill::SkillError>> {
     // Relative to the open root: a look-up of two names, not the path.
     let stat = match (root, path.file_name()) {
         #[cfg(unix)]
@@ -344,7 +344,9 @@ fn load_folder(
         _ => FileStat::of_path(path),
     };
     let stat = stat.ok().filter(|s| s.is_dir)?;
-    Some(load_skill_in(path, Some(&stat), cache, root))
+    // Boxed: ten thousand skills are moved several times before they
+    // are listed, and a box moves as a pointer.
+    Some(load_skill_in(path, Some(&stat), cache, root).map(Box::new))
 }
 
 /// Loads skills from many directories, spread over the available cores:
@@ -353,7 +355,7 @@ fn load_all(
     dirs: &[PathBuf],
     cache: Option<&FrontmatterCache>,
     root: Option<&std::fs::File>,
-) -> Vec<Option<Result<Skill, crate::skill::SkillError>>> {
+) -> Vec<Option<Result<Box<Skill>, crate::skill::SkillError>>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
