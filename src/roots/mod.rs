@@ -15,7 +15,8 @@ pub mod agents;
 pub mod builtin;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -196,14 +197,15 @@ impl SkillSet {
         set
     }
 
-    fn load_root(&mut self, root: &Root, dirs: Vec<PathBuf>, cache: Option<&FrontmatterCache>) {
+    fn load_root(&mut self, root: &Root, names: Vec<OsString>, cache: Option<&FrontmatterCache>) {
         // The folders are the root's children: stat them relative to it.
         let opened = std::fs::File::open(&root.dir).ok();
-        let loaded = load_all(&dirs, cache, opened.as_ref());
-        self.entries.reserve(dirs.len());
+        let loaded = load_all(&root.dir, &names, cache, opened.as_ref());
+        self.entries.reserve(names.len());
         // Names are unique within a root: index of the entry that took each.
-        let mut taken: HashMap<String, usize> = HashMap::with_capacity(dirs.len());
-        for (dir, result) in dirs.into_iter().zip(loaded) {
+        let mut taken: HashMap<String, usize> = HashMap::with_capacity(names.len());
+        for (name, result) in names.into_iter().zip(loaded) {
+            let dir = || root.dir.join(&name);
             let Some(result) = result else {
                 continue; // not a folder
             };
@@ -217,7 +219,7 @@ impl SkillSet {
                                 skill.meta.name,
                                 self.entries[existing].skill.skill_md.display()
                             ),
-                            dir,
+                            dir: dir(),
                             rule: "duplicate-name",
                         });
                         continue;
@@ -235,7 +237,7 @@ impl SkillSet {
                 }
                 Err(crate::skill::SkillError::MissingSkillMd { .. }) => {}
                 Err(e) => self.skipped.push(SkippedSkill {
-                    dir,
+                    dir: dir(),
                     rule: e.rule(),
                     message: e.to_string(),
                 }),
@@ -284,10 +286,10 @@ impl SkillSet {
     }
 }
 
-/// The folders in one root, sorted, or why it is not read (`None` inside
-/// when there is no such folder).
+/// The names of the folders in one root, sorted, or why it is not read
+/// (`None` inside when there is no such folder).
 #[derive(Debug)]
-pub struct Listing(Result<Vec<PathBuf>, Option<SkippedSkill>>);
+pub struct Listing(Result<Vec<OsString>, Option<SkippedSkill>>);
 
 fn list_root(root: &Root) -> Listing {
     if root.kind != RootKind::Builtin && crate::fsutil::owned_by_someone_else(&root.dir) {
@@ -301,8 +303,8 @@ fn list_root(root: &Root) -> Listing {
             ),
         })));
     }
-    let read_dir = match std::fs::read_dir(&root.dir) {
-        Ok(read_dir) => read_dir,
+    let mut names = match child_names(&root.dir) {
+        Ok(names) => names,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Listing(Err(None)),
         Err(e) => {
             return Listing(Err(Some(SkippedSkill {
@@ -316,43 +318,75 @@ fn list_root(root: &Root) -> Listing {
             })));
         }
     };
-    let mut named: Vec<(std::ffi::OsString, PathBuf)> = read_dir
-        .filter_map(Result::ok)
-        .filter_map(|entry| {
-            let name = entry.file_name();
-            let hidden = name.as_encoded_bytes().starts_with(b".");
-            (!hidden).then(|| (name, entry.path()))
-        })
-        .collect();
-    // Siblings: their names decide the order (comparing whole paths
-    // component by component cost more than loading from the cache).
-    named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    Listing(Ok(named.into_iter().map(|(_, path)| path).collect()))
+    // Siblings: their names decide the order. Paths are made by the
+    // threads that load them.
+    names.sort_unstable();
+    Listing(Ok(names))
 }
 
-/// The skill in `path`, or `None` when `path` is not a folder (symlinks
-/// followed).
+/// The names in the folder `dir` that do not start with a dot, in the
+/// order the file system gives them: read straight from the directory
+/// stream, without the `DirEntry` and path the standard library makes for
+/// each of ten thousand entries.
+#[cfg(unix)]
+fn child_names(dir: &Path) -> std::io::Result<Vec<OsString>> {
+    use rustix::fs::{Mode, OFlags};
+    use std::os::unix::ffi::OsStringExt as _;
+    let fd = rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let mut stream = rustix::fs::Dir::read_from(&fd)?;
+    let mut names = Vec::new();
+    while let Some(entry) = stream.read() {
+        let entry = entry?;
+        let name = entry.file_name().to_bytes();
+        if !name.starts_with(b".") {
+            names.push(OsString::from_vec(name.to_vec()));
+        }
+    }
+    Ok(names)
+}
+
+#[cfg(not(unix))]
+fn child_names(dir: &Path) -> std::io::Result<Vec<OsString>> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let name = entry?.file_name();
+        if !name.to_string_lossy().starts_with('.') {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
+/// The skill in the folder `name` of `root_dir`, or `None` when that is
+/// not a folder (symlinks followed).
 fn load_folder(
-    path: &std::path::Path,
+    root_dir: &Path,
+    name: &OsString,
     cache: Option<&FrontmatterCache>,
     root: Option<&std::fs::File>,
 ) -> Option<Result<Box<Skill>, crate::skill::SkillError>> {
+    let path = root_dir.join(name);
     // Relative to the open root: a look-up of two names, not the path.
-    let stat = match (root, path.file_name()) {
+    let stat = match root {
         #[cfg(unix)]
-        (Some(root), Some(name)) => FileStat::at(root, std::path::Path::new(name)),
-        _ => FileStat::of_path(path),
+        Some(root) => FileStat::at(root, Path::new(name)),
+        _ => FileStat::of_path(&path),
     };
     let stat = stat.ok().filter(|s| s.is_dir)?;
     // Boxed: ten thousand skills are moved several times before they
     // are listed, and a box moves as a pointer.
-    Some(load_skill_in(path, Some(&stat), cache, root).map(Box::new))
+    Some(load_skill_in(&path, Some(&stat), cache, root).map(Box::new))
 }
 
 /// Loads skills from many directories, spread over the available cores:
 /// discovery is dominated by opening files and parsing small YAML documents.
 fn load_all(
-    dirs: &[PathBuf],
+    root_dir: &Path,
+    dirs: &[OsString],
     cache: Option<&FrontmatterCache>,
     root: Option<&std::fs::File>,
 ) -> Vec<Option<Result<Box<Skill>, crate::skill::SkillError>>> {
@@ -360,7 +394,10 @@ fn load_all(
         .map_or(1, |n| n.get())
         .min(8);
     if threads <= 1 || dirs.len() < 64 {
-        return dirs.iter().map(|d| load_folder(d, cache, root)).collect();
+        return dirs
+            .iter()
+            .map(|d| load_folder(root_dir, d, cache, root))
+            .collect();
     }
     // Small chunks handed out as threads free up: folders are not all
     // equally slow to load (a cache miss parses YAML), so equal shares
@@ -381,7 +418,10 @@ fn load_all(
                         if part.is_empty() {
                             break done;
                         }
-                        let loaded = part.iter().map(|d| load_folder(d, cache, root)).collect();
+                        let loaded = part
+                            .iter()
+                            .map(|d| load_folder(root_dir, d, cache, root))
+                            .collect();
                         done.push((start, loaded));
                     }
                 })
