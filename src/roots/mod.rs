@@ -14,7 +14,6 @@
 pub mod agents;
 pub mod builtin;
 
-use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -201,48 +200,78 @@ impl SkillSet {
         // The folders are the root's children: stat them relative to it.
         let opened = std::fs::File::open(&root.dir).ok();
         let loaded = load_all(&root.dir, &names, cache, opened.as_ref());
+        let taken_by = self.first_of_each_name(root, &loaded);
         self.entries.reserve(names.len());
-        // Names are unique within a root: index of the entry that took each.
-        let mut taken: HashMap<String, usize> = HashMap::with_capacity(names.len());
-        for (name, result) in names.into_iter().zip(loaded) {
-            let dir = || root.dir.join(&name);
+        for ((name, result), taken_by) in names.into_iter().zip(loaded).zip(taken_by) {
             let Some(result) = result else {
                 continue; // not a folder
             };
-            match result {
-                Ok(skill) => {
-                    if let Some(&existing) = taken.get(&skill.meta.name) {
-                        self.skipped.push(SkippedSkill {
-                            message: format!(
-                                "{} is also named '{}', like {}; names must be unique within a root",
-                                skill.skill_md.display(),
-                                skill.meta.name,
-                                self.entries[existing].skill.skill_md.display()
-                            ),
-                            dir: dir(),
-                            rule: "duplicate-name",
-                        });
-                        continue;
-                    }
-                    if root.agent_folder.is_some() && self.is_installed_skill(root, &skill) {
-                        continue;
-                    }
-                    taken.insert(skill.meta.name.clone(), self.entries.len());
-                    self.entries.push(Entry {
-                        skill,
-                        root: root.kind,
-                        agent_folder: root.agent_folder,
-                        shadowed_by: None,
-                    });
-                }
-                Err(crate::skill::SkillError::MissingSkillMd { .. }) => {}
-                Err(e) => self.skipped.push(SkippedSkill {
-                    dir: dir(),
+            match (result, taken_by) {
+                (Ok(skill), Taken::By(first)) => self.skipped.push(SkippedSkill {
+                    message: format!(
+                        "{} is also named '{}', like {}; names must be unique within a root",
+                        skill.skill_md.display(),
+                        skill.meta.name,
+                        first.display()
+                    ),
+                    dir: root.dir.join(&name),
+                    rule: "duplicate-name",
+                }),
+                (Ok(_), Taken::InstalledCopy) => {}
+                (Ok(skill), Taken::Takes) => self.entries.push(Entry {
+                    skill,
+                    root: root.kind,
+                    agent_folder: root.agent_folder,
+                    shadowed_by: None,
+                }),
+                (Err(crate::skill::SkillError::MissingSkillMd { .. }), _) => {}
+                (Err(e), _) => self.skipped.push(SkippedSkill {
+                    dir: root.dir.join(&name),
                     rule: e.rule(),
                     message: e.to_string(),
                 }),
             }
         }
+    }
+
+    /// Names are unique within a root: of the skills `loaded` (in folder
+    /// order) that share a name, the first that is not a copy of an
+    /// installed skill takes it and those after it are refused; copies
+    /// before it are left out. Found by a stable sort on the names, which
+    /// costs less than hashing ten thousand of them.
+    fn first_of_each_name(
+        &self,
+        root: &Root,
+        loaded: &[Option<Result<Box<Skill>, crate::skill::SkillError>>],
+    ) -> Vec<Taken> {
+        let skill = |i: usize| match &loaded[i] {
+            Some(Ok(skill)) => skill,
+            _ => unreachable!("only loaded skills are sorted"),
+        };
+        let mut by_name: Vec<usize> = (0..loaded.len())
+            .filter(|&i| matches!(loaded[i], Some(Ok(_))))
+            .collect();
+        by_name.sort_by(|&a, &b| skill(a).meta.name.cmp(&skill(b).meta.name));
+        let mut taken = Vec::with_capacity(loaded.len());
+        taken.resize_with(loaded.len(), || Taken::Takes);
+        for group in by_name.chunk_by(|&a, &b| skill(a).meta.name == skill(b).meta.name) {
+            let mut first: Option<usize> = None;
+            for &i in group {
+                taken[i] = match first {
+                    Some(first) => Taken::By(skill(first).skill_md.clone()),
+                    None if root.agent_folder.is_some()
+                        && self.is_installed_skill(root, skill(i)) =>
+                    {
+                        Taken::InstalledCopy
+                    }
+                    None => {
+                        first = Some(i);
+                        Taken::Takes
+                    }
+                };
+            }
+        }
+        taken
     }
 
     /// Whether `skill`, found in the agent's folder `root`, is a skill of
@@ -284,6 +313,16 @@ impl SkillSet {
             .filter(|e| e.skill.meta.name == name)
             .collect()
     }
+}
+
+/// What a loaded skill's name means for it within its root.
+enum Taken {
+    /// It is the first with that name: it is listed.
+    Takes,
+    /// An earlier skill of the root (whose SKILL.md this is) has the name.
+    By(PathBuf),
+    /// A copy or link of an installed skill, left out.
+    InstalledCopy,
 }
 
 /// The names of the folders in one root, sorted, or why it is not read
