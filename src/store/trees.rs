@@ -151,10 +151,11 @@ impl TreeCache {
     }
 
     /// Keeps `staged`, extracted from the verified archive `checksum`,
-    /// unless a tree is kept for it already: its files made read-only and
-    /// hard-linked into the cache with [`LinkMode::Hardlink`] (so the
+    /// unless a tree is kept for it already: its files hard-linked into
+    /// the cache and made read-only with [`LinkMode::Hardlink`] (so the
     /// staged files are the cache's from then on), else copied as
-    /// read-only files. Written into a temporary folder and renamed into
+    /// read-only files; where a link fails (another file system), the
+    /// staged files are left as they were. Written into a temporary folder and renamed into
     /// place.
     pub fn keep(&self, staged: &Staged, checksum: &str, mode: LinkMode) -> std::io::Result<()> {
         let Some(target) = self.path_of(checksum) else {
@@ -180,9 +181,14 @@ impl TreeCache {
                 fs_err::create_dir_all(&to)?;
             } else if entry.file_type().is_file() {
                 if link {
-                    make_read_only(entry.path())?;
-                    // Another file system: copy this file and the rest.
+                    // Another file system: copy this file and the rest,
+                    // leaving the staged files as they are.
                     link = std::fs::hard_link(entry.path(), &to).is_ok();
+                    if link {
+                        // The inode is shared from here on; the temporary
+                        // folder is private until it is renamed in place.
+                        make_read_only(&to)?;
+                    }
                 }
                 if !link {
                     fs_err::copy(entry.path(), &to)?;
@@ -514,7 +520,7 @@ mod tests {
     #[test]
     #[cfg(target_os = "linux")]
     fn links_across_file_systems_fall_back_to_checked_copies() {
-        use std::os::unix::fs::MetadataExt as _;
+        use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
         let dir = tempfile::tempdir().unwrap();
         let other = match tempfile::tempdir_in("/dev/shm") {
             Ok(other)
@@ -553,14 +559,21 @@ mod tests {
         );
         // One staging folder: the one with the copy.
         assert_eq!(std::fs::read_dir(other.path()).unwrap().count(), 1);
-        // Kept across file systems: copied, read-only.
+        // Kept across file systems: copied, read-only, and the staged
+        // files, which are not the cache's, keep their modes.
+        let fresh = staged_demo(&dir.path().join("fresh"));
         let cache = TreeCache::new(&other.path().join("cache"));
-        cache.keep(&staged, SUM, LinkMode::Hardlink).unwrap();
+        cache.keep(&fresh, SUM, LinkMode::Hardlink).unwrap();
         let kept = cache.path_of(SUM).unwrap();
         assert_eq!(
             crate::store::hash::tree_hash(&kept).unwrap(),
             staged.tree_hash()
         );
+        let writable = |p: PathBuf| std::fs::metadata(p).unwrap().permissions().mode() & 0o200;
+        assert_eq!(writable(kept.join("SKILL.md")), 0);
+        for file in fresh.files() {
+            assert_ne!(writable(fresh.path().join(&file)), 0, "{file}");
+        }
     }
 
     #[test]
