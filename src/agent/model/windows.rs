@@ -8,11 +8,15 @@
 const WINDOWS: &[(&str, &str, usize)] = &[
     ("anthropic", "claude-", 200_000),
     ("openai", "gpt-3.5-turbo", 16_385),
+    ("openai", "gpt-4", 8_192),
+    ("openai", "gpt-4-32k", 32_768),
     ("openai", "gpt-4-turbo", 128_000),
     ("openai", "gpt-4o", 128_000),
     ("openai", "gpt-4.1", 1_047_576),
     ("openai", "gpt-5", 400_000),
     ("openai", "o1", 200_000),
+    ("openai", "o1-mini", 128_000),
+    ("openai", "o1-preview", 128_000),
     ("openai", "o3", 200_000),
     ("openai", "o4-mini", 200_000),
 ];
@@ -41,6 +45,17 @@ mod tests {
         assert_eq!(context_window("openai", "gpt-4o-mini"), Some(128_000));
         assert_eq!(context_window("openai", "gpt-4.1-mini"), Some(1_047_576));
         assert_eq!(context_window("openai", "gpt-5-mini"), Some(400_000));
+        assert_eq!(context_window("openai", "gpt-4-0613"), Some(8_192));
+        assert_eq!(context_window("openai", "gpt-4-32k-0613"), Some(32_768));
+        assert_eq!(
+            context_window("openai", "gpt-4-turbo-2024-04-09"),
+            Some(128_000)
+        );
+        assert_eq!(context_window("openai", "o1-2024-12-17"), Some(200_000));
+        assert_eq!(
+            context_window("openai", "o1-mini-2024-09-12"),
+            Some(128_000)
+        );
         assert_eq!(context_window("openai", "llama3.1:8b"), None);
         assert_eq!(context_window("anthropic", "gpt-4o"), None);
     }
