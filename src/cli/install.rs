@@ -219,7 +219,8 @@ pub(super) fn report_targets(
     }
 }
 
-/// Says which grants were approved, and which stay unapproved.
+/// Says which grants were approved, and which stay unapproved: one line
+/// for one skill, a table under one warning for several.
 fn report_grants(context: &Context, changes: &[Change]) {
     let mut unapproved = Vec::new();
     for change in changes {
@@ -234,18 +235,39 @@ fn report_grants(context: &Context, changes: &[Change]) {
             );
         }
         if !change.unapproved_grants.is_empty() {
-            context.printer.warn(format_args!(
-                "{} asks to pre-approve {}: not approved, so exec asks before each such call (and refuses without a terminal)",
-                change.name,
-                change.unapproved_grants.join(", ")
-            ));
-            unapproved.push(change.name.as_str());
+            unapproved.push((change.name.as_str(), change.unapproved_grants.join(", ")));
         }
     }
-    if let [first, ..] = unapproved.as_slice() {
-        context.printer.hint(format_args!(
-            "review and approve them with `skillpkg grants approve {first}`, or install with --approve-grants"
-        ));
+    const CONSEQUENCE: &str =
+        "not approved, so exec asks before each such call (and refuses without a terminal)";
+    match unapproved.as_slice() {
+        [] => {}
+        [(name, grants)] => {
+            context.printer.warn(format_args!(
+                "{name} asks to pre-approve {grants}: {CONSEQUENCE}"
+            ));
+            context.printer.hint(format_args!(
+                "review and approve them with `skillpkg grants approve {name}`, or install with --approve-grants"
+            ));
+        }
+        several => {
+            let width = several
+                .iter()
+                .map(|(name, _)| name.len())
+                .max()
+                .unwrap_or(0);
+            let table: String = several
+                .iter()
+                .map(|(name, grants)| format!("\n  {name:width$}  {grants}"))
+                .collect();
+            context.printer.warn(format_args!(
+                "{} skills ask to pre-approve tools, and they are {CONSEQUENCE}:{table}",
+                several.len()
+            ));
+            context.printer.hint(
+                "review them with `skillpkg grants list`, approve with `skillpkg grants approve NAME...`, or install with --approve-grants",
+            );
+        }
     }
 }
 

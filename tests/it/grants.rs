@@ -314,3 +314,39 @@ fn on_a_terminal_exec_offers_to_trust_an_untrusted_project() {
         out.stdout
     );
 }
+
+#[test]
+fn several_skills_asking_for_grants_are_listed_under_one_warning() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    for (name, tools) in [("reader", "Read Grep"), ("git-helper", "Bash(git:*)")] {
+        write_skill(
+            &app.join("tools"),
+            name,
+            &format!(
+                "---\nname: {name}\ndescription: Helps. Use when testing.\nallowed-tools: {tools}\n---\n\nHelp.\n"
+            ),
+        );
+    }
+    std::fs::write(
+        app.join("skills.toml"),
+        "[skills]\nreader = { path = \"tools/reader\" }\ngit-helper = { path = \"tools/git-helper\" }\n",
+    )
+    .unwrap();
+    let out = ctx.ok_in(&app, &["install"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+       Installed git-helper v0.0.0
+       Installed reader v0.0.0
+    warning: 2 skills ask to pre-approve tools, and they are not approved, so exec asks before each such call (and refuses without a terminal):
+      git-helper  Bash(git:*)
+      reader      Read, Grep
+    hint: review them with `skillpkg grants list`, approve with `skillpkg grants approve NAME...`, or install with --approve-grants
+    ");
+    // The hint's command takes them all; then nothing is left to ask.
+    ctx.ok_in(&app, &["grants", "approve", "reader", "git-helper"]);
+    let lock = lock_of(&app);
+    assert!(lock.contains(r#"grants = ["Grep", "Read"]"#), "{lock}");
+    std::fs::remove_dir_all(app.join(".agents/skills/reader")).unwrap();
+    let out = ctx.ok_in(&app, &["install"]);
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+}
