@@ -130,6 +130,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over')
             [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them')
             [CompletionResult]::new('--adopt', '--adopt', [CompletionResultType]::ParameterName, 'With --from: move each folder to the project''s skills/ folder, install it from there as it is, and link it back where it was')
+            [CompletionResult]::new('--allow-outside', '--allow-outside', [CompletionResultType]::ParameterName, 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project''s lock may point anywhere)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')
@@ -178,7 +179,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         'skillpkg;trust' {
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Its minisign public key: a `.pub` file or its base64 line. It is added to the org''s pinned keys; packages signed by any of them install')
             [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Make KEY the org''s only pinned key, removing the others (the org changed its key); locked packages they signed are re-checked against it on the next install')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Trust this project''s own settings that run code on this machine: its `[agent]` table and the grants its skills.lock records')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Trust this project''s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project')
             [CompletionResult]::new('--revoke', '--revoke', [CompletionResultType]::ParameterName, 'With --project: stop trusting it')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')

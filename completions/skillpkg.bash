@@ -1123,7 +1123,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__import)
-            opts="-g -q -v -h --from --adopt --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
+            opts="-g -q -v -h --from --adopt --allow-outside --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -122,6 +122,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --from 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over'
             cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
             cand --adopt 'With --from: move each folder to the project''s skills/ folder, install it from there as it is, and link it back where it was'
+            cand --allow-outside 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project''s lock may point anywhere)'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
@@ -167,7 +168,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;trust'= {
             cand --key 'Its minisign public key: a `.pub` file or its base64 line. It is added to the org''s pinned keys; packages signed by any of them install'
             cand --replace 'Make KEY the org''s only pinned key, removing the others (the org changed its key); locked packages they signed are re-checked against it on the next install'
-            cand --project 'Trust this project''s own settings that run code on this machine: its `[agent]` table and the grants its skills.lock records'
+            cand --project 'Trust this project''s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project'
             cand --revoke 'With --project: stop trusting it'
             cand -g 'The user''s global skills instead of the project''s'
             cand --global 'The user''s global skills instead of the project''s'

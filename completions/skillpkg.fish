@@ -103,6 +103,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l from -d 'Ta
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l adopt -d 'With --from: move each folder to the project\'s skills/ folder, install it from there as it is, and link it back where it was'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l allow-outside -d 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project\'s lock may point anywhere)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l force -d 'Replace managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l offline -d 'Use only the cache and local indexes: fetch nothing'
@@ -131,7 +132,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s v -l verb
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l key -d 'Its minisign public key: a `.pub` file or its base64 line. It is added to the org\'s pinned keys; packages signed by any of them install' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l replace -d 'Make KEY the org\'s only pinned key, removing the others (the org changed its key); locked packages they signed are re-checked against it on the next install'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l project -d 'Trust this project\'s own settings that run code on this machine: its `[agent]` table and the grants its skills.lock records'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l project -d 'Trust this project\'s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l revoke -d 'With --project: stop trusting it'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s g -l global -d 'The user\'s global skills instead of the project\'s'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s q -l quiet -d 'Print only errors'

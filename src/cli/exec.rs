@@ -275,7 +275,8 @@ fn project_settings(
         let (_, manifest) = crate::ops::skills::project_manifest(cwd)?;
         let lock =
             crate::manifest::lock::Lockfile::load(&settings.dir.join(crate::project::LOCK_FILE))?;
-        let trusted = crate::ops::project_trust::TrustedSettings::of(&manifest, &lock);
+        let trusted =
+            crate::ops::project_trust::TrustedSettings::of(&settings.dir, &manifest, &lock);
         eprint!(
             "{}\nTrust this project on this machine? [y/N] ",
             super::printer::terminal_safe(&format!(
@@ -289,7 +290,7 @@ fn project_settings(
             .as_deref()
             .is_some_and(|a| a == "y" || a == "yes")
         {
-            crate::ops::project_trust::trust(&dirs, &settings.dir, trusted)?;
+            crate::ops::project_trust::trust(&dirs, &settings.dir, &trusted)?;
             return crate::ops::skills::project_settings(cwd, &dirs);
         }
     }

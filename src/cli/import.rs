@@ -22,6 +22,11 @@ pub(super) struct ImportArgs {
     /// install it from there as it is, and link it back where it was.
     #[arg(long, requires = "from")]
     adopt: bool,
+    /// Also take the skills whose local source skills-lock.json places
+    /// outside the project (read them first: a cloned project's lock may
+    /// point anywhere).
+    #[arg(long, conflicts_with = "from")]
+    allow_outside: bool,
     #[command(flatten)]
     flags: InstallFlags,
 }
@@ -71,6 +76,7 @@ fn from_lock(args: &ImportArgs, context: &mut Context) -> anyhow::Result<ExitSta
         &project,
         &dirs,
         &lock_file,
+        args.allow_outside,
         args.flags.options(false, context),
     )?;
     for (name, from) in &imported.added {

@@ -27,7 +27,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     crate::ops::project_trust::trust(
         context.dirs()?,
         &dir,
-        crate::ops::project_trust::TrustedSettings::of(&manifest, &lock),
+        &crate::ops::project_trust::TrustedSettings::of(&dir, &manifest, &lock),
     )?;
     context.printer.status("Created", path.display());
     Ok(ExitStatus::Success)

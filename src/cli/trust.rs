@@ -20,7 +20,8 @@ pub(super) struct Args {
     #[arg(long, requires = "key")]
     replace: bool,
     /// Trust this project's own settings that run code on this machine: its
-    /// `[agent]` table and the grants its skills.lock records.
+    /// `[agent]` table, the grants its skills.lock records, and the sources
+    /// its skills.toml names outside the project.
     #[arg(long)]
     project: bool,
     /// With --project: stop trusting it.
@@ -45,12 +46,10 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             );
         } else {
             let lock = crate::manifest::lock::Lockfile::load(&project.lock_path)?;
-            crate::ops::project_trust::trust(
-                &dirs,
-                &project.dir,
-                crate::ops::project_trust::TrustedSettings::of(&manifest, &lock),
-            )?;
-            describe_trusted(context, &manifest, &lock);
+            let settings =
+                crate::ops::project_trust::TrustedSettings::of(&project.dir, &manifest, &lock);
+            crate::ops::project_trust::trust(&dirs, &project.dir, &settings)?;
+            describe_trusted(context, &settings);
             context
                 .printer
                 .status("Trusted", format_args!("{}", project.dir.display()));
@@ -79,24 +78,24 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     Ok(ExitStatus::Success)
 }
 
-/// Lists what trusting a project lets run: its `[agent]` settings and the
-/// grants its lock records.
-fn describe_trusted(
-    context: &Context,
-    manifest: &crate::manifest::Manifest,
-    lock: &crate::manifest::lock::Lockfile,
-) {
-    if let Ok(toml::Value::Table(agent)) = toml::Value::try_from(&manifest.agent) {
+/// Lists what trusting a project lets run: its `[agent]` settings, the
+/// grants its lock records, and the sources outside it that installs may
+/// then read.
+fn describe_trusted(context: &Context, settings: &crate::ops::project_trust::TrustedSettings) {
+    if let Ok(toml::Value::Table(agent)) = toml::Value::try_from(settings.agent) {
         for (key, value) in agent {
             context
                 .printer
                 .status("Setting", format_args!("[agent] {key} = {value}"));
         }
     }
-    for skill in lock.skills.iter().filter(|s| !s.grants.is_empty()) {
+    for skill in settings.lock.skills.iter().filter(|s| !s.grants.is_empty()) {
         context.printer.status(
             "Grants",
             format_args!("{}: {}", skill.name, skill.grants.join(", ")),
         );
+    }
+    for source in &settings.outside {
+        context.printer.status("Outside", source.describe());
     }
 }

@@ -324,7 +324,7 @@ fn set_in_lock(
         || crate::ops::project_trust::is_trusted(
             dirs,
             &project.dir,
-            crate::ops::project_trust::TrustedSettings::of(&manifest, &lock),
+            &crate::ops::project_trust::TrustedSettings::of(&project.dir, &manifest, &lock),
         )?;
     let note = (!trusted).then(|| {
         "this project is not trusted on this machine, so the grants in its skills.lock count once you run `skillpkg trust --project`".to_string()

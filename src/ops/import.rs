@@ -29,6 +29,7 @@ use crate::manifest::lock::Lockfile;
 use crate::manifest::{DependencySpec, DetailedSpec, Manifest};
 use crate::ops::install::repo::{RepoRequest, list_repo};
 use crate::ops::install::{Change, InstallOptions, add_dependencies, source_tree};
+use crate::ops::outside::outside_dependency;
 use crate::project::Project;
 
 /// The file `npx skills` writes in a project.
@@ -102,11 +103,14 @@ pub struct Imported {
 }
 
 /// Reads the `npx skills` lock at `lock_file`, adds a dependency for each
-/// skill it can take over, and installs them in one run.
+/// skill it can take over, and installs them in one run. A source outside
+/// the project is read only with `allow_outside`: the lock may be a cloned
+/// repository's (DESIGN §11).
 pub fn import_lock(
     project: &Project,
     dirs: &Dirs,
     lock_file: &Path,
+    allow_outside: bool,
     options: InstallOptions,
 ) -> anyhow::Result<Imported> {
     let text = match fs_err::read_to_string(lock_file) {
@@ -126,6 +130,7 @@ pub fn import_lock(
     let mut imported = Imported::default();
     let mut specs = Vec::new();
     let mut local = LocalSkills::default();
+    let mut outside = Vec::new();
     for (name, entry) in &lock.skills {
         if manifest.skills.contains_key(name) {
             imported.already.push(name.clone());
@@ -155,6 +160,24 @@ pub fn import_lock(
                 continue;
             }
         };
+        // A lock in the project may not make skillpkg read the user's other
+        // folders (DESIGN §11) unless the user says so.
+        if !project.is_global()
+            && let Some(source) = outside_dependency(&project.dir, name, &spec)
+        {
+            if !allow_outside {
+                imported.left_out.push(LeftOut {
+                    name: name.clone(),
+                    reason: format!(
+                        "its source {} is outside the project, which import reads only with --allow-outside",
+                        source.resolved.display(),
+                    ),
+                    takeover,
+                });
+                continue;
+            }
+            outside.push(name.clone());
+        }
         // Fetched (and checked) now, so that one source out of reach or
         // broken leaves that skill out rather than failing the rest.
         let source = match source_tree(project, dirs, name, &spec, options) {
@@ -192,7 +215,7 @@ pub fn import_lock(
         specs.push((name.clone(), spec));
     }
     if !specs.is_empty() {
-        imported.changes = add_dependencies(project, dirs, &specs, options)?;
+        imported.changes = add_dependencies(project, dirs, &specs, &outside, options)?;
     }
     // The copies in agents' folders, the same files as installed now,
     // become links to the installed skills: one skill, in one place.
@@ -597,7 +620,7 @@ fn move_and_install(
             }),
         ));
     }
-    match add_dependencies(project, dirs, &specs, options) {
+    match add_dependencies(project, dirs, &specs, &[], options) {
         Ok(changes) => Ok(changes),
         Err(e) => {
             put_back(&moved);

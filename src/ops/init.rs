@@ -70,7 +70,7 @@ pub fn project_for_add(
     crate::ops::project_trust::trust(
         dirs,
         &dir,
-        crate::ops::project_trust::TrustedSettings::of(&manifest, &lock),
+        &crate::ops::project_trust::TrustedSettings::of(&dir, &manifest, &lock),
     )?;
     Ok((project, Some(path)))
 }

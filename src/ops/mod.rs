@@ -7,6 +7,7 @@ pub mod init;
 pub mod install;
 pub mod new_skill;
 pub mod outdated;
+pub mod outside;
 pub mod pack;
 pub mod project_trust;
 pub mod publish;

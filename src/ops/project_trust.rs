@@ -1,7 +1,9 @@
 //! Project trust: a project's own settings that run code apply only once
 //! the user has trusted that project on this machine. Those settings are
 //! the `[agent]` table of `skills.toml` and the `grants` recorded in
-//! `skills.lock`. Trust is kept in the user's config directory (see
+//! `skills.lock`, and with them the sources `skills.toml` names outside
+//! the project ([`super::outside`]), which installs read only once the
+//! project is trusted. Trust is kept in the user's config directory (see
 //! [`super::trust_file`]), keyed by the project's canonical path, with a
 //! hash of those settings: when they change other than through skillpkg,
 //! the project is no longer trusted until the user says so again
@@ -12,6 +14,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::outside::{OutsideSource, outside_sources};
 use super::trust_file::TrustFile;
 use crate::dirs::Dirs;
 use crate::manifest::lock::Lockfile;
@@ -19,27 +22,45 @@ use crate::manifest::{AgentSection, Manifest};
 use crate::project::Project;
 
 /// What a project's trust covers.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct TrustedSettings<'a> {
     /// The `[agent]` table of `skills.toml`.
     pub agent: &'a AgentSection,
     /// `skills.lock`, for the grants it records.
     pub lock: &'a Lockfile,
+    /// The sources `skills.toml` names outside the project.
+    pub outside: Vec<OutsideSource>,
 }
 
 #[derive(Serialize)]
 struct Hashed<'a> {
     agent: &'a AgentSection,
     grants: BTreeMap<&'a str, &'a [String]>,
+    /// Left out when there are none, so that the records of projects
+    /// without them keep their hashes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    outside: Vec<String>,
 }
 
 impl<'a> TrustedSettings<'a> {
-    /// The settings of `manifest` and `lock`.
-    pub fn of(manifest: &'a Manifest, lock: &'a Lockfile) -> TrustedSettings<'a> {
+    /// The settings of the project in `project_dir`, from its `manifest`
+    /// and `lock`.
+    pub fn of(
+        project_dir: &Path,
+        manifest: &'a Manifest,
+        lock: &'a Lockfile,
+    ) -> TrustedSettings<'a> {
         TrustedSettings {
             agent: &manifest.agent,
             lock,
+            outside: outside_sources(project_dir, manifest),
         }
+    }
+
+    /// Whether the settings that run code (`[agent]`, the lock's grants)
+    /// are all unset: an untrusted project then loses nothing in `exec`.
+    pub fn runs_nothing(&self) -> bool {
+        *self.agent == AgentSection::default() && self.grants().is_empty()
     }
 
     /// The grants the lock records, by skill.
@@ -54,13 +75,14 @@ impl<'a> TrustedSettings<'a> {
 
     /// Whether there is anything that needs trust.
     fn is_empty(&self) -> bool {
-        *self.agent == AgentSection::default() && self.grants().is_empty()
+        self.runs_nothing() && self.outside.is_empty()
     }
 
     fn hash(&self) -> String {
         let hashed = Hashed {
             agent: self.agent,
             grants: self.grants(),
+            outside: self.outside.iter().map(OutsideSource::describe).collect(),
         };
         let text = serde_json::to_string(&hashed).expect("the settings serialise");
         format!("sha256:{}", crate::store::hash::sha256_hex(text.as_bytes()))
@@ -99,7 +121,7 @@ fn key(project_dir: &Path) -> anyhow::Result<String> {
 pub fn is_trusted(
     dirs: &Dirs,
     project_dir: &Path,
-    settings: TrustedSettings,
+    settings: &TrustedSettings,
 ) -> anyhow::Result<bool> {
     if settings.is_empty() {
         return Ok(true);
@@ -109,7 +131,7 @@ pub fn is_trusted(
 }
 
 /// Trusts the project in `project_dir` with `settings`.
-pub fn trust(dirs: &Dirs, project_dir: &Path, settings: TrustedSettings) -> anyhow::Result<()> {
+pub fn trust(dirs: &Dirs, project_dir: &Path, settings: &TrustedSettings) -> anyhow::Result<()> {
     let key = key(project_dir)?;
     let hash = settings.hash();
     TrustFile::update(dirs, |file| {
@@ -129,6 +151,7 @@ pub fn revoke(dirs: &Dirs, project_dir: &Path) -> anyhow::Result<bool> {
 #[derive(Debug, Clone, Copy)]
 pub struct KeptTrust {
     was_trusted: bool,
+    global: bool,
 }
 
 impl KeptTrust {
@@ -140,11 +163,39 @@ impl KeptTrust {
         manifest: &Manifest,
     ) -> anyhow::Result<KeptTrust> {
         if project.is_global() {
-            return Ok(KeptTrust { was_trusted: false });
+            return Ok(KeptTrust {
+                was_trusted: false,
+                global: true,
+            });
         }
         let lock = Lockfile::load(&project.lock_path)?;
-        let was_trusted = is_trusted(dirs, &project.dir, TrustedSettings::of(manifest, &lock))?;
-        Ok(KeptTrust { was_trusted })
+        let settings = TrustedSettings::of(&project.dir, manifest, &lock);
+        Ok(KeptTrust {
+            was_trusted: is_trusted(dirs, &project.dir, &settings)?,
+            global: false,
+        })
+    }
+
+    /// Refuses to install from `manifest` (as the change leaves it) while
+    /// it names sources outside the project that the user has not
+    /// consented to: by trusting the project before the change, or by
+    /// naming them (their keys in `named`) on this command line. The
+    /// global project is the user's own.
+    pub fn check_outside(
+        &self,
+        project: &Project,
+        manifest: &Manifest,
+        named: &[String],
+    ) -> anyhow::Result<()> {
+        if self.global {
+            return Ok(());
+        }
+        super::outside::check_consented(
+            &project.manifest_path,
+            &outside_sources(&project.dir, manifest),
+            self.was_trusted,
+            named,
+        )
     }
 
     /// Re-records the trust of a project that was trusted, with the
@@ -156,12 +207,12 @@ impl KeptTrust {
         manifest: &Manifest,
         lock: &Lockfile,
     ) -> anyhow::Result<()> {
-        let settings = TrustedSettings::of(manifest, lock);
-        if !self.was_trusted || is_trusted(dirs, &project.dir, settings)? {
+        let settings = TrustedSettings::of(&project.dir, manifest, lock);
+        if !self.was_trusted || is_trusted(dirs, &project.dir, &settings)? {
             // Nothing to record: no settings that need trust, or the same
             // ones as recorded.
             return Ok(());
         }
-        trust(dirs, &project.dir, settings)
+        trust(dirs, &project.dir, &settings)
     }
 }

@@ -83,13 +83,16 @@ pub fn project_settings(cwd: &Path, dirs: &Dirs) -> anyhow::Result<ProjectSettin
         Some(found) => Lockfile::load(&Project::at(&found).lock_path)?,
         None => Lockfile::default(),
     };
-    let settings = TrustedSettings::of(&manifest, &lock);
-    if project_trust::is_trusted(dirs, &dir, settings)? {
+    let settings = TrustedSettings::of(&dir, &manifest, &lock);
+    let trusted = project_trust::is_trusted(dirs, &dir, &settings)?;
+    // Untrusted only for sources outside the project, which installs
+    // refuse: there is nothing here to ignore.
+    if trusted || settings.runs_nothing() {
         return Ok(ProjectSettings {
             dir,
             manifest,
             lock,
-            trusted: true,
+            trusted,
             warning: None,
         });
     }

@@ -153,6 +153,9 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
 
     // A fresh copy gets the pinned commit too, and then works offline.
     let copy = fresh_copy(&ctx, &app);
+    // The repository is outside the copy: it is read once the user
+    // trusts the copy.
+    ctx.ok_in(&copy, &["trust", "--project"]);
     ctx.ok_in(&copy, &["install", "--locked"]);
     assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
     ctx.ok_in(&copy, &["install", "--frozen"]);

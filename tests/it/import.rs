@@ -157,7 +157,7 @@ fn a_project_npx_skills_installed_is_imported_locked_and_reproduced() {
         assert_eq!(copies, 1, "{name} is listed once: {listed:#?}");
     }
 
-    let out = ctx.ok_in(&app, &["import"]);
+    let out = ctx.ok_in(&app, &["import", "--allow-outside"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
        Importing lint from https://github.com/acme/tools
        Importing notes from [TEMP]/shared/notes
@@ -201,7 +201,9 @@ fn a_project_npx_skills_installed_is_imported_locked_and_reproduced() {
     );
     ctx.ok_in(&app, &["verify"]);
 
+    // notes' source is outside the copy: read once the user trusts it.
     let copy = fresh_copy(&ctx, &app);
+    ctx.ok_in(&copy, &["trust", "--project"]);
     ctx.ok_in(&copy, &["install", "--locked"]);
     for name in ["lint", "notes", "pdf"] {
         assert_eq!(
@@ -408,7 +410,7 @@ fn skills_npx_copied_into_claudes_folder_from_a_local_repository_are_imported_an
     std::fs::write(app.join("skills-lock.json"), CLAUDE_ONLY_LOCK).unwrap();
     git(&app, &["init", "-q"]);
 
-    let out = ctx.ok_in(&app, &["import"]);
+    let out = ctx.ok_in(&app, &["import", "--allow-outside"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
        Importing charts from [TEMP]/repo/skills/chart-maker
     warning: charts breaks the specification's rules (name-directory-mismatch), and is installed as agents load it; `skillpkg validate .agents/skills/charts` shows why, and --require-valid refuses such skills
@@ -464,7 +466,7 @@ fn an_agents_folder_that_leads_outside_the_project_is_not_touched() {
     .unwrap();
     git(&app, &["init", "-q"]);
 
-    ctx.ok_in(&app, &["import"]);
+    ctx.ok_in(&app, &["import", "--allow-outside"]);
     // Installed from the source; the folder outside is as it was.
     assert!(app.join(".agents/skills/charts/SKILL.md").is_file());
     assert!(!outside.join("charts").is_symlink());

@@ -133,6 +133,9 @@ fn a_whole_repository_is_listed_picked_and_added_in_one_command() {
 
     // A fresh copy installs byte-identical trees from the lock.
     let copy = fresh_copy(&ctx, &app);
+    // The repository is outside the copy: it is read once the user
+    // trusts the copy.
+    ctx.ok_in(&copy, &["trust", "--project"]);
     ctx.ok_in(&copy, &["install", "--locked"]);
     assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
     assert_eq!(lock_of(&copy), lock_of(&app));

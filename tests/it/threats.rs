@@ -149,6 +149,17 @@ impl Untouched {
         state
     }
 
+    /// The folder outside the project as it was.
+    fn before_outside(&self) -> Vec<(String, Vec<u8>)> {
+        self.before
+            .iter()
+            .filter_map(|(path, bytes)| {
+                let path = path.strip_prefix("outside/")?;
+                Some((path.to_string(), bytes.clone()))
+            })
+            .collect()
+    }
+
     /// Runs `skillpkg args` in the project: it must fail, say `message`,
     /// and change nothing.
     fn refused(&self, ctx: &TestContext, args: &[&str], message: &str) -> Output {
@@ -2084,4 +2095,118 @@ fn write_file_cannot_plant_a_skill_in_a_configured_install_root() {
     ]);
     assert!(out.stdout.contains("read-only"), "{}", out.stdout);
     assert!(!root.join("evil").exists(), "a new skill was planted");
+}
+
+/// Writes a cloned project's `skills.toml` with `skills` as its table.
+fn cloned_manifest(app: &Path, skills: &str) {
+    std::fs::create_dir_all(app).unwrap();
+    std::fs::write(app.join("skills.toml"), format!("[skills]\n{skills}")).unwrap();
+}
+
+#[test]
+fn a_cloned_projects_sources_outside_it_are_read_only_once_trusted() {
+    let ctx = TestContext::new();
+    let app = ctx.root().join("app");
+    // The user's own skill, outside the project: `outside/precious`.
+    cloned_manifest(&app, "precious = { path = \"../outside/precious\" }\n");
+    let untouched = Untouched::new(&ctx, &app);
+    for args in [
+        &["install"][..],
+        &["update"],
+        &["add", "example/citation-style"],
+    ] {
+        let out = untouched.refused(
+            &ctx,
+            args,
+            "names sources outside the project, and this project is not trusted on this machine",
+        );
+        assert!(
+            out.stderr
+                .contains("  precious: path = \"../outside/precious\" ("),
+            "{}",
+            out.stderr
+        );
+    }
+    // Through a link the repository planted, too.
+    std::fs::create_dir_all(app.join("tools")).unwrap();
+    std::os::unix::fs::symlink(ctx.root().join("outside"), app.join("tools/linked")).unwrap();
+    cloned_manifest(&app, "precious = { path = \"tools/linked/precious\" }\n");
+    let untouched = Untouched::new(&ctx, &app);
+    untouched.refused(&ctx, &["install"], "not trusted on this machine");
+
+    // The user reads skills.toml and trusts the project: `trust` lists the
+    // source, and installs read it from then on.
+    let out = ctx.ok_in(&app, &["trust", "--project"]);
+    assert!(
+        out.stderr
+            .contains("Outside precious: path = \"tools/linked/precious\""),
+        "{}",
+        out.stderr
+    );
+    ctx.ok_in(&app, &["install"]);
+    assert!(app.join(".agents/skills/precious/SKILL.md").is_file());
+    ctx.ok_in(&app, &["install"]);
+
+    // A source added behind skillpkg's back (a pull) needs trust again.
+    write_skill(
+        &ctx.root().join("outside"),
+        "diary",
+        &skill_md("diary", "Private."),
+    );
+    let text = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    std::fs::write(
+        app.join("skills.toml"),
+        format!("{text}diary = {{ path = \"../outside/diary\" }}\n"),
+    )
+    .unwrap();
+    let out = ctx.fails_in(&app, &["install"]);
+    assert!(out.stderr.contains("  diary: path ="), "{}", out.stderr);
+    assert!(!app.join(".agents/skills/diary").exists());
+}
+
+#[test]
+fn an_npx_lock_in_a_cloned_project_cannot_make_import_read_outside_it() {
+    let ctx = TestContext::new();
+    let app = ctx.root().join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    crate::common::git(&app, &["init", "-q"]);
+    std::fs::write(
+        app.join("skills-lock.json"),
+        r#"{"version": 1, "skills": {"precious": {"source": "../outside", "sourceType": "local"}}}"#,
+    )
+    .unwrap();
+    let untouched = Untouched::new(&ctx, &app);
+    let out = ctx.ok_in(&app, &["import"]);
+    assert!(
+        ctx.redact(&out.stderr).contains(
+            "left out precious: its source [TEMP]/outside/precious is outside the project, which import reads only with --allow-outside"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(!app.join(".agents/skills/precious").exists());
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    assert!(!manifest.contains("precious"), "{manifest}");
+    assert_eq!(tree(&untouched.outside), untouched.before_outside());
+    // Said by the user, it is read, and the project stays trusted with it.
+    ctx.ok_in(&app, &["import", "--allow-outside"]);
+    assert!(app.join(".agents/skills/precious/SKILL.md").is_file());
+    ctx.ok_in(&app, &["install"]);
+}
+
+#[test]
+fn a_source_the_user_names_outside_the_project_keeps_it_trusted() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    write_skill(
+        &ctx.root().join("shared"),
+        "helper",
+        &skill_md("helper", "Helps."),
+    );
+    ctx.ok_in(&app, &["add", "--path", "../shared/helper"]);
+    assert!(app.join(".agents/skills/helper/SKILL.md").is_file());
+    // Trusted with it: later installs read it without asking.
+    std::fs::remove_dir_all(app.join(".agents/skills/helper")).unwrap();
+    ctx.ok_in(&app, &["install"]);
+    assert!(app.join(".agents/skills/helper/SKILL.md").is_file());
 }

@@ -72,13 +72,18 @@ impl Editing {
         })
     }
 
-    /// Installs what the edited manifest asks for, keeping every pin it can.
+    /// Installs what the edited manifest asks for, keeping every pin it
+    /// can. Sources outside the project are read only in a project trusted
+    /// before the change, or when their keys are in `named`: the user gave
+    /// them on this command line.
     fn install(
         &self,
         project: &Project,
         dirs: &Dirs,
         options: InstallOptions,
+        named: &[String],
     ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
+        self.trust.check_outside(project, &self.manifest, named)?;
         sync(
             project,
             &self.manifest,
@@ -179,7 +184,7 @@ pub fn add(
     let registry_named = parsed.iter().find(|(package, _)| {
         registry.is_none() && edit.manifest.registries.contains_key(&package.org)
     });
-    let (lock, changes) = match edit.install(project, dirs, options) {
+    let (lock, changes) = match edit.install(project, dirs, options, &[]) {
         Ok(installed) => installed,
         Err(e) => match registry_named {
             Some((package, _)) => {
@@ -246,7 +251,7 @@ pub fn add_direct(
     let spec = DependencySpec::Detailed(spec);
     spec.source(&name)?;
     edit.manifest.skills.insert(name.clone(), spec.clone());
-    let (lock, changes) = edit.install(project, dirs, options)?;
+    let (lock, changes) = edit.install(project, dirs, options, std::slice::from_ref(&name))?;
     edit.doc.set_dependency(&name, &spec)?;
     edit.save(project, dirs, &lock)?;
     Ok(changes)
@@ -294,7 +299,8 @@ pub fn add_repo(
         edit.manifest.skills.insert(key.clone(), spec.clone());
         added.push((key, spec));
     }
-    let (lock, changes) = edit.install(project, dirs, options)?;
+    let named: Vec<String> = added.iter().map(|(key, _)| key.clone()).collect();
+    let (lock, changes) = edit.install(project, dirs, options, &named)?;
     for (key, spec) in &added {
         edit.doc.set_dependency(key, spec)?;
     }
@@ -304,11 +310,14 @@ pub fn add_repo(
 
 /// Adds `specs` to the manifest, each under its key (keys it holds
 /// already are left as they are), installs once, and saves. `import` uses
-/// it to take over what another installer put in the root.
+/// it to take over what another installer put in the root. Of the sources
+/// outside the project, those whose keys are in `consented` are read in an
+/// untrusted project too: the user allowed them.
 pub fn add_dependencies(
     project: &Project,
     dirs: &Dirs,
     specs: &[(String, DependencySpec)],
+    consented: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
     let mut edit = Editing::open(project, dirs)?;
@@ -321,7 +330,7 @@ pub fn add_dependencies(
         edit.manifest.skills.insert(key.clone(), spec.clone());
         added.push((key, spec));
     }
-    let (lock, changes) = edit.install(project, dirs, options)?;
+    let (lock, changes) = edit.install(project, dirs, options, consented)?;
     for (key, spec) in added {
         edit.doc.set_dependency(key, spec)?;
     }
@@ -437,7 +446,7 @@ pub fn remove(
         }
         edit.doc.remove_dependency(name)?;
     }
-    let (lock, changes) = edit.install(project, dirs, options)?;
+    let (lock, changes) = edit.install(project, dirs, options, &[])?;
     edit.save(project, dirs, &lock)?;
     Ok(changes)
 }
@@ -452,6 +461,7 @@ pub fn install(
     let _lock = project.lock()?;
     let manifest = Manifest::load(&project.manifest_path)?;
     let trust = KeptTrust::before(dirs, &project, &manifest)?;
+    trust.check_outside(&project, &manifest, &[])?;
     let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
     lock.write(&project.lock_path)?;
     trust.after(dirs, &project, &manifest, &lock)?;
@@ -491,6 +501,7 @@ pub fn update(
         Unlock::Packages(names.iter().cloned().collect())
     };
     let trust = KeptTrust::before(dirs, &project, &manifest)?;
+    trust.check_outside(&project, &manifest, &[])?;
     let (lock, changes) = sync(&project, &manifest, dirs, options, &unlock, dry_run)?;
     if !dry_run {
         lock.write(&project.lock_path)?;
