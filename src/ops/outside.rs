@@ -31,46 +31,25 @@ impl OutsideSource {
     }
 }
 
-/// The local folder a git or index URL names, when it names one: a
-/// `file://` URL (with or without `git+`) or a plain path; `None` for a
-/// network URL or scp-like `user@host:path`.
+/// The folder a git URL may name on this machine: a `file://` URL (with
+/// or without `git+`) or anything without a scheme. That takes in
+/// scp-like `host:path` too: git reads it as a path wherever a folder of
+/// that name exists, and a cloned repository can plant one.
 fn local_path(url: &str) -> Option<&str> {
     let url = url.strip_prefix("git+").unwrap_or(url);
-    if let Some(path) = url.strip_prefix("file://") {
-        return Some(path);
-    }
-    if url.contains("://") {
-        return None;
-    }
-    match url.find(':') {
-        Some(colon) if !url[..colon].contains('/') => None,
-        _ => Some(url),
+    match url.strip_prefix("file://") {
+        Some(path) => Some(path),
+        None if url.contains("://") => None,
+        None => Some(url),
     }
 }
 
-/// Where `path` leads: its nearest part that exists, with links resolved,
-/// and the rest as written.
-fn resolve(path: &Path) -> PathBuf {
-    let mut existing = path;
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(resolved) = std::fs::canonicalize(existing) {
-            return rest.iter().rev().fold(resolved, |p, part| p.join(part));
-        }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_os_string());
-                existing = parent;
-            }
-            _ => return path.to_path_buf(),
-        }
-    }
-}
-
-/// Where `path` leads when that is outside `project` (canonical).
+/// Where `path` leads, links resolved, when it exists outside `project`
+/// (canonical). A path that does not exist is read by no install.
 fn leads_outside(project: &Path, path: &Path) -> Option<PathBuf> {
-    let resolved = resolve(path);
-    (!resolved.starts_with(project)).then_some(resolved)
+    std::fs::canonicalize(path)
+        .ok()
+        .filter(|resolved| !resolved.starts_with(project))
 }
 
 /// The dependency `key` = `spec` of the project in `project_dir`, when
@@ -161,7 +140,11 @@ mod tests {
         assert_eq!(local_path("./a:b"), Some("./a:b"));
         assert_eq!(local_path("https://example.com/r.git"), None);
         assert_eq!(local_path("git+ssh://git@example.com/r"), None);
-        assert_eq!(local_path("git@example.com:team/r.git"), None);
+        // A path where such a folder exists, or git goes over ssh.
+        assert_eq!(
+            local_path("git@example.com:team/r.git"),
+            Some("git@example.com:team/r.git")
+        );
     }
 
     #[test]
@@ -184,8 +167,12 @@ absolute = {{ path = "{abs}" }}
 linked = {{ path = "tools/link/secret" }}
 repo = {{ git = "file://{abs}" }}
 remote = {{ git = "https://example.com/r.git" }}
+scp = {{ git = "git@example.com:team/r.git" }}
+planted = {{ git = "a:b/../../elsewhere/secret" }}
+missing-outside = {{ path = "../elsewhere/none" }}
 "acme/x" = "^1"
 
+# Not a dependency: indexes serve signed packages wherever they lie.
 [registries]
 mine = {{ index = "../elsewhere" }}
 web = {{ index = "https://example.com/index/" }}
@@ -195,9 +182,12 @@ web = {{ index = "https://example.com/index/" }}
             &project.join("skills.toml"),
         )
         .unwrap();
+        // `a:b` is a folder the repository planted, so git reads
+        // `a:b/../..` as a path.
+        std::fs::create_dir_all(project.join("a:b")).unwrap();
         let found = outside_sources(&project, &manifest);
         let keys: Vec<&str> = found.iter().map(|s| s.key.as_str()).collect();
-        let mut expected = vec!["absolute", "dots", "repo"];
+        let mut expected = vec!["absolute", "dots", "planted", "repo"];
         #[cfg(unix)]
         expected.insert(2, "linked");
         assert_eq!(keys, expected);
