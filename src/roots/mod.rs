@@ -13,6 +13,7 @@
 
 pub mod agents;
 pub mod builtin;
+mod copies;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -276,10 +277,16 @@ impl SkillSet {
 
     /// Whether `skill`, found in the agent's folder `root`, is a skill of
     /// its layer's install root: a link resolving to one, or a copy
-    /// skillpkg made and marked.
+    /// skillpkg made and marked that still holds that skill's files (a
+    /// marker alone proves nothing: a cloned repository can plant one).
     fn is_installed_skill(&self, root: &Root, skill: &Skill) -> bool {
         if skill.dir.join(COPY_MARKER).is_file() {
-            return true;
+            return self.entries.iter().any(|e| {
+                e.root == root.kind
+                    && e.agent_folder.is_none()
+                    && skill.dir.file_name() == e.skill.dir.file_name()
+                    && copies::is_copy_of(&skill.dir, &e.skill.dir, COPY_MARKER)
+            });
         }
         // Only a link can resolve to an installed skill.
         if !std::fs::symlink_metadata(&skill.dir).is_ok_and(|m| m.file_type().is_symlink()) {
