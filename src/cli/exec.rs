@@ -277,10 +277,20 @@ fn project_settings(
             crate::manifest::lock::Lockfile::load(&settings.dir.join(crate::project::LOCK_FILE))?;
         let trusted =
             crate::ops::project_trust::TrustedSettings::of(&settings.dir, &manifest, &lock);
+        // Trust covers them too: say so before the answer records it.
+        let outside: String = trusted
+            .outside
+            .iter()
+            .map(|source| format!("\n  {}", source.describe()))
+            .collect();
+        let outside = match outside.is_empty() {
+            true => outside,
+            false => format!(" It also lets installs read these sources outside it:{outside}"),
+        };
         eprint!(
             "{}\nTrust this project on this machine? [y/N] ",
             super::printer::terminal_safe(&format!(
-                "{} is not trusted on this machine. Trusting it lets {} apply.",
+                "{} is not trusted on this machine. Trusting it lets {} apply.{outside}",
                 settings.dir.display(),
                 trusted.describe_ignored(&settings.dir)
             ))

@@ -292,9 +292,15 @@ fn on_a_terminal_exec_offers_to_trust_an_untrusted_project() {
         r#"{"turns": [{"text": "from the project's model"}]}"#,
     )
     .unwrap();
+    // A source outside the project, which the same trust covers.
+    write_skill(
+        ctx.root(),
+        "far",
+        "---\nname: far\ndescription: Far.\n---\n",
+    );
     std::fs::write(
         ctx.project.join("skills.toml"),
-        "[agent]\nmodel = \"scripted:answer.json\"\n",
+        "[skills]\nfar = { path = \"../far\" }\n\n[agent]\nmodel = \"scripted:answer.json\"\n",
     )
     .unwrap();
     let (ok, shown) = in_terminal(&ctx, &ctx.project, "exec hello", "n\n");
@@ -303,6 +309,11 @@ fn on_a_terminal_exec_offers_to_trust_an_untrusted_project() {
         shown.contains("Trust this project on this machine? [y/N]"),
         "{shown}"
     );
+    assert!(
+        shown.contains("It also lets installs read these sources outside it:"),
+        "{shown}"
+    );
+    assert!(shown.contains("far: path = \"../far\""), "{shown}");
     let (ok, shown) = in_terminal(&ctx, &ctx.project, "exec hello", "y\n");
     assert!(ok, "{shown}");
     assert!(shown.contains("from the project's model"), "{shown}");
