@@ -419,7 +419,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__eval)
-            opts="-m -j -q -v -h --model --base-url --filter --jobs --baseline --timeout --json --sandbox --require-sandbox --allow-network --pass-env --quiet --verbose --help"
+            opts="-m -j -q -v -h --model --base-url --filter --jobs --baseline --timeout --json --sandbox --require-sandbox --allow-network --pass-env --read --allow-write --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -465,6 +465,14 @@ _skillpkg() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --read)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-write)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -473,7 +481,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__exec)
-            opts="-m -y -q -v -h --model --base-url --no-stream --dry-run --json --yes --allow-tool --deny-tool --restrict-tools --max-turns --max-tool-calls --max-tokens --timeout --catalog-budget --sandbox --require-sandbox --allow-network --pass-env --quiet --verbose --help"
+            opts="-m -y -q -v -h --model --base-url --no-stream --dry-run --json --yes --allow-tool --deny-tool --restrict-tools --max-turns --max-tool-calls --max-tokens --timeout --catalog-budget --sandbox --require-sandbox --allow-network --pass-env --read --allow-write --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -524,6 +532,14 @@ _skillpkg() {
                     return 0
                     ;;
                 --pass-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-write)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -79,10 +79,11 @@ fn umask() -> u32 {
             });
         #[cfg(unix)]
         let fallback = || {
-            // SAFETY: umask(2) cannot fail; the old mask is restored at once.
-            let old = unsafe { libc::umask(0o022) };
-            unsafe { libc::umask(old) };
-            old as u32
+            use rustix::fs::Mode;
+            // The old mask is restored at once.
+            let old = rustix::process::umask(Mode::from_raw_mode(0o022));
+            rustix::process::umask(old);
+            old.bits()
         };
         #[cfg(not(unix))]
         let fallback = || 0o022;
@@ -149,8 +150,7 @@ pub fn owned_by_someone_else(path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        let me = unsafe { libc::geteuid() };
+        let me = rustix::process::geteuid().as_raw();
         std::fs::metadata(path).is_ok_and(|m| m.uid() != me)
     }
     #[cfg(not(unix))]

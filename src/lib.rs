@@ -8,6 +8,11 @@
 //! [`manifest`], [`store`], [`resolve`], [`project`], [`roots`] → [`index`]
 //! → [`ops`], one function per user operation, and [`agent`] → [`eval`] →
 //! [`cli`], which parses arguments and renders output.
+//!
+//! `unsafe` is denied everywhere but in [`sys`] and the sandbox's own FFI
+//! (`sandbox/sys.rs`), each block with its `SAFETY` comment.
+
+#![deny(unsafe_code)]
 
 pub mod agent;
 pub mod cli;
@@ -26,5 +31,8 @@ pub mod progress;
 pub mod project;
 pub mod resolve;
 pub mod roots;
+pub mod sandbox;
 pub mod skill;
 pub mod store;
+#[allow(unsafe_code)]
+pub mod sys;

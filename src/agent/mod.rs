@@ -10,7 +10,7 @@
 
 pub mod audit;
 pub mod catalog;
-pub mod interrupt;
+pub use crate::sys::interrupt;
 pub mod model;
 pub mod rank;
 pub mod run;

@@ -15,8 +15,8 @@ use super::model::{self, Message, Model, scripted};
 use super::run::{Approver, Budgets, Outcome, Run};
 use super::tools::Toolbox;
 use super::tools::policy::Policy;
-use super::tools::sandbox::Sandbox;
 use crate::hint::Hinted;
+use crate::sandbox::Sandbox;
 use crate::skill::Skill;
 
 /// How the agent starts.

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use crate::agent::run::{Answer, ApprovalRequest, Budgets, Ending};
 use crate::agent::tools::policy::Policy;
-use crate::agent::tools::sandbox::Sandbox;
 use crate::agent::{Connection, ExecOptions, Session, choose_model, dry_run, exec, open_model};
 use crate::credentials::Credentials;
+use crate::sandbox::Sandbox;
 
 use super::{Context, ExitStatus};
 use crate::hint::Hinted;

@@ -217,7 +217,7 @@ pub fn main() -> ExitCode {
     // Started as its own sandbox helper: nothing else runs, and this
     // process must still have a single thread.
     #[cfg(target_os = "linux")]
-    if let Some(code) = crate::agent::tools::sandbox::helper::main_if_requested() {
+    if let Some(code) = crate::sandbox::helper::main_if_requested() {
         return ExitCode::from(code as u8);
     }
     let cli = match Cli::try_parse() {

@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::agent::tools::sandbox::{self, Sandbox, SandboxMode, Warn};
 use crate::hint::Hinted;
 use crate::manifest::AgentSection;
+use crate::sandbox::{self, Sandbox, SandboxMode, Warn};
 
 use super::Context;
 
@@ -25,6 +25,15 @@ pub(super) struct SandboxArgs {
     /// Pass this environment variable to scripts and shell commands (repeatable).
     #[arg(long, value_name = "VAR")]
     pass_env: Vec<String>,
+    /// Let scripts and shell commands read this folder, which the sandbox
+    /// hides otherwise (repeatable; credential files in it stay hidden).
+    #[arg(long = "read", value_name = "PATH")]
+    read: Vec<PathBuf>,
+    /// Let scripts, shell commands and the model write this agent's or
+    /// editor's configuration (.claude/settings.json, .vscode/, .envrc, …)
+    /// in the workspace (repeatable).
+    #[arg(long, value_name = "PATH")]
+    allow_write: Vec<PathBuf>,
 }
 
 /// The sandbox of a run: the flags, else the (trusted) `[agent]` table
@@ -73,16 +82,75 @@ pub(super) fn sandbox(
             .hint("without --require-sandbox they run unsandboxed, after a warning")
         );
     }
+    let home = dirs.home.clone();
     let printer = context.printer;
     let mut pass_env = args.pass_env.clone();
     pass_env.extend(agent.env.iter().cloned());
+    let homes = sandbox::homes(home.as_deref());
+    let read = readable(args, agent, manifest, home.as_deref())?;
+    let base = workspace.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let allow_write = args
+        .allow_write
+        .iter()
+        .map(|path| resolved(&base.join(path)))
+        .collect();
     Ok(Sandbox {
         mode,
         network: args.allow_network || agent.network == Some(true),
         pass_env,
         protected,
         hidden,
+        homes,
+        read,
+        allow_write,
         available,
         warn: Warn::new(move |message| printer.warn(message)),
     })
+}
+
+/// The folders `--read` and a trusted project's `[agent] sandbox_read`
+/// add, each of which must exist.
+fn readable(
+    args: &SandboxArgs,
+    agent: &AgentSection,
+    manifest: &Path,
+    home: Option<&Path>,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let project = manifest.parent().unwrap_or(Path::new("."));
+    let from_manifest = agent.sandbox_read.iter().map(|entry| {
+        let path = match (entry.strip_prefix("~/"), home) {
+            (Some(rest), Some(home)) => home.join(rest),
+            _ => project.join(entry),
+        };
+        (
+            path,
+            format!("{}: [agent] sandbox_read {entry:?}", manifest.display()),
+        )
+    });
+    let from_flags = args
+        .read
+        .iter()
+        .map(|path| (path.clone(), format!("--read {}", path.display())));
+    from_flags
+        .chain(from_manifest)
+        .map(|(path, named)| {
+            std::fs::canonicalize(&path).map_err(|e| {
+                Hinted::new(format!("{named}: {}: {e}", path.display()))
+                    .hint("name a folder that exists")
+                    .into()
+            })
+        })
+        .collect()
+}
+
+/// `path` resolved: itself canonical when it exists, else its nearest
+/// existing parent canonical with the rest joined on.
+fn resolved(path: &Path) -> PathBuf {
+    if let Ok(canonical) = std::fs::canonicalize(path) {
+        return canonical;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => resolved(parent).join(name),
+        _ => path.to_path_buf(),
+    }
 }

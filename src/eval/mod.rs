@@ -17,9 +17,9 @@ use serde::Serialize;
 
 use crate::agent::run::Budgets;
 use crate::agent::tools::policy::Policy;
-use crate::agent::tools::sandbox::Sandbox;
 use crate::agent::{Connection, ExecOptions, Session, open_model};
 use crate::hint::Hinted;
+use crate::sandbox::Sandbox;
 use crate::skill::Skill;
 use cases::Case;
 use score::{Failure, KnownSkill};

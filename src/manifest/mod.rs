@@ -169,6 +169,11 @@ pub struct AgentSection {
     /// Environment variables passed to scripts and shell commands.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub env: Vec<String>,
+    /// Folders scripts and shell commands may read besides the workspace
+    /// and the toolchains (`~/` is the home folder; others are relative
+    /// to the manifest).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sandbox_read: Vec<String>,
 }
 
 impl AgentSection {

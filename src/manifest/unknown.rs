@@ -17,6 +17,7 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
             "network",
             "context_window",
             "env",
+            "sandbox_read",
         ]),
     ),
 ];

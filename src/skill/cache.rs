@@ -282,8 +282,7 @@ fn read(path: &Path) -> Option<String> {
     {
         use std::os::unix::fs::MetadataExt;
         let metadata = file.metadata().ok()?;
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        let me = unsafe { libc::geteuid() };
+        let me = rustix::process::geteuid().as_raw();
         if metadata.uid() != me || metadata.mode() & 0o022 != 0 {
             return None;
         }

@@ -61,18 +61,8 @@ impl FileStat {
     /// followed), as [`FileStat::of_path`] of their join would give.
     #[cfg(unix)]
     pub fn at(dir: &std::fs::File, relative: &Path) -> std::io::Result<FileStat> {
-        use std::os::fd::AsRawFd as _;
-        use std::os::unix::ffi::OsStrExt as _;
-        let name = std::ffi::CString::new(relative.as_os_str().as_bytes())?;
-        let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
-        // SAFETY: a valid descriptor, a NUL-terminated name and a buffer
-        // of the size fstatat writes; it is read only when the call succeeded.
-        let stat = unsafe {
-            if libc::fstatat(dir.as_raw_fd(), name.as_ptr(), stat.as_mut_ptr(), 0) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            stat.assume_init()
-        };
+        use rustix::fs::{AtFlags, FileType, statat};
+        let stat = statat(dir, relative, AtFlags::empty())?;
         Ok(FileStat {
             dev: stat.st_dev as u64,
             ino: stat.st_ino as u64,
@@ -80,7 +70,7 @@ impl FileStat {
             mtime: (stat.st_mtime as i64, stat.st_mtime_nsec as i64),
             ctime: (stat.st_ctime as i64, stat.st_ctime_nsec as i64),
             mode: stat.st_mode as u32,
-            is_dir: stat.st_mode & libc::S_IFMT == libc::S_IFDIR,
+            is_dir: FileType::from_raw_mode(stat.st_mode) == FileType::Directory,
         })
     }
 

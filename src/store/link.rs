@@ -90,8 +90,7 @@ pub(super) fn link_listed(
         // A file another account owns is not linked at all: its owner
         // could make it writable again and change the project's copy
         // after the check. The tree is copied instead.
-        // SAFETY: geteuid cannot fail.
-        if stat.st_uid != unsafe { libc::geteuid() } {
+        if stat.st_uid != rustix::process::geteuid().as_raw() {
             return Placed::LinkFailed(std::io::Error::new(
                 std::io::ErrorKind::PermissionDenied,
                 "a cached file belongs to another account",

@@ -17,6 +17,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("dirs", 0),
     ("progress", 0),
     ("net", 0),
+    ("sys", 0),
     ("skill", 1),
     ("credentials", 2),
     ("embedded", 2),
@@ -26,6 +27,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("project", 2),
     ("roots", 2),
     ("index", 3),
+    ("sandbox", 3),
     ("ops", 4),
     ("agent", 4),
     ("eval", 5),
@@ -664,4 +666,30 @@ fn cycles(graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Vec<Vec<PathBuf>> {
         }
     }
     state.found
+}
+
+#[test]
+fn every_test_file_is_part_of_the_test_binary() {
+    // A file under tests/it/ that main.rs does not declare compiles into
+    // nothing, and its tests pass by never running.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it");
+    let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
+    let declared: BTreeSet<&str> = main
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("mod "))
+        .filter_map(|rest| rest.strip_suffix(';'))
+        .collect();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let is_module = path.extension().is_some_and(|e| e == "rs") || path.join("mod.rs").exists();
+        if is_module && name != "main" && !declared.contains(name.as_str()) {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "tests/it/main.rs leaves out: {missing:?}"
+    );
 }

@@ -6,6 +6,7 @@ mod common;
 mod corpus;
 mod differential;
 mod direct;
+mod escape;
 mod eval;
 mod exec;
 mod git_http;

@@ -32,12 +32,12 @@ const SECRETS: [&str; 14] = [
 
 /// Runs `command` with the model's `shell` tool (approved) and `flags`;
 /// returns the run and what the tool gave back.
-fn shell(ctx: &TestContext, command: &str, flags: &[&str]) -> (Output, String) {
+pub(crate) fn shell(ctx: &TestContext, command: &str, flags: &[&str]) -> (Output, String) {
     shell_with(ctx, command, flags, &[])
 }
 
 /// [`shell`], with variables added to skillpkg's environment.
-fn shell_with(
+pub(crate) fn shell_with(
     ctx: &TestContext,
     command: &str,
     flags: &[&str],
@@ -83,8 +83,10 @@ fn eval_one_case(ctx: &TestContext, model: &str, env: &[(&str, &str)]) -> Output
 }
 
 /// Whether the sandbox can be set up on this machine; says loudly that
-/// the test is skipped when it cannot.
-fn sandbox_available(ctx: &TestContext) -> bool {
+/// the test is skipped when it cannot, and fails under CI, whose machines
+/// can set it up (a test that passes there without biting would hide a
+/// broken sandbox).
+pub(crate) fn sandbox_available(ctx: &TestContext) -> bool {
     let model = script(ctx, "hello", json!({"turns": [{"text": "hello"}]}));
     let out = run(ctx
         .command()
@@ -94,6 +96,11 @@ fn sandbox_available(ctx: &TestContext) -> bool {
             out.stderr.contains("cannot be set up here"),
             "{}",
             out.stderr
+        );
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must be able to set the sandbox up: {}",
+            out.stderr.trim()
         );
         eprintln!(
             "SKIPPED: the sandbox cannot be set up on this machine: {}",
@@ -202,49 +209,6 @@ fn read_only_commands_write_only_their_tmpdir_and_the_model_writes_nothing() {
     .assert_ok();
     insta::assert_snapshot!(out.stdout, @"out.txt was not written: this run is read-only (--sandbox read-only)");
     assert!(!ctx.project.join("out.txt").exists());
-}
-
-#[test]
-fn credential_stores_and_the_config_dir_cannot_be_read() {
-    let ctx = TestContext::new();
-    if !sandbox_available(&ctx) {
-        return;
-    }
-    let home = ctx.root().join("home");
-    let stores = [
-        ".ssh/id_ed25519",
-        ".aws/credentials",
-        ".gnupg/private-keys-v1.d/key",
-        ".netrc",
-        ".git-credentials",
-        ".docker/config.json",
-        ".kube/config",
-    ];
-    for store in stores {
-        let path = home.join(store);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, format!("secret-of-{store}\n")).unwrap();
-    }
-    std::fs::write(
-        ctx.root().join("config/credentials.toml"),
-        "secret-config\n",
-    )
-    .unwrap();
-    std::fs::write(home.join("notes.txt"), "readable notes\n").unwrap();
-    let reads: Vec<String> = stores
-        .iter()
-        .map(|store| format!("cat \"$HOME/{store}\""))
-        .chain([
-            format!("cat {}/config/credentials.toml", ctx.root().display()),
-            "ls -A \"$HOME/.ssh\" \"$HOME/.aws\"".into(),
-            "cat \"$HOME/notes.txt\"".into(),
-        ])
-        .collect();
-    let (out, result) = shell(&ctx, &reads.join("; "), &[]);
-    out.assert_ok();
-    assert!(!result.contains("secret"), "{result}");
-    // Not a command that read nothing at all.
-    assert!(result.contains("readable notes"), "{result}");
 }
 
 #[test]

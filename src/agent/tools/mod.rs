@@ -5,12 +5,8 @@
 //! with the number of skills.
 
 pub mod command_line;
-pub mod confine;
 pub mod policy;
-pub mod process;
 mod read;
-pub mod sandbox;
-pub mod write_beneath;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -21,10 +17,10 @@ use serde_json::{Value, json};
 
 use super::model::ToolSpec;
 use super::slash::substitute;
+use crate::sandbox::confine::Confinement;
+use crate::sandbox::{self, Sandbox, SandboxMode, process, write_beneath};
 use crate::skill::Skill;
-use confine::Confinement;
 use read::for_each_line;
-use sandbox::{Sandbox, SandboxMode};
 
 /// Files listed with an activated skill, at most.
 const MAX_LISTED_FILES: usize = 50;
@@ -577,39 +573,21 @@ impl<'s> Toolbox<'s> {
     }
 
     /// Why the agent may not write `path` (resolved, in the workspace), if
-    /// it may not: version control, skillpkg's state and project files,
-    /// and skills themselves, whose `allowed-tools` grant tools.
+    /// it may not: the sandbox's one rule ([`sandbox::protected`]), with
+    /// the skills' folders and roots of this run.
     fn read_only(&self, path: &Path) -> Option<&'static str> {
-        let inside = path.strip_prefix(&self.workspace).unwrap_or(path);
-        let names: Vec<String> = inside
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        if names.iter().any(|n| n == ".git") {
-            return Some("it is inside .git/");
-        }
-        if names.iter().any(|n| n == crate::project::STATE_DIR) {
-            return Some("it is inside .skillpkg/");
-        }
-        if names
-            .last()
-            .is_some_and(|n| n == crate::project::MANIFEST_FILE || n == crate::project::LOCK_FILE)
-        {
-            return Some("it is the project's manifest or lock");
-        }
-        let in_skill = self
+        let skills: Vec<PathBuf> = self
             .skill_dirs()
             .iter()
             .chain(&self.protected_roots)
-            .any(|dir| path.starts_with(dir));
-        if in_skill
-            || names
-                .windows(2)
-                .any(|w| w[0].starts_with('.') && w[1] == "skills")
-        {
-            return Some("it is part of a skill");
+            .cloned()
+            .collect();
+        sandbox::ProtectedPaths {
+            workspace: &self.workspace,
+            skills: &skills,
+            allow_write: &self.sandbox.allow_write,
         }
-        None
+        .why(path)
     }
 
     /// Runs `program args…` in the workspace, in the run's sandbox.
@@ -620,9 +598,7 @@ impl<'s> Toolbox<'s> {
         extra_env: &[(&str, &Path)],
     ) -> Result<process::Outcome, String> {
         if self.sandbox.mode != SandboxMode::Off && self.tmpdir.is_none() {
-            let made = tempfile::Builder::new()
-                .prefix("skillpkg-tmp-")
-                .tempdir()
+            let made = sandbox::private_dir("skillpkg-tmp-")
                 .and_then(|dir| Ok((std::fs::canonicalize(dir.path())?, dir)))
                 .map_err(|e| format!("could not create a private temporary folder: {e}"))?;
             self.tmpdir = Some((made.1, made.0));

@@ -12,9 +12,19 @@
 //! kernel refuses, the sandbox is unavailable: the caller warns once, or
 //! refuses to run with `--require-sandbox`.
 
+pub mod confine;
 #[cfg(target_os = "linux")]
 pub mod helper;
+pub mod process;
+pub mod protected;
+#[cfg(target_os = "linux")]
+mod seccomp;
 pub mod spec;
+pub mod stores;
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+mod sys;
+pub mod write_beneath;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -26,8 +36,9 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::hint::Hinted;
+pub use protected::ProtectedPaths;
 pub use spec::Spec;
-use spec::{HELPER_ARG, HELPER_PREFIX, SETUP_FAILED};
+use spec::{Bind, Fresh, HELPER_ARG, HELPER_PREFIX, SETUP_FAILED};
 
 /// The program the helper is: this very binary, even if replaced on disk.
 const HELPER_EXE: &str = "/proc/self/exe";
@@ -37,23 +48,23 @@ const HELPER_EXE: &str = "/proc/self/exe";
 /// passed on purpose.
 const PASSED_ENV: [&str; 5] = ["PATH", "HOME", "LANG", "TERM", "USER"];
 
-/// Credential stores under the home directory that commands may not read.
-const SECRET_STORES: [&str; 14] = [
-    ".ssh",
-    ".aws",
-    ".gnupg",
-    ".netrc",
-    ".git-credentials",
-    ".docker/config.json",
-    ".kube",
-    ".config/gh",
-    ".config/gcloud",
-    ".azure",
-    ".npmrc",
-    ".pypirc",
-    ".cargo/credentials",
-    ".cargo/credentials.toml",
+/// The mode of a fresh `/run`: readable, written by nobody.
+const RUN_MODE: u32 = 0o755;
+
+/// Folders every command sees fresh and empty, where they exist, with
+/// their modes: where sockets of the user's and the system's services
+/// live (a tmux server, an ssh agent, D-Bus, container engines).
+const FRESH: [(&str, u32); 5] = [
+    ("/tmp", 0o1777),
+    ("/var/tmp", 0o1777),
+    ("/dev/shm", 0o1777),
+    ("/run", RUN_MODE),
+    ("/var/run", RUN_MODE),
 ];
+
+/// Folders no home directory may be or hold: covering them would take
+/// the system away.
+const SYSTEM: [&str; 7] = ["/usr", "/etc", "/bin", "/lib", "/sbin", "/opt", "/proc"];
 
 /// How much a sandboxed command may write.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -107,6 +118,15 @@ pub struct Sandbox {
     pub protected: Vec<PathBuf>,
     /// What commands may not read: credential stores, the config dir.
     pub hidden: Vec<PathBuf>,
+    /// Home folders commands see fresh and empty (the `HOME` variable's
+    /// and the account's), canonical.
+    pub homes: Vec<PathBuf>,
+    /// Folders commands may read that they would not see otherwise
+    /// (`--read`, `[agent] sandbox_read`).
+    pub read: Vec<PathBuf>,
+    /// Configuration that starts commands which commands may write all
+    /// the same (`--allow-write`), canonical.
+    pub allow_write: Vec<PathBuf>,
     /// `Ok` when the sandbox can be set up here, else why not.
     pub available: Result<(), String>,
     /// Says, once per process, that a command runs without the sandbox
@@ -147,6 +167,9 @@ impl Sandbox {
             pass_env: Vec::new(),
             protected: Vec::new(),
             hidden: Vec::new(),
+            homes: Vec::new(),
+            read: Vec::new(),
+            allow_write: Vec::new(),
             available: Err("the sandbox is off".into()),
             warn: Warn::default(),
         }
@@ -190,7 +213,7 @@ impl Sandbox {
         let vars = std::env::vars_os();
         if self.mode == SandboxMode::Off {
             return vars
-                .filter(|(k, _)| !super::process::is_secret(&k.to_string_lossy()))
+                .filter(|(k, _)| !process::is_secret(&k.to_string_lossy()))
                 .collect();
         }
         let mut env: Vec<(OsString, OsString)> = vars
@@ -210,12 +233,50 @@ impl Sandbox {
 
     /// What a command in `workspace` may do.
     pub fn spec(&self, workspace: &Path, tmpdir: &Path, skill_dirs: &[PathBuf]) -> Spec {
+        let writes_workspace = self.mode == SandboxMode::WorkspaceWrite;
+        let skills: Vec<PathBuf> = self.protected.iter().chain(skill_dirs).cloned().collect();
+        let fresh = fresh_folders(&self.homes, workspace);
         let mut writable = vec![tmpdir.to_path_buf()];
+        writable.extend(
+            fresh
+                .iter()
+                .filter(|f| f.mode != RUN_MODE)
+                .map(|f| f.path.clone()),
+        );
         let mut read_only = Vec::new();
-        if self.mode == SandboxMode::WorkspaceWrite {
+        if writes_workspace {
             writable.push(workspace.to_path_buf());
-            read_only = protected_paths(workspace, self.protected.iter().chain(skill_dirs));
+            read_only = ProtectedPaths {
+                workspace,
+                skills: &skills,
+                allow_write: &self.allow_write,
+            }
+            .existing();
         }
+        let mut bound = vec![
+            Bind {
+                path: workspace.to_path_buf(),
+                writable: writes_workspace,
+            },
+            Bind {
+                path: tmpdir.to_path_buf(),
+                writable: true,
+            },
+        ];
+        let read_back = skills
+            .iter()
+            .cloned()
+            .chain(self.homes.iter().flat_map(|home| stores::toolchains(home)))
+            .chain(self.read.iter().cloned())
+            .chain(self.network.then(resolver_files).into_iter().flatten());
+        bound.extend(
+            read_back
+                .filter_map(|path| std::fs::canonicalize(path).ok())
+                .map(|path| Bind {
+                    path,
+                    writable: false,
+                }),
+        );
         let hidden = self
             .hidden
             .iter()
@@ -224,14 +285,17 @@ impl Sandbox {
             .filter(|secret| {
                 !writable
                     .iter()
-                    .chain(skill_dirs)
+                    .chain(&skills)
                     .any(|used| used.starts_with(secret))
             })
             .collect();
         Spec {
+            bound: bound_back(bound, &fresh),
+            fresh,
             writable,
             read_only,
             hidden,
+            workdir: Some(workspace.to_path_buf()),
             network: self.network,
             probe: false,
         }
@@ -279,51 +343,94 @@ pub fn setup_failure(code: Option<i32>, stderr: &str) -> Option<&str> {
         .flatten()
 }
 
-/// The protected paths that exist in `workspace`, resolved and inside it:
-/// `.git`, `.skillpkg`, `skills.toml`, `skills.lock`, every `.X/skills`
-/// and the `roots` that lie in the workspace.
-fn protected_paths<'p>(workspace: &Path, roots: impl Iterator<Item = &'p PathBuf>) -> Vec<PathBuf> {
-    let fixed = [
-        ".git",
-        crate::project::STATE_DIR,
-        crate::project::MANIFEST_FILE,
-        crate::project::LOCK_FILE,
-    ]
-    .map(|name| workspace.join(name));
-    let agents = std::fs::read_dir(workspace)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_name().to_string_lossy().starts_with('.'))
-        .map(|entry| entry.path().join("skills"));
-    let mut paths: Vec<PathBuf> = fixed
-        .into_iter()
-        .chain(agents)
-        .chain(roots.cloned())
-        .filter_map(|path| std::fs::canonicalize(path).ok())
-        .filter(|path| path.starts_with(workspace) && path != workspace)
+/// The folders commands see fresh and empty: `/tmp`, `/var/tmp`,
+/// `/dev/shm`, `/run` (and `/var/run` where it is no link to it), and the
+/// `homes`; canonical, existing, none that holds a system folder or is
+/// the workspace or a folder inside it.
+fn fresh_folders(homes: &[PathBuf], workspace: &Path) -> Vec<Fresh> {
+    let mut fresh: Vec<Fresh> = FRESH
+        .iter()
+        .map(|(path, mode)| (PathBuf::from(path), *mode))
+        .chain(homes.iter().map(|home| (home.clone(), 0o700)))
+        .filter_map(|(path, mode)| {
+            let path = std::fs::canonicalize(path).ok()?;
+            let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+            let holds_system = SYSTEM.iter().any(|s| Path::new(s).starts_with(&path));
+            (is_dir && !holds_system && !path.starts_with(workspace))
+                .then_some(Fresh { path, mode })
+        })
         .collect();
-    paths.sort();
-    paths.dedup();
-    paths
+    fresh.sort_by(|a, b| a.path.cmp(&b.path));
+    fresh.dedup_by(|a, b| a.path == b.path);
+    fresh
 }
 
-/// The credential stores of `home` and skillpkg's `config` dir, plus the
-/// ssh agent's socket, the user's runtime folder (agent sockets) and the
-/// Docker socket: what sandboxed commands may not read.
+/// The binds that lie inside a fresh folder (others are in place
+/// already), outermost first, none beneath another.
+fn bound_back(mut bound: Vec<Bind>, fresh: &[Fresh]) -> Vec<Bind> {
+    bound.retain(|bind| {
+        fresh
+            .iter()
+            .any(|f| bind.path.starts_with(&f.path) && bind.path != f.path)
+    });
+    bound.sort_by(|a, b| a.path.cmp(&b.path).then(b.writable.cmp(&a.writable)));
+    let mut kept: Vec<Bind> = Vec::new();
+    for bind in bound {
+        if !kept.iter().any(|k| bind.path.starts_with(&k.path)) {
+            kept.push(bind);
+        }
+    }
+    kept
+}
+
+/// What name resolution reads that may lie in a fresh folder
+/// (`/etc/resolv.conf` is often a link into `/run`).
+fn resolver_files() -> Vec<PathBuf> {
+    ["/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf"]
+        .into_iter()
+        .map(PathBuf::from)
+        .collect()
+}
+
+/// What sandboxed commands may not read: skillpkg's `config` dir, the
+/// credential stores of `home` and wherever their tools' variables put
+/// them, the user's runtime folder (agent sockets) and the Docker socket.
 pub fn secret_stores(home: Option<&Path>, config: &Path) -> Vec<PathBuf> {
     let mut paths = vec![config.to_path_buf()];
-    if let Some(home) = home {
-        paths.extend(SECRET_STORES.iter().map(|store| home.join(store)));
-    }
-    if let Some(socket) = std::env::var_os("SSH_AUTH_SOCK") {
-        paths.push(socket.into());
-    }
-    // SAFETY: getuid cannot fail.
-    let uid = unsafe { libc::getuid() };
+    paths.extend(stores::credential_stores(home, |name| {
+        std::env::var_os(name)
+    }));
+    let uid = rustix::process::getuid().as_raw();
     paths.push(PathBuf::from(format!("/run/user/{uid}")));
     paths.extend(["/run/docker.sock", "/var/run/docker.sock"].map(PathBuf::from));
     paths
+}
+
+/// The home folders commands see fresh: `home` (the `HOME` variable's)
+/// and the account's own, from `/etc/passwd`, when it differs.
+pub fn homes(home: Option<&Path>) -> Vec<PathBuf> {
+    let uid = rustix::process::getuid().as_raw();
+    let account = std::fs::read_to_string("/etc/passwd")
+        .ok()
+        .and_then(|passwd| stores::home_of(&passwd, uid));
+    let mut homes: Vec<PathBuf> = home
+        .map(Path::to_path_buf)
+        .into_iter()
+        .chain(account)
+        .filter_map(|home| std::fs::canonicalize(home).ok())
+        .collect();
+    homes.dedup();
+    homes
+}
+
+/// A new temporary folder only its owner may enter (0700, whatever the
+/// umask), removed when dropped.
+pub fn private_dir(prefix: &str) -> std::io::Result<tempfile::TempDir> {
+    use std::os::unix::fs::PermissionsExt as _;
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .permissions(std::fs::Permissions::from_mode(0o700))
+        .tempdir()
 }
 
 /// Refuses a workspace where the sandbox would protect little: the home
@@ -381,18 +488,28 @@ fn probe() -> Result<(), String> {
     if !cfg!(target_os = "linux") {
         return Err("the sandbox needs Linux (Landlock and namespaces)".into());
     }
-    let dir = tempfile::Builder::new()
-        .prefix("skillpkg-probe-")
-        .tempdir()
+    let dir = private_dir("skillpkg-probe-")
         .map_err(|e| format!("could not create a temporary folder: {e}"))?;
+    // Every step of a real command: a fresh folder with a path put back
+    // in it, a protected path, a hidden one.
     let (protected, secret) = (dir.path().join("protected"), dir.path().join("secret"));
-    for path in [&protected, &secret] {
-        std::fs::create_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (covered, inner) = (dir.path().join("fresh"), dir.path().join("fresh/inner"));
+    for path in [&protected, &secret, &inner] {
+        std::fs::create_dir_all(path).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let spec = Spec {
+        fresh: vec![Fresh {
+            path: covered,
+            mode: 0o700,
+        }],
+        bound: vec![Bind {
+            path: inner,
+            writable: false,
+        }],
         writable: vec![dir.path().to_path_buf()],
         read_only: vec![protected],
         hidden: vec![secret],
+        workdir: Some(dir.path().to_path_buf()),
         network: false,
         probe: true,
     };
@@ -426,31 +543,6 @@ mod tests {
             assert_eq!(SandboxMode::from_name(mode.name()), Some(mode));
         }
         assert_eq!(SandboxMode::from_name("none"), None);
-    }
-
-    #[test]
-    fn the_protected_paths_are_those_that_exist_inside_the_workspace() {
-        let dir = tempfile::tempdir().unwrap();
-        let workspace = std::fs::canonicalize(dir.path()).unwrap();
-        for folder in [
-            ".git/hooks",
-            ".claude/skills/x",
-            ".cursor",
-            "src",
-            "vendor/skills",
-        ] {
-            std::fs::create_dir_all(workspace.join(folder)).unwrap();
-        }
-        std::fs::write(workspace.join("skills.toml"), "").unwrap();
-        let roots = [workspace.join("vendor/skills"), PathBuf::from("/elsewhere")];
-        let shown: Vec<String> = protected_paths(&workspace, roots.iter())
-            .iter()
-            .map(|p| p.strip_prefix(&workspace).unwrap().display().to_string())
-            .collect();
-        assert_eq!(
-            shown,
-            [".claude/skills", ".git", "skills.toml", "vendor/skills"]
-        );
     }
 
     #[test]

@@ -124,13 +124,10 @@ pub fn run(mut command: Command, timeout: Duration, max_output: usize) -> std::i
         if let Some(status) = child.try_wait()? {
             break status;
         }
-        let interrupted = crate::agent::interrupt::requested();
+        let interrupted = crate::sys::interrupt::requested();
         if started.elapsed() >= timeout || interrupted {
             timed_out = !interrupted;
-            // SAFETY: kill(2) on a process group this function created.
-            unsafe {
-                libc::kill(-group, libc::SIGKILL);
-            }
+            kill_group(group);
             break child.wait()?;
         }
         std::thread::sleep(Duration::from_millis(10));
@@ -138,10 +135,8 @@ pub fn run(mut command: Command, timeout: Duration, max_output: usize) -> std::i
     // Whatever the group left behind goes with it, so the pipes close;
     // so do descendants that left the group (setsid) and, orphaned, were
     // handed to skillpkg as their subreaper.
-    // SAFETY: as above; the group may already be gone (ESRCH is fine).
-    unsafe {
-        libc::kill(-group, libc::SIGKILL);
-    }
+    // The group may already be gone.
+    kill_group(group);
     sweep_orphans();
     let (stdout, cut_out) = stdout.join().unwrap_or_default();
     let (stderr, cut_err) = stderr.join().unwrap_or_default();
@@ -160,11 +155,16 @@ pub fn run(mut command: Command, timeout: Duration, max_output: usize) -> std::i
 fn become_subreaper() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes plain integers.
-        unsafe {
-            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-        }
+        let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
     });
+}
+
+/// Kills the process group `group` (one this module created), if it is
+/// still there.
+fn kill_group(group: i32) {
+    if let Some(group) = rustix::process::Pid::from_raw(group) {
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
 }
 
 /// The commands running now, by pid: the children a sweep leaves alone.
@@ -199,8 +199,7 @@ impl Drop for Running {
 /// The lock is held throughout, so no command starts unregistered meanwhile.
 fn sweep_orphans() {
     let me = std::process::id() as i32;
-    // SAFETY: getpgrp has no arguments and cannot fail.
-    let own_group = unsafe { libc::getpgrp() };
+    let own_group = rustix::process::getpgrp().as_raw_nonzero().get();
     for _ in 0..64 {
         let running = RUNNING.lock().expect("running lock");
         let orphans: Vec<i32> = children_of(me)
@@ -212,10 +211,9 @@ fn sweep_orphans() {
             return;
         }
         for pid in orphans {
-            // SAFETY: kill and waitpid on a child of this process.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+                let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
             }
         }
     }

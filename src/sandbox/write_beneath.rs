@@ -5,44 +5,29 @@
 //! swapped for a symlink (a race with a command the model runs) makes the
 //! write fail; it never lands outside the directory.
 
-use std::ffi::CString;
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::Write as _;
-use std::os::fd::{AsRawFd, FromRawFd};
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path};
 
-fn c_name(name: &std::ffi::OsStr) -> std::io::Result<CString> {
-    CString::new(name.as_bytes()).map_err(|_| std::io::Error::other("a name holds a NUL byte"))
-}
+use rustix::fs::{AtFlags, Mode, OFlags, mkdirat, openat, renameat, unlinkat};
 
 /// Opens the folder `name` in `dir`, refusing a symlink.
-fn open_dir_in(dir: &File, name: &CString) -> std::io::Result<File> {
-    // SAFETY: openat on a valid directory fd with a NUL-terminated name;
-    // the returned fd is owned by the File.
-    let fd = unsafe {
-        libc::openat(
-            dir.as_raw_fd(),
-            name.as_ptr(),
-            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-        )
-    };
-    match fd {
-        -1 => Err(std::io::Error::last_os_error()),
-        // SAFETY: a fresh fd this function owns.
-        fd => Ok(unsafe { File::from_raw_fd(fd) }),
-    }
+fn open_dir_in(dir: &File, name: &OsString) -> std::io::Result<File> {
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    Ok(File::from(openat(
+        dir,
+        name.as_os_str(),
+        flags,
+        Mode::empty(),
+    )?))
 }
 
 /// Opens, or creates, the folder `name` in `dir`, refusing a symlink.
-fn open_or_create_dir_in(dir: &File, name: &CString) -> std::io::Result<File> {
-    // SAFETY: mkdirat on a valid directory fd with a NUL-terminated name.
-    let made = unsafe { libc::mkdirat(dir.as_raw_fd(), name.as_ptr(), 0o777) };
-    if made == -1 {
-        let error = std::io::Error::last_os_error();
-        if error.kind() != std::io::ErrorKind::AlreadyExists {
-            return Err(error);
-        }
+fn open_or_create_dir_in(dir: &File, name: &OsString) -> std::io::Result<File> {
+    match mkdirat(dir, name.as_os_str(), Mode::from_raw_mode(0o777)) {
+        Err(e) if e != rustix::io::Errno::EXIST => return Err(e.into()),
+        _ => {}
     }
     open_dir_in(dir, name)
 }
@@ -53,7 +38,7 @@ pub fn write_beneath(root: &Path, relative: &Path, bytes: &[u8]) -> std::io::Res
     let mut names = Vec::new();
     for component in relative.components() {
         match component {
-            Component::Normal(name) => names.push(c_name(name)?),
+            Component::Normal(name) => names.push(name.to_os_string()),
             _ => return Err(std::io::Error::other("not a plain relative path")),
         }
     }
@@ -65,47 +50,20 @@ pub fn write_beneath(root: &Path, relative: &Path, bytes: &[u8]) -> std::io::Res
         dir = open_or_create_dir_in(&dir, name)?;
     }
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let temp = c_name(std::ffi::OsStr::new(&format!(
+    let temp = format!(
         ".skillpkg-write-{}-{}",
         std::process::id(),
         COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    )))?;
-    // SAFETY: openat on a valid directory fd; O_EXCL|O_NOFOLLOW never
-    // opens anything that already exists.
-    let fd = unsafe {
-        libc::openat(
-            dir.as_raw_fd(),
-            temp.as_ptr(),
-            libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-            0o644,
-        )
-    };
-    if fd == -1 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: a fresh fd this function owns.
-    let mut file = unsafe { File::from_raw_fd(fd) };
+    );
+    // O_EXCL|O_NOFOLLOW never opens anything that already exists.
+    let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let mut file = File::from(openat(&dir, &temp, flags, Mode::from_raw_mode(0o644))?);
     let written = file.write_all(bytes).and_then(|()| file.sync_all());
-    // SAFETY: renameat within one directory fd: replaces the entry named
-    // `file_name` itself (a symlink there is replaced, not followed).
-    let renamed = written.and_then(|()| {
-        match unsafe {
-            libc::renameat(
-                dir.as_raw_fd(),
-                temp.as_ptr(),
-                dir.as_raw_fd(),
-                file_name.as_ptr(),
-            )
-        } {
-            -1 => Err(std::io::Error::last_os_error()),
-            _ => Ok(()),
-        }
-    });
+    // Within one directory: replaces the entry named `file_name` itself (a
+    // symlink there is replaced, not followed).
+    let renamed = written.and_then(|()| Ok(renameat(&dir, &temp, &dir, file_name.as_os_str())?));
     if renamed.is_err() {
-        // SAFETY: unlinkat of the temporary file this function created.
-        unsafe {
-            libc::unlinkat(dir.as_raw_fd(), temp.as_ptr(), 0);
-        }
+        let _ = unlinkat(&dir, &temp, AtFlags::empty());
     }
     renamed
 }
