@@ -215,11 +215,10 @@ fn run_once(
     spec: &str,
     options: &EvalOptions,
 ) -> anyhow::Result<RunResult> {
-    // Private to the user (tempfile makes it 0700), and removed when the
-    // run ends, however it ends.
-    let workspace = tempfile::Builder::new()
-        .prefix("skillpkg-eval-")
-        .tempdir()?;
+    // Private to the user (0700), and removed when the run ends, however
+    // it ends.
+    let workspace = crate::fsutil::private_tempdir("skillpkg-eval-", None)
+        .context("could not make the case's workspace")?;
     for fixture in &case.fixtures {
         copy_fixture(fixture, workspace.path())?;
     }

@@ -356,3 +356,65 @@ expect.skills = ["gamma"]
     // No baseline: the field is there, and null.
     assert_eq!(report["summary"]["baseline_pass_rate"], Value::Null);
 }
+
+/// A suite in `<temp>/private` of one case, whose scripted model runs
+/// `command` through the shell and answers with what it printed.
+fn shell_case(ctx: &TestContext, command: &str) -> std::path::PathBuf {
+    let dir = ctx.root().join("private");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("model.json"),
+        json!({"turns": [call("shell", json!({"command": command})), say("{{last_tool_result}}")]})
+            .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("cases.toml"),
+        "[[case]]\nname = \"shell\"\ntask = \"run it\"\nmodel = \"scripted:model.json\"\nexpect.output = { contains = [\"mode 700\"] }\n",
+    )
+    .unwrap();
+    dir.join("cases.toml")
+}
+
+/// `skillpkg eval <cases> --json` with its temporary folders in `tmp`.
+fn eval_in_tmp(ctx: &TestContext, cases: &Path, tmp: &Path) -> std::process::Command {
+    std::fs::create_dir_all(tmp).unwrap();
+    let mut command = ctx.command();
+    command
+        .env("TMPDIR", tmp)
+        .arg("eval")
+        .arg(cases)
+        .args(["--json", "--sandbox", "off"]);
+    command
+}
+
+#[test]
+fn a_cases_workspace_is_private_to_the_user_whatever_the_umask() {
+    let ctx = TestContext::new();
+    let cases = shell_case(&ctx, "stat -c 'mode %a' \"$PWD\"");
+    let tmp = ctx.root().join("tmp");
+    // A umask that lets everyone read what tempfile makes by default.
+    let mut command = eval_in_tmp(&ctx, &cases, &tmp);
+    with_umask(&mut command, 0o022);
+    let out = run(&mut command);
+    assert_eq!(out.status, 0, "{}\n{}", out.stdout, out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["summary"]["passed"], 1, "{report:#}");
+    assert_eq!(
+        std::fs::read_dir(&tmp).unwrap().count(),
+        0,
+        "the workspace is removed"
+    );
+}
+
+/// Runs `command` under `mask`.
+fn with_umask(command: &mut std::process::Command, mask: libc::mode_t) {
+    use std::os::unix::process::CommandExt as _;
+    // SAFETY: umask(2) is async-signal-safe and cannot fail.
+    unsafe {
+        command.pre_exec(move || {
+            libc::umask(mask);
+            Ok(())
+        });
+    }
+}
