@@ -418,3 +418,47 @@ fn with_umask(command: &mut std::process::Command, mask: libc::mode_t) {
         });
     }
 }
+
+#[test]
+fn sigint_during_a_case_kills_its_command_and_removes_its_workspace() {
+    let ctx = TestContext::new();
+    // An argument no other test's command has, to find the sleep by.
+    let cases = shell_case(&ctx, "sleep 271.828; echo never");
+    let tmp = ctx.root().join("tmp");
+    let child = eval_in_tmp(&ctx, &cases, &tmp)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    crate::common::wait_until(
+        || crate::common::running_with_arg("271.828"),
+        || "the case's command never started".to_string(),
+    );
+    let workspaces = || {
+        std::fs::read_dir(&tmp)
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        workspaces().iter().any(|w| w.starts_with("skillpkg-eval-")),
+        "{:?}",
+        workspaces()
+    );
+    let started = std::time::Instant::now();
+    // SAFETY: kill(2) on our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert!(
+        !crate::common::running_with_arg("271.828"),
+        "the case's command outlived eval"
+    );
+    assert_eq!(workspaces(), Vec::<String>::new(), "a workspace was left");
+}
