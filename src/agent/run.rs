@@ -300,7 +300,11 @@ impl Run<'_, '_> {
             "approval",
             json!({"tool": tool, "decision": "run", "by": approved_by}),
         );
-        let output = self.toolbox.call(&tool, &input);
+        let mut output = self.toolbox.call(&tool, &input);
+        if output.is_error {
+            // Tool errors quote the model's arguments back to it.
+            output.content = super::model::quoted_within(&output.content, 2_000);
+        }
         Ok(self.record_result(&tool, output))
     }
 
