@@ -12,6 +12,7 @@ pub mod audit;
 pub mod catalog;
 pub mod interrupt;
 pub mod model;
+pub mod pins;
 pub mod rank;
 pub mod run;
 pub mod session;

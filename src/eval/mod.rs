@@ -260,9 +260,12 @@ fn run_once(
         shadowed: Vec::new(),
         // Every call runs (`yes` above); grants change nothing.
         grants: Default::default(),
+        pins: Default::default(),
         // The case workspace is a fresh folder, apart from every root.
         skill_roots: Vec::new(),
         sandbox: options.sandbox.clone(),
+        // No grants, so none to withdraw.
+        warn: &|_| {},
     };
     let started = Instant::now();
     let mut model = open_model(spec, options.cwd, &options.connection)?;
