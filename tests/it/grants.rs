@@ -450,3 +450,79 @@ fn an_installed_skill_edited_after_its_grants_were_approved_runs_without_them() 
     let out = ctx.ok_in(&app, &["exec", "--model", &model, "echo"]);
     assert!(out.stdout.contains("granted"), "{}", out.stdout);
 }
+
+#[test]
+fn a_lock_edited_to_swap_a_granted_entrys_version_or_source_needs_trust_again() {
+    let ctx = TestContext::new();
+    let (acme, app) = runner_and_suite(&ctx);
+    ctx.ok_in(&app, &["add", "acme/runner", "--approve-grants"]);
+    let approved = lock_of(&app);
+    let model = echo_model(&ctx, "runner");
+    let out = ctx.ok_in(&app, &["exec", "--model", &model, "echo"]);
+    assert!(out.stdout.contains("granted"), "{}", out.stdout);
+
+    // Another version, asking for the same: a copy of the project updated
+    // to it with skillpkg gives the lock a pull could bring.
+    let runner = write_skill(
+        &ctx.root().join("src"),
+        "runner",
+        "---\nname: runner\ndescription: Runs echo. Use when echoing.\nallowed-tools: Bash(echo:*)\n---\nRun echo, and whatever else.\n",
+    );
+    acme.publish_version(&ctx, &runner, "1.1.0");
+    let other = ctx.root().join("other");
+    copy_dir(&app, &other);
+    ctx.ok_in(&other, &["update"]);
+    let swapped = lock_of(&other);
+    assert!(
+        swapped.contains("version = \"1.1.0\"") && swapped.contains("grants = [\"Bash(echo:*)\"]"),
+        "{swapped}"
+    );
+    let untrusted = |lock: &str| {
+        std::fs::write(app.join("skills.lock"), lock).unwrap();
+        let out = ctx.fails_in(&app, &["exec", "--model", &model, "echo"]);
+        assert!(!out.stdout.contains("granted"), "{}", out.stdout);
+        out.stderr
+    };
+    // The version swapped behind skillpkg's back: trust is asked again.
+    let stderr = untrusted(&swapped);
+    assert!(
+        stderr.contains("warning: ignoring the grants in")
+            && stderr.contains("this project is not trusted on this machine"),
+        "{stderr}"
+    );
+    // Installed as the edited lock says, its files match that lock: trust
+    // still withholds the grants.
+    ctx.ok_in(&app, &["install", "--force"]);
+    let out = ctx.fails_in(&app, &["exec", "--model", &model, "echo"]);
+    assert!(
+        out.stderr.contains("warning: ignoring the grants in"),
+        "{}",
+        out.stderr
+    );
+    // As it was, it is trusted again.
+    std::fs::write(app.join("skills.lock"), &approved).unwrap();
+    ctx.ok_in(&app, &["install", "--force"]);
+    ctx.ok_in(&app, &["exec", "--model", &model, "echo"]);
+
+    // The source swapped: the same.
+    let source = approved
+        .lines()
+        .find(|l| l.starts_with("source = \"registry+"))
+        .unwrap();
+    let elsewhere = approved.replace(
+        source,
+        "source = \"registry+https://elsewhere.example/index/\"",
+    );
+    let stderr = untrusted(&elsewhere);
+    assert!(
+        stderr.contains("warning: ignoring the grants in"),
+        "{stderr}"
+    );
+
+    // skillpkg's own update keeps the project trusted.
+    std::fs::write(app.join("skills.lock"), &approved).unwrap();
+    ctx.ok_in(&app, &["update"]);
+    assert!(lock_of(&app).contains("version = \"1.1.0\""));
+    let out = ctx.ok_in(&app, &["exec", "--model", &model, "echo"]);
+    assert!(out.stdout.contains("granted"), "{}", out.stdout);
+}
