@@ -132,6 +132,24 @@ pub fn lock_exclusive(path: &Path) -> std::io::Result<FileLock> {
     Ok(FileLock { _file: file })
 }
 
+/// A new scratch folder named `<prefix><random>`, private to the user
+/// (0700, whatever the umask: `tempfile` alone makes it 0755 under 022),
+/// removed with everything in it when dropped. It is made in `parent`, or
+/// in the system's temporary folder when `parent` is `None`.
+pub fn private_tempdir(prefix: &str, parent: Option<&Path>) -> std::io::Result<tempfile::TempDir> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(prefix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o700));
+    }
+    match parent {
+        Some(parent) => builder.tempdir_in(parent),
+        None => builder.tempdir(),
+    }
+}
+
 /// Makes sure `dir` exists and holds a `.gitignore` that ignores it whole:
 /// skillpkg's working folders (`.skillpkg/`) never show up in version control.
 pub fn ignore_in_git(dir: &Path) -> std::io::Result<()> {
@@ -157,5 +175,30 @@ pub fn owned_by_someone_else(path: &Path) -> bool {
     {
         let _ = path;
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_private_tempdir_is_0700_whatever_the_umask() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let parent = tempfile::tempdir().unwrap();
+        let dir = private_tempdir(".scratch-", Some(parent.path())).unwrap();
+        let mode = std::fs::metadata(dir.path()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        assert!(
+            dir.path()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(".scratch-")
+        );
+        let path = dir.path().to_path_buf();
+        drop(dir);
+        assert!(!path.exists());
     }
 }

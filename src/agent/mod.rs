@@ -12,6 +12,7 @@ pub mod audit;
 pub mod catalog;
 pub use crate::sys::interrupt;
 pub mod model;
+pub mod pins;
 pub mod rank;
 pub mod run;
 pub mod session;

@@ -119,6 +119,8 @@ pub struct Run<'a, 's> {
     pub audit: &'a mut Audit,
     /// Most output tokens per turn.
     pub max_output_tokens: u32,
+    /// Says something to the user: why grants were withdrawn.
+    pub warn: &'a (dyn Fn(&str) + Sync),
 }
 
 impl Run<'_, '_> {
@@ -300,7 +302,12 @@ impl Run<'_, '_> {
             "approval",
             json!({"tool": tool, "decision": "run", "by": approved_by}),
         );
-        let output = self.toolbox.call(&tool, &input);
+        let mut output = self.toolbox.call(&tool, &input);
+        report_withdrawn(self.toolbox, self.audit, self.warn);
+        if output.is_error {
+            // Tool errors quote the model's arguments back to it.
+            output.content = super::model::quoted_within(&output.content, 2_000);
+        }
         Ok(self.record_result(&tool, output))
     }
 
@@ -370,6 +377,16 @@ impl Run<'_, '_> {
             }),
         );
         output
+    }
+}
+
+/// Records in `audit`, and tells the user through `warn`, whose grants
+/// `toolbox` withdrew since it was last asked: an activated skill whose
+/// files are no longer those its grants were approved for.
+pub fn report_withdrawn(toolbox: &mut Toolbox, audit: &mut Audit, warn: &dyn Fn(&str)) {
+    for withdrawn in toolbox.take_withdrawn() {
+        audit.record("grants_withdrawn", json!(withdrawn));
+        warn(&withdrawn.warning());
     }
 }
 

@@ -12,7 +12,8 @@ use serde_json::json;
 use super::audit::Audit;
 use super::catalog::{self, Catalog};
 use super::model::{self, Message, Model, scripted};
-use super::run::{Approver, Budgets, Outcome, Run};
+use super::pins::Pin;
+use super::run::{Approver, Budgets, Outcome, Run, report_withdrawn};
 use super::tools::Toolbox;
 use super::tools::policy::Policy;
 use crate::hint::Hinted;
@@ -56,8 +57,14 @@ pub struct ExecOptions<'a> {
     /// By skill name, the patterns of its `allowed-tools` the user has
     /// approved (DESIGN §11 step 2): only these pre-approve calls.
     pub grants: BTreeMap<String, Vec<String>>,
+    /// By skill name, the tree an installed skill's grants were approved
+    /// for: a skill whose folder differs when it is activated runs without
+    /// them.
+    pub pins: BTreeMap<String, Pin>,
     /// Where scripts and shell commands run.
     pub sandbox: Sandbox,
+    /// Says something to the user: why grants were withdrawn.
+    pub warn: &'a (dyn Fn(&str) + Sync),
 }
 
 /// What `--dry-run` shows.
@@ -153,6 +160,8 @@ pub struct Session<'o> {
     messages: Vec<Message>,
     /// The approved grants, with those approved at a prompt meanwhile.
     grants: BTreeMap<String, Vec<String>>,
+    /// The pins of those grants not withdrawn or approved afresh.
+    pins: BTreeMap<String, Pin>,
 }
 
 impl<'o> Session<'o> {
@@ -190,6 +199,7 @@ impl<'o> Session<'o> {
             audit,
             messages: Vec::new(),
             grants: options.grants.clone(),
+            pins: options.pins.clone(),
         })
     }
 
@@ -252,6 +262,7 @@ impl<'o> Session<'o> {
         toolbox.protect_roots(&options.skill_roots);
         toolbox.timeout = options.timeout;
         toolbox.grants = self.grants.clone();
+        toolbox.pins = self.pins.clone();
         toolbox.sandbox = options.sandbox.clone();
         let system = system_prompt(toolbox.workspace(), &catalog);
         self.audit.record(
@@ -278,6 +289,7 @@ impl<'o> Session<'o> {
                     );
                 }
                 let output = toolbox.activate(name, args).map_err(anyhow::Error::msg)?;
+                report_withdrawn(&mut toolbox, &mut self.audit, options.warn);
                 if let Some(disclosure) = &output.disclosure {
                     self.audit.record(
                         "disclosure",
@@ -303,9 +315,11 @@ impl<'o> Session<'o> {
             system: &system,
             audit: &mut self.audit,
             max_output_tokens: 8_192,
+            warn: options.warn,
         };
         let outcome = run.run(model, &mut self.messages, on_text, approve);
         self.grants = toolbox.grants;
+        self.pins = toolbox.pins;
         outcome
     }
 }
@@ -339,7 +353,9 @@ mod tests {
             shadowed: Vec::new(),
             skill_roots: Vec::new(),
             grants: BTreeMap::new(),
+            pins: BTreeMap::new(),
             sandbox: Sandbox::off(),
+            warn: &|_| {},
         };
         for provider in [None, Some("anthropic"), Some("openai")] {
             let tools = |count: usize| {

@@ -94,6 +94,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         timeout: Duration::from_secs(args.timeout),
         sandbox,
     };
+    // Ctrl-C, SIGTERM and SIGHUP end the cases as they end `exec`.
+    crate::agent::interrupt::catch();
     let report = eval::run(&cases, &skills, &options)?;
     if args.json {
         context.printer.json(&report)?;

@@ -82,6 +82,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let survey = crate::ops::grants::survey(&loaded, &settings, &dirs)?;
     let state_dir = settings.dir.join(".skillpkg");
     let protected: Vec<std::path::PathBuf> = loaded.roots.iter().map(|r| r.dir.clone()).collect();
+    let printer = context.printer;
+    let warn = move |message: &str| printer.warn(message);
     let mut options = ExecOptions {
         task: args.task.as_deref().unwrap_or(""),
         workspace: &cwd,
@@ -106,8 +108,10 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         timeout: Duration::from_secs(args.timeout),
         shadowed,
         grants: crate::ops::grants::approved(&survey),
+        pins: pins_of(&survey),
         skill_roots: protected.clone(),
         sandbox: Sandbox::off(),
+        warn: &warn,
     };
     if args.dry_run {
         let status = print_dry_run(context, &args, &skills, &options, manifest);
@@ -197,6 +201,28 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     )
 }
 
+/// The tree each installed skill's approved grants were approved for:
+/// the tree its lock entry records.
+fn pins_of(
+    survey: &[crate::ops::grants::SkillGrants],
+) -> std::collections::BTreeMap<String, crate::agent::pins::Pin> {
+    survey
+        .iter()
+        .filter(|g| !g.approved.is_empty())
+        .filter_map(|g| match (&g.keeper, &g.pinned_tree) {
+            (crate::ops::grants::Keeper::Lock { lock, name }, Some(tree)) => Some((
+                g.name.clone(),
+                crate::agent::pins::Pin {
+                    dir: g.dir.clone(),
+                    tree: tree.clone(),
+                    recorded_in: format!("{name} in {}", lock.display()),
+                },
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
 /// How to let `skill`'s allowed-tools pre-approve what it asked for.
 fn grant_hint(skill: &str, survey: &[crate::ops::grants::SkillGrants]) -> String {
     let untrusted_lock = survey.iter().any(|g| {
@@ -204,6 +230,15 @@ fn grant_hint(skill: &str, survey: &[crate::ops::grants::SkillGrants]) -> String
             && matches!(g.keeper, crate::ops::grants::Keeper::Lock { .. })
             && g.note.as_deref().is_some_and(|n| n.contains("not trusted"))
     });
+    // Every pattern approved, and yet it asked: the run withdrew them.
+    let withdrawn = survey.iter().any(|g| {
+        g.name == skill && g.pinned_tree.is_some() && g.note.is_none() && g.unapproved().is_empty()
+    });
+    if withdrawn {
+        return format!(
+            "the skill '{skill}' changed since its grants were approved, so they do not count: `skillpkg verify` shows what changed, `skillpkg install --force` puts back what skills.lock records"
+        );
+    }
     match untrusted_lock {
         true => format!(
             "the skill '{skill}' asks for it in its allowed-tools; the grants skills.lock records for it count once you trust this project: `skillpkg trust --project`"

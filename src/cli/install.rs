@@ -377,7 +377,7 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
         subdir: args.subdir.as_deref(),
     };
     if args.list {
-        let scratch = tempfile::tempdir()?;
+        let scratch = crate::fsutil::private_tempdir("skillpkg-list-", None)?;
         let listing = list_repo(request, &dirs.cache, args.flags.offline, scratch.path())?;
         print_listing(context, &listing);
         return Ok(ExitStatus::Success);

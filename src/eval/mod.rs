@@ -12,9 +12,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 use serde::Serialize;
 
+use crate::agent::interrupt;
 use crate::agent::run::Budgets;
 use crate::agent::tools::policy::Policy;
 use crate::agent::{Connection, ExecOptions, Session, open_model};
@@ -121,7 +122,10 @@ pub struct Report {
     pub summary: Summary,
 }
 
-/// Runs `cases` over `skills`.
+/// Runs `cases` over `skills`. Ctrl-C, SIGTERM or SIGHUP (once the
+/// caller catches them, [`crate::agent::interrupt::catch`]) ends the
+/// running cases as `exec` ends a run, commands and all, starts no more,
+/// and makes this an error once every case's workspace is removed.
 pub fn run(cases: &[Case], skills: &[&Skill], options: &EvalOptions) -> anyhow::Result<Report> {
     let started = Instant::now();
     let known: Vec<KnownSkill> = skills
@@ -139,7 +143,7 @@ pub fn run(cases: &[Case], skills: &[&Skill], options: &EvalOptions) -> anyhow::
     std::thread::scope(|scope| {
         for _ in 0..options.jobs.max(1) {
             scope.spawn(|| {
-                loop {
+                while !interrupt::requested() {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     let Some(case) = cases.get(index) else {
                         break;
@@ -150,6 +154,12 @@ pub fn run(cases: &[Case], skills: &[&Skill], options: &EvalOptions) -> anyhow::
             });
         }
     });
+    if interrupt::requested() {
+        bail!(
+            Hinted::new("interrupted; no report, and no case workspace is left")
+                .hint("run the cases again, or a few with --filter")
+        );
+    }
     let mut done = Vec::new();
     for result in results {
         done.push(
@@ -189,6 +199,9 @@ fn run_case(
     let mut tokens_baseline = 0;
     let mut baseline_passed = 0;
     for _ in 0..case.runs {
+        if interrupt::requested() {
+            break;
+        }
         runs.push(run_once(case, skills, known, &spec, options)?);
         if options.baseline_none {
             let baseline = run_once(case, &[], &[], &spec, options)?;
@@ -215,11 +228,10 @@ fn run_once(
     spec: &str,
     options: &EvalOptions,
 ) -> anyhow::Result<RunResult> {
-    // Private to the user (tempfile makes it 0700), and removed when the
-    // run ends, however it ends.
-    let workspace = tempfile::Builder::new()
-        .prefix("skillpkg-eval-")
-        .tempdir()?;
+    // Private to the user (0700), and removed when the run ends, however
+    // it ends.
+    let workspace = crate::fsutil::private_tempdir("skillpkg-eval-", None)
+        .context("could not make the case's workspace")?;
     for fixture in &case.fixtures {
         copy_fixture(fixture, workspace.path())?;
     }
@@ -248,9 +260,12 @@ fn run_once(
         shadowed: Vec::new(),
         // Every call runs (`yes` above); grants change nothing.
         grants: Default::default(),
+        pins: Default::default(),
         // The case workspace is a fresh folder, apart from every root.
         skill_roots: Vec::new(),
         sandbox: options.sandbox.clone(),
+        // No grants, so none to withdraw.
+        warn: &|_| {},
     };
     let started = Instant::now();
     let mut model = open_model(spec, options.cwd, &options.connection)?;

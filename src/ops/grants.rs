@@ -63,6 +63,11 @@ pub struct SkillGrants {
     /// Why an approval does not count, when it does not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// For an installed skill, the tree its lock entry records: its
+    /// grants count while its folder holds it (`exec` checks when the
+    /// skill is activated; nothing here hashes it).
+    #[serde(skip)]
+    pub pinned_tree: Option<String>,
 }
 
 impl SkillGrants {
@@ -115,6 +120,7 @@ impl Locks<'_> {
             approved: Vec::new(),
             asks,
             note: None,
+            pinned_tree: None,
         };
         if skill.world_writable {
             grants.note = Some("anyone on this machine can change it".into());
@@ -133,6 +139,7 @@ impl Locks<'_> {
                     name: entry.name.clone(),
                 },
                 entry.grants.clone(),
+                entry.tree.clone(),
             ))
         };
         let managed = match entry.root {
@@ -149,9 +156,10 @@ impl Locks<'_> {
             _ => None,
         };
         match managed {
-            Some((keeper, recorded)) => {
+            Some((keeper, recorded, tree)) => {
                 grants.keeper = keeper;
                 grants.approved = counted(&grants.asks, &recorded);
+                grants.pinned_tree = Some(tree);
                 if entry.root == RootKind::Project && !self.project.trusted {
                     grants.note = Some(
                         "the project is not trusted on this machine (`skillpkg trust --project`)"

@@ -329,9 +329,7 @@ fn spec_of(
         // Not recorded: found by name among the repository's skills.
         None => {
             fs_err::create_dir_all(project.staging_dir())?;
-            let scratch = tempfile::Builder::new()
-                .prefix(".list-")
-                .tempdir_in(project.staging_dir())?;
+            let scratch = crate::fsutil::private_tempdir(".list-", Some(&project.staging_dir()))?;
             let request = RepoRequest {
                 url: &url,
                 rev: entry.git_ref.as_deref(),

@@ -7,7 +7,10 @@
 //! [`super::trust_file`]), keyed by the project's canonical path, with a
 //! hash of those settings: when they change other than through skillpkg,
 //! the project is no longer trusted until the user says so again
-//! (`skillpkg trust --project`).
+//! (`skillpkg trust --project`). The hash covers, for each lock entry with
+//! grants, the version, source and tree the grants were approved for, so
+//! a lock edited to point a granted name at other content needs trust
+//! again too.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -18,6 +21,7 @@ use super::outside::{OutsideSource, outside_sources};
 use super::trust_file::TrustFile;
 use crate::dirs::Dirs;
 use crate::manifest::lock::Lockfile;
+use crate::manifest::source_id::SourceId;
 use crate::manifest::{AgentSection, Manifest};
 use crate::project::Project;
 
@@ -40,6 +44,18 @@ struct Hashed<'a> {
     /// without them keep their hashes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     outside: Vec<String>,
+    /// What each entry with grants holds; left out when there are none,
+    /// so that the records of projects without grants keep their hashes.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    granted: BTreeMap<&'a str, Granted<'a>>,
+}
+
+/// What a lock entry's grants were approved for.
+#[derive(Serialize)]
+struct Granted<'a> {
+    version: &'a str,
+    source: &'a SourceId,
+    tree: &'a str,
 }
 
 impl<'a> TrustedSettings<'a> {
@@ -78,11 +94,40 @@ impl<'a> TrustedSettings<'a> {
         self.runs_nothing() && self.outside.is_empty()
     }
 
+    /// The version, source and tree of each entry with grants.
+    fn granted(&self) -> BTreeMap<&'a str, Granted<'a>> {
+        self.lock
+            .skills
+            .iter()
+            .filter(|s| !s.grants.is_empty())
+            .map(|s| {
+                let granted = Granted {
+                    version: &s.version,
+                    source: &s.source,
+                    tree: &s.tree,
+                };
+                (s.name.as_str(), granted)
+            })
+            .collect()
+    }
+
+    /// The hash a trust record holds.
     fn hash(&self) -> String {
+        self.hash_of(self.granted())
+    }
+
+    /// The hash records written before trust covered what granted entries
+    /// hold were made with: the same, without it.
+    fn earlier_hash(&self) -> String {
+        self.hash_of(BTreeMap::new())
+    }
+
+    fn hash_of(&self, granted: BTreeMap<&'a str, Granted<'a>>) -> String {
         let hashed = Hashed {
             agent: self.agent,
             grants: self.grants(),
             outside: self.outside.iter().map(OutsideSource::describe).collect(),
+            granted,
         };
         let text = serde_json::to_string(&hashed).expect("the settings serialise");
         format!("sha256:{}", crate::store::hash::sha256_hex(text.as_bytes()))
@@ -127,7 +172,21 @@ pub fn is_trusted(
         return Ok(true);
     }
     let file = TrustFile::load(dirs)?;
-    Ok(file.projects.get(&key(project_dir)?) == Some(&settings.hash()))
+    let recorded = file.projects.get(&key(project_dir)?);
+    if recorded == Some(&settings.hash()) {
+        return Ok(true);
+    }
+    // A record an earlier skillpkg wrote, before trust covered what each
+    // granted entry holds: taken this once, and written again covering
+    // it, so that from now on a lock edited to swap an entry needs trust.
+    // (A record without granted entries hashes the same either way.)
+    let earlier = !settings.granted().is_empty() && recorded == Some(&settings.earlier_hash());
+    if earlier {
+        // Not written (a read-only config dir): the record is taken all
+        // the same, and rewritten next time.
+        let _ = trust(dirs, project_dir, settings);
+    }
+    Ok(earlier)
 }
 
 /// Trusts the project in `project_dir` with `settings`.
@@ -214,5 +273,79 @@ impl KeptTrust {
             return Ok(());
         }
         trust(dirs, &project.dir, &settings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dirs(root: &Path) -> Dirs {
+        Dirs {
+            config: root.join("config"),
+            cache: root.join("cache"),
+            data: root.join("data"),
+            user_root: root.join("user-skills"),
+            home: None,
+        }
+    }
+
+    /// A lock with a granted entry of `version` from `source` with `tree`,
+    /// and an entry without grants of `other_version`.
+    fn lock(version: &str, source: &str, tree: &str, other_version: &str) -> Lockfile {
+        let text = format!(
+            "version = 1\n\n[[skill]]\nname = \"acme/runner\"\nversion = \"{version}\"\nsource = \"{source}\"\ntree = \"{tree}\"\ngrants = [\"Bash(echo:*)\"]\n\n[[skill]]\nname = \"acme/plain\"\nversion = \"{other_version}\"\nsource = \"registry+https://a.example/index/\"\ntree = \"h1:p\"\n"
+        );
+        Lockfile::parse(&text, Path::new("skills.lock")).unwrap()
+    }
+
+    const SOURCE: &str = "registry+https://a.example/index/";
+
+    fn settings<'a>(agent: &'a AgentSection, lock: &'a Lockfile) -> TrustedSettings<'a> {
+        TrustedSettings {
+            agent,
+            lock,
+            outside: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn trust_covers_the_version_source_and_tree_of_each_granted_entry() {
+        let root = tempfile::tempdir().unwrap();
+        let dirs = dirs(root.path());
+        let agent = AgentSection::default();
+        let trusted = lock("1.0.0", SOURCE, "h1:a", "1.0.0");
+        trust(&dirs, root.path(), &settings(&agent, &trusted)).unwrap();
+        let is = |lock: Lockfile| is_trusted(&dirs, root.path(), &settings(&agent, &lock)).unwrap();
+        assert!(is(lock("1.0.0", SOURCE, "h1:a", "1.0.0")));
+        // An entry without grants is not covered.
+        assert!(is(lock("1.0.0", SOURCE, "h1:a", "2.0.0")));
+        assert!(!is(lock("1.1.0", SOURCE, "h1:a", "1.0.0")));
+        let elsewhere = "registry+https://b.example/index/";
+        assert!(!is(lock("1.0.0", elsewhere, "h1:a", "1.0.0")));
+        assert!(!is(lock("1.0.0", SOURCE, "h1:b", "1.0.0")));
+    }
+
+    #[test]
+    fn a_record_made_before_versions_were_covered_is_taken_once_and_rewritten() {
+        let root = tempfile::tempdir().unwrap();
+        let dirs = dirs(root.path());
+        let agent = AgentSection::default();
+        let lock = lock("1.0.0", SOURCE, "h1:a", "1.0.0");
+        let settings = settings(&agent, &lock);
+        let project = key(root.path()).unwrap();
+        let earlier = settings.earlier_hash();
+        assert_ne!(earlier, settings.hash());
+        TrustFile::update(&dirs, |file| {
+            file.projects.insert(project.clone(), earlier);
+        })
+        .unwrap();
+        assert!(is_trusted(&dirs, root.path(), &settings).unwrap());
+        let recorded = TrustFile::load(&dirs).unwrap().projects[&project].clone();
+        assert_eq!(recorded, settings.hash());
+        // From then on, a swapped version needs trust again.
+        let swapped = super::tests::lock("1.1.0", SOURCE, "h1:a", "1.0.0");
+        let swapped = super::tests::settings(&agent, &swapped);
+        assert!(!is_trusted(&dirs, root.path(), &swapped).unwrap());
     }
 }

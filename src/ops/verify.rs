@@ -1,5 +1,6 @@
 //! `skillpkg verify`: re-hash installed skills against `skills.lock`.
 
+use anyhow::Context as _;
 use serde::Serialize;
 
 use crate::dirs::Dirs;
@@ -35,7 +36,8 @@ pub fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verified>> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
     let root = project.skill_root(manifest.install_root())?;
-    let scratch = tempfile::tempdir()?;
+    let scratch = crate::fsutil::private_tempdir("skillpkg-verify-", None)
+        .context("could not make a scratch folder for the comparison")?;
     let mut results = Vec::new();
     for skill in &lock.skills {
         let skill_name = skill.name.rsplit('/').next().unwrap_or(&skill.name);

@@ -210,9 +210,7 @@ impl TreeCache {
 
     /// Moves a bad cached tree out of the way, then deletes it.
     fn discard(&self, cached: &Path) -> std::io::Result<()> {
-        let aside = tempfile::Builder::new()
-            .prefix(".bad-")
-            .tempdir_in(&self.dir)?;
+        let aside = crate::fsutil::private_tempdir(".bad-", Some(&self.dir))?;
         fs_err::rename(cached, aside.path().join("tree"))?;
         Ok(())
     }

@@ -356,3 +356,109 @@ expect.skills = ["gamma"]
     // No baseline: the field is there, and null.
     assert_eq!(report["summary"]["baseline_pass_rate"], Value::Null);
 }
+
+/// A suite in `<temp>/private` of one case, whose scripted model runs
+/// `command` through the shell and answers with what it printed.
+fn shell_case(ctx: &TestContext, command: &str) -> std::path::PathBuf {
+    let dir = ctx.root().join("private");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("model.json"),
+        json!({"turns": [call("shell", json!({"command": command})), say("{{last_tool_result}}")]})
+            .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("cases.toml"),
+        "[[case]]\nname = \"shell\"\ntask = \"run it\"\nmodel = \"scripted:model.json\"\nexpect.output = { contains = [\"mode 700\"] }\n",
+    )
+    .unwrap();
+    dir.join("cases.toml")
+}
+
+/// `skillpkg eval <cases> --json` with its temporary folders in `tmp`.
+fn eval_in_tmp(ctx: &TestContext, cases: &Path, tmp: &Path) -> std::process::Command {
+    std::fs::create_dir_all(tmp).unwrap();
+    let mut command = ctx.command();
+    command
+        .env("TMPDIR", tmp)
+        .arg("eval")
+        .arg(cases)
+        .args(["--json", "--sandbox", "off"]);
+    command
+}
+
+#[test]
+fn a_cases_workspace_is_private_to_the_user_whatever_the_umask() {
+    let ctx = TestContext::new();
+    let cases = shell_case(&ctx, "stat -c 'mode %a' \"$PWD\"");
+    let tmp = ctx.root().join("tmp");
+    // A umask that lets everyone read what tempfile makes by default.
+    let mut command = eval_in_tmp(&ctx, &cases, &tmp);
+    with_umask(&mut command, 0o022);
+    let out = run(&mut command);
+    assert_eq!(out.status, 0, "{}\n{}", out.stdout, out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["summary"]["passed"], 1, "{report:#}");
+    assert_eq!(
+        std::fs::read_dir(&tmp).unwrap().count(),
+        0,
+        "the workspace is removed"
+    );
+}
+
+/// Runs `command` under `mask`.
+fn with_umask(command: &mut std::process::Command, mask: libc::mode_t) {
+    use std::os::unix::process::CommandExt as _;
+    // SAFETY: umask(2) is async-signal-safe and cannot fail.
+    unsafe {
+        command.pre_exec(move || {
+            libc::umask(mask);
+            Ok(())
+        });
+    }
+}
+
+#[test]
+fn sigint_during_a_case_kills_its_command_and_removes_its_workspace() {
+    let ctx = TestContext::new();
+    // An argument no other test's command has, to find the sleep by.
+    let cases = shell_case(&ctx, "sleep 271.828; echo never");
+    let tmp = ctx.root().join("tmp");
+    let child = eval_in_tmp(&ctx, &cases, &tmp)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    crate::common::wait_until(
+        || crate::common::running_with_arg("271.828"),
+        || "the case's command never started".to_string(),
+    );
+    let workspaces = || {
+        std::fs::read_dir(&tmp)
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        workspaces().iter().any(|w| w.starts_with("skillpkg-eval-")),
+        "{:?}",
+        workspaces()
+    );
+    let started = std::time::Instant::now();
+    // SAFETY: kill(2) on our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert!(
+        !crate::common::running_with_arg("271.828"),
+        "the case's command outlived eval"
+    );
+    assert_eq!(workspaces(), Vec::<String>::new(), "a workspace was left");
+}

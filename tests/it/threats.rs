@@ -1814,6 +1814,70 @@ fn a_model_server_cannot_redirect_the_key_or_exhaust_memory() {
 }
 
 #[test]
+fn a_models_huge_bad_tool_arguments_are_quoted_only_in_part_in_the_error() {
+    let ctx = TestContext::new();
+    let junk = "x".repeat(10 << 20);
+    // OpenAI, read whole: arguments that are not JSON.
+    let body = serde_json::json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "shell", "arguments": junk}}
+    ]}, "finish_reason": "tool_calls"}]})
+    .to_string();
+    let mut response = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    response.extend(body.into_bytes());
+    let (openai, _) = canned_server(response);
+    let out = run(ctx
+        .command()
+        .env("OPENAI_API_KEY", "sk-secret")
+        .env("SKILLPKG_HTTP_RETRIES", "0")
+        .args([
+            "exec",
+            "--model",
+            "openai:gpt-test",
+            "--no-stream",
+            "--base-url",
+        ])
+        .arg(&openai)
+        .arg("hello"));
+    // Anthropic, streamed: the same arguments in ten pieces.
+    let mut stream = String::from(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n\
+         data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"shell\",\"input\":{}}}\n\n",
+    );
+    for piece in junk.as_bytes().chunks(1 << 20) {
+        let delta = serde_json::json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": String::from_utf8_lossy(piece)}});
+        stream.push_str(&format!("data: {delta}\n\n"));
+    }
+    stream.push_str("data: {\"type\":\"content_block_stop\",\"index\":0}\n\n");
+    let (anthropic, _) = canned_server(stream.into_bytes());
+    let streamed = exec_against(&ctx, &anthropic, true);
+    for out in [out, streamed] {
+        assert_eq!(
+            out.status,
+            1,
+            "{}",
+            &out.stderr[..out.stderr.len().min(2_000)]
+        );
+        assert!(
+            out.stderr.len() < 10_000,
+            "an error of {} bytes: {}…",
+            out.stderr.len(),
+            &out.stderr[..2_000]
+        );
+        assert!(
+            out.stderr.contains("arguments are not JSON")
+                && out.stderr.contains(&format!("({} bytes in all)", 10 << 20)),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
 fn eval_fixtures_stay_within_the_case_files_folder() {
     let ctx = TestContext::new();
     let ssh = ctx.root().join("home/.ssh");

@@ -206,8 +206,12 @@ fn stop_reason(value: Option<&str>) -> StopReason {
 
 /// A whole (non-streamed) response.
 fn parse_message(body: Value) -> anyhow::Result<Turn> {
-    let response: wire::Response =
-        serde_json::from_value(body).context("the response is not a Messages API answer")?;
+    let response: wire::Response = serde_json::from_value(body).map_err(|e| {
+        anyhow::anyhow!(
+            "the response is not a Messages API answer: {}",
+            super::quoted(&e.to_string())
+        )
+    })?;
     Ok(Turn {
         blocks: response
             .content
@@ -231,8 +235,13 @@ struct Stream {
 
 impl Stream {
     fn event(&mut self, event: &Value, on_text: &mut dyn FnMut(&str)) -> anyhow::Result<()> {
-        let event: wire::Event = serde_json::from_value(event.clone())
-            .with_context(|| format!("an event the Messages API does not send: {event}"))?;
+        let event: wire::Event = serde_json::from_value(event.clone()).map_err(|e| {
+            anyhow::anyhow!(
+                "an event the Messages API does not send ({}): {}",
+                super::quoted(&e.to_string()),
+                super::quoted(&event.to_string())
+            )
+        })?;
         match event {
             wire::Event::MessageStart { message } => self.usage = message.usage.into(),
             wire::Event::ContentBlockStart {
@@ -271,8 +280,11 @@ impl Stream {
                     (self.blocks.get_mut(at), self.partial.get(at))
                     && !partial.is_empty()
                 {
-                    *input = serde_json::from_str(partial).with_context(|| {
-                        format!("a tool call's arguments are not JSON: {partial}")
+                    *input = serde_json::from_str(partial).map_err(|e| {
+                        anyhow::anyhow!(
+                            "a tool call's arguments are not JSON ({e}): {}",
+                            super::quoted(partial)
+                        )
                     })?;
                 }
             }
@@ -281,7 +293,10 @@ impl Stream {
                 self.usage.output_tokens = usage.output_tokens.max(self.usage.output_tokens);
             }
             wire::Event::Error { error } => {
-                bail!("the model stream reported an error: {}", error.message)
+                bail!(
+                    "the model stream reported an error: {}",
+                    super::quoted(&error.message)
+                )
             }
             wire::Event::Other => {}
         }

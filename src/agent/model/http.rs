@@ -206,12 +206,13 @@ pub fn emit_text(turn: &super::Turn, on_text: &mut dyn FnMut(&str)) {
     }
 }
 
-/// The `error.message` of a JSON error body, else the body itself (cut).
+/// The `error.message` of a JSON error body, else the body itself, as an
+/// error may quote it ([`super::quoted`]).
 fn error_message(body: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(body)
+    let message = serde_json::from_str::<serde_json::Value>(body)
         .ok()
-        .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
-        .unwrap_or_else(|| body.chars().take(500).collect())
+        .and_then(|v| v["error"]["message"].as_str().map(str::to_string));
+    super::quoted(message.as_deref().unwrap_or(body))
 }
 
 #[cfg(test)]

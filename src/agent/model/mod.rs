@@ -15,6 +15,27 @@ pub const MAX_BLOCKS: usize = 256;
 
 use serde::{Deserialize, Serialize};
 
+/// Characters of a model's output an error message quotes, at most.
+pub const QUOTED_CHARS: usize = 300;
+
+/// What an error message may quote of `text`, which a model (or its
+/// server) sent: all of it when it is short, else its first
+/// [`QUOTED_CHARS`] characters and a note of its full size. Every error
+/// that echoes model output goes through here, so a model cannot fill the
+/// terminal, a log or an eval report with one bad answer.
+pub fn quoted(text: &str) -> String {
+    quoted_within(text, QUOTED_CHARS)
+}
+
+/// [`quoted`] with room for `chars` characters: for a tool's error, which
+/// goes back to the model and may explain more than it quotes.
+pub fn quoted_within(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
+    }
+}
+
 /// Who said a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -201,4 +222,20 @@ pub trait Model {
         request: &Request,
         on_text: &mut dyn FnMut(&str),
     ) -> anyhow::Result<Turn>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_keeps_short_text_and_cuts_long_text_with_its_size() {
+        assert_eq!(quoted("not json"), "not json");
+        let long = "é".repeat(10 << 20);
+        let cut = quoted(&long);
+        assert!(cut.len() < 1_000, "{} bytes", cut.len());
+        assert!(cut.starts_with(&"é".repeat(QUOTED_CHARS)));
+        assert!(cut.ends_with(&format!("… ({} bytes in all)", long.len())));
+        assert_eq!(quoted_within("abcdef", 3), "abc… (6 bytes in all)");
+    }
 }

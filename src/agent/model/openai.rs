@@ -237,13 +237,21 @@ fn arguments(text: &str) -> anyhow::Result<Value> {
     if text.trim().is_empty() {
         return Ok(json!({}));
     }
-    serde_json::from_str(text)
-        .with_context(|| format!("a tool call's arguments are not JSON: {text}"))
+    serde_json::from_str(text).map_err(|e| {
+        anyhow::anyhow!(
+            "a tool call's arguments are not JSON ({e}): {}",
+            super::quoted(text)
+        )
+    })
 }
 
 fn parse_completion(body: Value) -> anyhow::Result<Turn> {
-    let completion: wire::Completion =
-        serde_json::from_value(body).context("the response is not a chat completion")?;
+    let completion: wire::Completion = serde_json::from_value(body).map_err(|e| {
+        anyhow::anyhow!(
+            "the response is not a chat completion: {}",
+            super::quoted(&e.to_string())
+        )
+    })?;
     let Some(choice) = completion.choices.into_iter().next() else {
         bail!("no choices in the response");
     };
@@ -283,10 +291,18 @@ struct Stream {
 
 impl Stream {
     fn chunk(&mut self, chunk: &Value, on_text: &mut dyn FnMut(&str)) -> anyhow::Result<()> {
-        let chunk: wire::Chunk = serde_json::from_value(chunk.clone())
-            .with_context(|| format!("a chunk that is not a chat completion chunk: {chunk}"))?;
+        let chunk: wire::Chunk = serde_json::from_value(chunk.clone()).map_err(|e| {
+            anyhow::anyhow!(
+                "a chunk that is not a chat completion chunk ({}): {}",
+                super::quoted(&e.to_string()),
+                super::quoted(&chunk.to_string())
+            )
+        })?;
         if let Some(error) = chunk.error {
-            bail!("the model stream reported an error: {}", error.message);
+            bail!(
+                "the model stream reported an error: {}",
+                super::quoted(&error.message)
+            );
         }
         if let Some(usage) = chunk.usage {
             self.usage = usage.into();

@@ -109,6 +109,13 @@ pub struct Toolbox<'s> {
     /// By skill name, the patterns of its `allowed-tools` the user
     /// approved: only these pre-approve calls while it is active.
     pub grants: BTreeMap<String, Vec<String>>,
+    /// By skill name, the tree an installed skill's grants were approved
+    /// for: checked when the skill is activated ([`super::pins`]).
+    pub pins: BTreeMap<String, super::pins::Pin>,
+    /// The skills whose pin held when they were activated.
+    pins_held: BTreeSet<String>,
+    /// Grants withdrawn since [`Toolbox::take_withdrawn`] last ran.
+    withdrawn: Vec<super::pins::Withdrawn>,
     /// How long a script or shell command may run.
     pub timeout: Duration,
     /// Bytes of each output stream kept.
@@ -138,6 +145,9 @@ impl<'s> Toolbox<'s> {
             protected_roots: Vec::new(),
             workspace,
             grants: BTreeMap::new(),
+            pins: BTreeMap::new(),
+            pins_held: BTreeSet::new(),
+            withdrawn: Vec::new(),
             timeout: Duration::from_secs(120),
             max_output: 30_000,
             sandbox: Sandbox::off(),
@@ -203,6 +213,8 @@ impl<'s> Toolbox<'s> {
     /// Approves every pattern of `name`'s `allowed-tools` for the rest of
     /// the run (the user said so at a prompt).
     pub fn grant_all(&mut self, name: &str) {
+        // The user approved the skill as it is now.
+        self.pins.remove(name);
         if let Some(skill) = self.skills.get(name) {
             self.grants
                 .insert(name.to_string(), skill.grantable_tools().to_vec());
@@ -314,6 +326,7 @@ impl<'s> Toolbox<'s> {
             .skills
             .get(name)
             .ok_or_else(|| format!("there is no skill named '{name}'"))?;
+        self.check_pin(name);
         if !self.loaded.insert((name.to_string(), args.to_string())) {
             return Ok(ToolOutput::ok(format!(
                 "The skill '{name}' is already loaded with these arguments; its instructions are above."
@@ -359,6 +372,37 @@ impl<'s> Toolbox<'s> {
             }),
             ..ToolOutput::ok(text)
         })
+    }
+
+    /// Withdraws `name`'s grants for the rest of the run when its folder
+    /// no longer holds the tree they were approved for. Hashes the folder
+    /// once per toolbox, and only for a skill with grants and a pin.
+    fn check_pin(&mut self, name: &str) {
+        if !self.grants.contains_key(name) || self.pins_held.contains(name) {
+            return;
+        }
+        let Some(pin) = self.pins.get(name) else {
+            return;
+        };
+        match pin.check() {
+            Ok(()) => {
+                self.pins_held.insert(name.to_string());
+            }
+            Err(reason) => {
+                self.grants.remove(name);
+                self.pins.remove(name);
+                self.withdrawn.push(super::pins::Withdrawn {
+                    skill: name.to_string(),
+                    reason,
+                });
+            }
+        }
+    }
+
+    /// The grants withdrawn since the last call, for the audit and a
+    /// warning.
+    pub fn take_withdrawn(&mut self) -> Vec<super::pins::Withdrawn> {
+        std::mem::take(&mut self.withdrawn)
     }
 
     fn use_skill(&mut self, input: &Value) -> Result<ToolOutput, String> {

@@ -490,7 +490,7 @@ fn is_lost_race(reason: &str) -> bool {
 pub fn init_repository(path: &Path, org_key: Option<(&str, &str)>) -> anyhow::Result<()> {
     let bare = path.extension().is_some_and(|e| e == "git");
     if bare {
-        let staging = tempfile::tempdir()?;
+        let staging = crate::fsutil::private_tempdir("skillpkg-index-", None)?;
         let repo = Repository::init(staging.path())?;
         IndexDir::init(staging.path(), org_key)?;
         commit_all(&repo, DEFAULT_BRANCH, "Create skill index")?;

@@ -392,7 +392,7 @@ fn describe_changes(target: &Path, old: &LockedSkill, cache: &Path) -> String {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let Ok(scratch) = tempfile::tempdir() else {
+    let Ok(scratch) = crate::fsutil::private_tempdir("skillpkg-diff-", None) else {
         return String::new();
     };
     match crate::store::diff::diff_against_archive(target, &archive, &name, scratch.path()) {
@@ -443,10 +443,7 @@ fn swap_into_place(staged: Staged, target: &Path, trash: &Path) -> anyhow::Resul
             .with_context(|| format!("could not move the new skill into {}", target.display()));
     }
     fs_err::create_dir_all(trash)?;
-    let aside = tempfile::Builder::new()
-        .prefix("old-")
-        .tempdir_in(trash)?
-        .keep();
+    let aside = crate::fsutil::private_tempdir("old-", Some(trash))?.keep();
     fs_err::rename(target, aside.join("tree"))?;
     staged
         .persist(target)

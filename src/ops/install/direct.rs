@@ -133,9 +133,7 @@ pub(crate) fn prepare(
     }
     fs_err::create_dir_all(staging)?;
     let wanted = name.rsplit('/').next().unwrap_or(name);
-    let checkout = tempfile::Builder::new()
-        .prefix(".source-")
-        .tempdir_in(staging)?;
+    let checkout = crate::fsutil::private_tempdir(".source-", Some(staging))?;
     let (dir, source, shown_origin) = match origin {
         DirectSource::Path(path) => (
             project_dir.join(path),

@@ -271,9 +271,7 @@ pub fn add_repo(
 ) -> anyhow::Result<(repo::RepoListing, Vec<Change>)> {
     let mut edit = Editing::open(project, dirs)?;
     fs_err::create_dir_all(project.staging_dir())?;
-    let scratch = tempfile::Builder::new()
-        .prefix(".list-")
-        .tempdir_in(project.staging_dir())?;
+    let scratch = crate::fsutil::private_tempdir(".list-", Some(&project.staging_dir()))?;
     let listing = repo::list_repo(request, &dirs.cache, options.offline, scratch.path())?;
     let picked = repo::pick(&listing, patterns)?;
     if name.is_some() && picked.len() != 1 {
