@@ -2,6 +2,7 @@
 //! validator, the lenient loader and prompt rendering.
 
 pub mod cache;
+pub mod chars;
 pub mod document;
 mod error;
 pub mod hidden;
