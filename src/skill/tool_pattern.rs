@@ -5,6 +5,39 @@
 //! them by [`strength`], so the strongest is shown last, next to the
 //! question.
 
+/// The rule an `allowed-tools` pattern breaks when it holds a line break,
+/// another control character, a Unicode line or paragraph separator or a
+/// bidirectional mark: the lenient loader drops such a pattern, and
+/// `validate --strict` warns about it.
+pub const UNSAFE_PATTERN_RULE: &str = "allowed-tools-unsafe-chars";
+
+/// About the most characters of an unsafe pattern a message shows,
+/// escaped.
+const SHOWN_PATTERN_CHARS: usize = 60;
+
+/// Whether `pattern` holds a character that could make a prompt listing
+/// it show something else than it says: see [`UNSAFE_PATTERN_RULE`].
+pub fn is_unsafe(pattern: &str) -> bool {
+    super::chars::has_line_breaking_chars(pattern)
+}
+
+/// What is wrong with an unsafe `pattern`, in words, the pattern shown
+/// escaped on one line and cut short.
+pub fn describe_unsafe(pattern: &str) -> String {
+    let mut shown = String::new();
+    for c in pattern.chars() {
+        // Cut between characters, never inside an escape.
+        if shown.chars().count() >= SHOWN_PATTERN_CHARS {
+            shown.push('…');
+            break;
+        }
+        shown.push_str(&super::chars::one_line_escaped(c.encode_utf8(&mut [0; 4])));
+    }
+    format!(
+        "allowed-tools pattern '{shown}' holds a line break, control character or bidirectional mark, which could disguise what an approval prompt shows"
+    )
+}
+
 /// A pattern, read: the skillpkg tools it names and, for `shell`, the
 /// words each command must start with.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -126,6 +159,21 @@ mod tests {
                 "Bash(git:*)",
                 "Bash"
             ]
+        );
+    }
+
+    #[test]
+    fn patterns_that_could_disguise_a_prompt_are_unsafe_and_shown_escaped() {
+        assert!(is_unsafe("Read(README.md\n\n\n)"));
+        assert!(is_unsafe("Read(a\u{2028}b)") && is_unsafe("Read(\u{202e}dm.EMDAER)"));
+        assert!(!is_unsafe("Bash(git add:*)"));
+        let spoof = format!("Read(README.md{})", "\n".repeat(100));
+        let described = describe_unsafe(&spoof);
+        assert!(!described.contains('\n'), "{described}");
+        assert!(described.starts_with("allowed-tools pattern 'Read(README.md\\u{a}\\u{a}"));
+        assert!(
+            described.contains("\\u{a}…' holds a line break"),
+            "{described}"
         );
     }
 
