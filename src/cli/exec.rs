@@ -147,8 +147,11 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         {
             match crate::ops::grants::set(&survey, name, true, &dirs) {
                 Ok(change) => eprintln!(
-                    "approved the grants of {name} ({})",
-                    change.recorded_in.display()
+                    "{}",
+                    super::printer::one_line_safe(&format!(
+                        "approved the grants of {name} ({})",
+                        change.recorded_in.display()
+                    ))
                 ),
                 Err(e) => eprintln!("could not record the approval: {e:#}"),
             }
@@ -316,28 +319,32 @@ fn read_answer() -> Option<String> {
 }
 
 /// Asks on the terminal about one call: yes, no, or (when a skill's
-/// unapproved grants ask for it) approve that skill's grants.
+/// unapproved grants ask for it) approve that skill's grants. One line
+/// per item, each escaped; the skill's patterns strongest last, right
+/// before the question.
 fn ask_about_call(request: &ApprovalRequest) -> Option<Answer> {
-    let mut asked = match (request.tool, request.input["command"].as_str()) {
-        ("shell", Some(line)) => format!(
-            "Allow shell to run:\n{}\n",
-            crate::agent::tools::command_line::describe(line)
-        ),
-        (tool, _) => format!("Allow {tool} {}", request.input),
+    let mut lines = match (request.tool, request.input["command"].as_str()) {
+        ("shell", Some(line)) => std::iter::once("Allow shell to run:".to_string())
+            .chain(
+                crate::agent::tools::command_line::describe(line)
+                    .into_iter()
+                    .map(|command| format!("  {command}")),
+            )
+            .collect(),
+        (tool, _) => vec![format!("Allow {tool} {}", request.input)],
     };
     let choices = match request.skill {
         Some((name, unapproved)) => {
-            asked = format!(
-                "{asked}\n(skill '{name}' asks for this in its allowed-tools; 'a' approves its grants for good: {})\n",
-                unapproved.join(", ")
-            );
+            lines.push(format!(
+                "(skill '{name}' asks for this in its allowed-tools; 'a' approves its grants for good:)"
+            ));
+            lines.extend(super::grants::pattern_lines(unapproved));
             "[y/N/a]"
         }
         None => "[y/N]",
     };
-    eprint!("{}? {choices} ", super::printer::terminal_safe(&asked));
-    let _ = std::io::stderr().flush();
-    Some(match read_answer()?.as_str() {
+    let answer = super::printer::ask(&lines, &format!("Allow it? {choices}"))?;
+    Some(match answer.as_str() {
         "y" | "yes" => Answer::Yes,
         "a" if request.skill.is_some() => Answer::ApproveSkill,
         _ => Answer::No,
