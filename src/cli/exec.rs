@@ -1,6 +1,6 @@
 //! `skillpkg exec <task>`
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use crate::agent::run::{Answer, ApprovalRequest, Budgets, Ending};
@@ -280,29 +280,7 @@ fn project_settings(
             crate::manifest::lock::Lockfile::load(&settings.dir.join(crate::project::LOCK_FILE))?;
         let trusted =
             crate::ops::project_trust::TrustedSettings::of(&settings.dir, &manifest, &lock);
-        // Trust covers them too: say so before the answer records it.
-        let outside: String = trusted
-            .outside
-            .iter()
-            .map(|source| format!("\n  {}", source.describe()))
-            .collect();
-        let outside = match outside.is_empty() {
-            true => outside,
-            false => format!(" It also lets installs read these sources outside it:{outside}"),
-        };
-        eprint!(
-            "{}\nTrust this project on this machine? [y/N] ",
-            super::printer::terminal_safe(&format!(
-                "{} is not trusted on this machine. Trusting it lets {} apply.{outside}",
-                settings.dir.display(),
-                trusted.describe_ignored(&settings.dir)
-            ))
-        );
-        let _ = std::io::stderr().flush();
-        if read_answer()
-            .as_deref()
-            .is_some_and(|a| a == "y" || a == "yes")
-        {
+        if ask_to_trust(&settings.dir, &trusted).is_some_and(|a| a == "y" || a == "yes") {
             crate::ops::project_trust::trust(&dirs, &settings.dir, &trusted)?;
             return crate::ops::skills::project_settings(cwd, &dirs);
         }
@@ -311,11 +289,35 @@ fn project_settings(
     Ok(settings)
 }
 
-/// One line from the terminal, trimmed and lowercased.
-fn read_answer() -> Option<String> {
-    let mut answer = String::new();
-    std::io::stdin().lock().read_line(&mut answer).ok()?;
-    Some(answer.trim().to_lowercase())
+/// Asks on the terminal whether to trust the project in `dir`, showing
+/// each thing trusting it lets apply on a line of its own, as
+/// `trust --project` lists them: every `[agent]` key with its value, every
+/// grant of the lock, and the sources outside it installs may then read
+/// (the same answer records them). Returns the answer.
+fn ask_to_trust(
+    dir: &std::path::Path,
+    trusted: &crate::ops::project_trust::TrustedSettings,
+) -> Option<String> {
+    use crate::ops::project_trust::TrustKind;
+    let shown = |line: &crate::ops::project_trust::TrustLine| {
+        format!("  {} {}", line.kind.label(), line.text)
+    };
+    let (outside, applied): (Vec<_>, Vec<_>) = trusted
+        .lines()
+        .into_iter()
+        .partition(|line| line.kind == TrustKind::Outside);
+    let mut lines = vec![format!(
+        "{} is not trusted on this machine. Trusting it lets {} apply:",
+        dir.display(),
+        trusted.describe_ignored(dir)
+    )];
+    lines.extend(applied.iter().map(shown));
+    if !outside.is_empty() {
+        // Trust covers them too: say so before the answer records it.
+        lines.push("It also lets installs read these sources outside it:".to_string());
+        lines.extend(outside.iter().map(shown));
+    }
+    super::printer::ask(&lines, "Trust this project on this machine? [y/N]")
 }
 
 /// Asks on the terminal about one call: yes, no, or (when a skill's

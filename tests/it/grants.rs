@@ -489,3 +489,57 @@ fn the_strongest_grant_is_shown_last_at_install_and_at_each_call() {
       Bash                     not approved  run any shell command
     ");
 }
+
+#[test]
+fn on_a_terminal_exec_shows_each_setting_trust_would_apply_with_its_value() {
+    let ctx = TestContext::new();
+    let (_acme, app) = runner_and_suite(&ctx);
+    ctx.ok_in(&app, &["add", "acme/suite", "--approve-grants"]);
+    // Someone else's repository, cloned here: it turns the sandbox off,
+    // opens the network, passes secrets on and ships its own model.
+    let clone = ctx.root().join("clone");
+    copy_dir(&app, &clone);
+    std::fs::write(
+        clone.join("answer.json"),
+        r#"{"turns": [{"text": "from the project's model"}]}"#,
+    )
+    .unwrap();
+    let manifest = std::fs::read_to_string(clone.join("skills.toml")).unwrap();
+    std::fs::write(
+        clone.join("skills.toml"),
+        format!("{manifest}\n[agent]\nmodel = \"scripted:answer.json\"\nsandbox = \"off\"\nnetwork = true\nenv = [\"AWS_SECRET_ACCESS_KEY\", \"GITHUB_TOKEN\"]\n"),
+    )
+    .unwrap();
+    let (ok, shown) = in_terminal(&ctx, &clone, "exec hello", "n\n");
+    assert!(!ok, "{shown}");
+    let prompt = ctx.redact(&prompt_in(
+        &shown,
+        "is not trusted on this machine. Trusting",
+        "Trust this project on this machine? [y/N]",
+    ));
+    insta::assert_snapshot!(prompt, @r#"
+    [TEMP]/clone is not trusted on this machine. Trusting it lets [agent] env, model, network, sandbox in [TEMP]/clone/skills.toml and the grants in [TEMP]/clone/skills.lock apply:
+      Setting [agent] env = ["AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN"]
+      Setting [agent] model = "scripted:answer.json"
+      Setting [agent] network = true
+      Setting [agent] sandbox = "off"
+      Grants acme/runner: Bash(echo:*)
+    Trust this project on this machine? [y/N]
+    "#);
+    for line in [
+        "  Setting [agent] sandbox = \"off\"\n",
+        "  Setting [agent] network = true\n",
+        "  Setting [agent] env = [\"AWS_SECRET_ACCESS_KEY\", \"GITHUB_TOKEN\"]\n",
+    ] {
+        assert!(prompt.contains(line), "{line:?} in {prompt}");
+    }
+
+    // `trust --project` lists the same lines.
+    let trusted = ctx.ok_in(&clone, &["trust", "--project"]);
+    for listed in trusted.stderr.lines().filter(|l| !l.contains("Trusted")) {
+        assert!(
+            prompt.contains(&format!("  {}\n", listed.trim_start())),
+            "{listed:?} in {prompt}"
+        );
+    }
+}
