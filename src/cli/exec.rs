@@ -1,6 +1,6 @@
 //! `skillpkg exec <task>`
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use crate::agent::run::{Answer, ApprovalRequest, Budgets, Ending};
@@ -151,8 +151,11 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         {
             match crate::ops::grants::set(&survey, name, true, &dirs) {
                 Ok(change) => eprintln!(
-                    "approved the grants of {name} ({})",
-                    change.recorded_in.display()
+                    "{}",
+                    super::printer::one_line_safe(&format!(
+                        "approved the grants of {name} ({})",
+                        change.recorded_in.display()
+                    ))
                 ),
                 Err(e) => eprintln!("could not record the approval: {e:#}"),
             }
@@ -312,29 +315,7 @@ fn project_settings(
             crate::manifest::lock::Lockfile::load(&settings.dir.join(crate::project::LOCK_FILE))?;
         let trusted =
             crate::ops::project_trust::TrustedSettings::of(&settings.dir, &manifest, &lock);
-        // Trust covers them too: say so before the answer records it.
-        let outside: String = trusted
-            .outside
-            .iter()
-            .map(|source| format!("\n  {}", source.describe()))
-            .collect();
-        let outside = match outside.is_empty() {
-            true => outside,
-            false => format!(" It also lets installs read these sources outside it:{outside}"),
-        };
-        eprint!(
-            "{}\nTrust this project on this machine? [y/N] ",
-            super::printer::terminal_safe(&format!(
-                "{} is not trusted on this machine. Trusting it lets {} apply.{outside}",
-                settings.dir.display(),
-                trusted.describe_ignored(&settings.dir)
-            ))
-        );
-        let _ = std::io::stderr().flush();
-        if read_answer()
-            .as_deref()
-            .is_some_and(|a| a == "y" || a == "yes")
-        {
+        if ask_to_trust(&settings.dir, &trusted).is_some_and(|a| a == "y" || a == "yes") {
             crate::ops::project_trust::trust(&dirs, &settings.dir, &trusted)?;
             return crate::ops::skills::project_settings(cwd, &dirs);
         }
@@ -343,36 +324,64 @@ fn project_settings(
     Ok(settings)
 }
 
-/// One line from the terminal, trimmed and lowercased.
-fn read_answer() -> Option<String> {
-    let mut answer = String::new();
-    std::io::stdin().lock().read_line(&mut answer).ok()?;
-    Some(answer.trim().to_lowercase())
+/// Asks on the terminal whether to trust the project in `dir`, showing
+/// each thing trusting it lets apply on a line of its own, as
+/// `trust --project` lists them: every `[agent]` key with its value, every
+/// grant of the lock, and the sources outside it installs may then read
+/// (the same answer records them). Returns the answer.
+fn ask_to_trust(
+    dir: &std::path::Path,
+    trusted: &crate::ops::project_trust::TrustedSettings,
+) -> Option<String> {
+    use crate::ops::project_trust::TrustKind;
+    let shown = |line: &crate::ops::project_trust::TrustLine| {
+        format!("  {} {}", line.kind.label(), line.text)
+    };
+    let (outside, applied): (Vec<_>, Vec<_>) = trusted
+        .lines()
+        .into_iter()
+        .partition(|line| line.kind == TrustKind::Outside);
+    let mut lines = vec![format!(
+        "{} is not trusted on this machine. Trusting it lets {} apply:",
+        dir.display(),
+        trusted.describe_ignored(dir)
+    )];
+    lines.extend(applied.iter().map(shown));
+    if !outside.is_empty() {
+        // Trust covers them too: say so before the answer records it.
+        lines.push("It also lets installs read these sources outside it:".to_string());
+        lines.extend(outside.iter().map(shown));
+    }
+    super::printer::ask(&lines, "Trust this project on this machine? [y/N]")
 }
 
 /// Asks on the terminal about one call: yes, no, or (when a skill's
-/// unapproved grants ask for it) approve that skill's grants.
+/// unapproved grants ask for it) approve that skill's grants. One line
+/// per item, each escaped; the skill's patterns strongest last, right
+/// before the question.
 fn ask_about_call(request: &ApprovalRequest) -> Option<Answer> {
-    let mut asked = match (request.tool, request.input["command"].as_str()) {
-        ("shell", Some(line)) => format!(
-            "Allow shell to run:\n{}\n",
-            crate::agent::tools::command_line::describe(line)
-        ),
-        (tool, _) => format!("Allow {tool} {}", request.input),
+    let mut lines = match (request.tool, request.input["command"].as_str()) {
+        ("shell", Some(line)) => std::iter::once("Allow shell to run:".to_string())
+            .chain(
+                crate::agent::tools::command_line::describe(line)
+                    .into_iter()
+                    .map(|command| format!("  {command}")),
+            )
+            .collect(),
+        (tool, _) => vec![format!("Allow {tool} {}", request.input)],
     };
     let choices = match request.skill {
         Some((name, unapproved)) => {
-            asked = format!(
-                "{asked}\n(skill '{name}' asks for this in its allowed-tools; 'a' approves its grants for good: {})\n",
-                unapproved.join(", ")
-            );
+            lines.push(format!(
+                "(skill '{name}' asks for this in its allowed-tools; 'a' approves its grants for good:)"
+            ));
+            lines.extend(super::grants::pattern_lines(unapproved));
             "[y/N/a]"
         }
         None => "[y/N]",
     };
-    eprint!("{}? {choices} ", super::printer::terminal_safe(&asked));
-    let _ = std::io::stderr().flush();
-    Some(match read_answer()?.as_str() {
+    let answer = super::printer::ask(&lines, &format!("Allow it? {choices}"))?;
+    Some(match answer.as_str() {
         "y" | "yes" => Answer::Yes,
         "a" if request.skill.is_some() => Answer::ApproveSkill,
         _ => Answer::No,

@@ -1,6 +1,7 @@
 //! `skillpkg grants list|approve|revoke`
 
 use crate::ops::grants::{Keeper, SkillGrants};
+use crate::skill::tool_pattern::strongest_last;
 
 use super::{Context, ExitStatus};
 
@@ -77,7 +78,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
 }
 
 /// One block per skill: where its approval is kept, then each pattern,
-/// approved or not, in plain words.
+/// approved or not, in plain words, the strongest last. Every line is
+/// escaped to stay one line.
 fn list(context: &Context, survey: &[SkillGrants]) {
     if survey.is_empty() {
         context
@@ -85,27 +87,45 @@ fn list(context: &Context, survey: &[SkillGrants]) {
             .status("Grants", "no skill's allowed-tools asks for tools");
         return;
     }
+    let show = |line: String| context.printer.data(super::printer::one_line_safe(&line));
     for skill in survey {
         let kept = match &skill.keeper {
             Keeper::Builtin => "built into skillpkg".to_string(),
             Keeper::Lock { lock, name } => format!("{name} in {}", lock.display()),
             Keeper::HandWritten => "hand-written; approvals in the user's config".to_string(),
         };
-        context
-            .printer
-            .data(format_args!("{} ({} root, {kept})", skill.name, skill.root));
-        for pattern in &skill.asks {
-            let state = match skill.approved.contains(pattern) {
+        show(format!("{} ({} root, {kept})", skill.name, skill.root));
+        let mut asks: Vec<&str> = skill.asks.iter().map(String::as_str).collect();
+        strongest_last(&mut asks);
+        for pattern in asks {
+            let state = match skill.approved.iter().any(|p| p == pattern) {
                 true => "approved",
                 false => "not approved",
             };
-            context.printer.data(format_args!(
+            show(format!(
                 "  {pattern:<24} {state:<13} {}",
                 crate::agent::tools::policy::describe(pattern)
             ));
         }
         if let Some(note) = &skill.note {
-            context.printer.data(format_args!("  note: {note}"));
+            show(format!("  note: {note}"));
         }
     }
+}
+
+/// The lines a prompt shows for `patterns`: one each, with what it lets a
+/// skill do in plain words, the strongest last (so it stands right before
+/// the question).
+pub(super) fn pattern_lines(patterns: &[String]) -> Vec<String> {
+    let mut patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
+    strongest_last(&mut patterns);
+    patterns
+        .into_iter()
+        .map(|pattern| {
+            format!(
+                "  {pattern:<24} {}",
+                crate::agent::tools::policy::describe(pattern)
+            )
+        })
+        .collect()
 }

@@ -75,35 +75,22 @@ fn on_a_terminal() -> bool {
 /// Once answered `a`, every later question of this run is answered yes.
 static APPROVE_ALL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Asks on the terminal whether to approve what a skill asks for.
+/// Asks on the terminal whether to approve what a skill asks for: one
+/// line per pattern, each escaped, the strongest last, right before the
+/// question.
 fn ask_about_grants(request: &GrantRequest) -> bool {
-    use std::io::{BufRead, Write};
     use std::sync::atomic::Ordering;
     if APPROVE_ALL.load(Ordering::Relaxed) {
         return true;
     }
-    let mut text = format!(
-        "{} v{} asks to pre-approve, while it is active:\n",
+    let mut lines = vec![format!(
+        "{} v{} asks to pre-approve, while it is active:",
         request.name, request.version
-    );
-    for pattern in &request.unapproved {
-        text.push_str(&format!(
-            "  {pattern:<24} {}\n",
-            crate::agent::tools::policy::describe(pattern)
-        ));
-    }
-    eprint!(
-        "{}Approve? [y/N/a = all] ",
-        super::printer::terminal_safe(&text)
-    );
-    let _ = std::io::stderr().flush();
-    let mut answer = String::new();
-    if std::io::stdin().lock().read_line(&mut answer).is_err() {
-        return false;
-    }
-    match answer.trim() {
-        "y" | "Y" | "yes" => true,
-        "a" | "A" | "all" => {
+    )];
+    lines.extend(super::grants::pattern_lines(&request.unapproved));
+    match super::printer::ask(&lines, "Approve? [y/N/a = all]").as_deref() {
+        Some("y" | "yes") => true,
+        Some("a" | "all") => {
             APPROVE_ALL.store(true, Ordering::Relaxed);
             true
         }

@@ -329,12 +329,9 @@ fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::Load
             skipped.message
         ));
     }
-    // What anyone on the machine could have changed is always said.
-    let security = |warning: &String| {
-        warning
-            .strip_prefix(crate::skill::load::WORLD_WRITABLE)
-            .is_some_and(|rest| rest.starts_with(':'))
-    };
+    // What speaks of the user's safety (a skill anyone on the machine
+    // could have changed, a grant dropped as unsafe) is always said.
+    let security = |warning: &String| crate::skill::load::is_security_warning(warning);
     for entry in loaded.set.all() {
         for warning in entry.skill.warnings.iter().filter(|w| security(w)) {
             printer.warn(format_args!(

@@ -185,21 +185,37 @@ pub(super) fn count(count: usize, noun: &str) -> String {
 /// them) and bidirectional marks, as `\u{1b}`. Names, descriptions and
 /// file names from packages, and what a model writes, pass through here.
 pub(super) fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t') || crate::store::names::is_bidi_mark(c)
-    };
-    if !text.chars().any(unsafe_char) {
-        return std::borrow::Cow::Borrowed(text);
+    crate::skill::chars::escape_chars(text, |c| {
+        (c.is_control() && c != '\n' && c != '\t') || crate::skill::chars::is_bidi_mark(c)
+    })
+}
+
+/// `text` made safe to show as one item on one line: what
+/// [`terminal_safe`] escapes, and line breaks, tabs and the Unicode line
+/// and paragraph separators too, so that no item of a prompt or a list
+/// can push another off the screen or pose as a line of its own.
+pub(super) fn one_line_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::skill::chars::one_line_escaped(text)
+}
+
+/// Asks `question` on the terminal after `lines`, each written on one
+/// line of its own ([`one_line_safe`]), and reads the answer: one line,
+/// trimmed and lowercased; `None` when nothing can be read.
+pub(super) fn ask(lines: &[String], question: &str) -> Option<String> {
+    use std::io::BufRead as _;
+    let mut asked = String::new();
+    for line in lines {
+        asked.push_str(&one_line_safe(line));
+        asked.push('\n');
     }
-    let mut safe = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if unsafe_char(c) {
-            safe.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            safe.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(safe)
+    asked.push_str(&one_line_safe(question));
+    let mut stderr = std::io::stderr().lock();
+    let _ = write!(stderr, "{asked} ");
+    let _ = stderr.flush();
+    drop(stderr);
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer).ok()?;
+    Some(answer.trim().to_lowercase())
 }
 
 /// The hints of every error in the chain that carries some, outermost
@@ -265,6 +281,10 @@ mod safety {
         assert_eq!(
             terminal_safe("a\u{1b}[2Jb\u{202e}c\r"),
             "a\\u{1b}[2Jb\\u{202e}c\\u{d}"
+        );
+        assert_eq!(
+            super::one_line_safe("Read(a\n\tb\u{2028})\u{1b}"),
+            "Read(a\\u{a}\\u{9}b\\u{2028})\\u{1b}"
         );
     }
 }

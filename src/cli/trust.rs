@@ -80,22 +80,11 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
 
 /// Lists what trusting a project lets run: its `[agent]` settings, the
 /// grants its lock records, and the sources outside it that installs may
-/// then read.
+/// then read, one status line each.
 fn describe_trusted(context: &Context, settings: &crate::ops::project_trust::TrustedSettings) {
-    if let Ok(toml::Value::Table(agent)) = toml::Value::try_from(settings.agent) {
-        for (key, value) in agent {
-            context
-                .printer
-                .status("Setting", format_args!("[agent] {key} = {value}"));
-        }
-    }
-    for skill in settings.lock.skills.iter().filter(|s| !s.grants.is_empty()) {
-        context.printer.status(
-            "Grants",
-            format_args!("{}: {}", skill.name, skill.grants.join(", ")),
-        );
-    }
-    for source in &settings.outside {
-        context.printer.status("Outside", source.describe());
+    for line in settings.lines() {
+        context
+            .printer
+            .status(line.kind.label(), super::printer::one_line_safe(&line.text));
     }
 }

@@ -36,6 +36,39 @@ pub struct TrustedSettings<'a> {
     pub outside: Vec<OutsideSource>,
 }
 
+/// What a line of [`TrustedSettings::lines`] speaks of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrustKind {
+    /// A key of the `[agent]` table.
+    Setting,
+    /// A pattern the lock grants a skill.
+    Grant,
+    /// A source outside the project that installs may read.
+    Outside,
+}
+
+impl TrustKind {
+    /// The word shown before such a line.
+    pub fn label(self) -> &'static str {
+        match self {
+            TrustKind::Setting => "Setting",
+            TrustKind::Grant => "Grants",
+            TrustKind::Outside => "Outside",
+        }
+    }
+}
+
+/// One thing trusting a project lets apply, in words, as both
+/// `trust --project` and exec's trust prompt show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrustLine {
+    /// What it speaks of.
+    pub kind: TrustKind,
+    /// `[agent] sandbox = "off"`, `acme/runner: Bash(git:*)` or
+    /// `helper: path = "../helper" (/home/me/helper)`.
+    pub text: String,
+}
+
 #[derive(Serialize)]
 struct Hashed<'a> {
     agent: &'a AgentSection,
@@ -131,6 +164,49 @@ impl<'a> TrustedSettings<'a> {
         };
         let text = serde_json::to_string(&hashed).expect("the settings serialise");
         format!("sha256:{}", crate::store::hash::sha256_hex(text.as_bytes()))
+    }
+
+    /// Everything trusting the project lets apply, one item a line: each
+    /// key of `[agent]` as `[agent] key = value` (so `sandbox = "off"`,
+    /// `network = true` and the variables `env` passes on each stand on a
+    /// line of their own), then each pattern the lock grants a skill, the
+    /// strongest last, then each source outside the project that installs
+    /// may then read.
+    pub fn lines(&self) -> Vec<TrustLine> {
+        let line = |kind, text| TrustLine { kind, text };
+        let mut lines: Vec<TrustLine> = self
+            .setting_lines()
+            .into_iter()
+            .map(|text| line(TrustKind::Setting, text))
+            .collect();
+        let mut grants: Vec<(&str, &str)> = self
+            .grants()
+            .into_iter()
+            .flat_map(|(skill, patterns)| patterns.iter().map(move |p| (skill, p.as_str())))
+            .collect();
+        grants.sort_by_key(|(_, pattern)| crate::skill::tool_pattern::strength(pattern));
+        lines.extend(
+            grants
+                .into_iter()
+                .map(|(skill, pattern)| line(TrustKind::Grant, format!("{skill}: {pattern}"))),
+        );
+        lines.extend(
+            self.outside
+                .iter()
+                .map(|source| line(TrustKind::Outside, source.describe())),
+        );
+        lines
+    }
+
+    /// `[agent] key = value` for each key set, values in TOML's spelling.
+    fn setting_lines(&self) -> Vec<String> {
+        match toml::Value::try_from(self.agent) {
+            Ok(toml::Value::Table(agent)) => agent
+                .iter()
+                .map(|(key, value)| format!("[agent] {key} = {value}"))
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// What an untrusted project in `dir` has ignored, in words:
@@ -309,6 +385,22 @@ mod tests {
         }
     }
 
+    use crate::manifest::lock::LockedSkill;
+    use crate::manifest::source_id::SourceId;
+
+    fn locked(name: &str, grants: &[&str]) -> LockedSkill {
+        LockedSkill {
+            name: name.into(),
+            version: "1.0.0".into(),
+            source: SourceId::registry("https://skills.example.com/index/"),
+            checksum: None,
+            tree: "h1:x".into(),
+            signer: None,
+            dependencies: Vec::new(),
+            grants: grants.iter().map(|g| g.to_string()).collect(),
+        }
+    }
+
     #[test]
     fn trust_covers_the_version_source_and_tree_of_each_granted_entry() {
         let root = tempfile::tempdir().unwrap();
@@ -347,5 +439,38 @@ mod tests {
         let swapped = super::tests::lock("1.1.0", SOURCE, "h1:a", "1.0.0");
         let swapped = super::tests::settings(&agent, &swapped);
         assert!(!is_trusted(&dirs, root.path(), &swapped).unwrap());
+    }
+
+    #[test]
+    fn every_setting_stands_on_a_line_with_its_value_and_the_strongest_grant_is_last() {
+        let manifest = Manifest {
+            agent: AgentSection {
+                model: Some("scripted:repo-model.json".into()),
+                sandbox: Some("off".into()),
+                network: Some(true),
+                env: vec!["AWS_SECRET_ACCESS_KEY".into(), "GITHUB_TOKEN".into()],
+                ..AgentSection::default()
+            },
+            ..Manifest::default()
+        };
+        let mut lock = Lockfile::default();
+        lock.skills.push(locked("acme/ops", &["Bash", "Read"]));
+        lock.skills.push(locked("acme/git", &["Bash(git:*)"]));
+        let dir = tempfile::tempdir().unwrap();
+        let settings = TrustedSettings::of(dir.path(), &manifest, &lock);
+        let shown: Vec<String> = settings
+            .lines()
+            .iter()
+            .map(|line| format!("{} {}", line.kind.label(), line.text))
+            .collect();
+        insta::assert_snapshot!(shown.join("\n"), @r#"
+        Setting [agent] env = ["AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN"]
+        Setting [agent] model = "scripted:repo-model.json"
+        Setting [agent] network = true
+        Setting [agent] sandbox = "off"
+        Grants acme/ops: Read
+        Grants acme/git: Bash(git:*)
+        Grants acme/ops: Bash
+        "#);
     }
 }

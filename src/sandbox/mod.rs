@@ -423,16 +423,6 @@ pub fn homes(home: Option<&Path>) -> Vec<PathBuf> {
     homes
 }
 
-/// A new temporary folder only its owner may enter (0700, whatever the
-/// umask), removed when dropped.
-pub fn private_dir(prefix: &str) -> std::io::Result<tempfile::TempDir> {
-    use std::os::unix::fs::PermissionsExt as _;
-    tempfile::Builder::new()
-        .prefix(prefix)
-        .permissions(std::fs::Permissions::from_mode(0o700))
-        .tempdir()
-}
-
 /// Refuses a workspace where the sandbox would protect little: the home
 /// directory (or a folder above it), or one holding skillpkg's config dir.
 pub fn check_workspace(workspace: &Path, home: Option<&Path>, config: &Path) -> Result<(), Hinted> {
@@ -488,7 +478,7 @@ fn probe() -> Result<(), String> {
     if !cfg!(target_os = "linux") {
         return Err("the sandbox needs Linux (Landlock and namespaces)".into());
     }
-    let dir = private_dir("skillpkg-probe-")
+    let dir = crate::fsutil::private_tempdir("skillpkg-probe-", None)
         .map_err(|e| format!("could not create a temporary folder: {e}"))?;
     // Every step of a real command: a fresh folder with a path put back
     // in it, a protected path, a hidden one.

@@ -15,6 +15,7 @@ use super::model::{Skill, SkillMeta, split_allowed_tools};
 use super::name::{check_name, normalize_name};
 use super::spec::{ALLOWED_FIELDS, MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH};
 use super::stat::FileStat;
+use super::tool_pattern::{self, UNSAFE_PATTERN_RULE};
 use super::validate::directory_name;
 use super::yaml::parse_yaml;
 use super::{SkillError, pystr};
@@ -33,14 +34,44 @@ pub const CLIENT_FIELDS: [&str; 9] = [
     "when_to_use",
 ];
 
-/// Whether anyone may write what `metadata` describes (its mode has the
-/// other-write bit).
 /// The rule of the warning a world-writable skill gets: a security
 /// warning, which is always shown.
 pub const WORLD_WRITABLE: &str = "world-writable";
 
+/// Whether anyone may write what `stat` describes (its mode has the
+/// other-write bit).
 fn is_world_writable(stat: Option<&FileStat>) -> bool {
     stat.is_some_and(FileStat::world_writable)
+}
+
+/// Whether `warning`, one of a [`Skill`]'s, speaks of the user's safety
+/// (anyone may change the skill; a grant it asks for was dropped): such a
+/// warning is always shown, not only with `-v`.
+pub fn is_security_warning(warning: &str) -> bool {
+    [WORLD_WRITABLE, UNSAFE_PATTERN_RULE].iter().any(|rule| {
+        warning
+            .strip_prefix(rule)
+            .is_some_and(|rest| rest.starts_with(':'))
+    })
+}
+
+/// The patterns of an `allowed-tools` value, without those that could
+/// disguise what an approval prompt shows (a line break, a control
+/// character, a bidirectional mark): each of those is dropped, with a
+/// warning naming [`UNSAFE_PATTERN_RULE`], and pre-approves nothing.
+fn safe_allowed_tools(value: Option<&Value>, warnings: &mut Vec<String>) -> Vec<String> {
+    let (kept, dropped): (Vec<String>, Vec<String>) = value
+        .map(split_allowed_tools)
+        .unwrap_or_default()
+        .into_iter()
+        .partition(|pattern| !tool_pattern::is_unsafe(pattern));
+    for pattern in dropped {
+        warnings.push(format!(
+            "{UNSAFE_PATTERN_RULE}: {}; it is dropped, and pre-approves nothing",
+            tool_pattern::describe_unsafe(&pattern)
+        ));
+    }
+    kept
 }
 
 /// Renders a scalar the way it was probably meant: strings as they are,
@@ -181,6 +212,7 @@ fn skill_from(
         _ => BTreeMap::new(),
     };
 
+    let allowed_tools = safe_allowed_tools(fields.get("allowed-tools"), &mut warnings);
     let world_writable = [(dir, dir_metadata), (skill_md.as_path(), file_metadata)]
         .into_iter()
         .find(|(_, metadata)| is_world_writable(*metadata))
@@ -199,10 +231,7 @@ fn skill_from(
             description,
             license: fields.get("license").and_then(scalar_text),
             compatibility,
-            allowed_tools: fields
-                .get("allowed-tools")
-                .map(split_allowed_tools)
-                .unwrap_or_default(),
+            allowed_tools,
             metadata,
             extra,
         },
@@ -265,6 +294,33 @@ mod tests {
             serde_json::to_value(load_skill(&dir).unwrap()).unwrap()
         );
         assert_eq!(parsed["warnings"].as_array().unwrap().len(), 2, "{parsed}");
+    }
+
+    #[test]
+    fn a_tool_pattern_that_could_disguise_a_prompt_is_dropped_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let skill_dir = dir.path().join("spoof");
+        std::fs::create_dir_all(&skill_dir).unwrap();
+        std::fs::write(
+            skill_dir.join("SKILL.md"),
+            "---\nname: spoof\ndescription: Spoofs. Use when testing.\nallowed-tools: \"Bash(git:*) Read(README.md\\n\\n) Read(a\\u2028b) Write(\\u202e)\"\n---\n",
+        )
+        .unwrap();
+        let skill = load_skill(&skill_dir).unwrap();
+        assert_eq!(skill.meta.allowed_tools, ["Bash(git:*)"]);
+        let dropped: Vec<&String> = skill
+            .warnings
+            .iter()
+            .filter(|w| w.starts_with("allowed-tools-unsafe-chars: allowed-tools pattern '"))
+            .collect();
+        assert_eq!(dropped.len(), 3, "{:?}", skill.warnings);
+        assert!(dropped.iter().all(|w| is_security_warning(w)));
+        assert!(
+            dropped[0].contains("'Read(README.md\\u{a}\\u{a})'"),
+            "{}",
+            dropped[0]
+        );
+        assert!(!dropped.iter().any(|w| w.contains('\n')));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! validator, the lenient loader and prompt rendering.
 
 pub mod cache;
+pub mod chars;
 pub mod document;
 mod error;
 pub mod hidden;
@@ -13,6 +14,7 @@ pub mod pystr;
 pub mod spec;
 pub mod stat;
 pub mod strict_yaml;
+pub mod tool_pattern;
 pub mod validate;
 pub mod yaml;
 

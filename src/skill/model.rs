@@ -214,7 +214,9 @@ pub fn split_allowed_tools(value: &serde_json::Value) -> Vec<String> {
     }
 }
 
-fn split_tool_string(s: &str) -> Vec<String> {
+/// Splits one `allowed-tools` string into patterns: at spaces and commas
+/// outside parentheses.
+pub fn split_tool_string(s: &str) -> Vec<String> {
     let mut tools = Vec::new();
     let mut current = String::new();
     let mut depth = 0usize;

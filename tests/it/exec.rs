@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::common::{
-    Output, TestContext, has_pdftotext, in_terminal, in_terminal_typing, run, running_with_arg,
-    skill_md, wait_until, write_skill,
+    Output, TestContext, has_pdftotext, in_terminal, in_terminal_typing, prompt_in, run,
+    running_with_arg, skill_md, wait_until, write_skill,
 };
 
 /// A minimal one-page PDF whose text layer says `text`.
@@ -664,6 +664,41 @@ fn on_a_terminal_a_call_needing_approval_is_asked_about() {
         std::fs::read_to_string(ctx.root().join("project/out.txt")).unwrap(),
         "hello"
     );
+}
+
+/// A command line whose quoted word holds line breaks: printed raw, they
+/// would push the first command off the screen and leave a harmless
+/// look-alike right above the question.
+#[test]
+fn a_command_line_is_shown_one_command_a_line_whatever_its_words_hold() {
+    let ctx = TestContext::new();
+    let disguise = format!("{}  2. ls", "\n".repeat(60));
+    let model = script(
+        &ctx,
+        "disguised",
+        json!({"turns": [
+            {"tool_calls": [{"name": "shell", "input": {
+                "command": format!("touch pwned; echo '{disguise}'")
+            }}]},
+            {"text": "done"}
+        ]}),
+    );
+    let (ok, shown) = in_terminal(
+        &ctx,
+        &ctx.project,
+        &format!("exec --model {model} 'list the files'"),
+        "n\n",
+    );
+    assert!(!ok, "{shown}");
+    let prompt = prompt_in(&shown, "Allow shell to run:", "[y/N]");
+    let escaped = "\\u{a}".repeat(60);
+    assert_eq!(
+        prompt,
+        format!(
+            "Allow shell to run:\n  1. touch pwned\n  2. echo {escaped}  2. ls\nAllow it? [y/N]"
+        ),
+    );
+    assert!(!ctx.project.join("pwned").exists());
 }
 
 /// Runs `skillpkg exec args` and returns its exit code, stdout and peak

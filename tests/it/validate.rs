@@ -516,3 +516,27 @@ fn strict_mode_adds_warnings_without_failing() {
         "{hidden}"
     );
 }
+
+#[test]
+fn an_allowed_tools_pattern_that_could_disguise_a_prompt_warns_only_with_strict() {
+    let ctx = TestContext::new();
+    let dir = ctx.root().join("spoof");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: spoof\ndescription: Reads the README. Use when asked about it.\nallowed-tools: \"Bash Read(README.md\\n\\n\\n)\"\n---\nRead it.\n",
+    )
+    .unwrap();
+    // The reference's verdict, unchanged: valid.
+    let plain = run(ctx.command().arg("validate").arg(&dir)).assert_ok();
+    insta::assert_snapshot!(ctx.redact(&plain.stdout), @"[TEMP]/spoof: valid");
+    if let Some(reference) = reference_verdicts(std::slice::from_ref(&dir)) {
+        assert_eq!(reference[0]["valid"], true, "{}", reference[0]);
+    }
+
+    let strict = run(ctx.command().args(["validate", "--strict"]).arg(&dir)).assert_ok();
+    insta::assert_snapshot!(ctx.redact(&strict.stdout), @r"
+    [TEMP]/spoof/SKILL.md: warning[allowed-tools-unsafe-chars]: allowed-tools pattern 'Read(README.md\u{a}\u{a}\u{a})' holds a line break, control character or bidirectional mark, which could disguise what an approval prompt shows; agents loading it through skillpkg drop it
+    [TEMP]/spoof: valid
+    ");
+}

@@ -152,26 +152,26 @@ pub fn split(line: &str) -> Vec<SimpleCommand> {
     commands
 }
 
-/// The command line in plain words, one simple command a line, each
-/// with what makes it opaque: what an approval prompt shows.
-pub fn describe(line: &str) -> String {
+/// The command line in plain words, one line per simple command, each
+/// with what makes it opaque: what an approval prompt shows. The lines
+/// hold the words as the model wrote them; the prompt escapes them.
+pub fn describe(line: &str) -> Vec<String> {
     let commands = split(line);
     if commands.is_empty() {
-        return "  (nothing)".to_string();
+        return vec!["(nothing)".to_string()];
     }
     commands
         .iter()
         .enumerate()
         .map(|(i, command)| match command.opaque {
-            None => format!("  {}. {}", i + 1, command.display()),
+            None => format!("{}. {}", i + 1, command.display()),
             Some(why) => format!(
-                "  {}. {}   ({why}: runs as written)",
+                "{}. {}   ({why}: runs as written)",
                 i + 1,
                 command.display()
             ),
         })
-        .collect::<Vec<_>>()
-        .join("\n")
+        .collect()
 }
 
 /// Whether `word` is `NAME=value` with a shell variable name.
@@ -284,7 +284,10 @@ mod tests {
     fn approval_prompts_list_the_commands_in_plain_words() {
         assert_eq!(
             describe("git status && git log > out"),
-            "  1. git status\n  2. git log > out   (a redirection: runs as written)"
+            [
+                "1. git status",
+                "2. git log > out   (a redirection: runs as written)"
+            ]
         );
     }
 }

@@ -642,7 +642,7 @@ impl<'s> Toolbox<'s> {
         extra_env: &[(&str, &Path)],
     ) -> Result<process::Outcome, String> {
         if self.sandbox.mode != SandboxMode::Off && self.tmpdir.is_none() {
-            let made = sandbox::private_dir("skillpkg-tmp-")
+            let made = crate::fsutil::private_tempdir("skillpkg-tmp-", None)
                 .and_then(|dir| Ok((std::fs::canonicalize(dir.path())?, dir)))
                 .map_err(|e| format!("could not create a private temporary folder: {e}"))?;
             self.tmpdir = Some((made.1, made.0));

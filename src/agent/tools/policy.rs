@@ -37,38 +37,19 @@ pub struct Grant {
 }
 
 /// The grants of one pattern: Claude Code's names (`Read`, `Write`,
-/// `Edit`, `Bash`, `Bash(git:*)`, `Grep`, `Glob`, `LS`) or skillpkg's own.
-/// An unknown name grants nothing (fail closed).
+/// `Edit`, `Bash`, `Bash(git:*)`, `Grep`, `Glob`, `LS`) or skillpkg's own
+/// (see [`crate::skill::tool_pattern::parse`]). An unknown name grants
+/// nothing (fail closed).
 pub fn grants(pattern: &str) -> Vec<Grant> {
-    let (name, inner) = match pattern.split_once('(') {
-        Some((name, rest)) => (name.trim(), rest.strip_suffix(')').map(str::trim)),
-        None => (pattern.trim(), None),
-    };
-    let command = inner
-        .filter(|i| !i.is_empty() && *i != "*")
-        .map(|i| i.strip_suffix(":*").unwrap_or(i).trim().to_string());
-    let tools: &[&'static str] = match name {
-        "Read" => &["read_file", "read_resource"],
-        "Write" | "Edit" | "MultiEdit" => &["write_file"],
-        "Bash" | "shell" => &["shell"],
-        "Grep" | "grep" => &["grep"],
-        "Glob" | "LS" | "list_dir" => &["list_dir"],
-        "read_file" => &["read_file"],
-        "read_resource" => &["read_resource"],
-        "write_file" => &["write_file"],
-        "run_script" => &["run_script"],
-        "use_skill" => &["use_skill"],
-        "search_skills" => &["search_skills"],
-        _ => &[],
-    };
-    tools
+    let parsed = crate::skill::tool_pattern::parse(pattern);
+    parsed
+        .tools
         .iter()
         .map(|tool| Grant {
             tool,
-            command: if *tool == "shell" {
-                command.clone()
-            } else {
-                None
+            command: match *tool {
+                "shell" => parsed.command.clone(),
+                _ => None,
             },
         })
         .collect()

@@ -104,10 +104,17 @@ impl Apply<'_> {
         };
         // What it asks to pre-approve, read here on a worker: the staged
         // tree is the one put in place.
-        let asks = match &staged {
+        let (asks, dropped) = match &staged {
             Some((staged, _)) => super::grants::asked_for(&staged.path()),
             None => super::grants::asked_for(&target),
         };
+        // Said when the tree is put in place, not on every install.
+        if staged.is_some() {
+            let name = &ready.name;
+            ready
+                .warnings
+                .extend(dropped.iter().map(|warning| format!("{name}: {warning}")));
+        }
         Ok(Prepared {
             ready,
             target,

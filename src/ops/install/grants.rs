@@ -10,13 +10,23 @@ use std::path::Path;
 use super::change::{Action, Change};
 use super::options::{GrantConsent, GrantRequest};
 use crate::manifest::lock::LockedSkill;
+use crate::skill::tool_pattern::UNSAFE_PATTERN_RULE;
 
 /// The patterns the installed skill in `dir` asks to pre-approve: none
 /// when it cannot be read, or anyone on the machine could have written it.
-pub(super) fn asked_for(dir: &Path) -> Vec<String> {
-    crate::skill::load::load_skill(dir)
-        .map(|skill| skill.grantable_tools().to_vec())
-        .unwrap_or_default()
+/// With them, the warnings of patterns the loader dropped as unsafe
+/// ([`UNSAFE_PATTERN_RULE`]), which the install says.
+pub(super) fn asked_for(dir: &Path) -> (Vec<String>, Vec<String>) {
+    let Ok(skill) = crate::skill::load::load_skill(dir) else {
+        return Default::default();
+    };
+    let dropped = skill
+        .warnings
+        .iter()
+        .filter(|w| w.starts_with(UNSAFE_PATTERN_RULE))
+        .cloned()
+        .collect();
+    (skill.grantable_tools().to_vec(), dropped)
 }
 
 /// Settles the `grants` of every locked skill, given what each `asks` to

@@ -3,8 +3,10 @@
 use std::path::Path;
 
 use super::problem::{Parsed, Problem, Severity};
+use crate::skill::model::split_tool_string;
 use crate::skill::spec::MAX_BODY_LINES;
 use crate::skill::strict_yaml::StrictValue;
+use crate::skill::tool_pattern;
 
 /// Phrases that tell an agent *when* to use a skill.
 const TRIGGER_CUES: [&str; 8] = [
@@ -68,6 +70,18 @@ pub(super) fn lint(dir: &Path, parsed: &Parsed, problems: &mut Vec<Problem>) {
             "Field 'allowed-tools' should be one space-separated string, such as \"Bash(git:*) Read\"",
         )),
     }
+    for pattern in tool_patterns(fm.get("allowed-tools")) {
+        if tool_pattern::is_unsafe(&pattern) {
+            problems.push(warning(
+                file,
+                tool_pattern::UNSAFE_PATTERN_RULE,
+                format!(
+                    "{}; agents loading it through skillpkg drop it",
+                    tool_pattern::describe_unsafe(&pattern)
+                ),
+            ));
+        }
+    }
     if has_angle_brackets(fm) {
         problems.push(warning(
             file,
@@ -122,6 +136,20 @@ pub(super) fn lint(dir: &Path, parsed: &Parsed, problems: &mut Vec<Problem>) {
                 }
             }
         }
+    }
+}
+
+/// The patterns of an `allowed-tools` value, split as the lenient loader
+/// splits them.
+fn tool_patterns(value: Option<&StrictValue>) -> Vec<String> {
+    match value {
+        Some(StrictValue::Str(tools)) => split_tool_string(tools),
+        Some(StrictValue::Seq(items)) => items
+            .iter()
+            .filter_map(StrictValue::as_str)
+            .flat_map(split_tool_string)
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

@@ -16,7 +16,7 @@ pub(crate) use fixtures::{
     AcmeIndex, copy_dir, fresh_copy, list_acme_key, new_project, project_with_packages,
     publish_args, repo_index, round_trip, tree,
 };
-pub(crate) use terminal::{in_terminal, in_terminal_typing};
+pub(crate) use terminal::{in_terminal, in_terminal_typing, prompt_in};
 
 /// An isolated environment for running skillpkg.
 pub(crate) struct TestContext {

@@ -93,3 +93,28 @@ pub(crate) fn in_terminal_typing(
     let shown = shown.lock().unwrap().clone();
     (status.success(), shown)
 }
+
+/// The escape sequence a progress bar clears its line with.
+const CLEAR_LINE: &str = "\x1b[2K";
+
+/// What a prompt showed on the terminal: the text `shown` holds from the
+/// start of the line of the last `first` (after a progress bar the line
+/// held and cleared) through the next `question`, with the terminal's
+/// `\r\n` as `\n`.
+pub(crate) fn prompt_in(shown: &str, first: &str, question: &str) -> String {
+    let shown = shown.replace("\r\n", "\n");
+    let start = shown
+        .rfind(first)
+        .unwrap_or_else(|| panic!("no {first:?} in: {shown}"));
+    let start = shown[..start]
+        .rfind(['\n', '\r'])
+        .map_or(0, |newline| newline + 1);
+    let start = match shown[start..].starts_with(CLEAR_LINE) {
+        true => start + CLEAR_LINE.len(),
+        false => start,
+    };
+    let length = shown[start..]
+        .find(question)
+        .unwrap_or_else(|| panic!("no {question:?} after {first:?} in: {shown}"));
+    shown[start..start + length + question.len()].to_string()
+}
