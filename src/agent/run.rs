@@ -76,6 +76,9 @@ pub struct Outcome {
     pub tool_calls: u32,
     /// Tokens used.
     pub usage: Usage,
+    /// What the run's commands and writes changed in the workspace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<crate::sandbox::changes::Changes>,
 }
 
 /// A call that needs the user's word.
@@ -139,6 +142,7 @@ impl Run<'_, '_> {
             turns: 0,
             tool_calls: 0,
             usage: Usage::default(),
+            changes: None,
         };
         let budget = |budget: &str, limit: u64, flag: &str| Ending::Budget {
             budget: budget.into(),

@@ -318,6 +318,11 @@ impl<'o> Session<'o> {
             warn: options.warn,
         };
         let outcome = run.run(model, &mut self.messages, on_text, approve);
+        let changes = toolbox.changes();
+        if let Some(changes) = &changes {
+            self.audit.record("changes", json!(changes));
+        }
+        let outcome = outcome.map(|outcome| Outcome { changes, ..outcome });
         self.grants = toolbox.grants;
         self.pins = toolbox.pins;
         outcome

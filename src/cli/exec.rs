@@ -192,6 +192,11 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     } else if !finished.outcome.answer.is_empty() && !finished.outcome.answer.ends_with('\n') {
         println!();
     }
+    if !args.json
+        && let Some(changes) = &finished.outcome.changes
+    {
+        report_changes(context, changes);
+    }
     context
         .printer
         .verbose(format_args!("audit log: {}", finished.audit.display()));
@@ -202,6 +207,44 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         task,
         &survey,
     )
+}
+
+/// Files listed one by one after a run, at most; the audit log has all.
+const MAX_LISTED_CHANGES: usize = 50;
+
+/// Lists what the run changed in the workspace, one status line a file,
+/// marking configuration that starts commands.
+fn report_changes(context: &Context, changes: &crate::sandbox::changes::Changes) {
+    use crate::sandbox::changes::Change;
+    for (path, change) in changes.files.iter().take(MAX_LISTED_CHANGES) {
+        let verb = match change {
+            Change::Created => "Created",
+            Change::Changed => "Changed",
+            Change::Deleted => "Deleted",
+        };
+        let note = match crate::sandbox::protected::starts_commands(path) {
+            true => " (configuration that starts commands: review it before anything runs it)",
+            false => "",
+        };
+        context
+            .printer
+            .status(verb, format_args!("{}{note}", path.display()));
+    }
+    if changes.files.len() > MAX_LISTED_CHANGES {
+        context.printer.status(
+            "Changed",
+            format_args!(
+                "{} more files (the audit log lists them all)",
+                changes.files.len() - MAX_LISTED_CHANGES
+            ),
+        );
+    }
+    if changes.incomplete {
+        context.printer.warn(format_args!(
+            "the workspace holds more than {} files; changes past them are not listed",
+            crate::sandbox::changes::MAX_FILES
+        ));
+    }
 }
 
 /// The tree each installed skill's approved grants were approved for:
@@ -535,6 +578,9 @@ fn repl(
             Ok(outcome) => {
                 if !outcome.answer.ends_with('\n') {
                     println!();
+                }
+                if let Some(changes) = &outcome.changes {
+                    report_changes(context, changes);
                 }
                 // On a terminal, nothing ends for want of someone to ask:
                 // no grant hint is needed.

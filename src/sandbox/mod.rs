@@ -12,6 +12,7 @@
 //! kernel refuses, the sandbox is unavailable: the caller warns once, or
 //! refuses to run with `--require-sandbox`.
 
+pub mod changes;
 pub mod confine;
 #[cfg(target_os = "linux")]
 pub mod helper;

@@ -89,22 +89,25 @@ pub fn run(mut command: Command, timeout: Duration, max_output: usize) -> std::i
     let (mut child, _running) = Running::spawn(&mut command)?;
     let group = child.id() as i32;
     let capture = |stream: Option<Box<dyn Read + Send>>| {
+        let kept = std::sync::Arc::new(std::sync::Mutex::new(Captured::default()));
+        let (done, finished) = std::sync::mpsc::channel();
+        let filling = kept.clone();
         std::thread::spawn(move || {
-            let mut kept = Vec::new();
-            let mut truncated = false;
             if let Some(mut stream) = stream {
                 let mut buf = [0u8; 8192];
                 while let Ok(n) = stream.read(&mut buf) {
                     if n == 0 {
                         break;
                     }
-                    let room = max_output.saturating_sub(kept.len());
-                    kept.extend_from_slice(&buf[..n.min(room)]);
-                    truncated |= n > room;
+                    let mut kept = filling.lock().unwrap_or_else(|e| e.into_inner());
+                    let room = max_output.saturating_sub(kept.bytes.len());
+                    kept.bytes.extend_from_slice(&buf[..n.min(room)]);
+                    kept.truncated |= n > room;
                 }
             }
-            (String::from_utf8_lossy(&kept).into_owned(), truncated)
-        })
+            let _ = done.send(());
+        });
+        (kept, finished)
     };
     let stdout = capture(
         child
@@ -138,8 +141,8 @@ pub fn run(mut command: Command, timeout: Duration, max_output: usize) -> std::i
     // The group may already be gone.
     kill_group(group);
     sweep_orphans();
-    let (stdout, cut_out) = stdout.join().unwrap_or_default();
-    let (stderr, cut_err) = stderr.join().unwrap_or_default();
+    let (stdout, cut_out) = collect(stdout);
+    let (stderr, cut_err) = collect(stderr);
     Ok(Outcome {
         code: status.code(),
         timed_out,
@@ -147,6 +150,36 @@ pub fn run(mut command: Command, timeout: Duration, max_output: usize) -> std::i
         stderr,
         truncated: cut_out || cut_err,
     })
+}
+
+/// How long the output streams may stay open once the command and its
+/// process group are gone: a process outside the group (a daemon it asked
+/// a server to start, a stream handed over a socket) may hold them.
+const STREAMS_GRACE: Duration = Duration::from_secs(2);
+
+/// What a stream gave so far.
+#[derive(Debug, Default)]
+struct Captured {
+    bytes: Vec<u8>,
+    truncated: bool,
+}
+
+/// The text of a captured stream once it ends, or what it gave within
+/// [`STREAMS_GRACE`] when something outside the command keeps it open
+/// (the reading thread is then left to end on its own).
+fn collect(
+    (kept, finished): (
+        std::sync::Arc<std::sync::Mutex<Captured>>,
+        std::sync::mpsc::Receiver<()>,
+    ),
+) -> (String, bool) {
+    let ended = finished.recv_timeout(STREAMS_GRACE).is_ok();
+    let kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+    let mut text = String::from_utf8_lossy(&kept.bytes).into_owned();
+    if !ended {
+        text.push_str("\n[the stream was still held open by a process outside the command]\n");
+    }
+    (text, kept.truncated)
 }
 
 /// Makes skillpkg the subreaper of what its commands start: a process
@@ -298,5 +331,35 @@ mod tests {
         assert_eq!(outcome.stdout.len(), 1000);
         assert!(outcome.truncated);
         assert!(outcome.report().ends_with("[output truncated]\n"));
+    }
+
+    #[test]
+    fn a_stream_held_open_outside_the_command_does_not_hang_the_run() {
+        // The command hands its stdout over a Unix socket to a listener
+        // that never accepts (as a tmux client does to a server it
+        // mistakes one for): the pipe stays open after the command ends.
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("held.sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let script = format!(
+            "import array, socket\n\
+             s = socket.socket(socket.AF_UNIX)\n\
+             s.connect({socket:?})\n\
+             s.sendmsg([b'x'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [1]))])\n\
+             print('handed over', flush=True)\n",
+            socket = socket.display().to_string()
+        );
+        let mut command = Command::new("python3");
+        command.args(["-c", &script]).current_dir(dir.path());
+        let started = Instant::now();
+        let outcome = run(command, Duration::from_secs(30), 1000).unwrap();
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+        assert!(
+            outcome.stdout.starts_with("handed over\n"),
+            "{}",
+            outcome.stdout
+        );
+        assert!(outcome.stdout.contains("held open"), "{}", outcome.stdout);
     }
 }

@@ -61,6 +61,16 @@ pub fn why(relative: &Path, allowed: bool) -> Option<&'static str> {
     None
 }
 
+/// Whether `relative` (inside the workspace) is, or lies in, an agent's or
+/// editor's configuration that starts commands, or an `.envrc`.
+pub fn starts_commands(relative: &Path) -> bool {
+    let names: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    runs_code(&names)
+}
+
 /// Whether the path named by `names` is (or lies in) configuration that
 /// starts commands.
 fn runs_code(names: &[String]) -> bool {

@@ -571,7 +571,10 @@ fn ctrl_c_ends_the_run_cleanly_and_the_audit_is_complete() {
     );
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    insta::assert_snapshot!(ctx.redact(&stderr), @"error: interrupted; the audit log is [TEMP]/project/.skillpkg/runs/[RUN].jsonl");
+    insta::assert_snapshot!(ctx.redact(&stderr), @r"
+         Created started
+    error: interrupted; the audit log is [TEMP]/project/.skillpkg/runs/[RUN].jsonl
+    ");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("never reached"));
     let log = audit(&ctx);
     assert_eq!(events(&log, "end")[0]["ending"]["reason"], "interrupted");

@@ -381,7 +381,10 @@ fn without_the_sandbox_require_sandbox_refuses_and_otherwise_one_warning_says_so
         .envs(hook)
         .args(["exec", "--model", &model, "--yes", "go"]))
     .assert_ok();
-    insta::assert_snapshot!(out.stderr, @"warning: the sandbox for scripts and shell commands cannot be set up here (SKILLPKG_SANDBOX_UNAVAILABLE is set (a test hook)); they run without it");
+    insta::assert_snapshot!(out.stderr, @r"
+    warning: the sandbox for scripts and shell commands cannot be set up here (SKILLPKG_SANDBOX_UNAVAILABLE is set (a test hook)); they run without it
+         Created ran
+    ");
     assert!(ctx.project.join("ran").exists());
     let log = audit(&ctx);
     let sandbox = &events(&log, "start")[0]["sandbox"];
@@ -453,4 +456,153 @@ fn eval_runs_its_cases_in_the_sandbox() {
     let report: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(report["summary"]["passed"], 1, "{}", out.stdout);
     assert!(!ctx.root().join("home/from-eval").exists());
+}
+
+/// Paths inside the workspace that start commands later, each beside an
+/// ordinary file that may be written: both tools are tried on both.
+const CODE_RUNNING: [(&str, &str); 3] = [
+    (
+        "vendor/lib/.git/hooks/post-checkout",
+        "vendor/lib/notes.txt",
+    ),
+    (".claude/settings.json", ".claude/notes.md"),
+    (".vscode/tasks.json", "vscode-notes.txt"),
+];
+
+/// Runs one turn that writes every path of [`CODE_RUNNING`] twice, with
+/// `shell` and with `write_file`, under `flags`; returns the run and the
+/// tool results by path and tool.
+fn write_everything(ctx: &TestContext, flags: &[&str]) -> (Output, Vec<(String, String, String)>) {
+    let mut calls = Vec::new();
+    for (protected, beside) in CODE_RUNNING {
+        for path in [protected, beside] {
+            calls.push(json!({"name": "shell", "input": {"command": format!("echo by-shell > {path} && echo wrote")}}));
+            calls.push(
+                json!({"name": "write_file", "input": {"path": path, "content": "by-write-file"}}),
+            );
+        }
+    }
+    let model = script(
+        ctx,
+        "write-everything",
+        json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}),
+    );
+    let out = run(ctx
+        .command()
+        .args(["exec", "--model", &model, "--yes"])
+        .args(flags)
+        .arg("go"));
+    let log = audit(ctx);
+    let calls = events(&log, "tool_call");
+    let results = events(&log, "tool_result");
+    let rows = calls
+        .iter()
+        .zip(results)
+        .map(|(call, result)| {
+            let input = &call["input"];
+            let path = input["path"]
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| {
+                    let command = input["command"].as_str().unwrap();
+                    command["echo by-shell > ".len()..command.find(" &&").unwrap()].to_string()
+                });
+            let tool = call["tool"].as_str().unwrap_or_default().to_string();
+            (
+                path,
+                tool,
+                result["output"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    (out, rows)
+}
+
+#[test]
+fn configuration_that_runs_code_is_read_only_to_both_tools_and_changes_are_listed() {
+    let ctx = TestContext::new();
+    if !sandbox_available(&ctx) {
+        return;
+    }
+    let project = &ctx.project;
+    std::fs::create_dir_all(project.join("vendor/lib/.git/hooks")).unwrap();
+    std::fs::create_dir_all(project.join(".vscode")).unwrap();
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    std::fs::write(project.join(".claude/settings.json"), "{}\n").unwrap();
+    let (out, rows) = write_everything(&ctx, &[]);
+    let out = out.assert_ok();
+    assert_eq!(rows.len(), 12, "{rows:?}");
+    for (protected, beside) in CODE_RUNNING {
+        for (path, tool, result) in rows.iter().filter(|(p, _, _)| p == protected) {
+            assert!(
+                !result.contains("wrote") && !result.starts_with("Wrote"),
+                "{tool} wrote {path}: {result}"
+            );
+        }
+        for (path, tool, result) in rows.iter().filter(|(p, _, _)| p == beside) {
+            assert!(
+                result.contains("wrote") || result.starts_with("Wrote"),
+                "{tool} could not write {path}: {result}"
+            );
+        }
+        assert!(!project.join(protected).exists() || protected.ends_with("settings.json"));
+    }
+    assert_eq!(
+        std::fs::read_to_string(project.join(".claude/settings.json")).unwrap(),
+        "{}\n"
+    );
+    // The end of the run lists what changed, and only that.
+    let listed: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.trim_start().starts_with("Created") || l.trim_start().starts_with("Changed"))
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "Created .claude/notes.md",
+            "Created vendor/lib/notes.txt",
+            "Created vscode-notes.txt"
+        ],
+        "{}",
+        out.stderr
+    );
+    let log = audit(&ctx);
+    assert_eq!(
+        events(&log, "changes")[0]["files"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    // --allow-write lifts the rule for the path named, for both tools,
+    // and the list marks what was written there.
+    let (out, rows) = write_everything(&ctx, &["--allow-write", ".vscode"]);
+    let out = out.assert_ok();
+    for (path, tool, result) in rows.iter().filter(|(p, _, _)| p == ".vscode/tasks.json") {
+        assert!(
+            result.contains("wrote") || result.starts_with("Wrote"),
+            "{tool} could not write {path}: {result}"
+        );
+    }
+    assert!(
+        out.stderr.contains(
+            "Created .vscode/tasks.json (configuration that starts commands: review it before anything runs it)"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(!project.join("vendor/lib/.git/hooks/post-checkout").exists());
+}
+
+#[test]
+fn the_sandboxs_tmpdir_is_private_to_the_user() {
+    let ctx = TestContext::new();
+    if !sandbox_available(&ctx) {
+        return;
+    }
+    let (out, result) = shell(&ctx, "stat -c 'mode=%a' \"$TMPDIR\"", &[]);
+    out.assert_ok();
+    assert!(result.contains("mode=700"), "{result}");
 }

@@ -124,6 +124,8 @@ pub struct Toolbox<'s> {
     pub sandbox: Sandbox,
     /// The commands' private `TMPDIR` (canonical), made on first use.
     tmpdir: Option<(tempfile::TempDir, PathBuf)>,
+    /// The workspace before the first command or write of the run.
+    before: Option<sandbox::changes::Snapshot>,
 }
 
 impl<'s> Toolbox<'s> {
@@ -152,6 +154,7 @@ impl<'s> Toolbox<'s> {
             max_output: 30_000,
             sandbox: Sandbox::off(),
             tmpdir: None,
+            before: None,
         })
     }
 
@@ -603,6 +606,7 @@ impl<'s> Toolbox<'s> {
         if let Some(why) = self.read_only(&path) {
             return Err(format!("{relative} is read-only for the agent: {why}"));
         }
+        self.snapshot_once();
         // Written relative to the workspace, following no symlink: a folder
         // swapped for a link since the check above fails the write.
         let inside = path
@@ -634,6 +638,22 @@ impl<'s> Toolbox<'s> {
         .why(path)
     }
 
+    /// Takes the snapshot of the workspace that [`Toolbox::changes`]
+    /// compares with, before the run's first command or write.
+    fn snapshot_once(&mut self) {
+        if self.before.is_none() {
+            let max = sandbox::changes::MAX_FILES;
+            self.before = Some(sandbox::changes::Snapshot::take(&self.workspace, max));
+        }
+    }
+
+    /// What the run's commands and writes changed in the workspace; `None`
+    /// when nothing ran that could.
+    pub fn changes(&self) -> Option<sandbox::changes::Changes> {
+        let before = self.before.as_ref()?;
+        Some(before.changes(sandbox::changes::MAX_FILES))
+    }
+
     /// Runs `program args…` in the workspace, in the run's sandbox.
     fn launch(
         &mut self,
@@ -647,6 +667,7 @@ impl<'s> Toolbox<'s> {
                 .map_err(|e| format!("could not create a private temporary folder: {e}"))?;
             self.tmpdir = Some((made.1, made.0));
         }
+        self.snapshot_once();
         let tmpdir = self.tmpdir.as_ref().map(|(_, path)| path.as_path());
         self.sandbox.warn_if_unavailable();
         let skill_dirs: Vec<PathBuf> = self
