@@ -335,6 +335,19 @@ fn credential_stores_are_unreadable_wherever_their_tools_keep_them() {
     ] {
         assert!(result.contains(works), "{works}: {result}");
     }
+    // Credential files stay hidden whatever is added: even the whole home
+    // folder and the folder that holds skillpkg's config dir.
+    let home_flag = home.display().to_string();
+    let config_parent = ctx.root().display().to_string();
+    let (out, result) = shell_with(
+        &ctx,
+        &works,
+        &["--read", &read, "--read", &home_flag, "--read", &config_parent],
+        &env,
+    );
+    out.assert_ok();
+    assert!(!result.contains("secret"), "{result}");
+    assert!(result.contains("home-tool-works"), "{result}");
     // Without --read the folder is out of sight altogether.
     let (_, result) = shell_with(&ctx, &works, &[], &env);
     assert!(!result.contains("readable notes"), "{result}");

@@ -606,3 +606,27 @@ fn the_sandboxs_tmpdir_is_private_to_the_user() {
     out.assert_ok();
     assert!(result.contains("mode=700"), "{result}");
 }
+
+#[test]
+fn a_trusted_projects_sandbox_read_adds_a_folder_and_an_untrusted_one_does_not() {
+    let ctx = TestContext::new();
+    if !sandbox_available(&ctx) {
+        return;
+    }
+    let data = ctx.root().join("home/shared-data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("table.csv"), "a,b\n").unwrap();
+    std::fs::write(
+        ctx.project.join("skills.toml"),
+        "[agent]\nsandbox_read = [\"~/shared-data\"]\n",
+    )
+    .unwrap();
+    let read = "cat \"$HOME/shared-data/table.csv\"; echo end";
+    let (out, result) = shell(&ctx, read, &[]);
+    assert!(out.stderr.contains("sandbox_read"), "{}", out.stderr);
+    assert!(!result.contains("a,b"), "an untrusted project added a folder: {result}");
+    ctx.ok(&["trust", "--project"]);
+    let (out, result) = shell(&ctx, read, &[]);
+    out.assert_ok();
+    assert!(result.contains("a,b"), "{result}");
+}
