@@ -342,7 +342,14 @@ fn credential_stores_are_unreadable_wherever_their_tools_keep_them() {
     let (out, result) = shell_with(
         &ctx,
         &works,
-        &["--read", &read, "--read", &home_flag, "--read", &config_parent],
+        &[
+            "--read",
+            &read,
+            "--read",
+            &home_flag,
+            "--read",
+            &config_parent,
+        ],
         &env,
     );
     out.assert_ok();

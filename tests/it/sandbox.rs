@@ -624,7 +624,10 @@ fn a_trusted_projects_sandbox_read_adds_a_folder_and_an_untrusted_one_does_not()
     let read = "cat \"$HOME/shared-data/table.csv\"; echo end";
     let (out, result) = shell(&ctx, read, &[]);
     assert!(out.stderr.contains("sandbox_read"), "{}", out.stderr);
-    assert!(!result.contains("a,b"), "an untrusted project added a folder: {result}");
+    assert!(
+        !result.contains("a,b"),
+        "an untrusted project added a folder: {result}"
+    );
     ctx.ok(&["trust", "--project"]);
     let (out, result) = shell(&ctx, read, &[]);
     out.assert_ok();
