@@ -158,6 +158,7 @@ fn the_keyring_ptrace_and_terminal_injection_are_refused() {
             .to_string();
     let attack = format!(
         "keyctl print {key} 2>&1; keyctl search @u user {description} 2>&1; \
+         keyctl search @s user {description} 2>&1; keyctl show @s 2>&1; \
          python3 - <<'EOF'\n{PROBES}\nEOF\n"
     );
     let (out, sandboxed) = shell(&ctx, &attack, &[]);
@@ -165,6 +166,7 @@ fn the_keyring_ptrace_and_terminal_injection_are_refused() {
     let _ = Command::new("keyctl").args(["unlink", &key, "@u"]).output();
     out.assert_ok();
     assert!(!sandboxed.contains("key-secret-value"), "{sandboxed}");
+    assert!(!sandboxed.contains(&description), "{sandboxed}");
     assert!(sandboxed.contains("ptrace refused"), "{sandboxed}");
     assert!(sandboxed.contains("tiocsti refused"), "{sandboxed}");
     // The same probes, unsandboxed: the key is read, the parent traced.
@@ -192,10 +194,10 @@ import ctypes, fcntl, os, termios
 libc = ctypes.CDLL(None, use_errno=True)
 child = os.fork()
 if child == 0:
-    r = libc.ptrace(16, os.getppid(), 0, 0)
+    # PTRACE_SEIZE: attaches without stopping the parent; the tracer's
+    # exit detaches it again.
+    r = libc.ptrace(0x4206, os.getppid(), 0, 0)
     print("ptrace", "allowed" if r == 0 else "refused", flush=True)
-    if r == 0:
-        libc.ptrace(17, os.getppid(), 0, 0)
     os._exit(0)
 os.waitpid(child, 0)
 child = os.fork()
