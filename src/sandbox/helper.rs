@@ -62,6 +62,9 @@ fn helper(args: &[OsString]) -> Result<i32, String> {
     // The helper goes when skillpkg goes.
     sys::die_with_parent();
     enter_namespaces(spec.network)?;
+    // The folder inherited from skillpkg lies on mounts that init hides;
+    // the helper stays outside the sandbox and holds on to none of them.
+    let _ = std::env::set_current_dir("/");
     match sys::fork()? {
         Forked::Child => {
             let code = init(&spec, command).unwrap_or_else(|e| {

@@ -145,13 +145,16 @@ impl ProtectedPaths<'_> {
                 }
             }
         }
-        found.extend(
-            self.skills
-                .iter()
-                .filter_map(|path| std::fs::canonicalize(path).ok())
-                .filter(|path| path.starts_with(self.workspace) && path != self.workspace),
-        );
-        outermost(found)
+        found.extend(self.skills.iter().cloned());
+        // Resolved, so a link planted in the workspace protects what it
+        // leads to there, and a link leading out of it (or nowhere) costs
+        // nothing: what lies outside is not writable anyway.
+        let resolved = found
+            .iter()
+            .filter_map(|path| std::fs::canonicalize(path).ok())
+            .filter(|path| path.starts_with(self.workspace) && path != self.workspace)
+            .collect();
+        outermost(resolved)
     }
 }
 
@@ -229,6 +232,13 @@ mod tests {
             skills: &skills,
             allow_write: &[],
         };
+        // A link to a folder elsewhere in the workspace protects that
+        // folder; a link out of it, or to nothing, is left alone.
+        std::fs::create_dir_all(workspace.join("real-cursor")).unwrap();
+        std::os::unix::fs::symlink(workspace.join("real-cursor"), workspace.join(".cursor"))
+            .unwrap();
+        std::os::unix::fs::symlink("/nonexistent", workspace.join(".envrc")).unwrap();
+        std::os::unix::fs::symlink("/etc", workspace.join(".codex")).unwrap();
         let shown: Vec<String> = protected
             .existing()
             .iter()
@@ -241,6 +251,7 @@ mod tests {
                 ".claude/skills",
                 ".git",
                 ".vscode",
+                "real-cursor",
                 "skills.toml",
                 "vendor/lib/.git",
                 "vendor/skills"
