@@ -157,7 +157,18 @@ pub(super) struct InstallArgs {
     flags: InstallFlags,
 }
 
+/// Warns of each locked version its index has yanked, once per package,
+/// with the command that moves off it.
+pub(super) fn warn_yanked(context: &Context, pins: &[crate::ops::yanked::YankedPin]) {
+    for pin in pins {
+        context.printer.warn(pin.warning());
+        context.printer.hint(pin.hint());
+    }
+}
+
 pub(super) fn report(context: &Context, changes: &[Change]) {
+    let pins: Vec<_> = changes.iter().filter_map(|c| c.yanked.clone()).collect();
+    warn_yanked(context, &pins);
     for change in changes {
         for warning in &change.warnings {
             context.printer.warn(warning);

@@ -27,6 +27,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         args.flags.options(false, context),
     )?;
     if args.dry_run {
+        let pins: Vec<_> = changes.iter().filter_map(|c| c.yanked.clone()).collect();
+        super::install::warn_yanked(context, &pins);
         for change in &changes {
             let verb = match change.action {
                 Action::Installed => "install",

@@ -15,6 +15,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let project = context.project(args.report.global)?;
     let results = crate::ops::verify::verify(&project, &dirs)?;
     let bad = results.iter().filter(|r| !r.is_ok()).count();
+    warn_yanked(context, &project, &dirs);
     if args.report.json {
         context.printer.json(&results)?;
     } else {
@@ -45,4 +46,16 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     } else {
         ExitStatus::Failure
     })
+}
+
+/// Warns of each locked version its index has since yanked. Verify checks
+/// the files on this machine: an index it cannot read is said, and does
+/// not fail it.
+fn warn_yanked(context: &Context, project: &crate::project::Project, dirs: &crate::dirs::Dirs) {
+    match crate::ops::yanked::in_project(project, dirs) {
+        Ok(pins) => super::install::warn_yanked(context, &pins),
+        Err(e) => context.printer.warn(format_args!(
+            "could not check whether the versions skills.lock pins are yanked: {e:#}"
+        )),
+    }
 }

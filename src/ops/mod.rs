@@ -16,3 +16,4 @@ pub mod skills;
 pub mod trust;
 pub mod trust_file;
 pub mod verify;
+pub mod yanked;

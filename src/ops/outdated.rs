@@ -1,18 +1,15 @@
-//! `skillpkg outdated`: locked versions that have newer releases, and
-//! locked git skills whose branch moved.
-
-use std::collections::BTreeMap;
+//! `skillpkg outdated`: locked versions that have newer releases or are
+//! yanked, and locked git skills whose branch moved.
 
 use anyhow::Context as _;
 use semver::Version;
 use serde::Serialize;
 
 use crate::dirs::Dirs;
-use crate::index::PackageName;
-use crate::index::source::{BUILTIN_REGISTRY, open_registry};
+use crate::manifest::Manifest;
 use crate::manifest::lock::Lockfile;
 use crate::manifest::source_id::SourceId;
-use crate::manifest::{Manifest, Source};
+use crate::ops::yanked::{LockedRegistries, YankedPin, requirement};
 use crate::project::Project;
 
 /// A locked package with a newer release.
@@ -32,71 +29,64 @@ pub struct Outdated {
     /// moved; the versions above are then commits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repository: Option<String>,
+    /// Whether the locked version is yanked from its index.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub yanked: bool,
 }
 
-/// Every locked registry package whose index has a newer non-yanked version.
-pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
+/// What `outdated` finds: the packages with newer versions, and the
+/// locked versions their index has yanked.
+#[derive(Debug, Clone, Default)]
+pub struct OutdatedReport {
+    /// Locked packages with a newer release, or locked at a yanked
+    /// version with another to move to.
+    pub packages: Vec<Outdated>,
+    /// Locked versions their index has yanked, once each.
+    pub yanked: Vec<YankedPin>,
+}
+
+/// Every locked registry package whose index has a newer non-yanked
+/// version (or whose locked version is yanked), and every locked git skill
+/// whose branch moved.
+pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<OutdatedReport> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
-    // Each registry is opened once, and its entries fetched all at once.
-    let mut registries = BTreeMap::new();
+    let registries = LockedRegistries::open(project, &lock, dirs, false)?;
+    let mut report = OutdatedReport::default();
     for skill in &lock.skills {
-        let Some(label) = skill.source.registry_index() else {
+        let Some(entries) = registries.entries(skill)? else {
             continue;
         };
-        if !registries.contains_key(label) {
-            let spec = (label != BUILTIN_REGISTRY).then_some(label);
-            let registry = open_registry(spec, &project.dir, dirs, false)?;
-            registries.insert(label, (registry, Vec::new()));
-        }
-        let package: PackageName = skill.name.parse()?;
-        registries.get_mut(label).expect("inserted").1.push(package);
-    }
-    for (registry, packages) in registries.values() {
-        registry.prefetch(packages, &|_, _| false, &crate::progress::SILENT)?;
-    }
-    let mut results = Vec::new();
-    for skill in &lock.skills {
-        let Some(label) = skill.source.registry_index() else {
-            continue;
-        };
-        let registry = &registries[label].0;
-        let package: PackageName = skill.name.parse()?;
-        let versions: Vec<Version> = registry
-            .entries(&package)?
+        let requirement = requirement(&manifest, &skill.name);
+        let yanked = YankedPin::check(&skill.name, &skill.version, &entries, requirement.as_ref());
+        let versions: Vec<Version> = entries
             .iter()
             .filter(|e| !e.yanked)
             .filter_map(|e| Version::parse(&e.vers).ok())
             .filter(|v| v.pre.is_empty())
             .collect();
-        let Ok(locked) = Version::parse(&skill.version) else {
-            continue;
-        };
-        let Some(latest) = versions.iter().max().cloned() else {
-            continue;
-        };
-        let requirement = match manifest
-            .skills
-            .get(&skill.name)
-            .map(|spec| spec.source(&skill.name))
-        {
-            Some(Ok(Source::Registry { req, .. })) => Some(req),
-            _ => None,
-        };
-        let compatible =
-            requirement.and_then(|req| versions.iter().filter(|v| req.matches(v)).max().cloned());
-        if latest > locked || compatible.as_ref().is_some_and(|c| *c > locked) {
-            results.push(Outdated {
-                name: skill.name.clone(),
-                locked: locked.to_string(),
-                compatible: compatible.map(|v| v.to_string()),
-                latest: latest.to_string(),
-                repository: None,
-            });
+        let locked = Version::parse(&skill.version).ok();
+        let latest = versions.iter().max().cloned();
+        let compatible = requirement
+            .as_ref()
+            .and_then(|req| versions.iter().filter(|v| req.matches(v)).max().cloned());
+        if let (Some(locked), Some(latest)) = (locked, latest) {
+            let newer = latest > locked || compatible.as_ref().is_some_and(|c| *c > locked);
+            if newer || yanked.is_some() {
+                report.packages.push(Outdated {
+                    name: skill.name.clone(),
+                    locked: locked.to_string(),
+                    compatible: compatible.map(|v| v.to_string()),
+                    latest: latest.to_string(),
+                    repository: None,
+                    yanked: yanked.is_some(),
+                });
+            }
         }
+        report.yanked.extend(yanked);
     }
-    results.extend(moved_git_skills(&lock, dirs)?);
-    Ok(results)
+    report.packages.extend(moved_git_skills(&lock, dirs)?);
+    Ok(report)
 }
 
 /// Every locked git skill whose branch, tag or HEAD now names another
@@ -131,6 +121,7 @@ fn moved_git_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated
                 compatible: Some(short(&now.to_string())),
                 latest: short(&now.to_string()),
                 repository: Some(origin.url.clone()),
+                yanked: false,
             });
         }
     }

@@ -10,7 +10,10 @@
 //! (`skillpkg trust --project`). The hash covers, for each lock entry with
 //! grants, the version, source and tree the grants were approved for, so
 //! a lock edited to point a granted name at other content needs trust
-//! again too.
+//! again too. Each skill's granted patterns enter the hash sorted and
+//! without repeats ([`TrustedSettings::grants`]), so the order a skill
+//! declares them in, which a lock written to disk does not keep, never
+//! changes it.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -72,7 +75,7 @@ pub struct TrustLine {
 #[derive(Serialize)]
 struct Hashed<'a> {
     agent: &'a AgentSection,
-    grants: BTreeMap<&'a str, &'a [String]>,
+    grants: BTreeMap<&'a str, Vec<&'a str>>,
     /// Left out when there are none, so that the records of projects
     /// without them keep their hashes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -112,13 +115,17 @@ impl<'a> TrustedSettings<'a> {
         *self.agent == AgentSection::default() && self.grants().is_empty()
     }
 
-    /// The grants the lock records, by skill.
-    fn grants(&self) -> BTreeMap<&'a str, &'a [String]> {
+    /// The grants the lock records, by skill, each skill's patterns
+    /// sorted and without repeats. Everything trust is computed over or
+    /// shows of the grants comes from here: a lock in memory holds a
+    /// skill's patterns in the order its `allowed-tools` declares them, the
+    /// lock on disk sorted, and both must give one hash.
+    fn grants(&self) -> BTreeMap<&'a str, Vec<&'a str>> {
         self.lock
             .skills
             .iter()
             .filter(|s| !s.grants.is_empty())
-            .map(|s| (s.name.as_str(), s.grants.as_slice()))
+            .map(|s| (s.name.as_str(), normalised(&s.grants)))
             .collect()
     }
 
@@ -182,7 +189,7 @@ impl<'a> TrustedSettings<'a> {
         let mut grants: Vec<(&str, &str)> = self
             .grants()
             .into_iter()
-            .flat_map(|(skill, patterns)| patterns.iter().map(move |p| (skill, p.as_str())))
+            .flat_map(|(skill, patterns)| patterns.into_iter().map(move |p| (skill, p)))
             .collect();
         grants.sort_by_key(|(_, pattern)| crate::skill::tool_pattern::strength(pattern));
         lines.extend(
@@ -230,6 +237,14 @@ impl<'a> TrustedSettings<'a> {
         }
         parts.join(" and ")
     }
+}
+
+/// `patterns` sorted, each once.
+fn normalised(patterns: &[String]) -> Vec<&str> {
+    let mut sorted: Vec<&str> = patterns.iter().map(String::as_str).collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted
 }
 
 fn key(project_dir: &Path) -> anyhow::Result<String> {
@@ -416,6 +431,29 @@ mod tests {
         let elsewhere = "registry+https://b.example/index/";
         assert!(!is(lock("1.0.0", elsewhere, "h1:a", "1.0.0")));
         assert!(!is(lock("1.0.0", SOURCE, "h1:b", "1.0.0")));
+    }
+
+    #[test]
+    fn the_order_and_repeats_of_a_skills_grants_leave_trust_as_it_is() {
+        let root = tempfile::tempdir().unwrap();
+        let dirs = dirs(root.path());
+        let agent = AgentSection::default();
+        let with = |grants: &[&str]| {
+            let mut lock = Lockfile::default();
+            lock.skills.push(locked("acme/scanner", grants));
+            lock
+        };
+        let declared = with(&["Read", "Bash(semgrep:*)", "Grep", "Read"]);
+        let on_disk = with(&["Bash(semgrep:*)", "Grep", "Read"]);
+        assert_eq!(
+            settings(&agent, &declared).hash(),
+            settings(&agent, &on_disk).hash()
+        );
+        trust(&dirs, root.path(), &settings(&agent, &declared)).unwrap();
+        assert!(is_trusted(&dirs, root.path(), &settings(&agent, &on_disk)).unwrap());
+        // A pattern more is another setting.
+        let more = with(&["Bash(semgrep:*)", "Grep", "Read", "Write"]);
+        assert!(!is_trusted(&dirs, root.path(), &settings(&agent, &more)).unwrap());
     }
 
     #[test]

@@ -199,6 +199,40 @@ fn a_cloned_projects_lock_grants_count_only_once_the_user_trusts_it() {
     );
 }
 
+/// A skill whose `allowed-tools` are not in sorted order (as semgrep's,
+/// from trailofbits/skills, are not): the lock keeps them sorted, and
+/// project trust must not tell the two orders apart.
+#[test]
+fn grants_declared_out_of_order_keep_the_project_trusted_through_approve_and_add() {
+    let ctx = TestContext::new();
+    let (acme, app) = runner_and_suite(&ctx);
+    let scanner = write_skill(
+        &ctx.root().join("src"),
+        "scanner",
+        "---\nname: scanner\ndescription: Scans code. Use when scanning.\nallowed-tools: Read Bash(echo:*) Grep Read\n---\nScan.\n",
+    );
+    acme.publish(&ctx, &scanner);
+    ctx.ok_in(&app, &["add", "acme/scanner"]);
+    ctx.ok_in(&app, &["grants", "approve", "acme/scanner"]);
+    assert!(
+        lock_of(&app).contains("grants = [\"Bash(echo:*)\", \"Grep\", \"Read\"]"),
+        "{}",
+        lock_of(&app)
+    );
+
+    // Headless, the grant is used: no approval asked, nothing ignored.
+    let model = echo_model(&ctx, "scanner");
+    let out = ctx.ok_in(&app, &["exec", "--model", &model, "echo"]);
+    assert!(out.stdout.contains("granted"), "{}", out.transcript());
+    assert!(!out.stderr.contains("not trusted"), "{}", out.stderr);
+
+    // A later add keeps the project trusted, and the grant with it.
+    ctx.ok_in(&app, &["add", "acme/suite"]);
+    let out = ctx.ok_in(&app, &["exec", "--model", &model, "echo"]);
+    assert!(out.stdout.contains("granted"), "{}", out.transcript());
+    assert!(!out.stderr.contains("not trusted"), "{}", out.stderr);
+}
+
 #[test]
 fn a_hand_written_skills_grants_are_approved_for_its_files_as_they_are() {
     let ctx = TestContext::new();

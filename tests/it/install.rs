@@ -6,8 +6,8 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    AcmeIndex, Output, TestContext, copy_dir, git, in_terminal, new_project, project_with_packages,
-    repo_index, round_trip, run, skill_md, tree, write_skill,
+    AcmeIndex, Output, TestContext, copy_dir, fresh_copy, git, in_terminal, new_project,
+    project_with_packages, repo_index, round_trip, run, skill_md, tree, write_skill,
 };
 
 #[test]
@@ -282,6 +282,98 @@ fn unsatisfiable_yanked_and_unknown_requirements_are_explained() {
     error: no versions satisfy the requirements:
     Because your project requires any version of example/citation-style and both versions of example/citation-style (1.0.0 and 2.0.0) are yanked, the requirements of your project cannot be met together.
     ");
+}
+
+/// `acme/x` 1.0.0 and 1.1.0 on a fresh index, and a project locked at
+/// 1.1.0 (`^1.1.0`), which is then yanked.
+fn locked_at_a_yanked_version(ctx: &TestContext) -> (AcmeIndex, PathBuf, PathBuf) {
+    let acme = AcmeIndex::new(ctx);
+    let x = write_skill(
+        &ctx.root().join("src"),
+        "x",
+        &skill_md("x", "X. Use when testing."),
+    );
+    acme.publish_version(ctx, &x, "1.0.0");
+    acme.publish_version(ctx, &x, "1.1.0");
+    let app = new_project(ctx, Some(acme.index.to_str().unwrap()));
+    ctx.ok_in(&app, &["add", "acme/x"]);
+    let index = acme.index.to_str().unwrap();
+    ctx.ok(&["yank", "acme/x@1.1.0", "--index", index]);
+    (acme, app, x)
+}
+
+#[test]
+fn a_locked_version_yanked_since_is_warned_of_once_with_the_way_off_it() {
+    let ctx = TestContext::new();
+    let (acme, app, x) = locked_at_a_yanked_version(&ctx);
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    let warned = |out: &Output| {
+        assert_eq!(
+            out.stderr.matches("is yanked from its index").count(),
+            1,
+            "{}",
+            out.stderr
+        );
+        ctx.redact(&out.stderr)
+    };
+
+    // Nothing else that skills.toml allows: the way off is another requirement.
+    let out = ctx.ok_in(&app, &["outdated"]);
+    insta::assert_snapshot!(warned(&out), @"
+    warning: acme/x 1.1.0, which skills.lock pins, is yanked from its index
+    hint: no other version that skills.toml allows (^1.1.0) is available; `skillpkg add acme/x@1.0.0` moves it to the newest version not yanked
+    ");
+    insta::assert_snapshot!(out.stdout, @"
+    NAME    LOCKED          COMPATIBLE  LATEST
+    acme/x  1.1.0 (yanked)  -           1.0.0
+    ");
+    let out = ctx.ok_in(&app, &["verify"]);
+    insta::assert_snapshot!(warned(&out), @"
+    warning: acme/x 1.1.0, which skills.lock pins, is yanked from its index
+    hint: no other version that skills.toml allows (^1.1.0) is available; `skillpkg add acme/x@1.0.0` moves it to the newest version not yanked
+        Verified 1 skill: 1 as locked, 0 not
+    ");
+    // update keeps the lock working instead of failing, and says why.
+    let out = ctx.ok_in(&app, &["update", "--dry-run"]);
+    insta::assert_snapshot!(warned(&out), @"
+    warning: acme/x 1.1.0, which skills.lock pins, is yanked from its index
+    hint: no other version that skills.toml allows (^1.1.0) is available; `skillpkg add acme/x@1.0.0` moves it to the newest version not yanked
+      Up-to-date every package is at the newest allowed version
+    ");
+    warned(&ctx.ok_in(&app, &["update"]));
+    // Adding the locked version again keeps it.
+    warned(&ctx.ok_in(&app, &["add", "acme/x@1.1.0"]));
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills.lock")).unwrap(),
+        lock
+    );
+
+    // A clone installs exactly the lock, yanked version included, and warns.
+    let copy = fresh_copy(&ctx, &app);
+    let out = ctx.ok_in(&copy, &["install", "--locked"]);
+    insta::assert_snapshot!(warned(&out), @"
+    warning: acme/x 1.1.0, which skills.lock pins, is yanked from its index
+    hint: no other version that skills.toml allows (^1.1.0) is available; `skillpkg add acme/x@1.0.0` moves it to the newest version not yanked
+       Installed acme/x v1.1.0
+    ");
+    assert_eq!(
+        std::fs::read_to_string(copy.join("skills.lock")).unwrap(),
+        lock
+    );
+
+    // A newer version that skills.toml allows: update moves off the yanked one.
+    acme.publish_version(&ctx, &x, "1.2.0");
+    let out = ctx.ok_in(&app, &["outdated"]);
+    insta::assert_snapshot!(warned(&out), @"
+    warning: acme/x 1.1.0, which skills.lock pins, is yanked from its index
+    hint: `skillpkg update acme/x` moves it to 1.2.0, the newest version skills.toml allows
+    ");
+    let out = ctx.ok_in(&app, &["update", "--dry-run"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"       Would update acme/x v1.1.0 → v1.2.0");
+    let out = ctx.ok_in(&app, &["update", "acme/x"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"     Updated acme/x v1.1.0 → v1.2.0");
+    let out = ctx.ok_in(&app, &["verify"]);
+    assert!(!out.stderr.contains("yanked"), "{}", out.stderr);
 }
 
 #[test]

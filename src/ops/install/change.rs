@@ -45,6 +45,9 @@ pub struct Change {
     /// whose version did not change, its commit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous: Option<String>,
+    /// Its locked version, kept, is yanked from its index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub yanked: Option<crate::ops::yanked::YankedPin>,
 }
 
 impl Change {
@@ -59,6 +62,7 @@ impl Change {
             unapproved_grants: Vec::new(),
             commit: None,
             previous: None,
+            yanked: None,
         }
     }
 

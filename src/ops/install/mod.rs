@@ -563,6 +563,16 @@ pub fn target_notes(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<String
     .notes)
 }
 
+/// Notes on the change of each package its yanked pin, so that the
+/// command warns of it once.
+fn note_yanked(changes: &mut [Change], pins: Vec<crate::ops::yanked::YankedPin>) {
+    for pin in pins {
+        if let Some(change) = changes.iter_mut().find(|c| c.name == pin.name) {
+            change.yanked = Some(pin);
+        }
+    }
+}
+
 /// Resolves and installs; returns the new lock and what changed. The
 /// steps: plan what the manifest wants against the lock, check the whole
 /// set, fetch and verify every archive, then apply them to the root.
@@ -592,6 +602,7 @@ fn sync(
     let mut requests = plan::gather(project, &root, manifest, &old_lock, unlock, dirs, options)?;
     let registries = plan::open_registries(&requests, project, dirs, options.offline)?;
     let planned = plan::resolve_all(&requests, &registries, &old_lock, unlock, options.progress)?;
+    let yanked: Vec<_> = planned.iter().filter_map(|p| p.yanked.clone()).collect();
 
     let wanted = wanted::collect(&planned, &requests.direct);
     wanted::check_one_skill_per_name(&wanted, &root)?;
@@ -610,7 +621,9 @@ fn sync(
         )?;
     }
     if dry_run {
-        return Ok((old_lock.clone(), change::planned(&wanted, &old_lock)));
+        let mut changes = change::planned(&wanted, &old_lock);
+        note_yanked(&mut changes, yanked);
+        return Ok((old_lock.clone(), changes));
     }
 
     let mut keys = old_lock.keys.clone();
@@ -647,6 +660,7 @@ fn sync(
         false => options.grants,
     };
     grants::settle(&mut skills, &mut changes, asks, consent);
+    note_yanked(&mut changes, yanked);
     Ok((
         Lockfile {
             skills,

@@ -18,6 +18,7 @@ use crate::index::{IndexEntry, PackageName};
 use crate::manifest::lock::Lockfile;
 use crate::manifest::source_id::SourceId;
 use crate::manifest::{Manifest, Source};
+use crate::ops::yanked::YankedPin;
 use crate::progress::Progress;
 use crate::project::Project;
 use crate::resolve::{Candidate, Universe, resolve};
@@ -43,6 +44,9 @@ pub(super) struct Planned<'r> {
     pub entry: IndexEntry,
     /// The registry it comes from.
     pub registry: &'r Registry,
+    /// When the chosen version is a locked one its index has yanked: what
+    /// to say about it.
+    pub yanked: Option<YankedPin>,
 }
 
 impl Planned<'_> {
@@ -165,9 +169,11 @@ pub(super) fn resolve_all<'r>(
                 .iter()
                 .all(|(name, version)| locked.get(name).is_none_or(|pin| pin == version))
         };
-        let (resolved, mut entries) = match first {
-            Ok(resolved) if !from_cache.get() || keeps_pins(&resolved) => (resolved, entries),
-            Err(e) if !from_cache.get() => return Err(e.into()),
+        let (attempt, universe, mut entries) = match first {
+            Ok(resolved) if !from_cache.get() || keeps_pins(&resolved) => {
+                (Ok(resolved), universe, entries)
+            }
+            Err(e) if !from_cache.get() => (Err(e), universe, entries),
             _ => {
                 let read: Vec<PackageName> = entries
                     .keys()
@@ -176,25 +182,85 @@ pub(super) fn resolve_all<'r>(
                 registry.forget(&read);
                 let (universe, entries) =
                     fetch_universe(registry, requirements, &|_, _| false, progress)?;
-                (resolve(&universe, requirements, &locked)?, entries)
+                let attempt = resolve(&universe, requirements, &locked);
+                (attempt, universe, entries)
             }
         };
+        let resolved = match attempt {
+            Ok(resolved) => resolved,
+            Err(e) => keeping_yanked_pins(
+                &universe,
+                requirements,
+                &locked,
+                &yanked_let_go(old_lock, &source, unlock, &entries),
+            )
+            .ok_or(e)?,
+        };
         for (name, version) in resolved {
-            let entry = entries
+            let all = entries
                 .get_mut(&name)
-                .and_then(|all| {
-                    let at = all.iter().position(|e| e.vers == version.to_string())?;
-                    Some(all.swap_remove(at))
-                })
+                .expect("resolved versions come from the fetched entries");
+            let requirement = requirements
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, req)| req);
+            let yanked = YankedPin::check(&name, &version.to_string(), all, requirement);
+            let at = all
+                .iter()
+                .position(|e| e.vers == version.to_string())
                 .expect("resolved versions come from the fetched entries");
             plan.push(Planned {
                 package: name.parse()?,
-                entry,
+                entry: all.swap_remove(at),
                 registry,
+                yanked,
             });
         }
     }
     Ok(plan)
+}
+
+/// The versions `old_lock` pins in the registry `source` that `unlock`
+/// lets go of and that `entries` say are yanked.
+fn yanked_let_go(
+    old_lock: &Lockfile,
+    source: &SourceId,
+    unlock: &Unlock,
+    entries: &BTreeMap<String, Vec<IndexEntry>>,
+) -> BTreeMap<String, Version> {
+    old_lock
+        .skills
+        .iter()
+        .filter(|s| s.source == *source && !unlock.keeps(&s.name))
+        .filter(|s| {
+            entries
+                .get(&s.name)
+                .is_some_and(|all| all.iter().any(|e| e.vers == s.version && e.yanked))
+        })
+        .filter_map(|s| Some((s.name.clone(), Version::parse(&s.version).ok()?)))
+        .collect()
+}
+
+/// Resolution once more, for an update that found nothing: with the
+/// yanked versions it let go of (`yanked`) pinned again, as a lock keeps
+/// working on a yanked version where nothing else is allowed (the install
+/// then warns of each). `None` when there are none, or it fails too.
+fn keeping_yanked_pins(
+    universe: &Universe,
+    requirements: &[(String, VersionReq)],
+    locked: &BTreeMap<String, Version>,
+    yanked: &BTreeMap<String, Version>,
+) -> Option<BTreeMap<String, Version>> {
+    if yanked.is_empty() {
+        return None;
+    }
+    let mut pins = locked.clone();
+    pins.extend(
+        yanked
+            .iter()
+            .map(|(name, version)| (name.clone(), version.clone())),
+    );
+    resolve(universe, requirements, &pins).ok()
 }
 
 /// The index of the registry `name` (the default when `None`); `None`
