@@ -2,6 +2,8 @@
 //! fetching, revalidation, retries, hard failures, `--offline`, the `dl`
 //! template and unsigned packages.
 
+use std::path::Path;
+
 use crate::common::{
     AcmeIndex, TestContext, copy_dir, new_project, repo_index, round_trip, run, skill_md, tree,
     write_skill,
@@ -515,4 +517,89 @@ fn an_http_index_token_comes_from_the_environment_or_the_private_credentials_fil
 
     let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
     assert!(!lock.contains("t0ken"), "{lock}");
+}
+
+/// An index whose `config.json` sends downloads to `dl`.
+fn with_download_template(index: &Path, dl: &str) {
+    let path = index.join("config.json");
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    config["dl"] = serde_json::Value::String(dl.to_string());
+    std::fs::write(&path, serde_json::to_string_pretty(&config).unwrap()).unwrap();
+}
+
+/// A `dl` template that a hand-made string split reads as the index's
+/// own host, and the HTTP client sends to another origin: the index's
+/// token and the credentials of its URL stay with the index. Two loopback
+/// servers on two ports are two origins; the other one serves the
+/// archives at the path the client asks for, so the install succeeds
+/// either way, and only the headers it was sent tell.
+#[test]
+fn an_index_token_never_follows_a_download_template_to_another_origin() {
+    let ctx = TestContext::new();
+    let index = served_sample(&ctx);
+    let other_root = ctx.root().join("other");
+    let other = StaticServer::start(&other_root);
+    let index_authority = index
+        .url()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let other_authority = other
+        .url()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    // `http://OTHER\@INDEX/packages/…`: the client asks OTHER for
+    // `/@INDEX/packages/…`.
+    copy_dir(
+        &repo_index(),
+        &other_root.join(format!("@{index_authority}")),
+    );
+    with_download_template(
+        &ctx.root().join("www"),
+        &format!(
+            "http://{other_authority}\\@{index_authority}/packages/{{org}}/{{name}}/{{name}}-{{version}}.skill"
+        ),
+    );
+    let variable = format!(
+        "SKILLPKG_INDEX_TOKEN_{}",
+        index_authority.replace(['.', ':'], "_")
+    );
+    let app = new_project(&ctx, Some(&index.url()));
+    let out = run(ctx
+        .command()
+        .current_dir(&app)
+        .env(&variable, "t0ken")
+        .args(["add", "example/citation-style"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    // Credentials in the index's URL stay with it too.
+    let with_password = index.url().replacen("http://", "http://reader:s3cret@", 1);
+    let app = ctx.root().join("second");
+    ctx.ok(&["init", app.to_str().unwrap()]);
+    let manifest = app.join("skills.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        format!("{text}\n[registries]\ndefault = {{ index = {with_password:?} }}\n"),
+    )
+    .unwrap();
+    ctx.ok_in(&app, &["add", "example/pdf-processing"]);
+    // The downloads went to the other origin, without credentials...
+    assert!(
+        other.log().iter().any(|(path, _)| path.ends_with(".skill")),
+        "{:?}",
+        other.log()
+    );
+    assert_eq!(other.authorizations(), Vec::<(String, String)>::new());
+    // ...while the index itself got both.
+    let sent = index.authorizations();
+    assert!(
+        sent.iter().any(|(_, value)| value == "Bearer t0ken"),
+        "{sent:?}"
+    );
+    assert!(
+        sent.iter().any(|(_, value)| value.starts_with("Basic ")),
+        "{sent:?}"
+    );
 }
