@@ -485,14 +485,7 @@ impl Fetcher {
         if (status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN)
             && let Some(origin) = Origin::of(url)
         {
-            let variable = crate::credentials::index_token_variable(&origin.authority());
-            return Attempt::Fail(
-                Hinted::new(format!("{url}: the server answered {status}"))
-                    .hint(format!(
-                        "if the index needs a token, set {variable} in the environment or in credentials.toml in the config directory"
-                    ))
-                    .into(),
-            );
+            return Attempt::Fail(refused_credentials_error(url, status, &origin).into());
         }
         if !status.is_success() {
             let url = url.to_string();
@@ -504,6 +497,25 @@ impl Fetcher {
             Err(failed) => failed,
         }
     }
+}
+
+/// What a `401` or `403` from `url`, of the index at `origin`, says: the
+/// variable its token is read from, and the one earlier versions read
+/// when that is set and now is not read for this host.
+fn refused_credentials_error(url: &str, status: StatusCode, origin: &Origin) -> Hinted {
+    let variable = crate::credentials::index_token_variable(origin);
+    let mut error = Hinted::new(format!("{url}: the server answered {status}")).hint(format!(
+        "if the index needs a token, set {variable} in the environment or in credentials.toml in the config directory"
+    ));
+    if let Some(retired) = crate::credentials::retired_index_token_variable(origin)
+        && std::env::var_os(&retired).is_some()
+    {
+        error = error.hint(format!(
+            "{retired} is not read for {}: other hosts share that name; it is the token of the host spelt that way only",
+            origin.authority()
+        ));
+    }
+    error
 }
 
 fn validators_of(headers: &HeaderMap) -> Validators {

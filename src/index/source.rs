@@ -74,8 +74,9 @@ pub fn open_registry(
         // A token for the index's host, from the environment or the
         // private credentials file.
         let token = match crate::net::Origin::of(&label) {
-            Some(origin) => Credentials::new(Some(&dirs.config))
-                .get(&index_token_variable(&origin.authority()))?,
+            Some(origin) => {
+                Credentials::new(Some(&dirs.config)).get(&index_token_variable(&origin))?
+            }
             None => None,
         };
         let (index, config) = HttpIndex::open(spec, cache, offline, token)?;

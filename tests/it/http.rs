@@ -603,3 +603,55 @@ fn an_index_token_never_follows_a_download_template_to_another_origin() {
         "{sent:?}"
     );
 }
+
+/// Index tokens are keyed by the exact host: the user's token for
+/// `skills.example.test` never goes to `skills-example.test`, which a
+/// cloned `skills.toml` may name and which shared its variable before.
+/// Both hosts are served by one loopback server reached as the HTTP
+/// proxy, which records the `Authorization` header of each request with
+/// the host it was for.
+#[test]
+fn an_index_token_goes_to_its_own_host_and_never_to_a_look_alike() {
+    let ctx = TestContext::new();
+    let proxy = served_sample(&ctx);
+    let install = |index: &str, project: &str, token: (&str, &str)| {
+        let app = ctx.root().join(project);
+        ctx.ok(&["init", app.to_str().unwrap()]);
+        let manifest = app.join("skills.toml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        std::fs::write(
+            &manifest,
+            format!("{text}\n[registries]\ndefault = {{ index = {index:?} }}\n"),
+        )
+        .unwrap();
+        let out = run(ctx
+            .command()
+            .current_dir(&app)
+            .env("http_proxy", proxy.url())
+            .env(token.0, token.1)
+            .args(["add", "example/citation-style"]));
+        assert_eq!(out.status, 0, "{}", out.stderr);
+    };
+    let users = ("SKILLPKG_INDEX_TOKEN_SKILLS_EXAMPLE_TEST", "users-token");
+    install("http://skills-example.test/", "cloned", users);
+    assert_eq!(proxy.authorizations(), Vec::<(String, String)>::new());
+    install("http://skills.example.test/", "own", users);
+    let sent = proxy.authorizations();
+    assert!(!sent.is_empty());
+    assert!(
+        sent.iter()
+            .all(|header| *header == ("skills.example.test".into(), "Bearer users-token".into())),
+        "{sent:?}"
+    );
+    // The look-alike has a variable of its own.
+    let theirs = ("SKILLPKG_INDEX_TOKEN_SKILLS__EXAMPLE_TEST", "its-token");
+    install("http://skills-example.test/", "theirs", theirs);
+    assert!(proxy.authorizations().len() > sent.len());
+    assert!(
+        proxy.authorizations()[sent.len()..]
+            .iter()
+            .all(|header| *header == ("skills-example.test".into(), "Bearer its-token".into())),
+        "{:?}",
+        proxy.authorizations()
+    );
+}
