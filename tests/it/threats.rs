@@ -2228,6 +2228,97 @@ fn a_cloned_projects_sources_outside_it_are_read_only_once_trusted() {
     assert!(!app.join(".agents/skills/diary").exists());
 }
 
+/// The user's folder outside the project, `outside`, made a git
+/// repository holding the skill `precious`; its absolute path.
+fn outside_repository(ctx: &TestContext, app: &Path) -> String {
+    Untouched::new(ctx, app);
+    let outside = ctx.root().join("outside");
+    crate::common::git(&outside, &["init", "-q", "-b", "main"]);
+    crate::common::git(&outside, &["add", "-A"]);
+    crate::common::git(
+        &outside,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "mine",
+        ],
+    );
+    outside.display().to_string()
+}
+
+/// `file:` URLs that libgit2 reads as paths: `file://localhost/ABS` and a
+/// percent-encoded `file:///…`, which were once taken for paths that do
+/// not exist, and a `file:` URL of another host, whose place cannot be
+/// told: each is outside the project, and read only once it is trusted.
+#[test]
+fn file_urls_of_the_users_repositories_are_outside_sources_however_spelt() {
+    let ctx = TestContext::new();
+    let app = ctx.root().join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    let outside = outside_repository(&ctx, &app);
+    let escaped = outside.replacen("outside", "%6futside", 1);
+    for url in [
+        format!("file://localhost{outside}"),
+        format!("git+file://localhost{outside}"),
+        format!("file://{escaped}"),
+        format!("file://elsewhere{outside}"),
+    ] {
+        cloned_manifest(
+            &app,
+            &format!("precious = {{ git = {url:?}, subdir = \"precious\" }}\n"),
+        );
+        let untouched = Untouched::new(&ctx, &app);
+        let out = untouched.refused(&ctx, &["install"], "not trusted on this machine");
+        assert!(out.stderr.contains("  precious: git = "), "{}", out.stderr);
+    }
+    // Trusted, the project reads them.
+    cloned_manifest(
+        &app,
+        &format!("precious = {{ git = \"file://localhost{escaped}\", subdir = \"precious\" }}\n"),
+    );
+    ctx.ok_in(&app, &["trust", "--project"]);
+    ctx.ok_in(&app, &["install"]);
+    assert!(app.join(".agents/skills/precious/SKILL.md").is_file());
+}
+
+#[test]
+fn an_npx_lock_cannot_make_import_read_a_repository_outside_through_a_file_url() {
+    let ctx = TestContext::new();
+    let app = ctx.root().join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    crate::common::git(&app, &["init", "-q"]);
+    let outside = outside_repository(&ctx, &app);
+    let escaped = outside.replacen("outside", "%6futside", 1);
+    for url in [
+        format!("file://localhost{outside}"),
+        format!("file://{escaped}"),
+    ] {
+        std::fs::write(
+            app.join("skills-lock.json"),
+            format!(
+                r#"{{"version": 1, "skills": {{"precious": {{"source": "mine", "sourceType": "git", "sourceUrl": {url:?}, "skillPath": "precious/SKILL.md"}}}}}}"#
+            ),
+        )
+        .unwrap();
+        let untouched = Untouched::new(&ctx, &app);
+        let out = ctx.ok_in(&app, &["import"]);
+        assert!(
+            out.stderr.contains("left out precious: its source")
+                && out.stderr.contains(
+                    "is outside the project, which import reads only with --allow-outside"
+                ),
+            "{}",
+            out.stderr
+        );
+        assert!(!app.join(".agents/skills/precious").exists());
+        assert_eq!(tree(&untouched.outside), untouched.before_outside());
+    }
+}
+
 #[test]
 fn an_npx_lock_in_a_cloned_project_cannot_make_import_read_outside_it() {
     let ctx = TestContext::new();
