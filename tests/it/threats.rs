@@ -451,6 +451,39 @@ fn an_edit_through_a_hard_link_is_caught_by_the_tree_hash() {
     assert_eq!(tree(&copied.join(".agents/skills/tool")), pinned);
 }
 
+/// A cached file hard-linked to one of the user's files (`~/.bashrc`):
+/// a warm install neither changes that file's mode nor its bytes (modes
+/// change only once the tree hashes as the lock says, and a writable
+/// cached file shared with anything but the cache is a corrupted entry),
+/// and installs from the archive instead, saying the cached copy was
+/// replaced.
+#[test]
+#[cfg(unix)]
+fn a_cached_file_hard_linked_to_a_users_file_leaves_that_file_alone() {
+    let ctx = TestContext::new();
+    let (app, pinned, cached) = added_tool_with_cached_tree(&ctx);
+    let bashrc = ctx.root().join("home/.bashrc");
+    std::fs::write(&bashrc, "export PATH=$HOME/bin:$PATH\n").unwrap();
+    set_mode(&bashrc, 0o644);
+    std::fs::remove_file(cached.join("SKILL.md")).unwrap();
+    std::fs::hard_link(&bashrc, cached.join("SKILL.md")).unwrap();
+    let clone = clone_of(&ctx, &app, "clone");
+    let out = ctx.ok_in(&clone, &["install", "--locked"]);
+    assert_eq!(mode(&bashrc), 0o644, "the user's file was made read-only");
+    assert_eq!(
+        std::fs::read_to_string(&bashrc).unwrap(),
+        "export PATH=$HOME/bin:$PATH\n"
+    );
+    assert_cache_replaced(&out);
+    assert_eq!(tree(&clone.join(".agents/skills/tool")), pinned);
+    assert_eq!(tree(&the_cached_tree(&ctx)), pinned);
+    // The planted link is gone from the cache; the user's file has one
+    // name again.
+    let links =
+        |path: &Path| std::os::unix::fs::MetadataExt::nlink(&std::fs::metadata(path).unwrap());
+    assert_eq!(links(&bashrc), 1);
+}
+
 /// A cloned repo's lock and a hostile cache acting together: the cached
 /// tree changed (as a write through a hard link could do) and the lock
 /// edited to pin the changed tree. Either alone is caught by the other;
