@@ -20,8 +20,8 @@ use super::listing::{LISTING_FILE, Listing};
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::hint::Hinted;
 use crate::net::{
-    Attempt, Http, Redirects, RetryPolicy, UrlCredentials, host_of, is_transient, read_body,
-    retry_after, split_credentials, within_deadline,
+    Attempt, Http, Origin, Redirects, RetryPolicy, UrlCredentials, goes_to, is_transient,
+    read_body, retry_after, split_credentials, within_deadline,
 };
 use crate::progress::{Progress, SILENT};
 use crate::store::hash::sha256_hex;
@@ -108,7 +108,7 @@ impl HttpIndex {
         let http = Http::new(CONNECT_TIMEOUT, read_timeout, Redirects::Any)?;
         let fetcher = Arc::new(Fetcher {
             cache_dir: cache.join("http").join(cache_slug(&base)),
-            host: host_of(&base),
+            origin: Origin::of(&base),
             credentials,
             token,
             base,
@@ -362,8 +362,9 @@ struct Fetcher {
     retry: RetryPolicy,
     /// How long one attempt may take in all.
     deadline: Duration,
-    /// The index's host, the only one its credentials go to.
-    host: Option<String>,
+    /// The index's origin (scheme, host and port, as the client parses
+    /// them), the only one its credentials go to.
+    origin: Option<Origin>,
     /// Credentials the index's URL carried.
     credentials: Option<UrlCredentials>,
     /// A bearer token for the index's host, from the environment or the
@@ -375,6 +376,18 @@ impl Fetcher {
     /// The URL of `relative` inside the index.
     fn url(&self, relative: &str) -> String {
         format!("{}/{relative}", self.base)
+    }
+
+    /// Whether a request for `url` may carry the index's credentials (its
+    /// URL's user and password, or its token): only when the client will
+    /// send it to the index's own origin. An archive URL from the `dl`
+    /// template may lead elsewhere (a CDN, or a host a hostile
+    /// `config.json` names), so the origins are compared as the client
+    /// parses them, never as strings split by hand.
+    fn may_authenticate(&self, url: &str) -> bool {
+        self.origin
+            .as_ref()
+            .is_some_and(|origin| goes_to(url, origin))
     }
 
     /// One file of the index: revalidated against the cache, or from the
@@ -439,7 +452,7 @@ impl Fetcher {
     /// One attempt at a GET.
     async fn get_once(&self, url: &str, validators: &Validators, limit: u64) -> Attempt<Response> {
         let mut request = self.client.get(url);
-        if host_of(url) == self.host {
+        if self.may_authenticate(url) {
             if let Some(credentials) = &self.credentials {
                 request = request.basic_auth(&credentials.user, credentials.password.as_deref());
             } else if let Some(token) = &self.token {
@@ -470,16 +483,9 @@ impl Fetcher {
             };
         }
         if (status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN)
-            && let Some(host) = host_of(url)
+            && let Some(origin) = Origin::of(url)
         {
-            let variable = crate::credentials::index_token_variable(&host);
-            return Attempt::Fail(
-                Hinted::new(format!("{url}: the server answered {status}"))
-                    .hint(format!(
-                        "if the index needs a token, set {variable} in the environment or in credentials.toml in the config directory"
-                    ))
-                    .into(),
-            );
+            return Attempt::Fail(refused_credentials_error(url, status, &origin).into());
         }
         if !status.is_success() {
             let url = url.to_string();
@@ -491,6 +497,25 @@ impl Fetcher {
             Err(failed) => failed,
         }
     }
+}
+
+/// What a `401` or `403` from `url`, of the index at `origin`, says: the
+/// variable its token is read from, and the one earlier versions read
+/// when that is set and now is not read for this host.
+fn refused_credentials_error(url: &str, status: StatusCode, origin: &Origin) -> Hinted {
+    let variable = crate::credentials::index_token_variable(origin);
+    let mut error = Hinted::new(format!("{url}: the server answered {status}")).hint(format!(
+        "if the index needs a token, set {variable} in the environment or in credentials.toml in the config directory"
+    ));
+    if let Some(retired) = crate::credentials::retired_index_token_variable(origin)
+        && std::env::var_os(&retired).is_some()
+    {
+        error = error.hint(format!(
+            "{retired} is not read for {}: other hosts share that name; it is the token of the host spelt that way only",
+            origin.authority()
+        ));
+    }
+    error
 }
 
 fn validators_of(headers: &HeaderMap) -> Validators {

@@ -73,8 +73,10 @@ pub fn open_registry(
     if is_http_index(spec) {
         // A token for the index's host, from the environment or the
         // private credentials file.
-        let token = match crate::net::host_of(&label) {
-            Some(host) => Credentials::new(Some(&dirs.config)).get(&index_token_variable(&host))?,
+        let token = match crate::net::Origin::of(&label) {
+            Some(origin) => {
+                Credentials::new(Some(&dirs.config)).get(&index_token_variable(&origin))?
+            }
             None => None,
         };
         let (index, config) = HttpIndex::open(spec, cache, offline, token)?;

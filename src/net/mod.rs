@@ -21,7 +21,10 @@ use reqwest::header::{HeaderMap, RETRY_AFTER};
 use crate::env_vars;
 use crate::hint::Hinted;
 
+mod origin;
 mod tls;
+
+pub use origin::{Origin, goes_to};
 
 /// The longest wait between two attempts, whatever a server asks for.
 pub const MAX_DELAY: Duration = Duration::from_secs(60);
@@ -249,16 +252,6 @@ fn percent_decode(text: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
-}
-
-/// The host (and port) part of `url`, lower-cased, without credentials.
-pub fn host_of(url: &str) -> Option<String> {
-    let rest = url.split_once("://")?.1;
-    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
-    let host = authority
-        .rsplit_once('@')
-        .map_or(authority, |(_, host)| host);
-    Some(host.to_ascii_lowercase())
 }
 
 /// `SKILLPKG_HTTP_TIMEOUT` in seconds, else `default`.
@@ -769,10 +762,6 @@ mod tests {
         let credentials = credentials.unwrap();
         assert_eq!(credentials.user, "alice");
         assert_eq!(credentials.password.as_deref(), Some("s:cret"));
-        assert_eq!(
-            host_of("https://alice@Host:8443/x").as_deref(),
-            Some("host:8443")
-        );
         let (url, credentials) = split_credentials("file:///tmp/a@b/index").unwrap();
         assert_eq!(url, "file:///tmp/a@b/index");
         assert!(credentials.is_none());

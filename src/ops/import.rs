@@ -170,7 +170,7 @@ pub fn import_lock(
                     name: name.clone(),
                     reason: format!(
                         "its source {} is outside the project, which import reads only with --allow-outside",
-                        source.resolved.display(),
+                        source.leads_to(),
                     ),
                     takeover,
                 });

@@ -20,42 +20,140 @@ pub struct OutsideSource {
     pub key: String,
     /// The field and its value as written: `path = "../shared/helper"`.
     pub given: String,
-    /// Where it leads.
-    pub resolved: PathBuf,
+    /// Where it leads; `None` when that cannot be told (a `file:` URL of
+    /// another host, a folder that cannot be read), which counts as
+    /// outside.
+    pub resolved: Option<PathBuf>,
 }
 
 impl OutsideSource {
     /// `helper: path = "../shared/helper" (/home/me/shared/helper)`.
     pub fn describe(&self) -> String {
-        format!("{}: {} ({})", self.key, self.given, self.resolved.display())
+        format!("{}: {} ({})", self.key, self.given, self.leads_to())
+    }
+
+    /// Where the source leads, as messages say it.
+    pub fn leads_to(&self) -> String {
+        match &self.resolved {
+            Some(path) => path.display().to_string(),
+            None => "a place on this machine that cannot be resolved".to_string(),
+        }
     }
 }
 
-/// The folder a git URL may name on this machine: a `file://` URL (with
-/// or without `git+`) or anything without a scheme. That takes in
-/// scp-like `host:path` too: git reads it as a path wherever a folder of
-/// that name exists, and a cloned repository can plant one.
-fn local_path(url: &str) -> Option<&str> {
+/// What a git URL names on this machine.
+#[derive(Debug, PartialEq, Eq)]
+enum LocalTarget {
+    /// No folder here: a URL of a remote host.
+    Remote,
+    /// This path, as git would open it.
+    Path(String),
+    /// A `file:` URL that names no path skillpkg can tell (another host,
+    /// an escape that is not UTF-8): counted as outside.
+    Unresolvable,
+}
+
+/// The folder a git URL may name on this machine: a `file:` URL (with or
+/// without `git+`), read as libgit2 reads it (see [`file_url_path`]), or
+/// anything without a scheme. That takes in scp-like `host:path` too: git
+/// reads it as a path wherever a folder of that name exists, and a cloned
+/// repository can plant one.
+fn local_target(url: &str) -> LocalTarget {
     let url = url.strip_prefix("git+").unwrap_or(url);
-    match url.strip_prefix("file://") {
-        Some(path) => Some(path),
-        None if url.contains("://") => None,
-        None => Some(url),
+    if is_file_url(url) {
+        return file_url_path(url).map_or(LocalTarget::Unresolvable, LocalTarget::Path);
+    }
+    match url.contains("://") {
+        true => LocalTarget::Remote,
+        false => LocalTarget::Path(url.to_string()),
     }
 }
 
-/// Where `path` leads, links resolved, when it exists outside `project`
-/// (canonical). A path that does not exist is read by no install.
-fn leads_outside(project: &Path, path: &Path) -> Option<PathBuf> {
-    std::fs::canonicalize(path)
-        .ok()
-        .filter(|resolved| !resolved.starts_with(project))
+/// Whether `url` has the `file:` scheme, in any case.
+fn is_file_url(url: &str) -> bool {
+    url.get(..5)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:"))
+}
+
+/// The path libgit2 opens for a `file:` URL: `file:///PATH` or
+/// `file://localhost/PATH`, percent-decoded (`file:///srv/%72epo` is
+/// `/srv/repo`). `None` for any other form (another host, no `//`) or a
+/// decoded path that is not UTF-8: what such a URL reaches cannot be told.
+fn file_url_path(url: &str) -> Option<String> {
+    let rest = url.get(5..)?.strip_prefix("//")?;
+    let path = match rest.get(..10) {
+        Some(host) if host.eq_ignore_ascii_case("localhost/") => &rest[9..],
+        _ if rest.starts_with('/') => rest,
+        _ => return None,
+    };
+    percent_decoded(path)
+}
+
+/// `text` with `%XX` escapes decoded as libgit2 decodes them (an invalid
+/// escape kept as written); `None` when the result is not UTF-8.
+fn percent_decoded(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |at: usize| bytes.get(at).and_then(|b| (*b as char).to_digit(16));
+        match (bytes[i], hex(i + 1), hex(i + 2)) {
+            (b'%', Some(high), Some(low)) => {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+            }
+            (byte, ..) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Where `path` leads, links resolved, when it leads outside `project`
+/// (canonical): `Some(Some(place))`; `Some(None)` when that cannot be told
+/// (a folder that cannot be read, a link loop), which counts as outside;
+/// `None` when it stays inside. A path that does not exist yet is taken
+/// from its nearest folder that does, so `../elsewhere/new` leads
+/// outside and `tools/not-yet` stays inside; past a missing folder, `..`
+/// cannot be told either.
+fn leads_outside(project: &Path, path: &Path) -> Option<Option<PathBuf>> {
+    match resolve_existing_part(path) {
+        Some(resolved) if resolved.starts_with(project) => None,
+        Some(resolved) => Some(Some(resolved)),
+        None => Some(None),
+    }
+}
+
+/// `path` canonical as far as it exists, with the missing rest appended;
+/// `None` when that cannot be told: an error other than "not found", or
+/// `..` or `.` past a missing folder.
+fn resolve_existing_part(path: &Path) -> Option<PathBuf> {
+    let mut existing = path.to_path_buf();
+    let mut missing = Vec::new();
+    loop {
+        match std::fs::canonicalize(&existing) {
+            Ok(resolved) => {
+                let plain = missing
+                    .iter()
+                    .all(|part: &std::ffi::OsString| part != ".." && part != ".");
+                return plain.then(|| missing.iter().rev().fold(resolved, |p, part| p.join(part)));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                missing.push(existing.file_name()?.to_os_string());
+                existing = existing.parent()?.to_path_buf();
+            }
+            Err(_) => return None,
+        }
+    }
 }
 
 /// The dependency `key` = `spec` of the project in `project_dir`, when
-/// its source leads outside the project. Relative paths are the
-/// project's, as installs read them; a relative git path also counts from
-/// the working directory, where git opens it.
+/// its source leads outside the project, or where it leads cannot be
+/// told (fail closed). Relative paths are the project's, as installs read
+/// them; a relative git path also counts from the working directory,
+/// where git opens it, when it exists there.
 pub fn outside_dependency(
     project_dir: &Path,
     key: &str,
@@ -64,25 +162,36 @@ pub fn outside_dependency(
     let DependencySpec::Detailed(spec) = spec else {
         return None;
     };
-    let (given, candidates) = match (&spec.path, &spec.git) {
-        (Some(path), _) => (format!("path = {path:?}"), vec![project_dir.join(path)]),
+    let outside = |given: String, resolved: Option<PathBuf>| {
+        Some(OutsideSource {
+            key: key.to_string(),
+            given,
+            resolved,
+        })
+    };
+    let (given, path, from_cwd) = match (&spec.path, &spec.git) {
+        (Some(path), _) => (format!("path = {path:?}"), path.clone(), false),
         (None, Some(url)) => {
-            let path = local_path(url)?;
-            let mut candidates = vec![project_dir.join(path)];
-            candidates.extend(std::path::absolute(path).ok());
-            (format!("git = {url:?}"), candidates)
+            let given = format!("git = {url:?}");
+            match local_target(url) {
+                LocalTarget::Remote => return None,
+                LocalTarget::Unresolvable => return outside(given, None),
+                LocalTarget::Path(path) => (given, path, true),
+            }
         }
         (None, None) => return None,
     };
-    let project = std::fs::canonicalize(project_dir).ok()?;
-    let resolved = candidates
-        .iter()
-        .find_map(|candidate| leads_outside(&project, candidate))?;
-    Some(OutsideSource {
-        key: key.to_string(),
-        given,
-        resolved,
-    })
+    let Ok(project) = std::fs::canonicalize(project_dir) else {
+        return outside(given, None);
+    };
+    if let Some(resolved) = leads_outside(&project, &project_dir.join(&path)) {
+        return outside(given, resolved);
+    }
+    let in_cwd = std::path::absolute(&path).ok().filter(|_| from_cwd);
+    match in_cwd.and_then(|path| std::fs::canonicalize(path).ok()) {
+        Some(resolved) if !resolved.starts_with(&project) => outside(given, Some(resolved)),
+        _ => None,
+    }
 }
 
 /// The dependencies of `manifest` that lead outside `project_dir`, by
@@ -133,18 +242,37 @@ mod tests {
 
     #[test]
     fn only_local_urls_name_folders() {
-        assert_eq!(local_path("file:///srv/repo"), Some("/srv/repo"));
-        assert_eq!(local_path("git+file:///srv/index"), Some("/srv/index"));
-        assert_eq!(local_path("../repo"), Some("../repo"));
-        assert_eq!(local_path("/srv/repo.git"), Some("/srv/repo.git"));
-        assert_eq!(local_path("./a:b"), Some("./a:b"));
-        assert_eq!(local_path("https://example.com/r.git"), None);
-        assert_eq!(local_path("git+ssh://git@example.com/r"), None);
+        let path = |p: &str| LocalTarget::Path(p.to_string());
+        assert_eq!(local_target("file:///srv/repo"), path("/srv/repo"));
+        assert_eq!(local_target("git+file:///srv/index"), path("/srv/index"));
+        assert_eq!(local_target("../repo"), path("../repo"));
+        assert_eq!(local_target("/srv/repo.git"), path("/srv/repo.git"));
+        assert_eq!(local_target("./a:b"), path("./a:b"));
+        assert_eq!(
+            local_target("https://example.com/r.git"),
+            LocalTarget::Remote
+        );
+        assert_eq!(
+            local_target("git+ssh://git@example.com/r"),
+            LocalTarget::Remote
+        );
         // A path where such a folder exists, or git goes over ssh.
         assert_eq!(
-            local_path("git@example.com:team/r.git"),
-            Some("git@example.com:team/r.git")
+            local_target("git@example.com:team/r.git"),
+            path("git@example.com:team/r.git")
         );
+        // `file:` URLs as libgit2 reads them.
+        assert_eq!(local_target("file://localhost/srv/repo"), path("/srv/repo"));
+        assert_eq!(local_target("FILE://LocalHost/srv/repo"), path("/srv/repo"));
+        assert_eq!(local_target("file:///srv/%72e%70o"), path("/srv/repo"));
+        assert_eq!(local_target("file:///srv/100%"), path("/srv/100%"));
+        for unresolvable in ["file://elsewhere/srv/repo", "file:/srv/repo", "file:///%ff"] {
+            assert_eq!(
+                local_target(unresolvable),
+                LocalTarget::Unresolvable,
+                "{unresolvable}"
+            );
+        }
     }
 
     #[test]
@@ -166,6 +294,9 @@ dots = {{ path = "../elsewhere/secret" }}
 absolute = {{ path = "{abs}" }}
 linked = {{ path = "tools/link/secret" }}
 repo = {{ git = "file://{abs}" }}
+localhost = {{ git = "file://localhost{abs}" }}
+escaped = {{ git = "file://{escaped}" }}
+other-host = {{ git = "file://elsewhere{abs}" }}
 remote = {{ git = "https://example.com/r.git" }}
 scp = {{ git = "git@example.com:team/r.git" }}
 planted = {{ git = "a:b/../../elsewhere/secret" }}
@@ -177,7 +308,12 @@ missing-outside = {{ path = "../elsewhere/none" }}
 mine = {{ index = "../elsewhere" }}
 web = {{ index = "https://example.com/index/" }}
 "#,
-                abs = elsewhere.join("secret").display()
+                abs = elsewhere.join("secret").display(),
+                escaped = elsewhere
+                    .join("secret")
+                    .display()
+                    .to_string()
+                    .replace("secret", "s%65cret"),
             ),
             &project.join("skills.toml"),
         )
@@ -187,12 +323,51 @@ web = {{ index = "https://example.com/index/" }}
         std::fs::create_dir_all(project.join("a:b")).unwrap();
         let found = outside_sources(&project, &manifest);
         let keys: Vec<&str> = found.iter().map(|s| s.key.as_str()).collect();
-        let mut expected = vec!["absolute", "dots", "planted", "repo"];
+        let mut expected = vec![
+            "absolute",
+            "dots",
+            "escaped",
+            "localhost",
+            "missing-outside",
+            "other-host",
+            "planted",
+            "repo",
+        ];
         #[cfg(unix)]
-        expected.insert(2, "linked");
+        expected.insert(3, "linked");
         assert_eq!(keys, expected);
         let secret = std::fs::canonicalize(elsewhere.join("secret")).unwrap();
-        assert!(found.iter().all(|s| s.resolved == secret));
+        let led_to = |key: &str| {
+            found
+                .iter()
+                .find(|s| s.key == key)
+                .unwrap()
+                .resolved
+                .clone()
+        };
+        for key in [
+            "absolute",
+            "dots",
+            "escaped",
+            "localhost",
+            "planted",
+            "repo",
+        ] {
+            assert_eq!(led_to(key).as_ref(), Some(&secret), "{key}");
+        }
+        assert_eq!(
+            led_to("missing-outside"),
+            Some(secret.parent().unwrap().join("none"))
+        );
+        assert_eq!(led_to("other-host"), None);
+        assert!(
+            found
+                .iter()
+                .find(|s| s.key == "other-host")
+                .unwrap()
+                .describe()
+                .ends_with("(a place on this machine that cannot be resolved)")
+        );
         assert_eq!(
             found[1].describe(),
             format!(
@@ -207,7 +382,7 @@ web = {{ index = "https://example.com/index/" }}
         let source = OutsideSource {
             key: "helper".into(),
             given: "path = \"../helper\"".into(),
-            resolved: PathBuf::from("/home/me/helper"),
+            resolved: Some(PathBuf::from("/home/me/helper")),
         };
         let sources = [source];
         let manifest = Path::new("/app/skills.toml");

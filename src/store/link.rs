@@ -21,8 +21,12 @@ pub(super) type Digests = (BTreeMap<String, String>, Vec<String>);
 
 /// What linking a cached tree into staging came to.
 pub(super) enum Placed {
-    /// Every file linked, with its digest.
-    Tree(Digests),
+    /// Every file linked, with its digest, and the files still writable
+    /// (a tree kept before cached files were read-only), to be made
+    /// read-only once the whole tree hashes as it should
+    /// ([`make_read_only_in`]) and not before: a mode is changed only on
+    /// a file known to be the cache's.
+    Tree(Digests, Vec<String>),
     /// Something that is no tree a verified archive unpacks to.
     NotATree,
     /// A link could not be made (another file system, a file of another
@@ -33,10 +37,13 @@ pub(super) enum Placed {
 /// Hard-links each of `files` (paths relative to the tree, `/`-separated)
 /// from the cached tree `from` into the folder `to`, checking each link
 /// as [the module](self) says. Each file must be executable exactly when
-/// `executables` names it; one that is writable is made read-only (a tree
-/// kept before cached files were). More files or bytes than `limits`
-/// allow, a link, a folder or a special file where a listed file should
-/// be, or a missing file: [`Placed::NotATree`].
+/// `executables` names it; one that is writable is listed to be made
+/// read-only after the tree is verified (a tree kept before cached files
+/// were), and must have no links but the cache's and the one just made
+/// ([`has_expected_links`]). More files or bytes than `limits` allow, a
+/// link, a folder or a special file where a listed file should be, a
+/// missing file, or a file linked where the cache never links it:
+/// [`Placed::NotATree`].
 #[cfg(unix)]
 pub(super) fn link_listed(
     from: &std::path::Path,
@@ -61,6 +68,7 @@ pub(super) fn link_listed(
     let mut non_ascii = Vec::new();
     let mut budget = limits.max_total_bytes;
     let mut buffer = Vec::new();
+    let mut writable = Vec::new();
     for relative in files {
         let Some((parent, name)) = split(relative) else {
             return Placed::NotATree;
@@ -101,10 +109,11 @@ pub(super) fn link_listed(
         if (mode & 0o111 != 0) != executables.contains(relative) {
             return Placed::NotATree;
         }
-        if mode & 0o222 != 0
-            && let Err(e) = rustix::fs::fchmod(&fd, Mode::from_raw_mode(mode & !0o222))
-        {
-            return Placed::LinkFailed(e.into());
+        if !has_expected_links(mode, stat.st_nlink) {
+            return Placed::NotATree;
+        }
+        if mode & 0o222 != 0 {
+            writable.push(relative.clone());
         }
         let size = stat.st_size as u64;
         if size > budget {
@@ -122,7 +131,44 @@ pub(super) fn link_listed(
         }
         digests.insert(relative.clone(), super::hash::hex(&Sha256::digest(&buffer)));
     }
-    Placed::Tree((digests, non_ascii))
+    Placed::Tree((digests, non_ascii), writable)
+}
+
+/// Whether a cached file of mode `mode`, just linked into staging, has the
+/// `links` the cache expects. The cache makes its files read-only before
+/// it shares them, so a read-only file may be linked from any number of
+/// projects. A writable one (kept before cached files were read-only) is
+/// the cache's alone: its entry and the link just made, two. More means
+/// the inode is also a file elsewhere, such as a user's `~/.bashrc`
+/// linked into the cache, whose mode is no business of the cache's: the
+/// entry counts as corrupted, set aside and fetched again.
+fn has_expected_links(mode: u32, links: u64) -> bool {
+    match mode & 0o222 {
+        0 => links >= 2,
+        _ => links == 2,
+    }
+}
+
+/// Takes the write bits off `files` (relative) in the staged tree `dir`,
+/// each opened without following a link; called once the tree is
+/// verified.
+#[cfg(unix)]
+pub(super) fn make_read_only_in(dir: &std::path::Path, files: &[String]) -> std::io::Result<()> {
+    use rustix::fs::{Mode, OFlags};
+    for relative in files {
+        let path = dir.join(relative);
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let fd = rustix::fs::open(&path, flags, Mode::empty())?;
+        let mode = rustix::fs::fstat(&fd)?.st_mode & 0o7777;
+        rustix::fs::fchmod(&fd, Mode::from_raw_mode(mode & !0o222))?;
+    }
+    Ok(())
+}
+
+/// Nothing is linked here, so nothing is left writable.
+#[cfg(not(unix))]
+pub(super) fn make_read_only_in(_dir: &std::path::Path, _files: &[String]) -> std::io::Result<()> {
+    Ok(())
 }
 
 /// Links are not made here: the tree is copied.
@@ -204,6 +250,15 @@ fn directory_flags() -> rustix::fs::OFlags {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_writable_cached_file_may_have_no_link_but_the_caches_and_stagings() {
+        assert!(has_expected_links(0o444, 2));
+        assert!(has_expected_links(0o555, 7));
+        assert!(has_expected_links(0o644, 2));
+        assert!(!has_expected_links(0o644, 3));
+        assert!(!has_expected_links(0o600, 1));
+    }
 
     #[test]
     fn only_plain_relative_names_are_split() {

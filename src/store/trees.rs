@@ -42,7 +42,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest as _, Sha256};
 
 use super::extract::{Limits, Staged};
-use super::link::{Digests, Placed, link_listed};
+use super::link::{Digests, Placed, link_listed, make_read_only_in};
 
 /// How the files of a cached tree are put into a project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -113,7 +113,7 @@ impl TreeCache {
         let limits = Limits::default();
         let copy = |staging: &tempfile::TempDir| {
             match copy_verified(&cached, staging.path(), executables, &limits) {
-                Ok(Some(copied)) => Placed::Tree(copied),
+                Ok(Some(copied)) => Placed::Tree(copied, Vec::new()),
                 // A cached tree that cannot be read as a tree is replaced
                 // like a changed one.
                 _ => Placed::NotATree,
@@ -135,7 +135,11 @@ impl TreeCache {
             }
         };
         match placed {
-            Placed::Tree((digests, non_ascii)) if super::hash::tree_hash_of(&digests) == tree => {
+            Placed::Tree((digests, non_ascii), writable)
+                if super::hash::tree_hash_of(&digests) == tree =>
+            {
+                // Only now is every file known to be the cache's.
+                make_read_only_in(staging.path(), &writable)?;
                 let staged = Staged::from_parts(staging, name.to_string(), digests, non_ascii);
                 Ok(match link_error {
                     None => Lookup::Hit(staged),
@@ -458,22 +462,27 @@ mod tests {
             linked.scan_hidden_unicode().unwrap(),
             staged.scan_hidden_unicode().unwrap()
         );
-        // A writable cached file (kept by an older version) is made
-        // read-only rather than refused.
-        std::fs::set_permissions(
-            cached.join("SKILL.md"),
-            std::fs::Permissions::from_mode(0o644),
-        )
-        .unwrap();
+        // A writable cached file (kept by an older version) that is the
+        // cache's alone is made read-only, once the tree is verified,
+        // rather than refused.
+        let file = cached.join("SKILL.md");
+        let bytes = std::fs::read(&file).unwrap();
+        std::fs::remove_file(&file).unwrap();
+        std::fs::write(&file, bytes).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
         assert!(matches!(stage(&executables), Lookup::Hit(_)));
-        assert_eq!(
-            meta(cached.join("SKILL.md")).permissions().mode() & 0o222,
-            0
-        );
+        assert_eq!(meta(file.clone()).permissions().mode() & 0o222, 0);
         // A file whose executable bit the archive does not give it is a
         // changed tree: links cannot take their modes from the archive.
         assert!(matches!(stage(&BTreeSet::new()), Lookup::Replaced(_)));
         assert!(!cached.exists());
+        // A writable cached file that is also a file elsewhere (here, the
+        // staged tree's) is a corrupted entry, and its mode is left alone.
+        trees.keep(&staged, SUM, LinkMode::Hardlink).unwrap();
+        let shared = staged.path().join("references/deep/a.md");
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert!(matches!(stage(&executables), Lookup::Replaced(_)));
+        assert_eq!(meta(shared).permissions().mode() & 0o777, 0o644);
     }
 
     #[test]

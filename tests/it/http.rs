@@ -2,6 +2,8 @@
 //! fetching, revalidation, retries, hard failures, `--offline`, the `dl`
 //! template and unsigned packages.
 
+use std::path::Path;
+
 use crate::common::{
     AcmeIndex, TestContext, copy_dir, new_project, repo_index, round_trip, run, skill_md, tree,
     write_skill,
@@ -515,4 +517,141 @@ fn an_http_index_token_comes_from_the_environment_or_the_private_credentials_fil
 
     let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
     assert!(!lock.contains("t0ken"), "{lock}");
+}
+
+/// An index whose `config.json` sends downloads to `dl`.
+fn with_download_template(index: &Path, dl: &str) {
+    let path = index.join("config.json");
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    config["dl"] = serde_json::Value::String(dl.to_string());
+    std::fs::write(&path, serde_json::to_string_pretty(&config).unwrap()).unwrap();
+}
+
+/// A `dl` template that a hand-made string split reads as the index's
+/// own host, and the HTTP client sends to another origin: the index's
+/// token and the credentials of its URL stay with the index. Two loopback
+/// servers on two ports are two origins; the other one serves the
+/// archives at the path the client asks for, so the install succeeds
+/// either way, and only the headers it was sent tell.
+#[test]
+fn an_index_token_never_follows_a_download_template_to_another_origin() {
+    let ctx = TestContext::new();
+    let index = served_sample(&ctx);
+    let other_root = ctx.root().join("other");
+    let other = StaticServer::start(&other_root);
+    let index_authority = index
+        .url()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let other_authority = other
+        .url()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    // `http://OTHER\@INDEX/packages/…`: the client asks OTHER for
+    // `/@INDEX/packages/…`.
+    copy_dir(
+        &repo_index(),
+        &other_root.join(format!("@{index_authority}")),
+    );
+    with_download_template(
+        &ctx.root().join("www"),
+        &format!(
+            "http://{other_authority}\\@{index_authority}/packages/{{org}}/{{name}}/{{name}}-{{version}}.skill"
+        ),
+    );
+    let variable = format!(
+        "SKILLPKG_INDEX_TOKEN_{}",
+        index_authority.replace(['.', ':'], "_")
+    );
+    let app = new_project(&ctx, Some(&index.url()));
+    let out = run(ctx
+        .command()
+        .current_dir(&app)
+        .env(&variable, "t0ken")
+        .args(["add", "example/citation-style"]));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    // Credentials in the index's URL stay with it too.
+    let with_password = index.url().replacen("http://", "http://reader:s3cret@", 1);
+    let app = ctx.root().join("second");
+    ctx.ok(&["init", app.to_str().unwrap()]);
+    let manifest = app.join("skills.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        format!("{text}\n[registries]\ndefault = {{ index = {with_password:?} }}\n"),
+    )
+    .unwrap();
+    ctx.ok_in(&app, &["add", "example/pdf-processing"]);
+    // The downloads went to the other origin, without credentials...
+    assert!(
+        other.log().iter().any(|(path, _)| path.ends_with(".skill")),
+        "{:?}",
+        other.log()
+    );
+    assert_eq!(other.authorizations(), Vec::<(String, String)>::new());
+    // ...while the index itself got both.
+    let sent = index.authorizations();
+    assert!(
+        sent.iter().any(|(_, value)| value == "Bearer t0ken"),
+        "{sent:?}"
+    );
+    assert!(
+        sent.iter().any(|(_, value)| value.starts_with("Basic ")),
+        "{sent:?}"
+    );
+}
+
+/// Index tokens are keyed by the exact host: the user's token for
+/// `skills.example.test` never goes to `skills-example.test`, which a
+/// cloned `skills.toml` may name and which shared its variable before.
+/// Both hosts are served by one loopback server reached as the HTTP
+/// proxy, which records the `Authorization` header of each request with
+/// the host it was for.
+#[test]
+fn an_index_token_goes_to_its_own_host_and_never_to_a_look_alike() {
+    let ctx = TestContext::new();
+    let proxy = served_sample(&ctx);
+    let install = |index: &str, project: &str, token: (&str, &str)| {
+        let app = ctx.root().join(project);
+        ctx.ok(&["init", app.to_str().unwrap()]);
+        let manifest = app.join("skills.toml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        std::fs::write(
+            &manifest,
+            format!("{text}\n[registries]\ndefault = {{ index = {index:?} }}\n"),
+        )
+        .unwrap();
+        let out = run(ctx
+            .command()
+            .current_dir(&app)
+            .env("http_proxy", proxy.url())
+            .env(token.0, token.1)
+            .args(["add", "example/citation-style"]));
+        assert_eq!(out.status, 0, "{}", out.stderr);
+    };
+    let users = ("SKILLPKG_INDEX_TOKEN_SKILLS_EXAMPLE_TEST", "users-token");
+    install("http://skills-example.test/", "cloned", users);
+    assert_eq!(proxy.authorizations(), Vec::<(String, String)>::new());
+    install("http://skills.example.test/", "own", users);
+    let sent = proxy.authorizations();
+    assert!(!sent.is_empty());
+    assert!(
+        sent.iter()
+            .all(|header| *header == ("skills.example.test".into(), "Bearer users-token".into())),
+        "{sent:?}"
+    );
+    // The look-alike has a variable of its own.
+    let theirs = ("SKILLPKG_INDEX_TOKEN_SKILLS__EXAMPLE_TEST", "its-token");
+    install("http://skills-example.test/", "theirs", theirs);
+    assert!(proxy.authorizations().len() > sent.len());
+    assert!(
+        proxy.authorizations()[sent.len()..]
+            .iter()
+            .all(|header| *header == ("skills-example.test".into(), "Bearer its-token".into())),
+        "{:?}",
+        proxy.authorizations()
+    );
 }

@@ -34,6 +34,9 @@ struct Shared {
     arrivals: Mutex<Vec<String>>,
     /// The `Authorization` header every request must carry, if any.
     required_authorization: Mutex<Option<String>>,
+    /// `(Host header, Authorization header)` of every request that carried
+    /// credentials, in order.
+    authorizations: Mutex<Vec<(String, String)>>,
 }
 
 /// A running server; stopped when dropped.
@@ -124,6 +127,12 @@ impl StaticServer {
         *self.shared.required_authorization.lock().unwrap() = Some(value.to_string());
     }
 
+    /// The `(Host, Authorization)` headers of every request so far that
+    /// carried an `Authorization` header.
+    pub(crate) fn authorizations(&self) -> Vec<(String, String)> {
+        self.shared.authorizations.lock().unwrap().clone()
+    }
+
     /// Forgets the requests so far, answered or not.
     pub(crate) fn clear_log(&self) {
         self.shared.log.lock().unwrap().clear();
@@ -161,6 +170,16 @@ fn take_fault(shared: &Shared, path: &str) -> Option<Fault> {
 async fn serve(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path().to_string();
     shared.arrivals.lock().unwrap().push(path.clone());
+    if let Some(given) = headers.get(header::AUTHORIZATION) {
+        let text =
+            |value: &header::HeaderValue| String::from_utf8_lossy(value.as_bytes()).into_owned();
+        let host = headers.get(header::HOST).map(text).unwrap_or_default();
+        shared
+            .authorizations
+            .lock()
+            .unwrap()
+            .push((host, text(given)));
+    }
     let required = shared.required_authorization.lock().unwrap().clone();
     if let Some(required) = required
         && headers

@@ -451,6 +451,39 @@ fn an_edit_through_a_hard_link_is_caught_by_the_tree_hash() {
     assert_eq!(tree(&copied.join(".agents/skills/tool")), pinned);
 }
 
+/// A cached file hard-linked to one of the user's files (`~/.bashrc`):
+/// a warm install neither changes that file's mode nor its bytes (modes
+/// change only once the tree hashes as the lock says, and a writable
+/// cached file shared with anything but the cache is a corrupted entry),
+/// and installs from the archive instead, saying the cached copy was
+/// replaced.
+#[test]
+#[cfg(unix)]
+fn a_cached_file_hard_linked_to_a_users_file_leaves_that_file_alone() {
+    let ctx = TestContext::new();
+    let (app, pinned, cached) = added_tool_with_cached_tree(&ctx);
+    let bashrc = ctx.root().join("home/.bashrc");
+    std::fs::write(&bashrc, "export PATH=$HOME/bin:$PATH\n").unwrap();
+    set_mode(&bashrc, 0o644);
+    std::fs::remove_file(cached.join("SKILL.md")).unwrap();
+    std::fs::hard_link(&bashrc, cached.join("SKILL.md")).unwrap();
+    let clone = clone_of(&ctx, &app, "clone");
+    let out = ctx.ok_in(&clone, &["install", "--locked"]);
+    assert_eq!(mode(&bashrc), 0o644, "the user's file was made read-only");
+    assert_eq!(
+        std::fs::read_to_string(&bashrc).unwrap(),
+        "export PATH=$HOME/bin:$PATH\n"
+    );
+    assert_cache_replaced(&out);
+    assert_eq!(tree(&clone.join(".agents/skills/tool")), pinned);
+    assert_eq!(tree(&the_cached_tree(&ctx)), pinned);
+    // The planted link is gone from the cache; the user's file has one
+    // name again.
+    let links =
+        |path: &Path| std::os::unix::fs::MetadataExt::nlink(&std::fs::metadata(path).unwrap());
+    assert_eq!(links(&bashrc), 1);
+}
+
 /// A cloned repo's lock and a hostile cache acting together: the cached
 /// tree changed (as a write through a hard link could do) and the lock
 /// edited to pin the changed tree. Either alone is caught by the other;
@@ -2226,6 +2259,97 @@ fn a_cloned_projects_sources_outside_it_are_read_only_once_trusted() {
     let out = ctx.fails_in(&app, &["install"]);
     assert!(out.stderr.contains("  diary: path ="), "{}", out.stderr);
     assert!(!app.join(".agents/skills/diary").exists());
+}
+
+/// The user's folder outside the project, `outside`, made a git
+/// repository holding the skill `precious`; its absolute path.
+fn outside_repository(ctx: &TestContext, app: &Path) -> String {
+    Untouched::new(ctx, app);
+    let outside = ctx.root().join("outside");
+    crate::common::git(&outside, &["init", "-q", "-b", "main"]);
+    crate::common::git(&outside, &["add", "-A"]);
+    crate::common::git(
+        &outside,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "mine",
+        ],
+    );
+    outside.display().to_string()
+}
+
+/// `file:` URLs that libgit2 reads as paths: `file://localhost/ABS` and a
+/// percent-encoded `file:///…`, which were once taken for paths that do
+/// not exist, and a `file:` URL of another host, whose place cannot be
+/// told: each is outside the project, and read only once it is trusted.
+#[test]
+fn file_urls_of_the_users_repositories_are_outside_sources_however_spelt() {
+    let ctx = TestContext::new();
+    let app = ctx.root().join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    let outside = outside_repository(&ctx, &app);
+    let escaped = outside.replacen("outside", "%6futside", 1);
+    for url in [
+        format!("file://localhost{outside}"),
+        format!("git+file://localhost{outside}"),
+        format!("file://{escaped}"),
+        format!("file://elsewhere{outside}"),
+    ] {
+        cloned_manifest(
+            &app,
+            &format!("precious = {{ git = {url:?}, subdir = \"precious\" }}\n"),
+        );
+        let untouched = Untouched::new(&ctx, &app);
+        let out = untouched.refused(&ctx, &["install"], "not trusted on this machine");
+        assert!(out.stderr.contains("  precious: git = "), "{}", out.stderr);
+    }
+    // Trusted, the project reads them.
+    cloned_manifest(
+        &app,
+        &format!("precious = {{ git = \"file://localhost{escaped}\", subdir = \"precious\" }}\n"),
+    );
+    ctx.ok_in(&app, &["trust", "--project"]);
+    ctx.ok_in(&app, &["install"]);
+    assert!(app.join(".agents/skills/precious/SKILL.md").is_file());
+}
+
+#[test]
+fn an_npx_lock_cannot_make_import_read_a_repository_outside_through_a_file_url() {
+    let ctx = TestContext::new();
+    let app = ctx.root().join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    crate::common::git(&app, &["init", "-q"]);
+    let outside = outside_repository(&ctx, &app);
+    let escaped = outside.replacen("outside", "%6futside", 1);
+    for url in [
+        format!("file://localhost{outside}"),
+        format!("file://{escaped}"),
+    ] {
+        std::fs::write(
+            app.join("skills-lock.json"),
+            format!(
+                r#"{{"version": 1, "skills": {{"precious": {{"source": "mine", "sourceType": "git", "sourceUrl": {url:?}, "skillPath": "precious/SKILL.md"}}}}}}"#
+            ),
+        )
+        .unwrap();
+        let untouched = Untouched::new(&ctx, &app);
+        let out = ctx.ok_in(&app, &["import"]);
+        assert!(
+            out.stderr.contains("left out precious: its source")
+                && out.stderr.contains(
+                    "is outside the project, which import reads only with --allow-outside"
+                ),
+            "{}",
+            out.stderr
+        );
+        assert!(!app.join(".agents/skills/precious").exists());
+        assert_eq!(tree(&untouched.outside), untouched.before_outside());
+    }
 }
 
 #[test]

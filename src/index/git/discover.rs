@@ -73,24 +73,48 @@ pub fn skill_folders(
             .hint("name the skill's folder with --subdir")
         );
     }
-    found.sort();
-    // A skill's own folders (examples, templates) are part of it.
-    let mut skills: Vec<String> = Vec::new();
-    for folder in found {
-        let inside_another = skills
-            .iter()
-            .any(|skill| folder.starts_with(&format!("{skill}/")));
-        if !inside_another {
-            skills.push(folder);
-        }
-    }
-    if skills.len() > MAX_SKILLS {
+    let Some(skills) = outermost_folders(found, MAX_SKILLS) else {
         bail!(
             Hinted::new(format!("{origin} holds more than {MAX_SKILLS} skills"))
                 .hint("name the skill's folder with --subdir")
         );
-    }
+    };
     Ok(skills)
+}
+
+/// The folders of `found` that are inside no other folder of it, sorted:
+/// a skill's own folders (examples, templates) are part of it. `None` as
+/// soon as more than `cap` are kept.
+///
+/// One pass over the folders sorted part by part, each compared with the
+/// last one kept only: in that order everything beneath a folder comes
+/// right after it (`a/b`, `a/b/c`, then `a/b-c`; sorted as plain strings,
+/// `a/b-c` would come between the other two, as `-` sorts before `/`).
+/// A repository of hundreds of thousands of nested skills costs a sort
+/// and one comparison each, where comparing each folder with every skill
+/// kept so far cost minutes.
+fn outermost_folders(mut found: Vec<String>, cap: usize) -> Option<Vec<String>> {
+    found.sort_unstable_by(|a, b| a.split('/').cmp(b.split('/')));
+    found.dedup();
+    let mut skills: Vec<String> = Vec::new();
+    for folder in found {
+        if skills.last().is_some_and(|kept| is_beneath(&folder, kept)) {
+            continue;
+        }
+        if skills.len() == cap {
+            return None;
+        }
+        skills.push(folder);
+    }
+    skills.sort_unstable();
+    Some(skills)
+}
+
+/// Whether the folder `path` lies beneath the folder `ancestor` (both
+/// relative, `/`-separated, without a trailing `/`).
+fn is_beneath(path: &str, ancestor: &str) -> bool {
+    path.strip_prefix(ancestor)
+        .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// The `SKILL.md` (or `skill.md`) of `folder` in `commit`, at most
@@ -177,6 +201,88 @@ mod tests {
         assert_eq!(name, "skill.md");
         assert!(text.starts_with(b"---"));
         assert!(read_skill_md(&repo, commit, "a").unwrap().is_none());
+    }
+
+    #[test]
+    fn only_folders_beneath_no_other_are_kept_in_one_pass() {
+        let found = [
+            "b/x", "a/b/c", "a/b", "a/b-c", "a/b.c/d", "a/b-c/e", "a/bc", "b/x/y/z", "a/b", "c",
+        ];
+        let found: Vec<String> = found.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            outermost_folders(found.clone(), 10).unwrap(),
+            ["a/b", "a/b-c", "a/b.c/d", "a/bc", "b/x", "c"]
+        );
+        // The cap counts the folders kept, not those found.
+        assert!(outermost_folders(found.clone(), 6).is_some());
+        assert!(outermost_folders(found, 5).is_none());
+        assert!(is_beneath("a/b/c", "a/b"));
+        assert!(!is_beneath("a/b-c", "a/b"));
+        assert!(!is_beneath("a/b", "a/b"));
+    }
+
+    /// A repository of `skills` skill folders side by side, the last of
+    /// which holds `examples` skill folders of its own, each holding
+    /// `deeper` more, all from shared git objects (a few kilobytes
+    /// however many folders they name).
+    fn nested_repo(
+        skills: usize,
+        examples: usize,
+        deeper: usize,
+    ) -> (tempfile::TempDir, Repository, git2::Oid) {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Repository::init_bare(dir.path()).unwrap();
+        let blob = repo.blob(b"---\nname: x\ndescription: y\n---\n").unwrap();
+        // A folder holding a SKILL.md and `count` folders `tree`.
+        let skill = |prefix: &str, count: usize, tree: Option<git2::Oid>| {
+            let mut builder = repo.treebuilder(None).unwrap();
+            builder.insert("SKILL.md", blob, 0o100644).unwrap();
+            for i in 0..count {
+                let name = format!("{prefix}{i:05}");
+                builder.insert(name, tree.unwrap(), 0o040000).unwrap();
+            }
+            builder.write().unwrap()
+        };
+        let leaf = skill("", 0, None);
+        let example = skill("deeper-", deeper, Some(leaf));
+        let last = skill("example-", examples, Some(example));
+        let commit = {
+            let mut all = repo.treebuilder(None).unwrap();
+            for i in 0..skills {
+                let tree = if i + 1 == skills { last } else { leaf };
+                all.insert(format!("s{i:05}"), tree, 0o040000).unwrap();
+            }
+            let mut top = repo.treebuilder(None).unwrap();
+            top.insert("skills", all.write().unwrap(), 0o040000)
+                .unwrap();
+            let top = repo.find_tree(top.write().unwrap()).unwrap();
+            let who = git2::Signature::now("t", "t@t").unwrap();
+            repo.commit(None, &who, &who, "skills", &top, &[]).unwrap()
+        };
+        (dir, repo, commit)
+    }
+
+    /// 5,000 skills (the cap), the last holding 900 skill folders of its
+    /// own, each holding 250 more: 226,000 nested folders with a
+    /// `SKILL.md`, 462,000 entries in all, from objects of a few
+    /// kilobytes. Comparing each nested folder with every skill kept
+    /// before it (over 10^9 comparisons) took minutes in a test build;
+    /// the one pass takes well under a second.
+    #[test]
+    fn nested_skill_folders_by_the_hundred_thousand_are_dropped_in_one_pass() {
+        let (_dir, repo, commit) = nested_repo(MAX_SKILLS, 900, 250);
+        let skills = skill_folders(&repo, commit, "repo").unwrap();
+        assert_eq!(skills.len(), MAX_SKILLS);
+        assert_eq!(skills[0], "skills/s00000");
+        let last = format!("skills/s{:05}", MAX_SKILLS - 1);
+        assert_eq!(skills[MAX_SKILLS - 1], last);
+        // One more skill is past the cap, however many are nested.
+        let (_dir, repo, commit) = nested_repo(MAX_SKILLS + 1, 10, 10);
+        let error = skill_folders(&repo, commit, "repo").unwrap_err();
+        assert!(
+            error.to_string().contains("holds more than 5000 skills"),
+            "{error}"
+        );
     }
 
     #[test]
