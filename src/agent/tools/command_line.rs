@@ -7,8 +7,12 @@
 //! Everything whose effect it cannot judge makes its command *opaque*, and
 //! no prefix grant covers an opaque command: `$…` expansions, command
 //! substitution (`$(…)`, backticks), redirections (`<`, `>`), subshells
-//! and groups (`(`, `)`), background jobs (`&`), and environment prefixes
-//! (`NAME=value cmd`).
+//! and groups (`(`, `)`), background jobs (`&`), environment prefixes
+//! (`NAME=value cmd`), keywords and tests (`if`, `!`, `[`), brace
+//! expansion (`a{b,c}`), globs that could match a file named as an
+//! option (`*`, `-x*`) or name the program, and what the shell refuses
+//! (an operator with no command before or after it). The `grant_parser`
+//! fuzz target checks this reading against a shell grammar.
 
 /// One simple command of a command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,61 +43,82 @@ pub fn split(line: &str) -> Vec<SimpleCommand> {
         words: Vec::new(),
         opaque: None,
     };
-    let mut word: Option<String> = None;
+    // The word being read: its characters, each with whether it is quoted.
+    let mut word: Option<Vec<(char, bool)>> = None;
+    // After `&&`, `||` or `|`: a command must follow (newlines may come
+    // first).
+    let mut needs_command = false;
     let mut chars = line.chars().peekable();
     let opaque = |current: &mut SimpleCommand, why: &'static str| {
         current.opaque.get_or_insert(why);
     };
-    let end_word = |word: &mut Option<String>, current: &mut SimpleCommand| {
+    let end_word = |word: &mut Option<Vec<(char, bool)>>, current: &mut SimpleCommand| {
         if let Some(done) = word.take() {
-            // `NAME=value` before the program sets its environment.
-            if current.words.is_empty() && is_assignment(&done) {
-                current.opaque.get_or_insert("an environment prefix");
+            if let Some(why) = word_opaque(&done, current.words.is_empty()) {
+                current.opaque.get_or_insert(why);
             }
-            current.words.push(done);
+            current
+                .words
+                .push(done.into_iter().map(|(c, _)| c).collect());
         }
     };
-    let end_command = |current: &mut SimpleCommand, commands: &mut Vec<SimpleCommand>| {
-        let done = std::mem::replace(
-            current,
-            SimpleCommand {
-                words: Vec::new(),
-                opaque: None,
-            },
-        );
-        if !done.words.is_empty() || done.opaque.is_some() {
-            commands.push(done);
-        }
-    };
+    // Ends the command at a separator; `operator` when it is `;`, `&`,
+    // `&&`, `||` or `|`, which the shell refuses after no command.
+    let end_command =
+        |current: &mut SimpleCommand, commands: &mut Vec<SimpleCommand>, operator: bool| {
+            if operator && current.words.is_empty() && current.opaque.is_none() {
+                current.opaque = Some("a syntax error");
+            }
+            let done = std::mem::replace(
+                current,
+                SimpleCommand {
+                    words: Vec::new(),
+                    opaque: None,
+                },
+            );
+            if !done.words.is_empty() || done.opaque.is_some() {
+                commands.push(done);
+            }
+        };
     while let Some(c) = chars.next() {
+        if !matches!(c, ' ' | '\t' | '\n' | '#') {
+            needs_command = false;
+        }
         match c {
             ' ' | '\t' => end_word(&mut word, &mut current),
-            '\n' | ';' => {
+            '\n' => {
                 end_word(&mut word, &mut current);
-                end_command(&mut current, &mut commands);
+                end_command(&mut current, &mut commands, false);
+            }
+            ';' => {
+                end_word(&mut word, &mut current);
+                end_command(&mut current, &mut commands, true);
             }
             '|' => {
                 end_word(&mut word, &mut current);
                 chars.next_if(|&n| n == '|' || n == '&');
-                end_command(&mut current, &mut commands);
+                end_command(&mut current, &mut commands, true);
+                needs_command = true;
             }
             '&' => {
                 end_word(&mut word, &mut current);
-                if chars.next_if_eq(&'&').is_none() {
+                if chars.next_if_eq(&'&').is_some() {
+                    needs_command = true;
+                } else {
                     opaque(&mut current, "a background job");
                 }
-                end_command(&mut current, &mut commands);
+                end_command(&mut current, &mut commands, true);
             }
             '#' if word.is_none() => {
                 // A comment runs to the end of the line.
                 while chars.next_if(|&n| n != '\n').is_some() {}
             }
             '\'' => {
-                let text = word.get_or_insert_with(String::new);
+                let text = word.get_or_insert_with(Vec::new);
                 loop {
                     match chars.next() {
                         Some('\'') => break,
-                        Some(c) => text.push(c),
+                        Some(c) => text.push((c, true)),
                         None => {
                             opaque(&mut current, "an unclosed quote");
                             break;
@@ -102,24 +127,24 @@ pub fn split(line: &str) -> Vec<SimpleCommand> {
                 }
             }
             '"' => {
-                let text = word.get_or_insert_with(String::new);
+                let text = word.get_or_insert_with(Vec::new);
                 loop {
                     match chars.next() {
                         Some('"') => break,
                         Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => text.push(c),
+                            Some(c @ ('"' | '\\' | '$' | '`')) => text.push((c, true)),
                             Some('\n') => {}
                             Some(c) => {
-                                text.push('\\');
-                                text.push(c);
+                                text.push(('\\', true));
+                                text.push((c, true));
                             }
                             None => {}
                         },
                         Some(c @ ('$' | '`')) => {
-                            text.push(c);
+                            text.push((c, true));
                             opaque(&mut current, "an expansion or command substitution");
                         }
-                        Some(c) => text.push(c),
+                        Some(c) => text.push((c, true)),
                         None => {
                             opaque(&mut current, "an unclosed quote");
                             break;
@@ -129,27 +154,84 @@ pub fn split(line: &str) -> Vec<SimpleCommand> {
             }
             '\\' => match chars.next() {
                 Some('\n') => {}
-                Some(c) => word.get_or_insert_with(String::new).push(c),
-                None => {}
+                Some(c) => word.get_or_insert_with(Vec::new).push((c, true)),
+                None => {
+                    // The shell keeps it; refused rather than guessed.
+                    word.get_or_insert_with(Vec::new).push(('\\', true));
+                    opaque(&mut current, "a backslash at the end");
+                }
             },
             '$' | '`' => {
-                word.get_or_insert_with(String::new).push(c);
+                word.get_or_insert_with(Vec::new).push((c, false));
                 opaque(&mut current, "an expansion or command substitution");
             }
             '<' | '>' => {
-                word.get_or_insert_with(String::new).push(c);
+                word.get_or_insert_with(Vec::new).push((c, false));
                 opaque(&mut current, "a redirection");
             }
-            '(' | ')' | '{' | '}' if word.is_none() => {
-                word.get_or_insert_with(String::new).push(c);
+            // `(` and `)` end a word wherever they stand.
+            '(' | ')' => {
+                word.get_or_insert_with(Vec::new).push((c, false));
                 opaque(&mut current, "a subshell or group");
             }
-            c => word.get_or_insert_with(String::new).push(c),
+            '{' | '}' if word.is_none() => {
+                word.get_or_insert_with(Vec::new).push((c, false));
+                opaque(&mut current, "a subshell or group");
+            }
+            c => word.get_or_insert_with(Vec::new).push((c, false)),
         }
     }
     end_word(&mut word, &mut current);
-    end_command(&mut current, &mut commands);
+    if needs_command && current.words.is_empty() {
+        opaque(&mut current, "a syntax error");
+    }
+    end_command(&mut current, &mut commands, false);
     commands
+}
+
+/// Words the shell reads as part of its grammar, not as a program, when
+/// they start a command unquoted (`[` and `[[` are tests).
+const KEYWORDS: [&str; 23] = [
+    "!", "[", "[[", "]]", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for",
+    "function", "if", "in", "select", "then", "time", "until", "while", "{", "}",
+];
+
+/// What makes a word (its characters, each with whether it is quoted)
+/// opaque, `first` when it starts a command: an environment prefix, a
+/// keyword, a glob that could match a file named as an option, or a brace
+/// expansion.
+fn word_opaque(chars: &[(char, bool)], first: bool) -> Option<&'static str> {
+    let text: String = chars.iter().map(|(c, _)| c).collect();
+    let unquoted = chars.iter().all(|(_, quoted)| !quoted);
+    // `NAME=value` before the program sets its environment.
+    if first && is_assignment(&text) {
+        return Some("an environment prefix");
+    }
+    // A leading `!` is read as negation by some parsers (tree-sitter-bash
+    // reads `!x` so), though `sh` and `bash` run `!x`: not guessed.
+    if first
+        && (unquoted && KEYWORDS.contains(&text.as_str()) || chars.first() == Some(&('!', false)))
+    {
+        return Some("a shell keyword");
+    }
+    // A pattern expands to the names of files, which may be named as
+    // options (`--pre=x`): only one behind a plain first character that
+    // is not `-` (`src/*.rs`) cannot become one, and a program is never
+    // a pattern.
+    let pattern = |&(c, quoted): &(char, bool)| !quoted && matches!(c, '*' | '?' | '[');
+    if chars.iter().any(pattern)
+        && (first || chars.first().is_some_and(|c| pattern(c) || c.0 == '-'))
+    {
+        return Some("a glob");
+    }
+    // `a{b,c}` and `a{1..3}` are several words to bash.
+    if let Some(open) = chars.iter().position(|&c| c == ('{', false)) {
+        let rest = &chars[open + 1..];
+        if rest.contains(&(',', false)) || rest.windows(2).any(|w| w == [('.', false); 2]) {
+            return Some("a brace expansion");
+        }
+    }
+    None
 }
 
 /// The command line in plain words, one line per simple command, each
@@ -174,16 +256,20 @@ pub fn describe(line: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether `word` is `NAME=value` with a shell variable name.
+/// Whether `word` is `NAME=value` with a shell variable name (or one
+/// with a leading digit), or bash's `NAME+=value` and `NAME[index]=value`.
 fn is_assignment(word: &str) -> bool {
     let Some((name, _)) = word.split_once('=') else {
         return false;
     };
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    let name = name.strip_suffix('+').unwrap_or(name);
+    let name = match name.split_once('[') {
+        Some((name, index)) if index.ends_with(']') => name,
+        _ => name,
+    };
+    // A leading digit makes no name to the shell, but a parser may read
+    // one (tree-sitter-bash reads `2x=1`): not guessed.
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Programs whose options make them run other programs or code, and
@@ -278,6 +364,66 @@ mod tests {
             programs("sleep 9 & id"),
             [("sleep 9".into(), false), ("id".into(), true)]
         );
+    }
+
+    /// Each line below was read as plain simple commands although the
+    /// shell reads it otherwise; found by the `grant_parser` fuzz target,
+    /// which checks `split` against tree-sitter-bash's grammar.
+    #[test]
+    fn what_the_shell_reads_otherwise_is_opaque() {
+        let opaque = |line: &str| split(line).iter().any(|c| c.opaque.is_some());
+        for line in [
+            // Keywords and tests, not programs.
+            "if true; then ls; fi",
+            "for x in a; do ls; done",
+            "! ls",
+            "!ls",
+            "[ -f x ]",
+            "[[ a ]]",
+            "while",
+            "time ls",
+            // `(` and `)` end a word wherever they stand.
+            "echo a(b)",
+            "git(){ ls; }",
+            // Syntax errors: no command before an operator, none after.
+            "echo a;; echo b",
+            "; ls",
+            "ls & ; id",
+            "ls |",
+            "ls &&",
+            "ls && # c",
+            // bash's other assignments set the environment too.
+            "a+=1 ls",
+            "a[1]=1 ls",
+            "2a=1 ls",
+            // The shell keeps a final backslash.
+            "echo a\\",
+            // Brace expansion: `--exec-path=/tmp/x --exec-path` to bash.
+            "git --exec-path{=/tmp/x,}",
+            "echo x{1..3}",
+            // A glob may match a file named as an option, or a program.
+            "rg x *",
+            "rg --pr? x",
+            "rg x '-'*",
+            "gi? status",
+        ] {
+            assert!(
+                opaque(line),
+                "{line:?} was read as plain: {:?}",
+                split(line)
+            );
+        }
+        for line in [
+            "ls src/*.rs",
+            "git log @{u}",
+            "echo '*' \\? \"{a,b}\"",
+            "ls &&\n  id",
+            "ls |\n wc -l",
+            "echo a=b",
+            "echo fi",
+        ] {
+            assert!(!opaque(line), "{line:?} was made opaque: {:?}", split(line));
+        }
     }
 
     #[test]
