@@ -42,7 +42,11 @@ pub fn expand(text: &str) -> Option<Result<GitShorthand, String>> {
     if parts.len() < 2 || !parts.iter().all(plain) {
         return Some(Err(wrong()));
     }
+    // `.git` dropped, the name must still be one (`o/.git` is not `o/`).
     let repo = parts[1].trim_end_matches(".git");
+    if !plain(&repo) {
+        return Some(Err(wrong()));
+    }
     Some(Ok(GitShorthand {
         url: format!("https://{host}/{}/{repo}", parts[0]),
         subdir: (parts.len() > 2).then(|| parts[2..].join("/")),
@@ -100,5 +104,16 @@ mod tests {
         ] {
             assert!(matches!(expand(bad), Some(Err(_))), "{bad}");
         }
+    }
+
+    /// Found by the `git_shorthand` fuzz target: a repository named only
+    /// `.git` (or `..git`, `...git`) expanded to `https://github.com/o/`
+    /// (or `/o/.`, `/o/..`), no repository at all.
+    #[test]
+    fn a_repository_name_is_left_after_dropping_dot_git() {
+        for bad in ["github:o/.git", "github:o/..git", "github:o/...git@v1"] {
+            assert!(matches!(expand(bad), Some(Err(_))), "{bad}");
+        }
+        assert_eq!(expanded("github:o/r.git").0, "https://github.com/o/r");
     }
 }
