@@ -53,27 +53,34 @@ const GLOBAL_LOCK: &str = ".skill-lock.json";
 /// `skills-lock.json` (version 1) and `.skill-lock.json` (version 3): the
 /// fields both share, and the ones import reads.
 #[derive(Debug, Deserialize)]
-struct NpxLock {
+pub struct NpxLock {
+    /// The skills, by name.
     #[serde(default)]
-    skills: BTreeMap<String, NpxEntry>,
+    pub skills: BTreeMap<String, NpxEntry>,
 }
 
 /// One skill of an `npx skills` lock.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct NpxEntry {
+pub struct NpxEntry {
     /// `owner/repo` for GitHub, a URL, or a local path.
-    source: String,
+    pub source: String,
     /// The URL, for git and GitLab sources (and every source in the
     /// global lock).
-    source_url: Option<String>,
+    pub source_url: Option<String>,
     /// The branch or tag asked for.
     #[serde(rename = "ref")]
-    git_ref: Option<String>,
+    pub git_ref: Option<String>,
     /// `github`, `gitlab`, `git`, `local`, `well-known`, …
-    source_type: String,
+    pub source_type: String,
     /// The skill's `SKILL.md` inside the source.
-    skill_path: Option<String>,
+    pub skill_path: Option<String>,
+}
+
+/// Reads the text of an `npx skills` lock (either version), as `import`
+/// reads it; public for the `npx_lock` fuzz target.
+pub fn parse_npx_lock(text: &str) -> serde_json::Result<NpxLock> {
+    serde_json::from_str(text)
 }
 
 /// A skill left out of the manifest.
@@ -121,7 +128,7 @@ pub fn import_lock(
         ),
         Err(e) => return Err(e.into()),
     };
-    let lock: NpxLock = serde_json::from_str(&text)
+    let lock = parse_npx_lock(&text)
         .with_context(|| format!("{} is not a lock `npx skills` writes", lock_file.display()))?;
     let lock_dir = lock_file.parent().unwrap_or(Path::new("."));
     let manifest = Manifest::load(&project.manifest_path)?;

@@ -225,8 +225,9 @@ fn parse_message(body: Value) -> anyhow::Result<Turn> {
 
 /// The state of a streamed response: blocks by their index (`None` for
 /// blocks the agent does not show), with tool inputs' partial JSON.
+/// Public for the `model_stream` fuzz target, which feeds it events.
 #[derive(Default)]
-struct Stream {
+pub struct Stream {
     blocks: Vec<Option<Block>>,
     partial: Vec<String>,
     stop: Option<StopReason>,
@@ -234,7 +235,9 @@ struct Stream {
 }
 
 impl Stream {
-    fn event(&mut self, event: &Value, on_text: &mut dyn FnMut(&str)) -> anyhow::Result<()> {
+    /// Takes one event (the JSON of a server-sent event's data), passing
+    /// streamed text to `on_text`.
+    pub fn event(&mut self, event: &Value, on_text: &mut dyn FnMut(&str)) -> anyhow::Result<()> {
         let event: wire::Event = serde_json::from_value(event.clone()).map_err(|e| {
             anyhow::anyhow!(
                 "an event the Messages API does not send ({}): {}",
@@ -309,7 +312,7 @@ impl Stream {
     }
 
     /// The turn the stream made.
-    fn finish(self) -> Turn {
+    pub fn finish(self) -> Turn {
         Turn {
             blocks: self.blocks.into_iter().flatten().collect(),
             stop: self.stop.unwrap_or(StopReason::EndTurn),

@@ -281,8 +281,10 @@ struct PartialCall {
     arguments: String,
 }
 
+/// The state of a streamed response: its text and tool calls so far.
+/// Public for the `model_stream` fuzz target, which feeds it chunks.
 #[derive(Default)]
-struct Stream {
+pub struct Stream {
     text: String,
     calls: Vec<PartialCall>,
     stop: Option<StopReason>,
@@ -290,7 +292,9 @@ struct Stream {
 }
 
 impl Stream {
-    fn chunk(&mut self, chunk: &Value, on_text: &mut dyn FnMut(&str)) -> anyhow::Result<()> {
+    /// Takes one chunk (the JSON of a server-sent event's data), passing
+    /// streamed text to `on_text`.
+    pub fn chunk(&mut self, chunk: &Value, on_text: &mut dyn FnMut(&str)) -> anyhow::Result<()> {
         let chunk: wire::Chunk = serde_json::from_value(chunk.clone()).map_err(|e| {
             anyhow::anyhow!(
                 "a chunk that is not a chat completion chunk ({}): {}",
@@ -342,7 +346,9 @@ impl Stream {
         Ok(())
     }
 
-    fn finish(self) -> anyhow::Result<Turn> {
+    /// The turn the stream made; an error when a tool call lacks its id
+    /// or name or its arguments are not JSON.
+    pub fn finish(self) -> anyhow::Result<Turn> {
         let mut blocks = Vec::new();
         if !self.text.is_empty() {
             blocks.push(Block::Text { text: self.text });
