@@ -261,7 +261,7 @@ read-only\t'Only a private TMPDIR'
 off\t'No sandbox: the command runs with skillpkg\'s rights and its environment minus secrets'"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l pass-env -d 'Pass this environment variable to scripts and shell commands (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l read -d 'Let scripts and shell commands read this folder, which the sandbox hides otherwise (repeatable; credential files in it stay hidden)' -r -F
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l allow-write -d 'Let scripts, shell commands and the model write this agent\'s or editor\'s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l allow-write -d 'Let scripts, shell commands and the model write this .git folder or this agent\'s or editor\'s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l no-stream -d 'Wait for each whole answer instead of streaming it'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l dry-run -d 'Print the system prompt, the tool schemas and a token estimate; call no model'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l json -d 'Print the result as JSON on stdout'
@@ -283,7 +283,7 @@ read-only\t'Only a private TMPDIR'
 off\t'No sandbox: the command runs with skillpkg\'s rights and its environment minus secrets'"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l pass-env -d 'Pass this environment variable to scripts and shell commands (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l read -d 'Let scripts and shell commands read this folder, which the sandbox hides otherwise (repeatable; credential files in it stay hidden)' -r -F
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l allow-write -d 'Let scripts, shell commands and the model write this agent\'s or editor\'s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l allow-write -d 'Let scripts, shell commands and the model write this .git folder or this agent\'s or editor\'s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l json -d 'Print the report as JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l require-sandbox -d 'Refuse to run when the sandbox cannot be set up on this machine'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l allow-network -d 'Let scripts and shell commands use the network'

@@ -29,9 +29,9 @@ pub(super) struct SandboxArgs {
     /// hides otherwise (repeatable; credential files in it stay hidden).
     #[arg(long = "read", value_name = "PATH")]
     read: Vec<PathBuf>,
-    /// Let scripts, shell commands and the model write this agent's or
-    /// editor's configuration (.claude/settings.json, .vscode/, .envrc, …)
-    /// in the workspace (repeatable).
+    /// Let scripts, shell commands and the model write this .git folder or
+    /// this agent's or editor's configuration (.claude/settings.json,
+    /// .vscode/, .envrc, …) in the workspace (repeatable).
     #[arg(long, value_name = "PATH")]
     allow_write: Vec<PathBuf>,
 }

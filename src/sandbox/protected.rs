@@ -11,8 +11,10 @@
 //!   (`.claude/settings*.json`, `.claude/hooks`, `.cursor/`, `.codex/`,
 //!   `.gemini/`, `.vscode/`) and `.envrc`.
 //!
-//! `--allow-write PATH` lifts the last group (and only it) for `PATH` and
-//! what lies beneath it. The model's `write_file` checks [`why`] by path;
+//! `--allow-write PATH` lifts version control and the last group (and
+//! only those: skillpkg's state and skills stay read-only) for `PATH` and
+//! what lies beneath it: the user's own choice on the command line, which
+//! no `skills.toml` can make. The model's `write_file` checks [`why`] by path;
 //! the sandbox binds read-only what [`ProtectedPaths::existing`] finds.
 
 use std::path::{Path, PathBuf};
@@ -29,14 +31,17 @@ const NOT_WALKED: [&str; 4] = ["node_modules", "target", ".venv", "__pycache__"]
 const CODE_RUNNING_FOLDERS: [&str; 4] = [".cursor", ".codex", ".gemini", ".vscode"];
 
 /// Why `relative` (a path inside the workspace, by name) may not be
-/// written, when it may not be; `allowed` lifts the code-running group.
+/// written, when it may not be; `allowed` lifts version control and the
+/// code-running group.
 pub fn why(relative: &Path, allowed: bool) -> Option<&'static str> {
     let names: Vec<String> = relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    if names.iter().any(|n| n == ".git") {
-        return Some("it is inside .git/");
+    if !allowed && names.iter().any(|n| n == ".git") {
+        return Some(
+            "it is inside .git/ (its hooks run later); pass --allow-write PATH to allow it",
+        );
     }
     if names.iter().any(|n| n == crate::project::STATE_DIR) {
         return Some("it is inside .skillpkg/");
@@ -203,9 +208,13 @@ mod tests {
         for (path, protected) in TABLE {
             assert_eq!(why(Path::new(path), false).is_some(), protected, "{path}");
         }
-        // --allow-write lifts only the code-running settings.
+        // --allow-write lifts version control and the code-running
+        // settings, never skillpkg's state or skills.
         assert!(why(Path::new(".vscode/tasks.json"), true).is_none());
-        assert!(why(Path::new(".git/config"), true).is_some());
+        assert!(why(Path::new(".git/config"), true).is_none());
+        assert!(why(Path::new(".skillpkg/trust"), true).is_some());
+        assert!(why(Path::new("skills.lock"), true).is_some());
+        assert!(why(Path::new(".agents/skills/x/SKILL.md"), true).is_some());
     }
 
     #[test]

@@ -594,6 +594,13 @@ fn configuration_that_runs_code_is_read_only_to_both_tools_and_changes_are_liste
         out.stderr
     );
     assert!(!project.join("vendor/lib/.git/hooks/post-checkout").exists());
+    // Version control too, for the user who asks (git commit in the run).
+    let (out, _) = write_everything(&ctx, &["--allow-write", "vendor/lib/.git"]);
+    out.assert_ok();
+    assert_eq!(
+        std::fs::read_to_string(project.join("vendor/lib/.git/hooks/post-checkout")).unwrap(),
+        "by-write-file"
+    );
 }
 
 #[test]
