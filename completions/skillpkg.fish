@@ -63,7 +63,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l git -d 'Instal
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l rev -d 'With --git: the branch, tag or commit (default: the remote\'s HEAD)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l subdir -d 'With --git: the skill\'s folder inside the repository (default: every skill the repository holds)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l skill -d 'With --git: add only the skills with this name (repeatable; globs such as \'pdf*\')' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l list -d 'With --git: list the repository\'s skills, and add nothing'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l force -d 'Replace managed skills even if they were edited locally'
@@ -75,7 +75,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s g -l global -d
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l offline -d 'Use only the cache and local indexes: fetch nothing'
@@ -86,7 +86,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l force -d 'R
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l locked -d 'Fail if skills.lock would change'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l frozen -d '--locked and --offline together: exactly the lock, from this machine alone'
@@ -100,7 +100,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -s q -l quiet
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l from -d 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over' -r -F
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l adopt -d 'With --from: move each folder to the project\'s skills/ folder, install it from there as it is, and link it back where it was'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l allow-outside -d 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project\'s lock may point anywhere)'
@@ -113,7 +113,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -s g -l global
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l dry-run -d 'Only say what would change'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l force -d 'Replace managed skills even if they were edited locally'

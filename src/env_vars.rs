@@ -45,8 +45,8 @@ pub const ANTHROPIC_API_KEY: &str = "ANTHROPIC_API_KEY";
 pub const OPENAI_API_KEY: &str = "OPENAI_API_KEY";
 /// Another server for `anthropic:` models (a proxy, a gateway, a mock).
 pub const ANTHROPIC_BASE_URL: &str = "ANTHROPIC_BASE_URL";
-/// `hardlink` or `copy`: the default of `--link-mode` for the commands
-/// that install.
+/// `copy` (clones where the file system can) or `hardlink`: the default
+/// of `--link-mode` for the commands that install.
 pub const SKILLPKG_LINK_MODE: &str = "SKILLPKG_LINK_MODE";
 /// Another server for `openai:` models (Ollama, vLLM, llama.cpp, a mock).
 pub const OPENAI_BASE_URL: &str = "OPENAI_BASE_URL";

@@ -30,10 +30,12 @@ pub(super) struct InstallFlags {
     /// directory, installing into the user root) instead of the project's.
     #[arg(long, short = 'g')]
     pub(super) global: bool,
-    /// How skills are put in place from the cache: `hardlink` links the
-    /// cache's read-only, verified files (copying where links cannot be
-    /// made); `copy` copies them.
-    #[arg(long, value_enum, env = crate::env_vars::SKILLPKG_LINK_MODE, default_value_t = LinkModeArg::Hardlink)]
+    /// How skills are put in place from the cache: `copy` (the default)
+    /// clones the verified files copy-on-write where the file system can,
+    /// else copies them; `hardlink` links the cache's read-only files (an
+    /// edit forced through a link reaches the cache and other projects
+    /// until the tree hash catches it).
+    #[arg(long, value_enum, env = crate::env_vars::SKILLPKG_LINK_MODE, default_value_t = LinkModeArg::Copy)]
     link_mode: LinkModeArg,
 }
 

@@ -22,17 +22,20 @@
 //! archive's listing (see [`super::extract::executables`]).
 //!
 //! How a cached tree reaches a project is the [`LinkMode`]. By default
-//! its files are hard-linked (as uv and pnpm do), which writes no file
-//! data: the links are checked as they are made, each one opened and
-//! hashed, so the tree put in place is the one the lock pins whatever the
-//! cache held. A linked file is shared with the cache, so cached files
-//! are read-only (an editor refuses to overwrite one in place), and an
-//! edit that gets through anyway is caught by the tree hash: the next
-//! install from the cache sees a tree that no longer hashes to the lock
-//! and replaces it from the archive, and `skillpkg verify` reports the
-//! edited project. Where links cannot be made (another file system), and
-//! with [`LinkMode::Copy`], files are copied, hashed from the bytes
-//! written. A tree is written into a temporary folder beside the others
+//! ([`LinkMode::Copy`]) each file is a copy-on-write clone where the file
+//! system makes them (btrfs, XFS: no data written, nothing an edit could
+//! share) and a plain copy elsewhere (ext4), hashed from what the project
+//! holds. With [`LinkMode::Hardlink`] (opt-in, as uv and pnpm do) files
+//! are hard-linked, which writes no file data either: the links are
+//! checked as they are made, each one opened and hashed, so the tree put
+//! in place is the one the lock pins whatever the cache held. A linked
+//! file is shared with the cache, so cached files are read-only, but root
+//! and editors that write in place write anyway: the cache's copy changes,
+//! and with it every project linked to it, until the tree hash catches it
+//! (the next install from the cache sees a tree that no longer hashes to
+//! the lock and replaces it from the archive, and `skillpkg verify`
+//! reports the edited projects). Where links cannot be made (another file
+//! system), files are copied. A tree is written into a temporary folder beside the others
 //! and renamed into place, so a reader never sees half of one.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -48,11 +51,15 @@ use super::link::{Digests, Placed, link_listed, make_read_only_in};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LinkMode {
     /// Hard links to the cache's read-only files, checked as they are
-    /// made; a copy where links cannot be made.
-    #[default]
+    /// made; a copy where links cannot be made. Opt-in: a file edited in
+    /// place through a link (by root, or an editor that writes anyway)
+    /// changes the cache's copy and every project linked to it, until the
+    /// tree hash catches it.
     Hardlink,
-    /// Copies, hashed from the bytes written: nothing in the project is
-    /// shared with the cache.
+    /// Copy-on-write clones where the file system makes them, else
+    /// copies; hashed from what the project holds. Nothing in the project
+    /// is shared with the cache in a way an edit could reach.
+    #[default]
     Copy,
 }
 
@@ -264,6 +271,8 @@ fn copy_verified(
     let mut budget = limits.max_total_bytes;
     let mut buffer = Vec::new();
     let mut made = std::collections::HashSet::new();
+    // Until the file system refuses the first clone.
+    let mut clones = true;
     if !to.is_dir() {
         fs_err::create_dir_all(to)?;
     }
@@ -285,14 +294,7 @@ fn copy_verified(
         if !kind.is_file() || digests.len() >= limits.max_entries {
             return Ok(None);
         }
-        buffer.clear();
-        let read = open_regular(entry.path())?
-            .take(budget + 1)
-            .read_to_end(&mut buffer)? as u64;
-        if read > budget {
-            return Ok(None);
-        }
-        budget -= read;
+        let source = open_regular(entry.path())?;
         let target = to.join(&relative);
         let parent = target.parent().expect("a file under the tree");
         if !made.contains(parent) {
@@ -303,13 +305,51 @@ fn copy_verified(
             true => 0o755,
             false => 0o644,
         };
-        super::extract::create_with_mode(&target, mode)?.write_all(&buffer)?;
+        let mut file = super::extract::create_with_mode(&target, mode)?;
+        buffer.clear();
+        // A clone shares the cached file's blocks until either is written:
+        // an edit in the project, even one forced as root, never reaches
+        // the cache. What is hashed is what the project now holds.
+        let read = match clones && clone_into(&file, &source) {
+            true => read_back(&target, budget, &mut buffer)?,
+            false => {
+                clones = false;
+                let read = source.take(budget + 1).read_to_end(&mut buffer)? as u64;
+                if read <= budget {
+                    file.write_all(&buffer)?;
+                }
+                read
+            }
+        };
+        if read > budget {
+            return Ok(None);
+        }
+        budget -= read;
         if !buffer.is_ascii() {
             non_ascii.push(relative.clone());
         }
         digests.insert(relative, super::hash::hex(&Sha256::digest(&buffer)));
     }
     Ok(Some((digests, non_ascii)))
+}
+
+/// Makes `file` a copy-on-write clone of `source` (`FICLONE`: btrfs, XFS,
+/// bcachefs, …); false where the file system cannot, and the caller
+/// copies.
+fn clone_into(file: &fs_err::File, source: &std::fs::File) -> bool {
+    #[cfg(target_os = "linux")]
+    return rustix::fs::ioctl_ficlone(file.file(), source).is_ok();
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (file, source);
+        false
+    }
+}
+
+/// Reads the file at `path` (a clone just made) into `buffer`, at most
+/// `budget + 1` bytes; how many were read.
+fn read_back(path: &Path, budget: u64, buffer: &mut Vec<u8>) -> std::io::Result<u64> {
+    Ok(open_regular(path)?.take(budget + 1).read_to_end(buffer)? as u64)
 }
 
 /// `path` relative to `root`, with `/` separators; `None` when a part is

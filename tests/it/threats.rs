@@ -405,7 +405,8 @@ fn an_edit_through_a_hard_link_is_caught_by_the_tree_hash() {
     let ctx = TestContext::new();
     let (app, pinned, cached) = added_tool_with_cached_tree(&ctx);
     let clone = clone_of(&ctx, &app, "clone");
-    let out = ctx.ok_in(&clone, &["install", "--locked"]);
+    let hardlink = ["install", "--locked", "--link-mode", "hardlink"];
+    let out = ctx.ok_in(&clone, &hardlink);
     assert!(!out.stderr.contains("cached copy"), "{}", out.stderr);
     // The warm install linked the cache's files: nothing was copied.
     let installed = clone.join(".agents/skills/tool");
@@ -430,13 +431,13 @@ fn an_edit_through_a_hard_link_is_caught_by_the_tree_hash() {
     // ...and the next install from the cache replaces the cached tree
     // from the verified archive instead of spreading the edit.
     let other = clone_of(&ctx, &app, "other");
-    let out = ctx.ok_in(&other, &["install", "--locked"]);
+    let out = ctx.ok_in(&other, &hardlink);
     assert_cache_replaced(&out);
     assert_eq!(tree(&other.join(".agents/skills/tool")), pinned);
     // A changed mode is a changed tree, as the archive's listing sets them.
     set_mode(&the_cached_tree(&ctx).join("scripts/notes.txt"), 0o555);
     let third = clone_of(&ctx, &app, "third");
-    let out = ctx.ok_in(&third, &["install", "--locked"]);
+    let out = ctx.ok_in(&third, &hardlink);
     assert_cache_replaced(&out);
     assert_eq!(
         mode(&third.join(".agents/skills/tool/scripts/notes.txt")) & 0o111,
@@ -449,6 +450,42 @@ fn an_edit_through_a_hard_link_is_caught_by_the_tree_hash() {
     assert_ne!(inode(&file), inode(&the_cached_tree(&ctx).join("SKILL.md")));
     assert_eq!(mode(&file), 0o644);
     assert_eq!(tree(&copied.join(".agents/skills/tool")), pinned);
+}
+
+/// By default (`--link-mode copy`) an edit in one project never reaches
+/// the cache or another project, even one forced as root through a
+/// read-only file: each project holds its own copy (or copy-on-write
+/// clone), and the next warm install takes the cache as it was.
+#[test]
+#[cfg(unix)]
+fn an_edit_in_one_project_never_reaches_another_by_default() {
+    let ctx = TestContext::new();
+    let (app, pinned, _) = added_tool_with_cached_tree(&ctx);
+    let inode =
+        |path: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(path).unwrap());
+    let first = clone_of(&ctx, &app, "first");
+    let second = clone_of(&ctx, &app, "second");
+    for project in [&first, &second] {
+        let out = ctx.ok_in(project, &["install", "--locked"]);
+        assert!(!out.stderr.contains("cached copy"), "{}", out.stderr);
+    }
+    let edited = first.join(".agents/skills/tool/SKILL.md");
+    assert_ne!(
+        inode(&edited),
+        inode(&the_cached_tree(&ctx).join("SKILL.md"))
+    );
+    // Written as an editor or root would, whatever the mode says.
+    set_mode(&edited, 0o644);
+    std::fs::write(&edited, "---\nname: tool\ndescription: Edited.\n---\n").unwrap();
+    assert_eq!(tree(&second.join(".agents/skills/tool")), pinned);
+    assert_eq!(tree(&the_cached_tree(&ctx)), pinned);
+    let third = clone_of(&ctx, &app, "third");
+    let out = ctx.ok_in(&third, &["install", "--locked"]);
+    assert!(!out.stderr.contains("cached copy"), "{}", out.stderr);
+    assert_eq!(tree(&third.join(".agents/skills/tool")), pinned);
+    // verify names only the edited project.
+    assert_eq!(ctx.run_in(&first, &["verify"]).status, 1);
+    ctx.ok_in(&second, &["verify"]);
 }
 
 /// A cached file hard-linked to one of the user's files (`~/.bashrc`):
