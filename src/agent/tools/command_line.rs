@@ -96,7 +96,13 @@ pub fn split(line: &str) -> Vec<SimpleCommand> {
             }
             '|' => {
                 end_word(&mut word, &mut current);
-                chars.next_if(|&n| n == '|' || n == '&');
+                // bash's `|&` also sends standard error down the pipe
+                // (`2>&1 |`); `sh` may refuse it.
+                if chars.next_if_eq(&'&').is_some() {
+                    opaque(&mut current, "a redirection");
+                } else {
+                    chars.next_if_eq(&'|');
+                }
                 end_command(&mut current, &mut commands, true);
                 needs_command = true;
             }
@@ -392,6 +398,8 @@ mod tests {
             "ls |",
             "ls &&",
             "ls && # c",
+            // `2>&1 |` to bash, a syntax error to dash.
+            "ls |& wc",
             // bash's other assignments set the environment too.
             "a+=1 ls",
             "a[1]=1 ls",
