@@ -70,6 +70,11 @@ seed_all() {
   seed index_entry registry-index/index/*/*
   seed manifest fuzz/seeds/manifest/*
   seed lockfile fuzz/seeds/lockfile/*
+  local target
+  for target in grant_parser npx_lock search_listing trust_file model_stream git_shorthand; do
+    seed "$target" fuzz/seeds/"$target"/*
+  done
+  seed search_listing registry-index/search.jsonl
 }
 seed_all
 
@@ -100,8 +105,12 @@ for target in "${targets[@]}"; do
   start=$(date +%s)
   options=(-max_total_time="$duration" -timeout=10 -print_final_stats=1)
   case $target in
-  manifest | lockfile) options+=(-dict="$root"/fuzz/dicts/toml.dict) ;;
-  index_entry) options+=(-dict="$root"/fuzz/dicts/json.dict) ;;
+  manifest | lockfile | trust_file) options+=(-dict="$root"/fuzz/dicts/toml.dict) ;;
+  index_entry | search_listing) options+=(-dict="$root"/fuzz/dicts/json.dict) ;;
+  grant_parser) options+=(-dict="$root"/fuzz/dicts/shell.dict) ;;
+  npx_lock) options+=(-dict="$root"/fuzz/dicts/npx_lock.dict) ;;
+  model_stream) options+=(-dict="$root"/fuzz/dicts/sse.dict) ;;
+  git_shorthand) options+=(-dict="$root"/fuzz/dicts/shorthand.dict) ;;
   esac
   status=0
   cargo "${toolchain[@]}" fuzz run "$target" -- "${options[@]}" >"$log" 2>&1 || status=$?
@@ -120,7 +129,7 @@ for target in "${targets[@]}"; do
     tail -n 40 "$log"
     findings "$target" -newer "$marker" | sed 's/^/  artifact: /'
   fi
-  summary+=("$(printf '%-12s %6ss %12s runs %3s crashes' "$target" "$elapsed" "${runs:-?}" "$crashes")")
+  summary+=("$(printf '%-14s %6ss %12s runs %3s crashes' "$target" "$elapsed" "${runs:-?}" "$crashes")")
   echo "fuzz.sh: ${summary[-1]}"
 done
 
