@@ -1,7 +1,8 @@
 //! Benchmark: `skillpkg install` of 200 packages from a static HTTP index
 //! of 20,000 packages on loopback, against the floor of fetching exactly
 //! the same files with parallel plain GETs; then a warm `install --locked`
-//! (and `--frozen`) of the same 200 skills, against `cp -r` of the trees.
+//! (and `--frozen`, and `--link-mode hardlink`) of the same 200 skills,
+//! against `cp -r` of the trees.
 //!
 //! Run with `cargo bench --bench install`; it prints a Markdown table for
 //! BENCHMARKS.md. With `BENCH_KEEP=1` the index, projects and caches are
@@ -199,9 +200,17 @@ fn main() {
         Case::new(prepare, || {
             skillpkg(temp, &warm_cache, &checkout, &["install", "--locked"])
         }),
+        Case::new(prepare, || {
+            skillpkg(
+                temp,
+                &warm_cache,
+                &checkout,
+                &["install", "--locked", "--link-mode", "hardlink"],
+            )
+        }),
     ];
-    let [floor, cold, copy, frozen, locked] = time_interleaved(&mut cases)[..] else {
-        unreachable!("five cases")
+    let [floor, cold, copy, frozen, locked, linked] = time_interleaved(&mut cases)[..] else {
+        unreachable!("six cases")
     };
 
     let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
@@ -247,8 +256,13 @@ fn main() {
         ratio(frozen, copy)
     );
     println!(
-        "| `skillpkg install --locked` (`config.json` revalidated: one request, answered 304; the entry files the lock settles are read from the cache) | {} | {} |",
+        "| `skillpkg install --locked` (`config.json` revalidated: one request, answered 304; the entry files the lock settles are read from the cache; files copied, or cloned where the file system can) | {} | {} |",
         ms(locked),
         ratio(locked, copy)
+    );
+    println!(
+        "| `skillpkg install --locked --link-mode hardlink` (the cache's files linked) | {} | {} |",
+        ms(linked),
+        ratio(linked, copy)
     );
 }
