@@ -209,8 +209,12 @@ const KEYWORDS: [&str; 23] = [
 fn word_opaque(chars: &[(char, bool)], first: bool) -> Option<&'static str> {
     let text: String = chars.iter().map(|(c, _)| c).collect();
     let unquoted = chars.iter().all(|(_, quoted)| !quoted);
-    // `NAME=value` before the program sets its environment.
-    if first && is_assignment(&text) {
+    // `NAME=value` before the program sets its environment. Which words
+    // are assignments differs between shells and parsers (bash's
+    // `a+=1`, `a[1]=1`; tree-sitter-bash's `2a=1`, `-a=1`), and no
+    // program is named with `=`: any first word holding one is taken
+    // for one.
+    if first && text.contains('=') {
         return Some("an environment prefix");
     }
     // A leading `!` is read as negation by some parsers (tree-sitter-bash
@@ -260,22 +264,6 @@ pub fn describe(line: &str) -> Vec<String> {
             ),
         })
         .collect()
-}
-
-/// Whether `word` is `NAME=value` with a shell variable name (or one
-/// with a leading digit), or bash's `NAME+=value` and `NAME[index]=value`.
-fn is_assignment(word: &str) -> bool {
-    let Some((name, _)) = word.split_once('=') else {
-        return false;
-    };
-    let name = name.strip_suffix('+').unwrap_or(name);
-    let name = match name.split_once('[') {
-        Some((name, index)) if index.ends_with(']') => name,
-        _ => name,
-    };
-    // A leading digit makes no name to the shell, but a parser may read
-    // one (tree-sitter-bash reads `2x=1`): not guessed.
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Programs whose options make them run other programs or code, and
@@ -404,6 +392,7 @@ mod tests {
             "a+=1 ls",
             "a[1]=1 ls",
             "2a=1 ls",
+            "-a=1",
             // The shell keeps a final backslash.
             "echo a\\",
             // Brace expansion: `--exec-path=/tmp/x --exec-path` to bash.
