@@ -367,16 +367,18 @@ pub fn add_dependencies(
     Ok(changes)
 }
 
-/// The `h1:` tree the path or git skill `name` of `spec` installs, read
-/// from its source as it is now (a git source at the commit its `rev`
-/// names now), checked and staged as an install would.
-pub fn source_tree(
+/// The files the path or git skill `name` of `spec` installs, each with
+/// its sha256, by path relative to the skill: read from its source as it
+/// is now (a git source at the commit its `rev` names now), checked and
+/// staged as an install would. Their `h1:` tree is
+/// [`crate::store::hash::tree_hash_of`] of them.
+pub fn source_files(
     project: &Project,
     dirs: &Dirs,
     name: &str,
     spec: &DependencySpec,
     options: InstallOptions,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
     let crate::manifest::Source::Direct(origin) = spec.source(name)? else {
         bail!("'{name}' is no path or git dependency");
     };
@@ -390,7 +392,11 @@ pub fn source_tree(
         validity: options.validity(),
         root: &root,
     };
-    Ok(direct::prepare(name, &origin, None, &fetching)?.tree)
+    // Without a lock entry, nothing is kept in place: it is always staged.
+    match direct::prepare(name, &origin, None, &fetching)?.staged {
+        Some(staged) => Ok(staged.digests().clone()),
+        None => bail!("'{name}': its source was not read"),
+    }
 }
 
 fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
