@@ -74,7 +74,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--subdir', '--subdir', [CompletionResultType]::ParameterName, 'With --git: the skill''s folder inside the repository (default: every skill the repository holds)')
             [CompletionResult]::new('--skill', '--skill', [CompletionResultType]::ParameterName, 'With --git: add only the skills with this name (repeatable; globs such as ''pdf*'')')
             [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Let this source take over NAME, which skills.toml takes from another source (repeatable)')
-            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them')
+            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'With --git: list the repository''s skills, and add nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
@@ -92,7 +92,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;remove' {
-            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them')
+            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')
             [CompletionResult]::new('--require-valid', '--require-valid', [CompletionResultType]::ParameterName, 'Refuse skills the reference validator rejects (by default they install as agents load them, with a warning)')
@@ -109,7 +109,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;install' {
-            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them')
+            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--locked', '--locked', [CompletionResultType]::ParameterName, 'Fail if skills.lock would change')
             [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, '--locked and --offline together: exactly the lock, from this machine alone')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
@@ -129,7 +129,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;import' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over')
-            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them')
+            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--adopt', '--adopt', [CompletionResultType]::ParameterName, 'With --from: move each folder to the project''s skills/ folder, install it from there as it is, and link it back where it was')
             [CompletionResult]::new('--allow-outside', '--allow-outside', [CompletionResultType]::ParameterName, 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project''s lock may point anywhere)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
@@ -148,7 +148,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;update' {
-            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them')
+            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Only say what would change')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
@@ -473,7 +473,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'What scripts and shell commands may write [default: workspace-write, or [agent] sandbox]')
             [CompletionResult]::new('--pass-env', '--pass-env', [CompletionResultType]::ParameterName, 'Pass this environment variable to scripts and shell commands (repeatable)')
             [CompletionResult]::new('--read', '--read', [CompletionResultType]::ParameterName, 'Let scripts and shell commands read this folder, which the sandbox hides otherwise (repeatable; credential files in it stay hidden)')
-            [CompletionResult]::new('--allow-write', '--allow-write', [CompletionResultType]::ParameterName, 'Let scripts, shell commands and the model write this agent''s or editor''s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)')
+            [CompletionResult]::new('--allow-write', '--allow-write', [CompletionResultType]::ParameterName, 'Let scripts, shell commands and the model write this .git folder or this agent''s or editor''s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)')
             [CompletionResult]::new('--no-stream', '--no-stream', [CompletionResultType]::ParameterName, 'Wait for each whole answer instead of streaming it')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the system prompt, the tool schemas and a token estimate; call no model')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON on stdout')
@@ -502,7 +502,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'What scripts and shell commands may write [default: workspace-write, or [agent] sandbox]')
             [CompletionResult]::new('--pass-env', '--pass-env', [CompletionResultType]::ParameterName, 'Pass this environment variable to scripts and shell commands (repeatable)')
             [CompletionResult]::new('--read', '--read', [CompletionResultType]::ParameterName, 'Let scripts and shell commands read this folder, which the sandbox hides otherwise (repeatable; credential files in it stay hidden)')
-            [CompletionResult]::new('--allow-write', '--allow-write', [CompletionResultType]::ParameterName, 'Let scripts, shell commands and the model write this agent''s or editor''s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)')
+            [CompletionResult]::new('--allow-write', '--allow-write', [CompletionResultType]::ParameterName, 'Let scripts, shell commands and the model write this .git folder or this agent''s or editor''s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the report as JSON on stdout')
             [CompletionResult]::new('--require-sandbox', '--require-sandbox', [CompletionResultType]::ParameterName, 'Refuse to run when the sandbox cannot be set up on this machine')
             [CompletionResult]::new('--allow-network', '--allow-network', [CompletionResultType]::ParameterName, 'Let scripts and shell commands use the network')

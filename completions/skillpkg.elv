@@ -69,7 +69,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --subdir 'With --git: the skill''s folder inside the repository (default: every skill the repository holds)'
             cand --skill 'With --git: add only the skills with this name (repeatable; globs such as ''pdf*'')'
             cand --replace 'Let this source take over NAME, which skills.toml takes from another source (repeatable)'
-            cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
+            cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --list 'With --git: list the repository''s skills, and add nothing'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
@@ -86,7 +86,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;remove'= {
-            cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
+            cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
             cand --require-valid 'Refuse skills the reference validator rejects (by default they install as agents load them, with a warning)'
@@ -102,7 +102,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;install'= {
-            cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
+            cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --locked 'Fail if skills.lock would change'
             cand --frozen '--locked and --offline together: exactly the lock, from this machine alone'
             cand --force 'Replace managed skills even if they were edited locally'
@@ -121,7 +121,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;import'= {
             cand --from 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over'
-            cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
+            cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --adopt 'With --from: move each folder to the project''s skills/ folder, install it from there as it is, and link it back where it was'
             cand --allow-outside 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project''s lock may point anywhere)'
             cand --force 'Replace managed skills even if they were edited locally'
@@ -139,7 +139,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;update'= {
-            cand --link-mode 'How skills are put in place from the cache: `hardlink` links the cache''s read-only, verified files (copying where links cannot be made); `copy` copies them'
+            cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --dry-run 'Only say what would change'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
@@ -429,7 +429,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --sandbox 'What scripts and shell commands may write [default: workspace-write, or [agent] sandbox]'
             cand --pass-env 'Pass this environment variable to scripts and shell commands (repeatable)'
             cand --read 'Let scripts and shell commands read this folder, which the sandbox hides otherwise (repeatable; credential files in it stay hidden)'
-            cand --allow-write 'Let scripts, shell commands and the model write this agent''s or editor''s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)'
+            cand --allow-write 'Let scripts, shell commands and the model write this .git folder or this agent''s or editor''s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)'
             cand --no-stream 'Wait for each whole answer instead of streaming it'
             cand --dry-run 'Print the system prompt, the tool schemas and a token estimate; call no model'
             cand --json 'Print the result as JSON on stdout'
@@ -457,7 +457,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --sandbox 'What scripts and shell commands may write [default: workspace-write, or [agent] sandbox]'
             cand --pass-env 'Pass this environment variable to scripts and shell commands (repeatable)'
             cand --read 'Let scripts and shell commands read this folder, which the sandbox hides otherwise (repeatable; credential files in it stay hidden)'
-            cand --allow-write 'Let scripts, shell commands and the model write this agent''s or editor''s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)'
+            cand --allow-write 'Let scripts, shell commands and the model write this .git folder or this agent''s or editor''s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)'
             cand --json 'Print the report as JSON on stdout'
             cand --require-sandbox 'Refuse to run when the sandbox cannot be set up on this machine'
             cand --allow-network 'Let scripts and shell commands use the network'

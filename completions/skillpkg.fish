@@ -64,7 +64,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l rev -d 'With -
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l subdir -d 'With --git: the skill\'s folder inside the repository (default: every skill the repository holds)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l skill -d 'With --git: add only the skills with this name (repeatable; globs such as \'pdf*\')' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l replace -d 'Let this source take over NAME, which skills.toml takes from another source (repeatable)' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l list -d 'With --git: list the repository\'s skills, and add nothing'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l force -d 'Replace managed skills even if they were edited locally'
@@ -76,7 +76,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s g -l global -d
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l offline -d 'Use only the cache and local indexes: fetch nothing'
@@ -87,7 +87,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l force -d 'R
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l locked -d 'Fail if skills.lock would change'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l frozen -d '--locked and --offline together: exactly the lock, from this machine alone'
@@ -101,7 +101,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -s q -l quiet
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l from -d 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over' -r -F
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l adopt -d 'With --from: move each folder to the project\'s skills/ folder, install it from there as it is, and link it back where it was'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l allow-outside -d 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project\'s lock may point anywhere)'
@@ -114,7 +114,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -s g -l global
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l link-mode -d 'How skills are put in place from the cache: `hardlink` links the cache\'s read-only, verified files (copying where links cannot be made); `copy` copies them' -r -f -a "hardlink\t''
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l dry-run -d 'Only say what would change'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l force -d 'Replace managed skills even if they were edited locally'
@@ -262,7 +262,7 @@ read-only\t'Only a private TMPDIR'
 off\t'No sandbox: the command runs with skillpkg\'s rights and its environment minus secrets'"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l pass-env -d 'Pass this environment variable to scripts and shell commands (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l read -d 'Let scripts and shell commands read this folder, which the sandbox hides otherwise (repeatable; credential files in it stay hidden)' -r -F
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l allow-write -d 'Let scripts, shell commands and the model write this agent\'s or editor\'s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l allow-write -d 'Let scripts, shell commands and the model write this .git folder or this agent\'s or editor\'s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l no-stream -d 'Wait for each whole answer instead of streaming it'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l dry-run -d 'Print the system prompt, the tool schemas and a token estimate; call no model'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l json -d 'Print the result as JSON on stdout'
@@ -284,7 +284,7 @@ read-only\t'Only a private TMPDIR'
 off\t'No sandbox: the command runs with skillpkg\'s rights and its environment minus secrets'"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l pass-env -d 'Pass this environment variable to scripts and shell commands (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l read -d 'Let scripts and shell commands read this folder, which the sandbox hides otherwise (repeatable; credential files in it stay hidden)' -r -F
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l allow-write -d 'Let scripts, shell commands and the model write this agent\'s or editor\'s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l allow-write -d 'Let scripts, shell commands and the model write this .git folder or this agent\'s or editor\'s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l json -d 'Print the report as JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l require-sandbox -d 'Refuse to run when the sandbox cannot be set up on this machine'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l allow-network -d 'Let scripts and shell commands use the network'
