@@ -73,6 +73,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--rev', '--rev', [CompletionResultType]::ParameterName, 'With --git: the branch, tag or commit (default: the remote''s HEAD)')
             [CompletionResult]::new('--subdir', '--subdir', [CompletionResultType]::ParameterName, 'With --git: the skill''s folder inside the repository (default: every skill the repository holds)')
             [CompletionResult]::new('--skill', '--skill', [CompletionResultType]::ParameterName, 'With --git: add only the skills with this name (repeatable; globs such as ''pdf*'')')
+            [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Let this source take over NAME, which skills.toml takes from another source (repeatable)')
             [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'With --git: list the repository''s skills, and add nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')

@@ -265,7 +265,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --path --git --rev --subdir --skill --list --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
+            opts="-g -q -v -h --registry --path --git --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -292,6 +292,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --skill)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

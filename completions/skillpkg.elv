@@ -68,6 +68,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --rev 'With --git: the branch, tag or commit (default: the remote''s HEAD)'
             cand --subdir 'With --git: the skill''s folder inside the repository (default: every skill the repository holds)'
             cand --skill 'With --git: add only the skills with this name (repeatable; globs such as ''pdf*'')'
+            cand --replace 'Let this source take over NAME, which skills.toml takes from another source (repeatable)'
             cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --list 'With --git: list the repository''s skills, and add nothing'
             cand --force 'Replace managed skills even if they were edited locally'

@@ -63,6 +63,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l git -d 'Instal
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l rev -d 'With --git: the branch, tag or commit (default: the remote\'s HEAD)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l subdir -d 'With --git: the skill\'s folder inside the repository (default: every skill the repository holds)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l skill -d 'With --git: add only the skills with this name (repeatable; globs such as \'pdf*\')' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l replace -d 'Let this source take over NAME, which skills.toml takes from another source (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l list -d 'With --git: list the repository\'s skills, and add nothing'

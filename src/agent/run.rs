@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::audit::Audit;
 use super::model::{Block, Message, Model, Request, Role, ToolSpec, Usage, text_of};
-use super::tools::policy::{Decision, Policy};
+use super::tools::policy::{Call, Decision, Policy};
 use super::tools::{ToolOutput, Toolbox};
 
 /// Limits of one run.
@@ -288,7 +288,13 @@ impl Run<'_, '_> {
             let error = format!("there is no tool named {named:?}");
             return Ok(self.record_result(&tool, ToolOutput::error(error)));
         }
-        let decision = self.policy.decide(&tool, &input, &self.toolbox.active());
+        let script = self.toolbox.script_line(&tool, &input);
+        let call = Call {
+            tool: &tool,
+            input: &input,
+            script: script.as_ref(),
+        };
+        let decision = self.policy.decide_call(call, &self.toolbox.active());
         let approved_by = match decision {
             Decision::Run { by } => by,
             Decision::Refuse { reason } => {

@@ -123,10 +123,8 @@ fn report_left_out(context: &Context, left_out: &[LeftOut]) {
             "left out {}: {}; its files are untouched",
             left.name, left.reason
         ));
-        if !left.takeover.is_empty() {
-            context
-                .printer
-                .hint(format_args!("`{}` takes it over as it is", left.takeover));
+        if !left.hint.is_empty() {
+            context.printer.hint(&left.hint);
         }
     }
 }

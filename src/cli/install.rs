@@ -131,6 +131,10 @@ pub(super) struct AddArgs {
     /// With --git: list the repository's skills, and add nothing.
     #[arg(long, requires = "git")]
     list: bool,
+    /// Let this source take over NAME, which skills.toml takes from another
+    /// source (repeatable).
+    #[arg(long, value_name = "NAME", conflicts_with = "list")]
+    replace: Vec<String>,
     #[command(flatten)]
     flags: InstallFlags,
 }
@@ -174,6 +178,16 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
     for change in changes {
         for warning in &change.warnings {
             context.printer.warn(warning);
+        }
+        if let Some(replaced) = &change.replaced {
+            context.printer.status(
+                "Replaced",
+                format_args!(
+                    "{} (from {}) with {}",
+                    change.name, replaced.from, replaced.with
+                ),
+            );
+            continue;
         }
         let verb = match change.action {
             Action::Installed => "Installed",
@@ -318,6 +332,7 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
             &dirs,
             args.packages.first().map(String::as_str),
             spec,
+            &args.replace,
             args.flags.options(false, context),
         )?;
         report(context, &changes);
@@ -330,6 +345,7 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
         &dirs,
         &args.packages,
         args.registry.as_deref(),
+        &args.replace,
         args.flags.options(false, context),
     )?;
     report(context, &changes);
@@ -389,6 +405,7 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
         request,
         &args.skills,
         args.packages.first().map(String::as_str),
+        &args.replace,
         args.flags.options(false, context),
     )?;
     for skipped in &listing.skipped {

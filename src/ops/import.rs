@@ -6,9 +6,13 @@
 //! becomes a `skills.toml` dependency — a git dependency for `github`,
 //! `gitlab` and `git` sources, a path dependency for `local` ones — and
 //! one install locks them all. A skill already in the install root is
-//! taken over only when its files are exactly what its source holds now
-//! (the install then finds it in place and leaves it as it is); any other
-//! is left out, untouched, with the command that would take it over.
+//! taken over only when its files are exactly what its source holds now,
+//! as `npx skills` copies a source (without the files it never copies:
+//! [`NPX_SKIPPED_FILES`], [`NPX_SKIPPED_FOLDERS`]); the install then puts
+//! the source's files in place. Any other is left out, untouched, with
+//! what the user can do: for a git source, install it from there; else
+//! the command that adopts the copy. A hint never makes a skill that
+//! comes from a git repository a path dependency.
 //!
 //! Folders placed by hand have no lock to read. `--from DIR --adopt`
 //! makes each the source of a path dependency: the folder moves to the
@@ -28,7 +32,7 @@ use crate::hint::Hinted;
 use crate::manifest::lock::Lockfile;
 use crate::manifest::{DependencySpec, DetailedSpec, Manifest};
 use crate::ops::install::repo::{RepoRequest, list_repo};
-use crate::ops::install::{Change, InstallOptions, add_dependencies, source_tree};
+use crate::ops::install::{Change, InstallOptions, add_dependencies, source_files};
 use crate::ops::outside::outside_dependency;
 use crate::project::Project;
 
@@ -83,6 +87,14 @@ pub fn parse_npx_lock(text: &str) -> serde_json::Result<NpxLock> {
     serde_json::from_str(text)
 }
 
+/// The files `npx skills` (1.7.4: `EXCLUDE_FILES` of `copyDirectory`)
+/// never copies from a source into an install, at any depth.
+pub const NPX_SKIPPED_FILES: &[&str] = &["metadata.json"];
+
+/// The folders `npx skills` (1.7.4: `EXCLUDE_DIRS` of `copyDirectory`)
+/// never copies from a source into an install, at any depth.
+pub const NPX_SKIPPED_FOLDERS: &[&str] = &[".git", "__pycache__", "__pypackages__"];
+
 /// A skill left out of the manifest.
 #[derive(Debug, Clone)]
 pub struct LeftOut {
@@ -90,8 +102,8 @@ pub struct LeftOut {
     pub name: String,
     /// Why.
     pub reason: String,
-    /// The command that would take it over.
-    pub takeover: String,
+    /// What the user can do about it (empty: nothing to say).
+    pub hint: String,
 }
 
 /// What an import did.
@@ -138,6 +150,7 @@ pub fn import_lock(
     let mut specs = Vec::new();
     let mut local = LocalSkills::default();
     let mut outside = Vec::new();
+    let mut npx_copies_in_root = Vec::new();
     for (name, entry) in &lock.skills {
         if manifest.skills.contains_key(name) {
             imported.already.push(name.clone());
@@ -147,14 +160,17 @@ pub fn import_lock(
         // Where npx put its copy: the install root, or (`--agent
         // claude-code` alone) the agent's own folder.
         let copy = copy_of(project, &root, name);
-        // Only a folder in place can be adopted as it is.
         let global = if project.is_global() { " --global" } else { "" };
+        // Only a folder in place can be adopted as it is, and never one
+        // whose source is a git repository: that would make it a path
+        // dependency, cut off from its repository.
+        let from_git = matches!(entry.source_type.as_str(), "github" | "gitlab" | "git");
         let takeover = match &copy {
-            Some(copy) => format!(
-                "skillpkg import{global} --from {} --adopt {name}",
+            Some(copy) if !from_git => format!(
+                "`skillpkg import{global} --from {} --adopt {name}` takes it over as it is",
                 project.shown(copy.parent().unwrap_or(&root)).display()
             ),
-            None => String::new(),
+            _ => String::new(),
         };
         let spec = match spec_of(project, dirs, name, entry, lock_dir, options, &mut local)? {
             Ok(spec) => spec,
@@ -162,7 +178,7 @@ pub fn import_lock(
                 imported.left_out.push(LeftOut {
                     name: name.clone(),
                     reason,
-                    takeover,
+                    hint: takeover,
                 });
                 continue;
             }
@@ -179,7 +195,7 @@ pub fn import_lock(
                         "its source {} is outside the project, which import reads only with --allow-outside",
                         source.leads_to(),
                     ),
-                    takeover,
+                    hint: takeover,
                 });
                 continue;
             }
@@ -187,13 +203,19 @@ pub fn import_lock(
         }
         // Fetched (and checked) now, so that one source out of reach or
         // broken leaves that skill out rather than failing the rest.
-        let source = match source_tree(project, dirs, name, &spec, options) {
+        let source = match source_files(project, dirs, name, &spec, options) {
             Ok(source) => source,
             Err(e) => {
+                let hint = match from_git {
+                    true => format!(
+                        "`skillpkg import{global}` takes it over once its source can be installed"
+                    ),
+                    false => takeover,
+                };
                 imported.left_out.push(LeftOut {
                     name: name.clone(),
                     reason: format!("its source {} cannot be installed ({e:#})", describe(&spec)),
-                    takeover,
+                    hint,
                 });
                 continue;
             }
@@ -203,26 +225,38 @@ pub fn import_lock(
             .as_ref()
             .filter(|copy| !(managed_here && **copy == folder));
         if let Some(copy) = foreign {
-            if crate::store::hash::tree_hash(copy)? != source {
+            let compared = compare_copy(copy, &source)?;
+            if compared == CopyOfSource::Different {
+                let shown = project.shown(copy);
+                let hint = match from_git {
+                    true => format!(
+                        "to install what {} holds now instead, move {} aside (it keeps your changes) and run `skillpkg import{global}` again",
+                        describe(&spec),
+                        shown.display()
+                    ),
+                    false => takeover,
+                };
                 imported.left_out.push(LeftOut {
                     name: name.clone(),
-                    reason: format!(
-                        "{} differs from what its source holds now",
-                        project.shown(copy).display()
-                    ),
-                    takeover,
+                    reason: format!("{} differs from what its source holds now", shown.display()),
+                    hint,
                 });
                 continue;
             }
             if *copy != folder {
                 imported.relinked.push(copy.clone());
+            } else if compared == CopyOfSource::AsNpxCopies {
+                // Not what the install puts there: out of its way.
+                npx_copies_in_root.push(copy.clone());
             }
         }
         imported.added.push((name.clone(), describe(&spec)));
         specs.push((name.clone(), spec));
     }
     if !specs.is_empty() {
-        imported.changes = add_dependencies(project, dirs, &specs, &outside, options)?;
+        imported.changes = install_over(&root, &npx_copies_in_root, || {
+            add_dependencies(project, dirs, &specs, &outside, options)
+        })?;
     }
     // The copies in agents' folders, the same files as installed now,
     // become links to the installed skills: one skill, in one place.
@@ -230,6 +264,84 @@ pub fn import_lock(
         .relinked
         .retain(|copy| relink(copy, &root).unwrap_or(false));
     Ok(imported)
+}
+
+/// Runs `install` with the folders `copies` (npx's copies in the install
+/// root `root`, which lack only what npx never copies) moved out of its
+/// way, into a private folder of `root`; deletes them once it succeeded
+/// (the install put their files, and the rest of their source's, in
+/// their place), and puts them back if it failed.
+fn install_over(
+    root: &Path,
+    copies: &[PathBuf],
+    install: impl FnOnce() -> anyhow::Result<Vec<Change>>,
+) -> anyhow::Result<Vec<Change>> {
+    if copies.is_empty() {
+        return install();
+    }
+    let aside = crate::fsutil::private_tempdir(".import-", Some(root))
+        .with_context(|| format!("could not make a folder in {}", root.display()))?;
+    let put_back = |moved: &[&PathBuf]| {
+        for copy in moved {
+            if let Some(name) = copy.file_name() {
+                let _ = fs_err::rename(aside.path().join(name), copy);
+            }
+        }
+    };
+    let mut moved = Vec::new();
+    for copy in copies {
+        let name = copy.file_name().expect("a skill's folder in the root");
+        if let Err(e) = fs_err::rename(copy, aside.path().join(name)) {
+            put_back(&moved);
+            return Err(e.into());
+        }
+        moved.push(copy);
+    }
+    match install() {
+        Ok(changes) => Ok(changes),
+        Err(e) => {
+            put_back(&moved);
+            Err(e)
+        }
+    }
+}
+
+/// How a copy `npx skills` installed compares with its source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CopyOfSource {
+    /// The same files, every one of them.
+    Exact,
+    /// The same files but those `npx skills` never copies
+    /// ([`NPX_SKIPPED_FILES`], [`NPX_SKIPPED_FOLDERS`]), which the source
+    /// holds and the copy does not.
+    AsNpxCopies,
+    /// Anything else: edited since, or from another version.
+    Different,
+}
+
+/// How the folder `copy` compares with the files `source` (path →
+/// sha256) holds.
+fn compare_copy(copy: &Path, source: &BTreeMap<String, String>) -> std::io::Result<CopyOfSource> {
+    let copied = crate::store::hash::file_digests(copy)?;
+    if copied == *source {
+        return Ok(CopyOfSource::Exact);
+    }
+    let npx_copies = source.iter().filter(|(path, _)| npx_copies(path));
+    match copied.iter().eq(npx_copies) {
+        true => Ok(CopyOfSource::AsNpxCopies),
+        false => Ok(CopyOfSource::Different),
+    }
+}
+
+/// Whether `npx skills` copies the file at `relative` (`/`-separated,
+/// relative to the skill) into an install.
+fn npx_copies(relative: &str) -> bool {
+    let parts: Vec<&str> = relative.split('/').collect();
+    let (file, folders) = parts.split_last().expect("split yields one part at least");
+    !NPX_SKIPPED_FILES.contains(file)
+        && !folders
+            .iter()
+            .any(|f| NPX_SKIPPED_FILES.contains(f) || NPX_SKIPPED_FOLDERS.contains(f))
 }
 
 /// The folder (not a link) where a copy of the skill `name` sits: in the
@@ -253,13 +365,15 @@ fn copy_of(project: &Project, root: &Path, name: &str) -> Option<PathBuf> {
 }
 
 /// Replaces the folder `copy` with a link to the installed skill of the
-/// same name in `root`, when both hold the same files. Whether it did.
+/// same name in `root`, when both hold the same files (but those `npx
+/// skills` never copies). Whether it did.
 fn relink(copy: &Path, root: &Path) -> anyhow::Result<bool> {
     let Some(name) = copy.file_name() else {
         return Ok(false);
     };
     let installed = root.join(name);
-    if crate::store::hash::tree_hash(copy)? != crate::store::hash::tree_hash(&installed)? {
+    let installed_files = crate::store::hash::file_digests(&installed)?;
+    if compare_copy(copy, &installed_files)? == CopyOfSource::Different {
         return Ok(false);
     }
     fs_err::remove_dir_all(copy)?;
@@ -526,7 +640,7 @@ pub fn adopt_folders(
         let leave = |reason: String| LeftOut {
             name: name.clone(),
             reason,
-            takeover: String::new(),
+            hint: String::new(),
         };
         if manifest.skills.contains_key(&name) || managed.skills.iter().any(|s| s.folder() == name)
         {
@@ -630,6 +744,28 @@ fn move_and_install(
         Err(e) => {
             put_back(&moved);
             Err(e)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::npx_copies;
+
+    #[test]
+    fn npx_skips_metadata_json_and_cache_folders_at_any_depth() {
+        for skipped in [
+            "metadata.json",
+            "rules/metadata.json",
+            "__pycache__/x.pyc",
+            "scripts/__pypackages__/a/b.py",
+            ".git/HEAD",
+            "metadata.json/inside.md",
+        ] {
+            assert!(!npx_copies(skipped), "{skipped}");
+        }
+        for copied in ["SKILL.md", "rules/check.md", "metadata.jsonc", ".gitignore"] {
+            assert!(npx_copies(copied), "{copied}");
         }
     }
 }

@@ -234,6 +234,12 @@ impl Staged {
         crate::store::hash::tree_hash_of(&self.digests)
     }
 
+    /// The sha256 of every file of the tree, by path relative to the
+    /// skill (`/`-separated), sorted.
+    pub fn digests(&self) -> &BTreeMap<String, String> {
+        &self.digests
+    }
+
     /// The files of the tree, relative to the skill, sorted.
     pub fn files(&self) -> Vec<String> {
         self.digests.keys().cloned().collect()

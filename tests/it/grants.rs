@@ -742,3 +742,80 @@ fn on_a_terminal_exec_shows_each_setting_trust_would_apply_with_its_value() {
         );
     }
 }
+
+/// Writes the hand-written skill `name` asking for `allowed` (if any),
+/// with an executable `scripts/stats.py` run by `python3`.
+fn stats_skill(ctx: &TestContext, name: &str, allowed: Option<&str>) {
+    use std::os::unix::fs::PermissionsExt;
+    let allowed = allowed.map_or(String::new(), |a| format!("allowed-tools: {a}\n"));
+    let skill = write_skill(
+        &ctx.project_root(),
+        name,
+        &format!(
+            "---\nname: {name}\ndescription: Statistics. Use for numbers.\n{allowed}---\nRun scripts/stats.py.\n"
+        ),
+    );
+    std::fs::create_dir(skill.join("scripts")).unwrap();
+    let script = skill.join("scripts/stats.py");
+    std::fs::write(
+        &script,
+        "#!/usr/bin/env python3\nimport sys\nprint('mean', sum(map(float, sys.argv[1:])) / len(sys.argv[1:]))\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A scripted model that activates `active`, runs `owner`'s
+/// `scripts/stats.py 1 2 6` through `run_script`, and answers with what
+/// it printed.
+fn stats_model(ctx: &TestContext, active: &str, owner: &str) -> String {
+    let model = ctx.root().join(format!("{active}-{owner}-stats.json"));
+    let turns = serde_json::json!({"turns": [
+        {"tool_calls": [{"name": "use_skill", "input": {"name": active}}]},
+        {"tool_calls": [{"name": "run_script", "input": {"skill": owner, "path": "scripts/stats.py", "args": ["1", "2", "6"]}}]},
+        {"text": "{{last_tool_result}}"}
+    ]});
+    std::fs::write(&model, turns.to_string()).unwrap();
+    format!("scripted:{}", model.display())
+}
+
+#[test]
+fn a_skills_shell_grant_covers_its_own_script_run_by_the_same_interpreter() {
+    let ctx = TestContext::new();
+    stats_skill(&ctx, "py-stats", Some("Bash(python3:*)"));
+    stats_skill(&ctx, "git-stats", Some("Bash(git:*)"));
+    stats_skill(&ctx, "plain-stats", None);
+    for name in ["py-stats", "git-stats"] {
+        ctx.ok(&["grants", "approve", name]);
+    }
+
+    // `Bash(python3:*)` covers `python3 scripts/stats.py 1 2 6`: headless,
+    // no --yes, no prompt.
+    let model = stats_model(&ctx, "py-stats", "py-stats");
+    let out = ctx.ok(&["exec", "--model", &model, "stats"]);
+    assert!(out.stdout.contains("mean 3.0"), "{}", out.stdout);
+
+    // `Bash(git:*)` does not.
+    let model = stats_model(&ctx, "git-stats", "git-stats");
+    let out = ctx.fails(&["exec", "--model", &model, "stats"]);
+    assert!(!out.stdout.contains("mean"), "{}", out.stdout);
+    insta::assert_snapshot!(ctx.redact(&out.stderr).lines().next().unwrap(), @"error: the model called run_script, which needs approval, and there is no terminal to ask");
+
+    // Another skill's grant does not cover a script that is not its own.
+    let model = stats_model(&ctx, "py-stats", "plain-stats");
+    let out = ctx.fails(&["exec", "--model", &model, "stats"]);
+    assert!(!out.stdout.contains("mean"), "{}", out.stdout);
+
+    // A deny rule naming the interpreter still wins.
+    let model = stats_model(&ctx, "py-stats", "py-stats");
+    let out = ctx.ok(&[
+        "exec",
+        "--deny-tool",
+        "Bash(python3:*)",
+        "--model",
+        &model,
+        "stats",
+    ]);
+    assert!(out.stdout.contains("refused"), "{}", out.stdout);
+    assert!(!out.stdout.contains("mean"), "{}", out.stdout);
+}

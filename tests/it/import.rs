@@ -168,7 +168,7 @@ fn a_project_npx_skills_installed_is_imported_locked_and_reproduced() {
     warning: pdf asks to pre-approve Bash(pdftotext:*): not approved, so exec asks before each such call (and refuses without a terminal)
     hint: review and approve them with `skillpkg grants approve pdf`, or install with --approve-grants
     warning: left out review: .agents/skills/review differs from what its source holds now; its files are untouched
-    hint: `skillpkg import --from .agents/skills --adopt review` takes it over as it is
+    hint: to install what https://github.com/acme/skills (skills/review) holds now instead, move .agents/skills/review aside (it keeps your changes) and run `skillpkg import` again
         Imported 3 skills of skills-lock.json: skillpkg now manages them (skills.toml, skills.lock); skills-lock.json is left in place
          Created [TEMP]/app/skills.toml (a new project, trusted on this machine)
     ");
@@ -218,7 +218,7 @@ fn a_project_npx_skills_installed_is_imported_locked_and_reproduced() {
     let again = ctx.ok_in(&app, &["import"]);
     insta::assert_snapshot!(ctx.redact(&again.stderr), @"
     warning: left out review: .agents/skills/review differs from what its source holds now; its files are untouched
-    hint: `skillpkg import --from .agents/skills --adopt review` takes it over as it is
+    hint: to install what https://github.com/acme/skills (skills/review) holds now instead, move .agents/skills/review aside (it keeps your changes) and run `skillpkg import` again
     ");
 }
 
@@ -331,7 +331,7 @@ fn the_users_skills_are_imported_from_where_npx_keeps_their_lock() {
        Importing review from https://github.com/acme/skills (skills/review)
        Installed review v0.0.0
     warning: left out gone: its source https://github.com/acme/gone (skills/gone) cannot be installed ('gone': could not get https://github.com/acme/gone: could not fetch https://github.com/acme/gone: failed to resolve path '[TEMP]/github/acme/gone': No such file or directory; class=Os (2)); its files are untouched
-    hint: `skillpkg import --global --from [TEMP]/user-skills --adopt gone` takes it over as it is
+    hint: `skillpkg import --global` takes it over once its source can be installed
         Imported 1 skill of [TEMP]/state/skills/.skill-lock.json: skillpkg now manages it (skills.toml, skills.lock); [TEMP]/state/skills/.skill-lock.json is left in place
     ");
     // The source out of reach leaves its skill out, untouched; the rest
@@ -474,4 +474,112 @@ fn an_agents_folder_that_leads_outside_the_project_is_not_touched() {
         tree(&outside.join("charts")),
         tree(&repo.join("skills/charts"))
     );
+}
+
+/// Copies the skill at `from` into `to` as `npx skills` 1.7.4 does
+/// (`copyDirectory`): every file but `metadata.json`, and no `.git`,
+/// `__pycache__` or `__pypackages__` folder.
+fn copy_as_npx(from: &Path, to: &Path) {
+    let walk = walkdir::WalkDir::new(from).into_iter().filter_entry(|e| {
+        let name = e.file_name().to_string_lossy();
+        let skipped_folder = [".git", "__pycache__", "__pypackages__"].contains(&&*name);
+        name != "metadata.json" && !(e.file_type().is_dir() && skipped_folder)
+    });
+    for entry in walk {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        match entry.file_type().is_dir() {
+            true => std::fs::create_dir_all(&target).unwrap(),
+            false => drop(std::fs::copy(entry.path(), &target).unwrap()),
+        }
+    }
+}
+
+#[test]
+fn skills_npx_installed_without_the_files_it_never_copies_are_taken_over() {
+    let ctx = TestContext::new();
+    // A repository whose skills carry what npx leaves out, as
+    // vercel-labs' do: metadata.json, and Python's caches.
+    let repo = ctx.root().join("vendor");
+    for name in ["deploy", "tweaked"] {
+        let skill = write_skill(
+            &repo.join("skills"),
+            name,
+            &skill_md(name, "Deploys. Use when deploying."),
+        );
+        std::fs::write(skill.join("metadata.json"), "{\"version\": \"1.0.0\"}\n").unwrap();
+        std::fs::create_dir_all(skill.join("rules/__pycache__")).unwrap();
+        std::fs::write(skill.join("rules/metadata.json"), "{}\n").unwrap();
+        std::fs::write(skill.join("rules/check.md"), "# Check\n").unwrap();
+        std::fs::write(skill.join("rules/__pycache__/check.pyc"), "cache").unwrap();
+    }
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "skills"]);
+    let url = format!("file://{}", repo.display());
+
+    let app = ctx.root().join("app");
+    for name in ["deploy", "tweaked"] {
+        let copy = app.join(".agents/skills").join(name);
+        copy_as_npx(&repo.join("skills").join(name), &copy);
+        std::fs::create_dir_all(app.join(".claude/skills")).unwrap();
+        std::os::unix::fs::symlink(
+            Path::new("../../.agents/skills").join(name),
+            app.join(".claude/skills").join(name),
+        )
+        .unwrap();
+    }
+    assert!(!app.join(".agents/skills/deploy/metadata.json").exists());
+    let tweaked = app.join(".agents/skills/tweaked/rules/check.md");
+    std::fs::write(&tweaked, "# Check, my way\n").unwrap();
+    let entry = |name: &str| {
+        format!(
+            "\"{name}\": {{\n      \"source\": \"{url}\",\n      \"sourceType\": \"git\",\n      \"sourceUrl\": \"{url}\",\n      \"skillPath\": \"skills/{name}/SKILL.md\",\n      \"computedHash\": \"00\"\n    }}"
+        )
+    };
+    std::fs::write(
+        app.join("skills-lock.json"),
+        format!(
+            "{{\n  \"version\": 1,\n  \"skills\": {{\n    {},\n    {}\n  }}\n}}\n",
+            entry("deploy"),
+            entry("tweaked")
+        ),
+    )
+    .unwrap();
+    git(&app, &["init", "-q"]);
+
+    let out = ctx.ok_in(&app, &["import", "--allow-outside"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+       Importing deploy from file://[TEMP]/vendor (skills/deploy)
+       Installed deploy v0.0.0
+    warning: left out tweaked: .agents/skills/tweaked differs from what its source holds now; its files are untouched
+    hint: to install what file://[TEMP]/vendor (skills/tweaked) holds now instead, move .agents/skills/tweaked aside (it keeps your changes) and run `skillpkg import` again
+        Imported 1 skill of skills-lock.json: skillpkg now manages it (skills.toml, skills.lock); skills-lock.json is left in place
+         Created [TEMP]/app/skills.toml (a new project, trusted on this machine)
+    ");
+    // Taken over, with the source's files npx left out.
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    assert!(
+        manifest.contains(&format!(
+            "deploy = {{ git = \"{url}\", subdir = \"skills/deploy\" }}"
+        )),
+        "{manifest}"
+    );
+    assert!(app.join(".agents/skills/deploy/metadata.json").is_file());
+    assert!(app.join(".claude/skills/deploy/SKILL.md").is_file());
+    ctx.ok_in(&app, &["verify"]);
+    // Edited: left out and untouched, and never offered as a path
+    // dependency, since it comes from a git repository.
+    assert_eq!(
+        std::fs::read_to_string(&tweaked).unwrap(),
+        "# Check, my way\n"
+    );
+    assert!(!manifest.contains("tweaked"), "{manifest}");
+    assert!(!out.stderr.contains("--adopt"), "{}", out.stderr);
+    let leftovers: Vec<_> = std::fs::read_dir(app.join(".agents/skills"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }

@@ -277,3 +277,138 @@ fn outdated_and_update_follow_a_repository_whose_branch_moved() {
     let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
     assert!(!lock.contains(&first), "{lock}");
 }
+
+/// A repository `<temp>/<dir>` holding one skill per name of `names`
+/// (under `skills/`), each saying where it comes from; its file:// URL.
+fn repository_of(ctx: &TestContext, dir: &str, names: &[&str]) -> String {
+    let repo = ctx.root().join(dir);
+    for name in names {
+        write_skill(
+            &repo.join("skills"),
+            name,
+            &format!(
+                "---\nname: {name}\ndescription: {name} from {dir}. Use when testing.\n---\nFrom {dir}.\n"
+            ),
+        );
+    }
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "skills"]);
+    format!("file://{}", repo.display())
+}
+
+/// The manifest, the lock and every installed file, byte for byte.
+fn project_state(app: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut state = tree(&app.join(".agents/skills"));
+    for file in ["skills.toml", "skills.lock"] {
+        state.push((file.to_string(), std::fs::read(app.join(file)).unwrap()));
+    }
+    state
+}
+
+#[test]
+fn a_second_repository_holding_a_taken_name_changes_nothing_unless_told_to_replace_it() {
+    let ctx = TestContext::new();
+    let first = repository_of(&ctx, "first", &["pdf", "docx", "alpha"]);
+    let second = repository_of(&ctx, "second", &["pdf", "docx", "beta"]);
+    let app = new_project(&ctx, None);
+    ctx.ok_in(&app, &["add", "--git", &first]);
+    let before = project_state(&app);
+
+    // Every collision is listed, with both sources, and nothing is written.
+    let out = ctx.fails_in(&app, &["add", "--git", &second]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: 2 skills this command adds are taken by another source, so nothing was changed:
+      docx  skills.toml takes it from file://[TEMP]/first (skills/docx); this command asks for it from file://[TEMP]/second (skills/docx)
+      pdf   skills.toml takes it from file://[TEMP]/first (skills/pdf); this command asks for it from file://[TEMP]/second (skills/pdf)
+    hint: to leave those names out, pick only the others: --skill beta
+    hint: to let the new source take those names over, add --replace docx --replace pdf
+    ");
+    assert!(project_state(&app) == before, "add changed the project");
+
+    // A name given to --replace must be one the command adds.
+    let out = ctx.fails_in(&app, &["add", "--git", &second, "--replace", "alpha"]);
+    assert!(
+        out.stderr.contains("adds no skill named 'alpha'"),
+        "{}",
+        out.stderr
+    );
+    assert!(project_state(&app) == before, "add changed the project");
+
+    // The same repository again is an update, not a collision.
+    ctx.ok_in(&app, &["add", "--git", &first]);
+    assert!(
+        project_state(&app) == before,
+        "nothing moved in the first repository"
+    );
+
+    // Leaving the taken names out adds the others.
+    let out = ctx.ok_in(&app, &["add", "--git", &second, "--skill", "beta"]);
+    assert!(out.stderr.contains("Installed beta"), "{}", out.stderr);
+
+    // --replace hands the name over, and says so.
+    let out = ctx.ok_in(
+        &app,
+        &[
+            "add",
+            "--git",
+            &second,
+            "--replace",
+            "pdf",
+            "--skill",
+            "pdf",
+        ],
+    );
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+       Found 3 skills in file://[TEMP]/second at commit [COMMIT]
+    Replaced pdf (from file://[TEMP]/first (skills/pdf)) with file://[TEMP]/second (skills/pdf)
+    ");
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    assert!(
+        manifest.contains(&format!(
+            "pdf = {{ git = \"{second}\", subdir = \"skills/pdf\" }}"
+        )),
+        "{manifest}"
+    );
+    assert!(
+        manifest.contains(&format!(
+            "docx = {{ git = \"{first}\", subdir = \"skills/docx\" }}"
+        )),
+        "{manifest}"
+    );
+    let installed = std::fs::read_to_string(app.join(".agents/skills/pdf/SKILL.md")).unwrap();
+    assert!(installed.contains("From second."), "{installed}");
+}
+
+#[test]
+fn a_path_skill_whose_name_a_repository_holds_changes_nothing_unless_told_to_replace_it() {
+    let ctx = TestContext::new();
+    let first = repository_of(&ctx, "first", &["pdf"]);
+    let app = new_project(&ctx, None);
+    ctx.ok_in(&app, &["add", "--git", &first]);
+    write_skill(
+        &app.join("tools"),
+        "pdf",
+        "---\nname: pdf\ndescription: pdf of our own. Use when testing.\n---\nOurs.\n",
+    );
+    let before = project_state(&app);
+
+    let out = ctx.fails_in(&app, &["add", "--path", "tools/pdf"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: 1 skill this command adds is taken by another source, so nothing was changed:
+      pdf  skills.toml takes it from file://[TEMP]/first (skills/pdf); this command asks for it from the folder tools/pdf
+    hint: to let the new source take that name over, add --replace pdf
+    ");
+    assert!(project_state(&app) == before, "add changed the project");
+
+    let out = ctx.ok_in(&app, &["add", "--path", "tools/pdf", "--replace", "pdf"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+        Replaced pdf (from file://[TEMP]/first (skills/pdf)) with the folder tools/pdf
+    ");
+    // The same folder again is no collision.
+    let after = project_state(&app);
+    ctx.ok_in(&app, &["add", "--path", "tools/pdf"]);
+    assert!(project_state(&app) == after, "nothing moved in tools/pdf");
+    let installed = std::fs::read_to_string(app.join(".agents/skills/pdf/SKILL.md")).unwrap();
+    assert!(installed.contains("Ours."), "{installed}");
+}

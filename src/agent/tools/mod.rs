@@ -7,6 +7,7 @@
 pub mod command_line;
 pub mod policy;
 mod read;
+pub mod script_line;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -465,19 +466,7 @@ impl<'s> Toolbox<'s> {
     fn run_script(&mut self, input: &Value) -> Result<ToolOutput, String> {
         let resource = self.resource(input)?;
         let (dir, relative, path) = (&resource.dir, resource.relative, &resource.path);
-        let args: Vec<String> = match &input["args"] {
-            Value::Array(items) => items
-                .iter()
-                .map(|v| {
-                    v.as_str()
-                        .map(str::to_string)
-                        .unwrap_or_else(|| v.to_string())
-                })
-                .collect(),
-            Value::Null => Vec::new(),
-            Value::String(s) => super::slash::split_args(s),
-            other => return Err(format!("args must be a list of strings, not {other}")),
-        };
+        let args = script_args(input)?;
         let outcome = self
             .launch(path, &args, &[("SKILL_DIR", dir)])
             .map_err(|e| format!("could not run {relative}: {e}"))?;
@@ -486,6 +475,21 @@ impl<'s> Toolbox<'s> {
             truncated: outcome.truncated,
             ..ToolOutput::ok(outcome.report())
         }))
+    }
+
+    /// For a `run_script` call, the command line that runs the same
+    /// thing, for the policy to match against the skill's shell grants;
+    /// `None` for other tools and for calls that would fail anyway.
+    pub fn script_line(&self, tool: &str, input: &Value) -> Option<policy::ScriptLine> {
+        if tool != "run_script" {
+            return None;
+        }
+        let resource = self.resource(input).ok()?;
+        let args = script_args(input).ok()?;
+        Some(policy::ScriptLine {
+            skill: resource.skill.meta.name.clone(),
+            words: script_line::words(&resource.dir, &resource.path, &args),
+        })
     }
 
     /// Every skill whose name or description holds a word of `query`,
@@ -733,6 +737,24 @@ impl Resource<'_, '_> {
             }),
             ..output
         }
+    }
+}
+
+/// The arguments of a `run_script` call: a list of strings, or one
+/// string split as a shell would.
+fn script_args(input: &Value) -> Result<Vec<String>, String> {
+    match &input["args"] {
+        Value::Array(items) => Ok(items
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v.to_string())
+            })
+            .collect()),
+        Value::Null => Ok(Vec::new()),
+        Value::String(s) => Ok(super::slash::split_args(s)),
+        other => Err(format!("args must be a list of strings, not {other}")),
     }
 }
 

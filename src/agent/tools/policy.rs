@@ -176,6 +176,76 @@ fn any_covers(patterns: &[String], tool: &str, input: &serde_json::Value) -> boo
     covered_by(&grants, tool, input)
 }
 
+/// A `run_script` call as the command line that runs the same thing (see
+/// [`super::script_line`]), with the skill whose script it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptLine {
+    /// The skill the script belongs to.
+    pub skill: String,
+    /// The command line's words: interpreter, script path, arguments.
+    pub words: Vec<String>,
+}
+
+/// What the policy decides about: a tool, the model's input, and for
+/// `run_script` the equivalent command line.
+#[derive(Debug, Clone, Copy)]
+pub struct Call<'a> {
+    /// The tool called.
+    pub tool: &'a str,
+    /// The model's input.
+    pub input: &'a serde_json::Value,
+    /// For `run_script`, the command line that runs the same thing.
+    pub script: Option<&'a ScriptLine>,
+}
+
+impl Call<'_> {
+    /// Whether the patterns of the skill `name` cover this call: directly,
+    /// or, for a `run_script` of one of that skill's own scripts, by a
+    /// `shell` grant covering the equivalent command line.
+    fn covered_by_skill(&self, name: &str, patterns: &[String]) -> bool {
+        any_covers(patterns, self.tool, self.input)
+            || self.own_script(name).is_some_and(|line| {
+                let command = command_line::SimpleCommand {
+                    words: line.words.clone(),
+                    opaque: None,
+                };
+                patterns
+                    .iter()
+                    .flat_map(|p| grants(p))
+                    .filter(|g| g.tool == "shell")
+                    .any(|g| {
+                        g.command.is_none() || command_line::grant_covers(&g.words(), &command)
+                    })
+            })
+    }
+
+    /// The equivalent command line, when this is a `run_script` of one of
+    /// the skill `name`'s scripts.
+    fn own_script(&self, name: &str) -> Option<&ScriptLine> {
+        self.script
+            .filter(|line| self.tool == "run_script" && line.skill == name)
+    }
+
+    /// Whether `denies` refuse this call: a rule for its tool, or, for
+    /// `run_script`, a `shell` rule naming a program of the equivalent
+    /// command line.
+    fn denied_by(&self, denies: &[Grant]) -> bool {
+        denied_by(denies, self.tool, self.input)
+            || self
+                .script
+                .filter(|_| self.tool == "run_script")
+                .is_some_and(|line| {
+                    let shell_rules: Vec<Grant> = denies
+                        .iter()
+                        .filter(|g| g.tool == "shell" && g.command.is_some())
+                        .cloned()
+                        .collect();
+                    let command = serde_json::json!({ "command": line.words.join(" ") });
+                    denied_by(&shell_rules, "shell", &command)
+                })
+    }
+}
+
 impl Policy {
     /// Decides a call of `tool` with `input` while `active` skills are loaded.
     pub fn decide(
@@ -184,8 +254,25 @@ impl Policy {
         input: &serde_json::Value,
         active: &[ActiveSkill],
     ) -> Decision {
+        self.decide_call(
+            Call {
+                tool,
+                input,
+                script: None,
+            },
+            active,
+        )
+    }
+
+    /// Decides `call` while `active` skills are loaded: deny rules first,
+    /// then `--restrict-tools`, read-only tools, `--allow-tool`, the
+    /// approved grants of an active skill (for `run_script`, a skill's
+    /// grants covering its own script's command line too), `--yes`, and
+    /// otherwise the user.
+    pub fn decide_call(&self, call: Call, active: &[ActiveSkill]) -> Decision {
+        let (tool, input) = (call.tool, call.input);
         let denies: Vec<Grant> = self.deny.iter().flat_map(|p| grants(p)).collect();
-        if denied_by(&denies, tool, input) {
+        if call.denied_by(&denies) {
             return Decision::Refuse {
                 reason: format!("{tool} is denied by --deny-tool"),
             };
@@ -193,7 +280,8 @@ impl Policy {
         if self.restrict
             && !ALWAYS_AVAILABLE.contains(&tool)
             && let Some(skill) = active.iter().find(|skill| {
-                !skill.allowed_tools.is_empty() && !any_covers(skill.allowed_tools, tool, input)
+                !skill.allowed_tools.is_empty()
+                    && !call.covered_by_skill(skill.name, skill.allowed_tools)
             })
         {
             return Decision::Refuse {
@@ -215,7 +303,7 @@ impl Policy {
         }
         if let Some(skill) = active
             .iter()
-            .find(|skill| any_covers(skill.granted, tool, input))
+            .find(|skill| call.covered_by_skill(skill.name, skill.granted))
         {
             return Decision::Run {
                 by: format!("the approved grants of skill '{}'", skill.name),
@@ -227,7 +315,7 @@ impl Policy {
         Decision::Ask {
             asked_by: active
                 .iter()
-                .find(|skill| any_covers(skill.allowed_tools, tool, input))
+                .find(|skill| call.covered_by_skill(skill.name, skill.allowed_tools))
                 .map(|skill| skill.name.to_string()),
         }
     }

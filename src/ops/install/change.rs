@@ -48,6 +48,9 @@ pub struct Change {
     /// Its locked version, kept, is yanked from its index.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub yanked: Option<crate::ops::yanked::YankedPin>,
+    /// The sources a name changed between (`add --replace`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<super::collisions::Replaced>,
 }
 
 impl Change {
@@ -63,6 +66,7 @@ impl Change {
             commit: None,
             previous: None,
             yanked: None,
+            replaced: None,
         }
     }
 

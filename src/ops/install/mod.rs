@@ -20,6 +20,7 @@
 
 mod apply;
 mod change;
+mod collisions;
 mod direct;
 mod fetch;
 mod grants;
@@ -31,6 +32,7 @@ pub mod targets;
 mod wanted;
 
 pub use change::{Action, Change};
+pub use collisions::Replaced;
 pub use options::{GrantConsent, GrantRequest, InstallOptions, Unlock};
 
 use std::path::Path;
@@ -147,12 +149,15 @@ fn parse_request(text: &str) -> anyhow::Result<(PackageName, Option<VersionReq>)
 }
 
 /// Adds packages to the manifest, then installs. A package given without
-/// a requirement is recorded as `^<the version resolved>`.
+/// a requirement is recorded as `^<the version resolved>`. A name the
+/// manifest takes from another source is refused unless `replace` names
+/// it (see [`collisions`]).
 pub fn add(
     project: &Project,
     dirs: &Dirs,
     requests: &[String],
     registry: Option<&str>,
+    replace: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
     let mut edit = Editing::open(project, dirs)?;
@@ -171,14 +176,19 @@ pub fn add(
         .iter()
         .map(|r| parse_request(r).map_err(|e| name_the_org(e, r, project, dirs, registry)))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    for (package, req) in &parsed {
-        let spec = spec_for(
-            req.as_ref()
+    let wanted: Vec<(String, DependencySpec)> = parsed
+        .iter()
+        .map(|(package, req)| {
+            let req = req
+                .as_ref()
                 .map(ToString::to_string)
-                .unwrap_or_else(|| "*".into()),
-            registry,
-        );
-        edit.manifest.skills.insert(package.to_string(), spec);
+                .unwrap_or_else(|| "*".into());
+            (package.to_string(), spec_for(req, registry))
+        })
+        .collect();
+    let replaced = collisions::check(&project.dir, &edit.manifest, &wanted, replace, false)?;
+    for (key, spec) in wanted {
+        edit.manifest.skills.insert(key, spec);
     }
     // `add internal/x`, where `internal` names a registry, not an org.
     let registry_named = parsed.iter().find(|(package, _)| {
@@ -213,17 +223,19 @@ pub fn add(
         edit.doc.set_dependency(&name, &spec_for(req, registry))?;
     }
     edit.save(project, dirs, &lock)?;
-    Ok(changes)
+    Ok(mark_replaced(changes, replaced))
 }
 
 /// Adds a path skill under `name` (the skill's own name when `None`),
-/// then installs.
+/// then installs. A name the manifest takes from another source is
+/// refused unless `replace` names it.
 pub fn add_direct(
     project: &Project,
     cwd: &Path,
     dirs: &Dirs,
     name: Option<&str>,
     mut spec: crate::manifest::DetailedSpec,
+    replace: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
     let mut edit = Editing::open(project, dirs)?;
@@ -250,23 +262,28 @@ pub fn add_direct(
     };
     let spec = DependencySpec::Detailed(spec);
     spec.source(&name)?;
+    let wanted = [(name.clone(), spec.clone())];
+    let replaced = collisions::check(&project.dir, &edit.manifest, &wanted, replace, false)?;
     edit.manifest.skills.insert(name.clone(), spec.clone());
     let (lock, changes) = edit.install(project, dirs, options, std::slice::from_ref(&name))?;
     edit.doc.set_dependency(&name, &spec)?;
     edit.save(project, dirs, &lock)?;
-    Ok(changes)
+    Ok(mark_replaced(changes, replaced))
 }
 
 /// Adds the skills of a git repository that `patterns` pick (all of them
 /// when there are none; the one in `request.subdir` when given), each
 /// under its own name (or `name`, for one skill), all at one commit, then
-/// installs. Returns what the repository holds and what changed.
+/// installs. Names the manifest takes from another source are refused,
+/// all of them before anything is written, unless `replace` names them.
+/// Returns what the repository holds and what changed.
 pub fn add_repo(
     project: &Project,
     dirs: &Dirs,
     request: repo::RepoRequest,
     patterns: &[String],
     name: Option<&str>,
+    replace: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<(repo::RepoListing, Vec<Change>)> {
     let mut edit = Editing::open(project, dirs)?;
@@ -294,8 +311,11 @@ pub fn add_repo(
             ..Default::default()
         });
         spec.source(&key)?;
-        edit.manifest.skills.insert(key.clone(), spec.clone());
         added.push((key, spec));
+    }
+    let replaced = collisions::check(&project.dir, &edit.manifest, &added, replace, true)?;
+    for (key, spec) in &added {
+        edit.manifest.skills.insert(key.clone(), spec.clone());
     }
     let named: Vec<String> = added.iter().map(|(key, _)| key.clone()).collect();
     let (lock, changes) = edit.install(project, dirs, options, &named)?;
@@ -303,7 +323,18 @@ pub fn add_repo(
         edit.doc.set_dependency(key, spec)?;
     }
     edit.save(project, dirs, &lock)?;
-    Ok((listing, changes))
+    Ok((listing, mark_replaced(changes, replaced)))
+}
+
+/// `changes`, with the names `add --replace` gave to another source
+/// marked as such.
+fn mark_replaced(mut changes: Vec<Change>, replaced: Vec<(String, Replaced)>) -> Vec<Change> {
+    for (name, replaced) in replaced {
+        if let Some(change) = changes.iter_mut().find(|c| c.name == name) {
+            change.replaced = Some(replaced);
+        }
+    }
+    changes
 }
 
 /// Adds `specs` to the manifest, each under its key (keys it holds
@@ -336,16 +367,18 @@ pub fn add_dependencies(
     Ok(changes)
 }
 
-/// The `h1:` tree the path or git skill `name` of `spec` installs, read
-/// from its source as it is now (a git source at the commit its `rev`
-/// names now), checked and staged as an install would.
-pub fn source_tree(
+/// The files the path or git skill `name` of `spec` installs, each with
+/// its sha256, by path relative to the skill: read from its source as it
+/// is now (a git source at the commit its `rev` names now), checked and
+/// staged as an install would. Their `h1:` tree is
+/// [`crate::store::hash::tree_hash_of`] of them.
+pub fn source_files(
     project: &Project,
     dirs: &Dirs,
     name: &str,
     spec: &DependencySpec,
     options: InstallOptions,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
     let crate::manifest::Source::Direct(origin) = spec.source(name)? else {
         bail!("'{name}' is no path or git dependency");
     };
@@ -359,7 +392,11 @@ pub fn source_tree(
         validity: options.validity(),
         root: &root,
     };
-    Ok(direct::prepare(name, &origin, None, &fetching)?.tree)
+    // Without a lock entry, nothing is kept in place: it is always staged.
+    match direct::prepare(name, &origin, None, &fetching)?.staged {
+        Some(staged) => Ok(staged.digests().clone()),
+        None => bail!("'{name}': its source was not read"),
+    }
 }
 
 fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
@@ -377,16 +414,6 @@ fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
 /// form, `github:owner/repo`) stands for every skill the manifest takes
 /// from that repository; any other name for itself.
 fn expand_repositories(manifest: &Manifest, names: &[String]) -> anyhow::Result<Vec<String>> {
-    fn same_repository(a: &str, b: &str) -> bool {
-        let plain = |url: &str| {
-            let url = url.strip_prefix("git+").unwrap_or(url);
-            let url = crate::net::split_credentials(url).map_or(url.to_string(), |(u, _)| u);
-            url.trim_end_matches('/')
-                .trim_end_matches(".git")
-                .to_string()
-        };
-        plain(a) == plain(b)
-    }
     let mut expanded = Vec::new();
     for name in names {
         let url = match crate::manifest::shorthand::expand(name) {
@@ -401,9 +428,10 @@ fn expand_repositories(manifest: &Manifest, names: &[String]) -> anyhow::Result<
             .skills
             .iter()
             .filter(|(_, spec)| match spec {
-                DependencySpec::Detailed(d) => {
-                    d.git.as_deref().is_some_and(|g| same_repository(g, &url))
-                }
+                DependencySpec::Detailed(d) => d
+                    .git
+                    .as_deref()
+                    .is_some_and(|g| collisions::same_repository(g, &url)),
                 DependencySpec::Version(_) => false,
             })
             .map(|(key, _)| key.clone())
