@@ -269,7 +269,18 @@ pub fn describe(line: &str) -> Vec<String> {
 /// Programs whose options make them run other programs or code, and
 /// those options: a grant for the program does not cover them.
 const RUNS_OTHER_PROGRAMS: [(&str, &[&str]); 5] = [
-    ("git", &["-c", "--config-env", "--exec-path"]),
+    (
+        "git",
+        &[
+            "-c",
+            "--config-env",
+            "--exec-path",
+            "--upload-pack",
+            "--receive-pack",
+            "-u",
+            "--exec",
+        ],
+    ),
     ("find", &["-exec", "-execdir", "-ok", "-okdir"]),
     ("rg", &["--pre"]),
     (
@@ -299,13 +310,30 @@ pub fn grant_covers(granted: &[&str], command: &SimpleCommand) -> bool {
         .iter()
         .find(|(name, _)| *name == program)
         .map_or(&[][..], |(_, options)| *options);
-    !command.words[1..].iter().any(|word| {
-        dangerous.iter().any(|option| {
-            word == option
-                || word.starts_with(&format!("{option}="))
-                || (option.len() == 2 && word.starts_with(option))
-        })
+    command.words[1..].iter().enumerate().all(|(i, word)| {
+        // tar reads a first word without a dash as a cluster of options.
+        let word = match (program, i, word.starts_with('-')) {
+            ("tar", 0, false) => format!("-{word}"),
+            _ => word.clone(),
+        };
+        !dangerous.iter().any(|option| names_option(&word, option))
     })
+}
+
+/// Whether `word` gives `option`: itself, with `=value`, or, for a
+/// one-letter option (`-e`), with its value attached (`-efoo`) or inside
+/// a cluster of one-letter options (`-ae`, `-xI`).
+fn names_option(word: &str, option: &str) -> bool {
+    if word == option || word.starts_with(&format!("{option}=")) {
+        return true;
+    }
+    match option.strip_prefix('-').filter(|letter| letter.len() == 1) {
+        Some(letter) => {
+            word.starts_with(option)
+                || (word.starts_with('-') && !word.starts_with("--") && word[1..].contains(letter))
+        }
+        None => false,
+    }
 }
 
 /// Whether `program` is named as a command anywhere in `line`, even
@@ -421,6 +449,29 @@ mod tests {
         ] {
             assert!(!opaque(line), "{line:?} was made opaque: {:?}", split(line));
         }
+    }
+
+    #[test]
+    fn options_that_run_other_programs_are_found_in_every_spelling() {
+        let covered = |granted: &[&str], line: &str| {
+            let commands = split(line);
+            commands.len() == 1 && grant_covers(granted, &commands[0])
+        };
+        for line in [
+            "git ls-remote --upload-pack='touch x; git-upload-pack' repo",
+            "git fetch --upload-pack=evil origin",
+            "git ls-remote -u evil repo",
+            "git push --receive-pack=evil origin",
+            "git archive --remote=r --exec=evil HEAD",
+        ] {
+            assert!(!covered(&["git"], line), "{line}");
+        }
+        assert!(!covered(&["rsync"], "rsync -ae 'sh -c x' a b"));
+        assert!(!covered(&["tar"], "tar -xI cmd -f a.tar"));
+        assert!(!covered(&["tar"], "tar xI cmd"));
+        assert!(covered(&["git"], "git status"));
+        assert!(covered(&["tar"], "tar xf a.tar"));
+        assert!(covered(&["rsync"], "rsync -av a b"));
     }
 
     #[test]
