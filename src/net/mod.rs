@@ -229,8 +229,9 @@ pub fn split_credentials(url: &str) -> anyhow::Result<(String, Option<UrlCredent
     ))
 }
 
-/// `text` with `%XX` escapes decoded (invalid ones kept as written).
-fn percent_decode(text: &str) -> String {
+/// `text` with `%XX` escapes decoded (invalid ones kept as written), as
+/// bytes: URL user info here, `file:` paths for git sources in `ops`.
+pub fn percent_decode_bytes(text: &str) -> Vec<u8> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -251,7 +252,12 @@ fn percent_decode(text: &str) -> String {
             }
         }
     }
-    String::from_utf8_lossy(&out).into_owned()
+    out
+}
+
+/// [`percent_decode_bytes`], with bytes that are not UTF-8 replaced.
+fn percent_decode(text: &str) -> String {
+    String::from_utf8_lossy(&percent_decode_bytes(text)).into_owned()
 }
 
 /// `SKILLPKG_HTTP_TIMEOUT` in seconds, else `default`.

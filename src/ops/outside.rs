@@ -92,23 +92,7 @@ fn file_url_path(url: &str) -> Option<String> {
 /// `text` with `%XX` escapes decoded as libgit2 decodes them (an invalid
 /// escape kept as written); `None` when the result is not UTF-8.
 fn percent_decoded(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |at: usize| bytes.get(at).and_then(|b| (*b as char).to_digit(16));
-        match (bytes[i], hex(i + 1), hex(i + 2)) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-            }
-            (byte, ..) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
+    String::from_utf8(crate::net::percent_decode_bytes(text)).ok()
 }
 
 /// Where `path` leads, links resolved, when it leads outside `project`
