@@ -16,10 +16,10 @@ use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{DigitallySignedStruct, SignatureScheme};
 
-/// The TLS set-up for reqwest: TLS 1.2 and 1.3 with aws-lc-rs (reqwest's
+/// The TLS set-up for reqwest: TLS 1.2 and 1.3 with ring (not reqwest's
 /// own provider), the lazy platform verifier, and ALPN for HTTP/2 and 1.1.
 pub(super) fn client_config() -> anyhow::Result<rustls::ClientConfig> {
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
     let mut config = rustls::ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()?
         .dangerous()
