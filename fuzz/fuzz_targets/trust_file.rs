@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use skillpkg::dirs::Dirs;
-use skillpkg::ops::trust_file::{SkillApproval, TRUST_FILE, TrustFile};
+use skillpkg::ops::consent::record::{SkillApproval, TRUST_FILE, TrustFile};
 
 fn dirs() -> &'static Dirs {
     static DIRS: OnceLock<(tempfile::TempDir, Dirs)> = OnceLock::new();

@@ -79,7 +79,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let dirs = context.dirs()?.clone();
     let settings = project_settings(context, &cwd, interactive && !args.dry_run)?;
     let manifest = &settings.manifest;
-    let survey = crate::ops::grants::survey(&loaded, &settings, &dirs)?;
+    let survey = crate::ops::consent::grants::survey(&loaded, &settings, &dirs)?;
     let state_dir = settings.dir.join(".skillpkg");
     let protected: Vec<std::path::PathBuf> = loaded.roots.iter().map(|r| r.dir.clone()).collect();
     let printer = context.printer;
@@ -107,7 +107,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         }),
         timeout: Duration::from_secs(args.timeout),
         shadowed,
-        grants: crate::ops::grants::approved(&survey),
+        grants: crate::ops::consent::grants::approved(&survey),
         pins: pins_of(&survey),
         skill_roots: protected.clone(),
         sandbox: Sandbox::off(),
@@ -149,7 +149,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         if answer == Answer::ApproveSkill
             && let Some((name, _)) = request.skill
         {
-            match crate::ops::grants::set(&survey, name, true, &dirs) {
+            match crate::ops::consent::grants::set(&survey, name, true, &dirs) {
                 Ok(change) => eprintln!(
                     "{}",
                     super::printer::one_line_safe(&format!(
@@ -250,13 +250,13 @@ fn report_changes(context: &Context, changes: &crate::sandbox::changes::Changes)
 /// The tree each installed skill's approved grants were approved for:
 /// the tree its lock entry records.
 fn pins_of(
-    survey: &[crate::ops::grants::SkillGrants],
+    survey: &[crate::ops::consent::grants::SkillGrants],
 ) -> std::collections::BTreeMap<String, crate::agent::pins::Pin> {
     survey
         .iter()
         .filter(|g| !g.approved.is_empty())
         .filter_map(|g| match (&g.keeper, &g.pinned_tree) {
-            (crate::ops::grants::Keeper::Lock { lock, name }, Some(tree)) => Some((
+            (crate::ops::consent::grants::Keeper::Lock { lock, name }, Some(tree)) => Some((
                 g.name.clone(),
                 crate::agent::pins::Pin {
                     dir: g.dir.clone(),
@@ -270,10 +270,10 @@ fn pins_of(
 }
 
 /// How to let `skill`'s allowed-tools pre-approve what it asked for.
-fn grant_hint(skill: &str, survey: &[crate::ops::grants::SkillGrants]) -> String {
+fn grant_hint(skill: &str, survey: &[crate::ops::consent::grants::SkillGrants]) -> String {
     let untrusted_lock = survey.iter().any(|g| {
         g.name == skill
-            && matches!(g.keeper, crate::ops::grants::Keeper::Lock { .. })
+            && matches!(g.keeper, crate::ops::consent::grants::Keeper::Lock { .. })
             && g.note.as_deref().is_some_and(|n| n.contains("not trusted"))
     });
     // Every pattern approved, and yet it asked: the run withdrew them.
@@ -357,9 +357,9 @@ fn project_settings(
         let lock =
             crate::manifest::lock::Lockfile::load(&settings.dir.join(crate::project::LOCK_FILE))?;
         let trusted =
-            crate::ops::project_trust::TrustedSettings::of(&settings.dir, &manifest, &lock);
+            crate::ops::consent::project::TrustedSettings::of(&settings.dir, &manifest, &lock);
         if ask_to_trust(&settings.dir, &trusted).is_some_and(|a| a == "y" || a == "yes") {
-            crate::ops::project_trust::trust(&dirs, &settings.dir, &trusted)?;
+            crate::ops::consent::project::trust(&dirs, &settings.dir, &trusted)?;
             return crate::ops::skills::project_settings(cwd, &dirs);
         }
     }
@@ -374,10 +374,10 @@ fn project_settings(
 /// (the same answer records them). Returns the answer.
 fn ask_to_trust(
     dir: &std::path::Path,
-    trusted: &crate::ops::project_trust::TrustedSettings,
+    trusted: &crate::ops::consent::project::TrustedSettings,
 ) -> Option<String> {
-    use crate::ops::project_trust::TrustKind;
-    let shown = |line: &crate::ops::project_trust::TrustLine| {
+    use crate::ops::consent::project::TrustKind;
+    let shown = |line: &crate::ops::consent::project::TrustLine| {
         format!("  {} {}", line.kind.label(), line.text)
     };
     let (outside, applied): (Vec<_>, Vec<_>) = trusted
@@ -437,7 +437,7 @@ fn report_ending(
     ending: &Ending,
     audit: &std::path::Path,
     task: &str,
-    survey: &[crate::ops::grants::SkillGrants],
+    survey: &[crate::ops::consent::grants::SkillGrants],
 ) -> anyhow::Result<ExitStatus> {
     match ending {
         Ending::Answered => Ok(ExitStatus::Success),

@@ -1,6 +1,6 @@
 //! `skillpkg grants list|approve|revoke`
 
-use crate::ops::grants::{Keeper, SkillGrants};
+use crate::ops::consent::grants::{Keeper, SkillGrants};
 use crate::skill::tool_pattern::strongest_last;
 
 use super::{Context, ExitStatus};
@@ -39,13 +39,13 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let dirs = context.dirs()?.clone();
     let loaded = super::load_skills(context)?;
     let settings = crate::ops::skills::project_settings(&cwd, &dirs)?;
-    let survey = crate::ops::grants::survey(&loaded, &settings, &dirs)?;
+    let survey = crate::ops::consent::grants::survey(&loaded, &settings, &dirs)?;
     match args.action {
         Action::List { json: true } => context.printer.json(&survey)?,
         Action::List { json: false } => list(context, &survey),
         Action::Approve { names } => {
             for name in names {
-                let change = crate::ops::grants::set(&survey, &name, true, &dirs)?;
+                let change = crate::ops::consent::grants::set(&survey, &name, true, &dirs)?;
                 context.printer.status(
                     "Approved",
                     format_args!(
@@ -62,7 +62,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         }
         Action::Revoke { names } => {
             for name in names {
-                let change = crate::ops::grants::set(&survey, &name, false, &dirs)?;
+                let change = crate::ops::consent::grants::set(&survey, &name, false, &dirs)?;
                 context.printer.status(
                     "Revoked",
                     format_args!(

@@ -24,10 +24,10 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     // A project the user made is trusted from the start.
     let manifest = crate::manifest::Manifest::load(&path)?;
     let lock = crate::manifest::lock::Lockfile::load(&dir.join(crate::project::LOCK_FILE))?;
-    crate::ops::project_trust::trust(
+    crate::ops::consent::project::trust(
         context.dirs()?,
         &dir,
-        &crate::ops::project_trust::TrustedSettings::of(&dir, &manifest, &lock),
+        &crate::ops::consent::project::TrustedSettings::of(&dir, &manifest, &lock),
     )?;
     context.printer.status("Created", path.display());
     Ok(ExitStatus::Success)

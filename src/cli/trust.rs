@@ -38,7 +38,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         let dirs = context.dirs()?.clone();
         let manifest = crate::manifest::Manifest::load(&project.manifest_path)?;
         if args.revoke {
-            let was = crate::ops::project_trust::revoke(&dirs, &project.dir)?;
+            let was = crate::ops::consent::project::revoke(&dirs, &project.dir)?;
             let verb = if was { "Revoked" } else { "Untrusted" };
             context.printer.status(
                 verb,
@@ -47,8 +47,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         } else {
             let lock = crate::manifest::lock::Lockfile::load(&project.lock_path)?;
             let settings =
-                crate::ops::project_trust::TrustedSettings::of(&project.dir, &manifest, &lock);
-            crate::ops::project_trust::trust(&dirs, &project.dir, &settings)?;
+                crate::ops::consent::project::TrustedSettings::of(&project.dir, &manifest, &lock);
+            crate::ops::consent::project::trust(&dirs, &project.dir, &settings)?;
             describe_trusted(context, &settings);
             context
                 .printer
@@ -81,7 +81,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
 /// Lists what trusting a project lets run: its `[agent]` settings, the
 /// grants its lock records, and the sources outside it that installs may
 /// then read, one status line each.
-fn describe_trusted(context: &Context, settings: &crate::ops::project_trust::TrustedSettings) {
+fn describe_trusted(context: &Context, settings: &crate::ops::consent::project::TrustedSettings) {
     for line in settings.lines() {
         context
             .printer

@@ -31,9 +31,9 @@ use crate::dirs::Dirs;
 use crate::hint::Hinted;
 use crate::manifest::lock::Lockfile;
 use crate::manifest::{DependencySpec, DetailedSpec, Manifest};
+use crate::ops::consent::outside::outside_dependency;
 use crate::ops::install::repo::{RepoRequest, list_repo};
 use crate::ops::install::{Change, InstallOptions, add_dependencies, source_files};
-use crate::ops::outside::outside_dependency;
 use crate::project::Project;
 
 /// The file `npx skills` writes in a project.

@@ -67,10 +67,10 @@ pub fn project_for_add(
     let path = init_project(&dir)?;
     let manifest = crate::manifest::Manifest::load(&path)?;
     let lock = crate::manifest::lock::Lockfile::load(&project.lock_path)?;
-    crate::ops::project_trust::trust(
+    crate::ops::consent::project::trust(
         dirs,
         &dir,
-        &crate::ops::project_trust::TrustedSettings::of(&dir, &manifest, &lock),
+        &crate::ops::consent::project::TrustedSettings::of(&dir, &manifest, &lock),
     )?;
     Ok((project, Some(path)))
 }

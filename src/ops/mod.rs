@@ -1,19 +1,16 @@
 //! One function per user operation, composing the library's modules.
 //! The CLI parses arguments, calls these, and renders what they return.
 
-pub mod grants;
+pub mod consent;
 pub mod import;
 pub mod init;
 pub mod install;
 pub mod new_skill;
 pub mod outdated;
-pub mod outside;
 pub mod pack;
-pub mod project_trust;
 pub mod publish;
 pub mod search;
 pub mod skills;
 pub mod trust;
-pub mod trust_file;
 pub mod verify;
 pub mod yanked;

@@ -7,7 +7,7 @@ use anyhow::Context as _;
 use crate::dirs::Dirs;
 use crate::manifest::Manifest;
 use crate::manifest::lock::Lockfile;
-use crate::ops::project_trust::{self, TrustedSettings};
+use crate::ops::consent::project::{self, TrustedSettings};
 use crate::project::{Discovery, Project};
 use crate::roots::{Root, SkillSet, discover_roots};
 use crate::skill::cache::FrontmatterCache;
@@ -84,7 +84,7 @@ pub fn project_settings(cwd: &Path, dirs: &Dirs) -> anyhow::Result<ProjectSettin
         None => Lockfile::default(),
     };
     let settings = TrustedSettings::of(&dir, &manifest, &lock);
-    let trusted = project_trust::is_trusted(dirs, &dir, &settings)?;
+    let trusted = project::is_trusted(dirs, &dir, &settings)?;
     // Untrusted only for sources outside the project, which installs
     // refuse: there is nothing here to ignore.
     if trusted || settings.runs_nothing() {

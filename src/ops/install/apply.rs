@@ -105,8 +105,8 @@ impl Apply<'_> {
         // What it asks to pre-approve, read here on a worker: the staged
         // tree is the one put in place.
         let (asks, dropped) = match &staged {
-            Some((staged, _)) => super::grants::asked_for(&staged.path()),
-            None => super::grants::asked_for(&target),
+            Some((staged, _)) => crate::ops::consent::grants::install::asked_for(&staged.path()),
+            None => crate::ops::consent::grants::install::asked_for(&target),
         };
         // Said when the tree is put in place, not on every install.
         if staged.is_some() {

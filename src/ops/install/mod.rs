@@ -23,7 +23,6 @@ mod change;
 mod collisions;
 mod direct;
 mod fetch;
-mod grants;
 mod options;
 mod parallel;
 mod plan;
@@ -46,7 +45,7 @@ use crate::index::PackageName;
 use crate::manifest::edit::ManifestDocument;
 use crate::manifest::lock::Lockfile;
 use crate::manifest::{DependencySpec, Manifest};
-use crate::ops::project_trust::KeptTrust;
+use crate::ops::consent::project::KeptTrust;
 use crate::project::Project;
 
 /// A project's manifest opened for a change, with the project locked
@@ -687,7 +686,7 @@ fn sync(
         true => GrantConsent::Leave,
         false => options.grants,
     };
-    grants::settle(&mut skills, &mut changes, asks, consent);
+    crate::ops::consent::grants::install::settle(&mut skills, &mut changes, asks, consent);
     note_yanked(&mut changes, yanked);
     Ok((
         Lockfile {

@@ -4,7 +4,7 @@
 //!
 //! A cloned repository's `skills.toml` must not make skillpkg read the
 //! user's other folders (DESIGN §11): such sources are part of what project
-//! trust covers ([`super::project_trust`]), so an install reads them only
+//! trust covers ([`super::project`]), so an install reads them only
 //! in a project the user trusts, or when the user names them on the
 //! command line that adds them.
 

@@ -7,16 +7,16 @@
 
 use std::path::Path;
 
-use super::change::{Action, Change};
-use super::options::{GrantConsent, GrantRequest};
 use crate::manifest::lock::LockedSkill;
+use crate::ops::install::{Action, Change};
+use crate::ops::install::{GrantConsent, GrantRequest};
 use crate::skill::tool_pattern::UNSAFE_PATTERN_RULE;
 
 /// The patterns the installed skill in `dir` asks to pre-approve: none
 /// when it cannot be read, or anyone on the machine could have written it.
 /// With them, the warnings of patterns the loader dropped as unsafe
 /// ([`UNSAFE_PATTERN_RULE`]), which the install says.
-pub(super) fn asked_for(dir: &Path) -> (Vec<String>, Vec<String>) {
+pub(crate) fn asked_for(dir: &Path) -> (Vec<String>, Vec<String>) {
     let Ok(skill) = crate::skill::load::load_skill(dir) else {
         return Default::default();
     };
@@ -35,7 +35,7 @@ pub(super) fn asked_for(dir: &Path) -> (Vec<String>, Vec<String>) {
 /// for skills this install put in place or changed (every skill, with
 /// `--approve-grants`). Each change records what was approved and what
 /// stays unapproved.
-pub(super) fn settle(
+pub(crate) fn settle(
     locked: &mut [LockedSkill],
     changes: &mut [Change],
     asks: Vec<Vec<String>>,

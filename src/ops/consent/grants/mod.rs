@@ -11,19 +11,21 @@
 //! skillpkg, and its grants are skillpkg's own. Only patterns the skill
 //! asks for count: a record granting more grants nothing extra.
 
+pub mod install;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 use serde::Serialize;
 
-use super::skills::{LoadedSkills, ProjectSettings};
-use super::trust_file::{SkillApproval, TrustFile};
+use super::record::{SkillApproval, TrustFile};
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
 use crate::manifest::Manifest;
 use crate::manifest::lock::Lockfile;
-use crate::ops::project_trust::KeptTrust;
+use crate::ops::consent::project::KeptTrust;
+use crate::ops::skills::{LoadedSkills, ProjectSettings};
 use crate::project::Project;
 use crate::roots::{Entry, RootKind};
 
@@ -290,7 +292,7 @@ pub fn set(
                 ),
                 false => file.skills.remove(&key),
             })?;
-            (dirs.config.join(super::trust_file::TRUST_FILE), None)
+            (dirs.config.join(super::record::TRUST_FILE), None)
         }
     };
     Ok(GrantChange {
@@ -329,10 +331,10 @@ fn set_in_lock(
     lock.write(lock_path)?;
     trust.after(dirs, &project, &manifest, &lock)?;
     let trusted = project.is_global()
-        || crate::ops::project_trust::is_trusted(
+        || crate::ops::consent::project::is_trusted(
             dirs,
             &project.dir,
-            &crate::ops::project_trust::TrustedSettings::of(&project.dir, &manifest, &lock),
+            &crate::ops::consent::project::TrustedSettings::of(&project.dir, &manifest, &lock),
         )?;
     let note = (!trusted).then(|| {
         "this project is not trusted on this machine, so the grants in its skills.lock count once you run `skillpkg trust --project`".to_string()

@@ -4,7 +4,7 @@
 //! `skills.lock`, and with them the sources `skills.toml` names outside
 //! the project ([`super::outside`]), which installs read only once the
 //! project is trusted. Trust is kept in the user's config directory (see
-//! [`super::trust_file`]), keyed by the project's canonical path, with a
+//! [`super::record`]), keyed by the project's canonical path, with a
 //! hash of those settings: when they change other than through skillpkg,
 //! the project is no longer trusted until the user says so again
 //! (`skillpkg trust --project`). The hash covers, for each lock entry with
@@ -21,7 +21,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::outside::{OutsideSource, outside_sources};
-use super::trust_file::TrustFile;
+use super::record::TrustFile;
 use crate::dirs::Dirs;
 use crate::manifest::lock::Lockfile;
 use crate::manifest::source_id::SourceId;
