@@ -102,11 +102,17 @@ fn ask_about_grants(request: &GrantRequest) -> bool {
 
 /// Add packages to skills.toml and install them.
 #[derive(Debug, clap::Args)]
+#[command(override_usage = ADD_USAGE)]
 pub(super) struct AddArgs {
-    /// Packages: org/name or org/name@requirement; or a repository's short
-    /// form, github:owner/repo[/path][@rev] (gitlab: too). With --path or
-    /// --git, the name to record one skill under (default: its own name).
-    #[arg(required_unless_present_any = ["path", "git"])]
+    /// Packages: org/name or org/name@requirement. Or one repository
+    /// (REPOSITORY), taken as --git is: github:owner/repo[/path][@rev] or
+    /// gitlab:…; a git URL (https://….git, git+https://…, ssh://…,
+    /// git@host:path, file://…); a page of github.com, gitlab.com,
+    /// bitbucket.org or codeberg.org (…/tree/REV/PATH names the revision
+    /// and folder); any other http(s) URL that answers as a git
+    /// repository. With --path or --git, the name to record one skill
+    /// under (default: its own name).
+    #[arg(value_name = "PACKAGE", required_unless_present_any = ["path", "git"])]
     packages: Vec<String>,
     /// The registry (a name under [registries]) to take them from.
     #[arg(long, conflicts_with_all = ["path", "git"])]
@@ -114,22 +120,24 @@ pub(super) struct AddArgs {
     /// Install the skill in this folder (pinned by content hash).
     #[arg(long, value_name = "DIR", conflicts_with = "git")]
     path: Option<std::path::PathBuf>,
-    /// Install the skill from this git repository (pinned by commit).
+    /// Install the skill from this git repository (pinned by commit),
+    /// whatever form its URL has (it is not probed or rewritten).
     #[arg(long, value_name = "URL")]
     git: Option<String>,
-    /// With --git: the branch, tag or commit (default: the remote's HEAD).
-    #[arg(long, requires = "git")]
+    /// Of a repository: the branch, tag or commit (default: the remote's
+    /// HEAD).
+    #[arg(long, conflicts_with_all = ["path", "registry"])]
     rev: Option<String>,
-    /// With --git: the skill's folder inside the repository (default: every
+    /// Of a repository: the skill's folder inside it (default: every
     /// skill the repository holds).
-    #[arg(long, requires = "git")]
+    #[arg(long, conflicts_with_all = ["path", "registry"])]
     subdir: Option<String>,
-    /// With --git: add only the skills with this name (repeatable; globs
-    /// such as 'pdf*').
-    #[arg(long = "skill", value_name = "NAME", requires = "git")]
+    /// Of a repository: add only the skills with this name (repeatable;
+    /// globs such as 'pdf*').
+    #[arg(long = "skill", value_name = "NAME", conflicts_with_all = ["path", "registry"])]
     skills: Vec<String>,
-    /// With --git: list the repository's skills, and add nothing.
-    #[arg(long, requires = "git")]
+    /// Of a repository: list its skills, and add nothing.
+    #[arg(long, conflicts_with_all = ["path", "registry"])]
     list: bool,
     /// Let this source take over NAME, which skills.toml takes from another
     /// source (repeatable).
@@ -138,6 +146,12 @@ pub(super) struct AddArgs {
     #[command(flatten)]
     flags: InstallFlags,
 }
+
+/// `add`'s usage: its forms, as clap prints them in help and errors.
+const ADD_USAGE: &str = "skillpkg add [OPTIONS] <PACKAGE>...
+       skillpkg add [OPTIONS] <REPOSITORY> [--skill <NAME>]... [--list]
+       skillpkg add [OPTIONS] --git <URL> [--skill <NAME>]... [--list] [NAME]
+       skillpkg add [OPTIONS] --path <DIR> [NAME]";
 
 /// Remove packages from skills.toml and their skills from the root.
 #[derive(Debug, clap::Args)]
@@ -288,7 +302,12 @@ fn report_grants(context: &Context, changes: &[Change]) {
 pub(super) fn add(mut args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
-    expand_shorthand(&mut args)?;
+    if let Err(e) = take_repository(&mut args, context) {
+        return match e.downcast::<Misuse>() {
+            Ok(misuse) => Ok(misuse.report()),
+            Err(e) => Err(e),
+        };
+    }
     let mut started = None;
     if !args.flags.global && !args.list {
         started = crate::ops::init::project_for_add(&cwd, &dirs)?.1;
@@ -353,30 +372,174 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
     Ok(ExitStatus::Success)
 }
 
-/// `add github:owner/repo/path@rev` is `add --git https://github.com/owner/repo
-/// --subdir path --rev rev`.
-fn expand_shorthand(args: &mut AddArgs) -> anyhow::Result<()> {
-    let Some(index) = args
-        .packages
-        .iter()
-        .position(|p| crate::manifest::shorthand::expand(p).is_some())
-    else {
+/// A command line `add` cannot take: reported as clap reports its own
+/// (the message, a tip, `add`'s usage), with exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct Misuse {
+    message: String,
+    tip: String,
+}
+
+/// A [`Misuse`], saying `message`, with `tip`.
+fn misuse(message: impl std::fmt::Display, tip: impl std::fmt::Display) -> anyhow::Error {
+    Misuse {
+        message: message.to_string(),
+        tip: tip.to_string(),
+    }
+    .into()
+}
+
+impl Misuse {
+    fn report(&self) -> ExitStatus {
+        let mut command = super::command();
+        let add = command
+            .find_subcommand_mut("add")
+            .expect("add is a subcommand");
+        let text = format!("{}\n\n  tip: {}", self.message, self.tip);
+        let _ = add
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                super::printer::terminal_safe(&text),
+            )
+            .print();
+        ExitStatus::Usage
+    }
+}
+
+/// `add REPOSITORY`, in any form [`crate::manifest::source_arg`] knows, is
+/// `add --git URL` with the revision and folder the form names (an
+/// http(s) URL of another host once it answers as a git repository);
+/// `--rev`, `--subdir`, `--skill` and `--list` need a repository, named
+/// either way, once.
+fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> {
+    use crate::manifest::source_arg::{SourceArg, classify};
+    let mut found: Option<(usize, SourceArg)> = None;
+    for (index, text) in args.packages.iter().enumerate() {
+        let source = classify(text);
+        match (&source, &found) {
+            (SourceArg::Package, _) => {}
+            (SourceArg::Invalid(message), _) => anyhow::bail!(message.clone()),
+            (_, Some((first, _))) => {
+                let first = &args.packages[*first];
+                return Err(misuse(
+                    format!("'{first}' and '{text}' name two repositories; add one at a time"),
+                    format!(
+                        "`skillpkg add {first} [--skill <NAME>]...`, then `skillpkg add {text} [--skill <NAME>]...`"
+                    ),
+                ));
+            }
+            (_, None) => found = Some((index, source)),
+        }
+    }
+    let Some((index, source)) = found else {
+        let picks =
+            !args.skills.is_empty() || args.list || args.rev.is_some() || args.subdir.is_some();
+        if picks && args.git.is_none() {
+            return Err(misuse(
+                "--skill, --list, --rev and --subdir pick from a repository, and none is named",
+                "name one: `skillpkg add github:owner/repo --skill <NAME>`, a git URL in its place, or --git <URL>",
+            ));
+        }
         return Ok(());
     };
     let text = args.packages.remove(index);
-    let short = crate::manifest::shorthand::expand(&text)
-        .expect("found above")
-        .map_err(anyhow::Error::msg)?;
-    if args.git.is_some() || args.path.is_some() || !args.packages.is_empty() {
+    if let Some(url) = &args.git {
+        return Err(misuse(
+            format!("--git '{url}' names the repository, and '{text}' names one too"),
+            format!(
+                "give it once: `skillpkg add {text} [--skill <NAME>]...`, or `skillpkg add --git <URL> [NAME]` (the name to record one skill under)"
+            ),
+        ));
+    }
+    if args.path.is_some() {
+        return Err(misuse(
+            format!("--path names a folder, and '{text}' names a repository"),
+            format!("add them one at a time: `skillpkg add {text}`, `skillpkg add --path <DIR>`"),
+        ));
+    }
+    if !args.packages.is_empty() {
+        return Err(misuse(
+            format!("'{text}' names a repository; add it on its own"),
+            format!(
+                "`skillpkg add {text} [--skill <NAME>]...` picks its skills; packages of an index go in another `skillpkg add`"
+            ),
+        ));
+    }
+    let source = match source {
+        SourceArg::Git(source) => source,
+        SourceArg::Probe(url) => {
+            // --rev and --subdir stay as given: the URL names neither.
+            args.git = Some(probe(&url, args.flags.offline, context)?);
+            return Ok(());
+        }
+        SourceArg::Package | SourceArg::Invalid(_) => unreachable!("handled above"),
+    };
+    let source = source
+        .with_flags(&text, args.rev.as_deref(), args.subdir.as_deref())
+        .map_err(|message| {
+            misuse(
+                message,
+                format!(
+                    "`skillpkg add {text}` alone, or the repository's URL with --rev and --subdir"
+                ),
+            )
+        })?;
+    args.git = Some(source.url);
+    args.rev = source.rev;
+    args.subdir = source.subdir;
+    Ok(())
+}
+
+/// The git repository at an http(s) URL of a host not known to
+/// [`crate::manifest::source_arg`], found by asking it as git does
+/// ([`crate::net::git_probe`]); an error listing what was asked and what
+/// came back when it does not answer as one.
+fn probe(url: &str, offline: bool, context: &Context) -> anyhow::Result<String> {
+    use crate::net::git_probe::{Probed, probe};
+    let (shown, _) = crate::net::split_credentials(url)?;
+    if offline {
         anyhow::bail!(
-            Hinted::new(format!("'{text}' names a repository; add it on its own"))
-                .hint(format!("skillpkg add {text} [--skill NAME]"))
+            Hinted::new(format!(
+                "{shown} must be asked whether it is a git repository, and --offline forbids that"
+            ))
+            .hint(format!(
+                "`skillpkg add --git {shown} --offline` takes it as one (from the cache)"
+            ))
         );
     }
-    args.git = Some(short.url);
-    args.subdir = args.subdir.take().or(short.subdir);
-    args.rev = args.rev.take().or(short.rev);
-    Ok(())
+    let tried = match probe(url)? {
+        Probed::Repository(found) => {
+            let (found_shown, _) = crate::net::split_credentials(&found)?;
+            context.printer.verbose(format_args!(
+                "{shown} answers as a git repository at {found_shown}"
+            ));
+            return Ok(found);
+        }
+        Probed::NotARepository(tried) => tried,
+    };
+    let list: String = tried
+        .iter()
+        .map(|t| format!("\n  {}: {}", t.url, t.answer))
+        .collect();
+    let mut error = Hinted::new(format!(
+        "{shown} does not answer as a git repository; asked:{list}"
+    ))
+    .hint(format!(
+        "a git server answers there with 200 and {} (git's smart HTTP)",
+        crate::net::git_probe::ADVERTISEMENT
+    ));
+    if tried.iter().any(|t| t.wants_credentials) {
+        error = error.hint(
+            "the server asks for credentials: with --git, the fetch gets them from git's credential helper, as git does",
+        );
+    }
+    error = error
+        .hint(format!(
+            "if it is a git repository all the same, `skillpkg add --git {shown}` takes it as one"
+        ))
+        .hint("packages of an index are added as org/name; a skill in a folder with --path <DIR>");
+    Err(error.into())
 }
 
 /// `add --git URL`: every skill the repository holds, those `--skill`

@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 
 use crate::env_vars;
 use crate::hint::Hinted;
+use crate::ops::install::NotInIndex;
 use crate::store::extract::ExtractError;
 use crate::store::pack::PackError;
 use crate::store::signing::SigningError;
@@ -228,6 +229,8 @@ pub(super) fn hints_in(error: &anyhow::Error) -> Vec<String> {
         if let Some(hinted) = cause.downcast_ref::<Hinted>() {
             found.push(hinted);
             hints.extend(hinted.hints().iter().cloned());
+        } else if let Some(e) = cause.downcast_ref::<NotInIndex>() {
+            hints.extend(e.hints.iter().cloned());
         } else if let Some(e) = cause.downcast_ref::<PackError>() {
             hints.extend(e.hint());
         } else if let Some(e) = cause.downcast_ref::<SigningError>() {

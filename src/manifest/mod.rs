@@ -3,6 +3,7 @@
 pub mod edit;
 pub mod lock;
 pub mod shorthand;
+pub mod source_arg;
 pub mod source_id;
 pub mod unknown;
 

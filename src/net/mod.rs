@@ -21,6 +21,7 @@ use reqwest::header::{HeaderMap, RETRY_AFTER};
 use crate::env_vars;
 use crate::hint::Hinted;
 
+pub mod git_probe;
 mod origin;
 mod tls;
 

@@ -18,25 +18,50 @@ use crate::common::{TestContext, git, new_project, write_skill};
 
 struct Shared {
     root: PathBuf,
-    authorization: String,
+    /// The `Authorization` every request must carry; `None`: any request
+    /// is served.
+    authorization: Option<String>,
     refused: AtomicUsize,
+    /// Answer 404 for a repository not named with `.git`, as some hosts
+    /// do (git's own backend finds `skills.git` for `skills`).
+    dot_git_only: bool,
+    /// The path and query of every request, in order.
+    requests: std::sync::Mutex<Vec<String>>,
 }
 
-/// `git http-backend` on 127.0.0.1 behind basic auth; stopped when dropped.
-struct GitHttpServer {
-    addr: SocketAddr,
+/// `git http-backend` on 127.0.0.1, behind basic auth or open; stopped
+/// when dropped.
+pub(crate) struct GitHttpServer {
+    pub(crate) addr: SocketAddr,
     shared: Arc<Shared>,
     _runtime: tokio::runtime::Runtime,
 }
 
 impl GitHttpServer {
-    fn start(root: &Path, user: &str, password: &str) -> GitHttpServer {
+    pub(crate) fn start(root: &Path, user: &str, password: &str) -> GitHttpServer {
         use base64::Engine as _;
         let token = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+        GitHttpServer::serve(root, Some(format!("Basic {token}")), false)
+    }
+
+    /// Serves the repositories under `root` to anyone, only under names
+    /// that end in `.git`.
+    pub(crate) fn open_dot_git_only(root: &Path) -> GitHttpServer {
+        GitHttpServer::serve(root, None, true)
+    }
+
+    /// The path and query of every request so far.
+    pub(crate) fn requests(&self) -> Vec<String> {
+        self.shared.requests.lock().unwrap().clone()
+    }
+
+    fn serve(root: &Path, authorization: Option<String>, dot_git_only: bool) -> GitHttpServer {
         let shared = Arc::new(Shared {
             root: root.to_path_buf(),
-            authorization: format!("Basic {token}"),
+            authorization,
             refused: AtomicUsize::new(0),
+            dot_git_only,
+            requests: std::sync::Mutex::new(Vec::new()),
         });
         let (addr, runtime) = crate::server::serve_on_loopback(
             axum::Router::new()
@@ -50,7 +75,7 @@ impl GitHttpServer {
         }
     }
 
-    fn url(&self, repo: &str) -> String {
+    pub(crate) fn url(&self, repo: &str) -> String {
         format!("http://{}/{repo}", self.addr)
     }
 }
@@ -63,15 +88,27 @@ async fn backend(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let authorized = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        == Some(shared.authorization.as_str());
+    shared.requests.lock().unwrap().push(
+        uri.path_and_query()
+            .map_or_else(|| uri.path().to_string(), ToString::to_string),
+    );
+    let authorized = shared.authorization.as_deref().is_none_or(|wanted| {
+        headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            == Some(wanted)
+    });
     if !authorized {
         shared.refused.fetch_add(1, Ordering::Relaxed);
         return Response::builder()
             .status(StatusCode::UNAUTHORIZED)
             .header(header::WWW_AUTHENTICATE, "Basic realm=\"skills\"")
+            .body(Body::empty())
+            .unwrap();
+    }
+    if shared.dot_git_only && !uri.path().contains(".git/") {
+        return Response::builder()
+            .status(StatusCode::NOT_FOUND)
             .body(Body::empty())
             .unwrap();
     }
@@ -132,7 +169,7 @@ async fn backend(
 
 /// A bare repository `skills.git` under `root` holding one skill, in two
 /// commits; returns the first.
-fn private_repository(ctx: &TestContext, root: &Path) -> String {
+pub(crate) fn private_repository(ctx: &TestContext, root: &Path) -> String {
     let work = ctx.root().join("private-work");
     write_skill(
         &work.join("skills"),

@@ -273,6 +273,7 @@ fn unsatisfiable_yanked_and_unknown_requirements_are_explained() {
     insta::assert_snapshot!(t.refused(&["add", "example/nope"]), @"
     error: example/nope is not in the index [TEMP]/index
     hint: check the name with `skillpkg search`
+    hint: if example/nope is a GitHub repository (as `npx skills add` reads owner/repo): `skillpkg add github:example/nope`
     ");
     // Yank every version of citation-style: nothing left to pick.
     for version in ["1.0.0", "2.0.0"] {
@@ -1116,8 +1117,10 @@ fn names_given_wrong_get_a_did_you_mean() {
     $ skillpkg add example/pdf
     error: example/pdf is not in the index builtin
     hint: did you mean example/pdf-processing?
+    hint: if example/pdf is a GitHub repository (as `npx skills add` reads owner/repo): `skillpkg add github:example/pdf`
     $ skillpkg add Example/pdf-processing
     error: invalid package name 'Example/pdf-processing': The org 'Example' must be lowercase
+    hint: if it is a GitHub repository (as `npx skills add` reads it): `skillpkg add github:Example/pdf-processing`
     $ skillpkg remove pdf-processing
     error: pdf-processing is not in [TEMP]/app/skills.toml
     hint: did you mean `skillpkg remove example/pdf-processing`?

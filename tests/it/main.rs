@@ -25,6 +25,7 @@ mod sample_index;
 mod sandbox;
 mod server;
 mod signatures;
+mod sources;
 mod threats;
 mod tls;
 mod validate;

@@ -33,6 +33,7 @@ mod wanted;
 pub use change::{Action, Change};
 pub use collisions::Replaced;
 pub use options::{GrantConsent, GrantRequest, InstallOptions, Unlock};
+pub use plan::NotInIndex;
 
 use std::path::Path;
 
@@ -116,7 +117,17 @@ fn name_the_org(
 ) -> anyhow::Error {
     let name = request.split('@').next().unwrap_or(request);
     if name.contains('/') {
-        return error;
+        // `Owner/repo`, `owner/repo/path`, `owner/repo@skill`: no package
+        // name, but what `npx skills add` reads as a GitHub repository.
+        // The parse error is a leaf: it is kept as the message.
+        return match repository_command(request) {
+            Some(command) => Hinted::new(format!("{error:#}"))
+                .hint(format!(
+                    "if it is a GitHub repository (as `npx skills add` reads it): `{command}`"
+                ))
+                .into(),
+            None => error,
+        };
     }
     let hits = crate::ops::search::search(&project.dir, dirs, name, registry).unwrap_or_default();
     let meant = crate::hint::did_you_mean(name, hits.iter().map(|h| h.name.as_str()));
@@ -129,6 +140,34 @@ fn name_the_org(
             None => format!("`skillpkg search {name}` finds packages by name"),
         }),
     )
+}
+
+/// The short form `npx skills` users mean by `owner/repo`, as a command.
+fn repository_command(request: &str) -> Option<String> {
+    let (source, skill) = crate::manifest::source_arg::github_suggestion(request)?;
+    Some(match skill {
+        Some(skill) => format!("skillpkg add {source} --skill {skill}"),
+        None => format!("skillpkg add {source}"),
+    })
+}
+
+/// `error`, for a requested package the index does not have, with the
+/// GitHub repository the name may be (`npx skills add owner/repo` reads
+/// it as one). Only names the user asked for get the hint, not the
+/// dependencies of a package.
+fn suggest_repository(mut error: anyhow::Error, requests: &[String]) -> anyhow::Error {
+    if let Some(missing) = error.downcast_mut::<NotInIndex>()
+        && requests
+            .iter()
+            .any(|r| r.split('@').next() == Some(missing.name.as_str()))
+        && let Some(command) = repository_command(&missing.name)
+    {
+        missing.hints.push(format!(
+            "if {} is a GitHub repository (as `npx skills add` reads owner/repo): `{command}`",
+            missing.name
+        ));
+    }
+    error
 }
 
 /// Parses `org/name[@req]`.
@@ -205,7 +244,7 @@ pub fn add(
                     )),
                 ));
             }
-            None => return Err(e),
+            None => return Err(suggest_repository(e, requests)),
         },
     };
     for (package, req) in parsed {

@@ -23,6 +23,20 @@ use crate::progress::Progress;
 use crate::project::Project;
 use crate::resolve::{Candidate, Universe, resolve};
 
+/// A package no version of which the index lists: an error whose hints
+/// the command that asked for it may add to (`add` suggests the
+/// repository `npx skills` would read the name as).
+#[derive(Debug, thiserror::Error)]
+#[error("{name} is not in the index {index}")]
+pub struct NotInIndex {
+    /// The package, `org/name`.
+    pub name: String,
+    /// The index, as messages name it.
+    pub index: String,
+    /// What the user can do.
+    pub hints: Vec<String>,
+}
+
 /// Requirements on one registry: `(org/name, requirement)`.
 type Requirements = Vec<(String, VersionReq)>;
 
@@ -322,14 +336,14 @@ fn fetch_universe(
                 let meant = listed.as_ref().and_then(|listing| {
                     crate::hint::did_you_mean(name, listing.entries().map(|e| e.name.as_str()))
                 });
-                bail!(
-                    Hinted::new(format!("{name} is not in the index {}", registry.label)).hint(
-                        match meant {
-                            Some(meant) => format!("did you mean {meant}?"),
-                            None => "check the name with `skillpkg search`".to_string(),
-                        }
-                    )
-                );
+                bail!(NotInIndex {
+                    name: name.clone(),
+                    index: registry.label.clone(),
+                    hints: vec![match meant {
+                        Some(meant) => format!("did you mean {meant}?"),
+                        None => "check the name with `skillpkg search`".to_string(),
+                    }],
+                });
             }
             universe.packages.insert(name.clone(), candidates);
             fetched.insert(name.clone(), entries);
