@@ -1,0 +1,160 @@
+//! The HTTP client and its runtime, and the bounds of one request: its
+//! deadline in all, its idle timeout, and the size of its body.
+
+use std::future::Future;
+use std::time::Duration;
+
+use anyhow::Context as _;
+
+use super::retry::{Attempt, error_chain, seconds_from_env};
+use crate::env_vars;
+use crate::hint::Hinted;
+
+/// An HTTP client and the runtime its requests run on. Blocking callers
+/// hand their async work to [`Http::block_on`].
+pub struct Http {
+    runtime: tokio::runtime::Runtime,
+    client: reqwest::Client,
+}
+
+/// Which redirects a client follows (at most ten either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Redirects {
+    /// Any: for index files and archives, whose credentials go in the
+    /// `Authorization` header, which is dropped on a move to another host.
+    Any,
+    /// Within the first request's origin only: for model APIs, whose keys
+    /// travel in headers of their own that must never reach another server.
+    SameOrigin,
+}
+
+impl Http {
+    /// A client whose connections open within `connect_timeout` and whose
+    /// requests give up after `read_timeout` without a byte, following
+    /// `redirects`.
+    pub fn new(
+        connect_timeout: Duration,
+        read_timeout: Duration,
+        redirects: Redirects,
+    ) -> anyhow::Result<Http> {
+        let policy = match redirects {
+            Redirects::Any => reqwest::redirect::Policy::limited(10),
+            Redirects::SameOrigin => reqwest::redirect::Policy::custom(|attempt| {
+                let from = attempt.previous().first().map(reqwest::Url::origin);
+                match (attempt.previous().len() < 10, from) {
+                    (true, Some(from)) if from == attempt.url().origin() => attempt.follow(),
+                    _ => attempt.stop(),
+                }
+            }),
+        };
+        Ok(Http {
+            runtime: tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .context("could not start the async runtime")?,
+            client: reqwest::Client::builder()
+                .tls_backend_preconfigured(super::tls::client_config()?)
+                .user_agent(concat!("skillpkg/", env!("CARGO_PKG_VERSION")))
+                .connect_timeout(connect_timeout)
+                .read_timeout(read_timeout)
+                .redirect(policy)
+                .build()
+                .context("could not set up the HTTP client")?,
+        })
+    }
+
+    /// The client (cheap to clone: clones share connections).
+    pub fn client(&self) -> &reqwest::Client {
+        &self.client
+    }
+
+    /// Runs `work` to completion on this client's runtime.
+    pub fn block_on<F: Future>(&self, work: F) -> F::Output {
+        self.runtime.block_on(work)
+    }
+}
+
+/// How long one request may take in all, connecting and reading included,
+/// unless `SKILLPKG_HTTP_DEADLINE` says otherwise: a server that trickles
+/// bytes never lets the idle timeout fire.
+const DEFAULT_DEADLINE: Duration = Duration::from_secs(300);
+
+/// `SKILLPKG_HTTP_DEADLINE` in seconds, else five minutes.
+pub fn deadline_from_env() -> Duration {
+    seconds_from_env(env_vars::SKILLPKG_HTTP_DEADLINE)
+        .filter(|d| !d.is_zero())
+        .unwrap_or(DEFAULT_DEADLINE)
+}
+
+/// Runs one attempt within `deadline`; past it, the attempt fails for
+/// good (a server this slow would be as slow again).
+pub async fn within_deadline<T>(
+    deadline: Duration,
+    url: &str,
+    attempt: impl Future<Output = Attempt<T>>,
+) -> Attempt<T> {
+    match tokio::time::timeout(deadline, attempt).await {
+        Ok(outcome) => outcome,
+        Err(_) => Attempt::Fail(
+            Hinted::new(format!(
+                "{url}: no complete answer within {} s; abandoned",
+                deadline.as_secs_f64()
+            ))
+            .hint(format!(
+                "the server is too slow or holds the connection open; {} sets the limit in seconds",
+                env_vars::SKILLPKG_HTTP_DEADLINE
+            ))
+            .into(),
+        ),
+    }
+}
+
+/// Reads a response's body, refusing more than `limit` bytes: by its
+/// declared length before reading, else as soon as the bytes pass it.
+/// A body that breaks off may pass if asked again; one too large won't.
+pub async fn read_body<T>(
+    mut response: reqwest::Response,
+    limit: u64,
+    url: &str,
+) -> Result<Vec<u8>, Attempt<T>> {
+    let too_large = || {
+        Attempt::Fail(
+            Hinted::new(format!(
+                "{url}: the answer is larger than {limit} bytes; refused"
+            ))
+            .hint("the server sends more than this file can hold; check the index's URL")
+            .into(),
+        )
+    };
+    if response
+        .content_length()
+        .is_some_and(|length| length > limit)
+    {
+        return Err(too_large());
+    }
+    let mut body = Vec::new();
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if body.len() as u64 + chunk.len() as u64 > limit {
+                    return Err(too_large());
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(None) => return Ok(body),
+            Err(e) => {
+                return Err(Attempt::Retry {
+                    cause: format!("the body broke off: {}", error_chain(&e)),
+                    retry_after: None,
+                });
+            }
+        }
+    }
+}
+
+/// `SKILLPKG_HTTP_TIMEOUT` in seconds, else `default`.
+pub fn read_timeout_from_env(default: Duration) -> Duration {
+    seconds_from_env(env_vars::SKILLPKG_HTTP_TIMEOUT)
+        .filter(|d| !d.is_zero())
+        .unwrap_or(default)
+}
