@@ -16,7 +16,7 @@ use crate::hint::Hinted;
 use crate::index::source::Registry;
 use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::manifest::source_id::SourceId;
-use crate::store::verified::{Records, Signature};
+use crate::store::verified::{Record, Records, Signature};
 use crate::store::{hash, signing};
 
 /// A package with its archive verified (or staged, for path and git
@@ -301,116 +301,190 @@ pub(super) fn check_archive(
     cache: &Path,
     records: Option<&Records>,
 ) -> anyhow::Result<Checked> {
-    let package = &planned.package;
-    let version = &planned.entry.vers;
-    let checksum = format!("sha256:{}", planned.entry.cksum);
+    let claim = SignatureClaim::of(planned);
     let cached = cache
         .join("archives")
         .join(format!("{}.skill", planned.entry.cksum));
-    let offered = planned
-        .registry
-        .config
-        .keys
-        .get(&package.org)
-        .cloned()
-        .unwrap_or_default();
-    let signed = !planned.entry.sig.trim().is_empty();
-    let comment = signing::trusted_comment(&package.to_string(), version, &planned.entry.cksum);
-    // Only a key whose id the signature names can have made it: the
-    // archive is hashed for that key alone, however many keys are listed.
-    let named = signing::signature_key_id(&planned.entry.sig);
-    let candidates: Vec<&String> = offered
-        .iter()
-        .filter(|key| named.is_some() && signing::public_key_id(key) == named)
-        .collect();
-    let mut record = records.and_then(|records| records.get(&checksum));
-    if let Some(record) = &record {
-        let signer = match signed {
-            false => Some(None),
-            true => candidates
-                .iter()
-                .find(|key| record.is_signed(key, &planned.entry.sig, &comment))
-                .map(|key| Some(key.to_string())),
-        };
-        if let Some(signer) = signer {
-            return Ok(Checked {
-                verified: Verified {
-                    archive: cached,
-                    signer,
-                    executables: record.executables.clone(),
-                    tree: Some(record.tree.clone()),
-                    files: record.files.clone(),
-                    signature: None,
-                    read: false,
-                },
-                offered,
-            });
+    let checksum = format!("sha256:{}", planned.entry.cksum);
+    let record = records.and_then(|records| records.get(&checksum));
+    if let Some(checked) = record
+        .as_ref()
+        .and_then(|record| vouched_for_by_record(record, &claim, &cached))
+    {
+        return Ok(checked);
+    }
+    let bytes = archive_matching_checksum(planned, &cached)?;
+    let executables = safe_listing(planned, &bytes, &cached)?;
+    // A record of the same archive states the same listing; one that does
+    // not is no record of it.
+    let record = record.filter(|record| record.executables == executables);
+    let signer = verified_signer(planned, &claim, &bytes)?;
+    let signature = signer.map(|key| Signature {
+        key: key.clone(),
+        signature: claim.signature.clone(),
+        comment: claim.comment.clone(),
+    });
+    if let (Some(records), Some(mut record), Some(signature)) =
+        (records, record.clone(), signature.clone())
+    {
+        record.add_signature(signature);
+        records.put(&record);
+    }
+    Ok(Checked {
+        verified: Verified {
+            archive: cached,
+            signer: signer.cloned(),
+            executables,
+            tree: record.as_ref().map(|record| record.tree.clone()),
+            files: record.map(|record| record.files).unwrap_or_default(),
+            signature,
+            read: true,
+        },
+        offered: claim.offered,
+    })
+}
+
+/// What an index entry claims about its archive's signature, and the keys
+/// that could have made it.
+struct SignatureClaim {
+    /// The keys the index lists for the package's org.
+    offered: Vec<String>,
+    /// Those of them whose id the signature names: only such a key can
+    /// have made it, so the archive is hashed for that key alone, however
+    /// many keys are listed.
+    candidates: Vec<String>,
+    /// The trusted comment a signature of this package, version and
+    /// checksum carries.
+    comment: String,
+    /// The signature the entry carries (blank: none).
+    signature: String,
+    /// Whether the entry carries a signature at all.
+    signed: bool,
+}
+
+impl SignatureClaim {
+    fn of(planned: &Planned) -> SignatureClaim {
+        let package = &planned.package;
+        let offered = planned
+            .registry
+            .config
+            .keys
+            .get(&package.org)
+            .cloned()
+            .unwrap_or_default();
+        let named = signing::signature_key_id(&planned.entry.sig);
+        let candidates = offered
+            .iter()
+            .filter(|key| named.is_some() && signing::public_key_id(key) == named)
+            .cloned()
+            .collect();
+        SignatureClaim {
+            offered,
+            candidates,
+            comment: signing::trusted_comment(
+                &package.to_string(),
+                &planned.entry.vers,
+                &planned.entry.cksum,
+            ),
+            signature: planned.entry.sig.clone(),
+            signed: !planned.entry.sig.trim().is_empty(),
         }
     }
-    let bytes = match fs_err::read(&cached) {
-        Ok(bytes) if hash::sha256_hex(&bytes) == planned.entry.cksum => bytes,
-        _ => {
-            let bytes = planned
-                .registry
-                .archive(package, version, planned.entry.size)?;
-            let actual = hash::sha256_hex(&bytes);
-            if actual != planned.entry.cksum {
-                bail!(Hinted::new(format!("checksum mismatch for {package}@{version}: the index says sha256:{} but the archive is sha256:{actual}", planned.entry.cksum)).hint("the archive or the index entry was tampered with or corrupted; do not install it"));
-            }
-            crate::fsutil::write_cache_file(&cached, &bytes)?;
-            bytes
-        }
+}
+
+/// The archive as the cache's sealed record vouches for it, without
+/// reading it: when the entry is unsigned, or the record says this very
+/// signature was verified with one of the candidate keys.
+fn vouched_for_by_record(
+    record: &Record,
+    claim: &SignatureClaim,
+    cached: &Path,
+) -> Option<Checked> {
+    let signer = match claim.signed {
+        false => None,
+        true => Some(
+            claim
+                .candidates
+                .iter()
+                .find(|key| record.is_signed(key, &claim.signature, &claim.comment))?
+                .clone(),
+        ),
     };
-    // Read from the bytes just checked, not from the file again.
-    let executables = crate::store::extract::executables(&bytes).map_err(|refusal| {
+    Some(Checked {
+        verified: Verified {
+            archive: cached.to_path_buf(),
+            signer,
+            executables: record.executables.clone(),
+            tree: Some(record.tree.clone()),
+            files: record.files.clone(),
+            signature: None,
+            read: false,
+        },
+        offered: claim.offered.clone(),
+    })
+}
+/// The archive's bytes, from the cache or else the index, refused unless
+/// their sha256 is the one the index entry gives.
+fn archive_matching_checksum(planned: &Planned, cached: &Path) -> anyhow::Result<Vec<u8>> {
+    if let Ok(bytes) = fs_err::read(cached)
+        && hash::sha256_hex(&bytes) == planned.entry.cksum
+    {
+        return Ok(bytes);
+    }
+    let (package, version) = (&planned.package, &planned.entry.vers);
+    let bytes = planned
+        .registry
+        .archive(package, version, planned.entry.size)?;
+    let actual = hash::sha256_hex(&bytes);
+    if actual != planned.entry.cksum {
+        bail!(
+            Hinted::new(format!(
+                "checksum mismatch for {package}@{version}: the index says sha256:{} but the archive is sha256:{actual}",
+                planned.entry.cksum
+            ))
+            .hint("the archive or the index entry was tampered with or corrupted; do not install it")
+        );
+    }
+    crate::fsutil::write_cache_file(cached, &bytes)?;
+    Ok(bytes)
+}
+
+/// The files the archive makes executable, once its listing passed every
+/// check of a hostile archive (paths, links, sizes, entries), read from
+/// the bytes just checked rather than from the file again.
+fn safe_listing(
+    planned: &Planned,
+    bytes: &[u8],
+    cached: &Path,
+) -> anyhow::Result<BTreeSet<String>> {
+    crate::store::extract::executables(bytes).map_err(|refusal| {
         anyhow::anyhow!(
             Hinted::new(format!(
-                "{package}@{version}: refusing archive {}: {refusal}",
+                "{}@{}: refusing archive {}: {refusal}",
+                planned.package,
+                planned.entry.vers,
                 cached.display()
             ))
             .hint("the package is broken: do not install it, and tell its publisher")
         )
-    })?;
-    // A record of the same archive states the same listing; one that does
-    // not is no record of it.
-    record = record.filter(|record| record.executables == executables);
-    let tree = record.as_ref().map(|record| record.tree.clone());
-    let files = record
-        .as_ref()
-        .map(|record| record.files.clone())
-        .unwrap_or_default();
-    let checked = |signer: Option<&String>| {
-        let signature = signer.map(|key| Signature {
-            key: key.clone(),
-            signature: planned.entry.sig.clone(),
-            comment: comment.clone(),
-        });
-        if let (Some(records), Some(mut record), Some(signature)) =
-            (records, record.clone(), signature.clone())
-        {
-            record.add_signature(signature);
-            records.put(&record);
-        }
-        Checked {
-            verified: Verified {
-                archive: cached.clone(),
-                signer: signer.cloned(),
-                executables: executables.clone(),
-                tree: tree.clone(),
-                files: files.clone(),
-                signature,
-                read: true,
-            },
-            offered: offered.clone(),
-        }
-    };
-    if !signed {
-        return Ok(checked(None));
+    })
+}
+
+/// The key among the candidates that made the entry's signature over
+/// `bytes` (`None`: the entry is unsigned); an error when none did.
+fn verified_signer<'c>(
+    planned: &Planned,
+    claim: &'c SignatureClaim,
+    bytes: &[u8],
+) -> anyhow::Result<Option<&'c String>> {
+    if !claim.signed {
+        return Ok(None);
     }
+    let (package, version) = (&planned.package, &planned.entry.vers);
     let mut last_error = None;
-    for key in candidates {
-        match signing::verify_for(key, &bytes, &planned.entry.sig, &comment) {
-            Ok(()) => return Ok(checked(Some(key))),
+    for key in &claim.candidates {
+        match signing::verify_for(key, bytes, &claim.signature, &claim.comment) {
+            Ok(()) => return Ok(Some(key)),
             Err(e) => last_error = Some(e),
         }
     }
