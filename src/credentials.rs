@@ -133,7 +133,7 @@ impl Credentials {
 
     /// The key named `var`, if any.
     pub fn get(&self, var: &str) -> anyhow::Result<Option<String>> {
-        if let Some(key) = std::env::var(var).ok().filter(|v| !v.trim().is_empty()) {
+        if let Some(key) = crate::env_vars::non_blank(var) {
             return Ok(Some(key));
         }
         let Some(file) = &self.file else {

@@ -58,3 +58,10 @@ pub const SKILLPKG_PROGRESS_PAUSE: &str = "SKILLPKG_PROGRESS_PAUSE";
 /// machine without Landlock or user namespaces, to test the warning and
 /// `--require-sandbox`.
 pub const SKILLPKG_SANDBOX_UNAVAILABLE: &str = "SKILLPKG_SANDBOX_UNAVAILABLE";
+
+/// The value of the variable `name`, unless it is unset, not Unicode, or
+/// blank: an empty or all-space variable counts as unset, as a shell's
+/// `export KEY=` is meant.
+pub fn non_blank(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}

@@ -27,6 +27,7 @@ pub mod index;
 pub mod manifest;
 pub mod net;
 pub mod ops;
+pub mod parallel;
 pub mod progress;
 pub mod project;
 pub mod resolve;

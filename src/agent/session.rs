@@ -84,20 +84,11 @@ pub struct DryRun {
 /// from a file of its own (`agents/openai.yaml`), looked for on every core
 /// when there are many.
 fn listed<'s>(skills: &[&'s Skill]) -> Vec<&'s Skill> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    if threads > 1 && skills.len() >= 256 {
-        std::thread::scope(|scope| {
-            for part in skills.chunks(skills.len().div_ceil(threads)) {
-                scope.spawn(move || part.iter().for_each(|s| _ = s.model_invocable()));
-            }
-        });
-    }
+    let invocable = crate::parallel::map_slice(skills, 256, |s| s.model_invocable());
     skills
         .iter()
-        .filter(|s| s.model_invocable())
-        .copied()
+        .zip(invocable)
+        .filter_map(|(skill, invocable)| invocable.then_some(*skill))
         .collect()
 }
 

@@ -436,52 +436,5 @@ fn load_all(
     cache: Option<&FrontmatterCache>,
     root: Option<&std::fs::File>,
 ) -> Vec<Option<Result<Box<Skill>, crate::skill::SkillError>>> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    if threads <= 1 || dirs.len() < 64 {
-        return dirs
-            .iter()
-            .map(|d| load_folder(root_dir, d, cache, root))
-            .collect();
-    }
-    // Small chunks handed out as threads free up: folders are not all
-    // equally slow to load (a cache miss parses YAML), so equal shares
-    // would leave one thread idle while another finishes.
-    const CHUNK: usize = 64;
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut parts: Vec<(usize, Vec<_>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let next = &next;
-                scope.spawn(move || {
-                    let mut done = Vec::new();
-                    loop {
-                        let start = next.fetch_add(CHUNK, std::sync::atomic::Ordering::Relaxed);
-                        let Some(part) = dirs.get(start..(start + CHUNK).min(dirs.len())) else {
-                            break done;
-                        };
-                        if part.is_empty() {
-                            break done;
-                        }
-                        let loaded = part
-                            .iter()
-                            .map(|d| load_folder(root_dir, d, cache, root))
-                            .collect();
-                        done.push((start, loaded));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("skill loading thread panicked"))
-            .collect()
-    });
-    parts.sort_unstable_by_key(|(start, _)| *start);
-    let mut all = Vec::with_capacity(dirs.len());
-    for (_, part) in parts {
-        all.extend(part);
-    }
-    all
+    crate::parallel::map_slice(dirs, 64, |d| load_folder(root_dir, d, cache, root))
 }

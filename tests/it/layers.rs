@@ -16,6 +16,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("hint", 0),
     ("dirs", 0),
     ("progress", 0),
+    ("parallel", 0),
     ("net", 0),
     ("sys", 0),
     ("skill", 1),

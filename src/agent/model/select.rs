@@ -24,7 +24,7 @@ pub fn choose_model(
     manifest: Option<&str>,
     credentials: &Credentials,
 ) -> anyhow::Result<String> {
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let env = env_vars::non_blank;
     if let Some(spec) = flag
         .map(str::to_string)
         .or_else(|| env(env_vars::SKILLPKG_MODEL))
@@ -62,7 +62,7 @@ pub fn open_model(
     cwd: &Path,
     connection: &Connection,
 ) -> anyhow::Result<Box<dyn Model>> {
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let env = env_vars::non_blank;
     let base_url = |var: &str, default: &str| {
         connection
             .base_url

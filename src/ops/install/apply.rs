@@ -52,7 +52,7 @@ impl Apply<'_> {
         let progress = self.options.progress;
         progress.start("Installing", ready.len() as u64);
         let mut applied = Applied::default();
-        super::parallel::in_parallel_then(
+        crate::parallel::map_then(
             ready,
             |ready| self.prepare_one(ready),
             |prepared| {

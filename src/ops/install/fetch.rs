@@ -106,7 +106,7 @@ pub(super) fn fetch_all<'a>(
     }
     // Checksums, archive listings and signatures are checked on every
     // core; what a signer means for the lock's keys is settled in order.
-    let checked = super::parallel::in_parallel(planned.iter().collect(), |planned| {
+    let checked = crate::parallel::map(planned.iter().collect(), |planned| {
         check_archive(planned, &dirs.cache, Some(records))
     });
     let mut ready = Vec::new();

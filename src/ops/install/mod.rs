@@ -24,7 +24,6 @@ mod collisions;
 mod direct;
 mod fetch;
 mod options;
-mod parallel;
 mod plan;
 pub mod repo;
 pub mod targets;

@@ -1,13 +1,18 @@
-//! Work spread over the cores, results in order: install checks and
-//! stages skills this way, and puts them in place one at a time after.
+//! Work spread over the cores, results in the order of the items: the one
+//! home of skillpkg's parallel maps (installs check and stage skills,
+//! discovery loads folders, the catalog reads which skills a model may see).
+
+/// How many threads a parallel map uses at most: one per core, at most 8.
+pub fn threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8)
+}
 
 /// `work` applied to each of `items` on up to as many threads as there
 /// are cores (at most 8), the results in the order of `items`.
-pub(super) fn in_parallel<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8)
-        .min(items.len());
+pub fn map<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let threads = threads().min(items.len());
     if threads <= 1 {
         return items.into_iter().map(work).collect();
     }
@@ -29,7 +34,7 @@ pub(super) fn in_parallel<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R
             .collect();
         workers
             .into_iter()
-            .flat_map(|w| w.join().expect("an install thread panicked"))
+            .flat_map(|w| w.join().expect("a worker thread panicked"))
             .collect()
     });
     done.sort_by_key(|(at, _)| *at);
@@ -41,15 +46,12 @@ pub(super) fn in_parallel<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R
 /// result in the order of `items`, as soon as it and every result before
 /// it are in. When `then` fails, no further item is started, and its
 /// error is returned once the items under way are done.
-pub(super) fn in_parallel_then<T: Send, R: Send, E>(
+pub fn map_then<T: Send, R: Send, E>(
     items: Vec<T>,
     work: impl Fn(T) -> R + Sync,
     mut then: impl FnMut(R) -> Result<(), E>,
 ) -> Result<(), E> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8)
-        .min(items.len());
+    let threads = threads().min(items.len());
     if threads <= 1 {
         return items.into_iter().try_for_each(|item| then(work(item)));
     }
@@ -87,6 +89,55 @@ pub(super) fn in_parallel_then<T: Send, R: Send, E>(
     })
 }
 
+/// `work` applied to each of `items` by reference, the results in the
+/// order of `items`: on the calling thread when there are fewer than
+/// `serial_below` items (spawning costs more than it saves), else on up to
+/// [`threads`] threads, which take small chunks as they free up (items are
+/// not all equally slow, and equal shares would leave one thread idle
+/// while another finishes).
+pub fn map_slice<T: Sync, R: Send>(
+    items: &[T],
+    serial_below: usize,
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    const CHUNK: usize = 64;
+    let threads = threads();
+    if threads <= 1 || items.len() < serial_below.max(2) {
+        return items.iter().map(work).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (next, work) = (&next, &work);
+                scope.spawn(move || {
+                    let mut done = Vec::new();
+                    loop {
+                        let start = next.fetch_add(CHUNK, std::sync::atomic::Ordering::Relaxed);
+                        let Some(part) = items.get(start..(start + CHUNK).min(items.len())) else {
+                            break done;
+                        };
+                        if part.is_empty() {
+                            break done;
+                        }
+                        done.push((start, part.iter().map(work).collect()));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a worker thread panicked"))
+            .collect()
+    });
+    parts.sort_unstable_by_key(|(start, _)| *start);
+    let mut all = Vec::with_capacity(items.len());
+    for (_, part) in parts {
+        all.extend(part);
+    }
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,12 +146,12 @@ mod tests {
     fn results_come_back_in_the_order_of_the_items() {
         let items: Vec<u64> = (0..500).collect();
         // Uneven work, so that threads finish out of order.
-        let results = in_parallel(items.clone(), |n| {
+        let results = map(items.clone(), |n| {
             std::thread::sleep(std::time::Duration::from_micros((n * 7919) % 300));
             n * 2
         });
         assert_eq!(results, items.iter().map(|n| n * 2).collect::<Vec<_>>());
-        assert!(in_parallel(Vec::<u8>::new(), |n| n).is_empty());
+        assert!(map(Vec::<u8>::new(), |n| n).is_empty());
     }
 
     #[test]
@@ -111,7 +162,7 @@ mod tests {
             n * 2
         };
         let mut seen = Vec::new();
-        in_parallel_then(items.clone(), slow, |n| {
+        map_then(items.clone(), slow, |n| {
             seen.push(n);
             Ok::<(), ()>(())
         })
@@ -119,7 +170,7 @@ mod tests {
         assert_eq!(seen, items.iter().map(|n| n * 2).collect::<Vec<_>>());
         let started = std::sync::atomic::AtomicUsize::new(0);
         let mut seen = Vec::new();
-        let failed = in_parallel_then(
+        let failed = map_then(
             items,
             |n| {
                 started.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -136,5 +187,18 @@ mod tests {
         assert_eq!(failed, Err(20));
         assert_eq!(seen, (0..10).map(|n| n * 2).collect::<Vec<_>>());
         assert!(started.into_inner() < 300);
+    }
+
+    #[test]
+    fn a_slice_maps_in_order_whether_split_or_not() {
+        let items: Vec<u64> = (0..1000).collect();
+        let slow = |n: &u64| {
+            std::thread::sleep(std::time::Duration::from_micros((n * 7919) % 100));
+            n * 3
+        };
+        let expected: Vec<u64> = items.iter().map(|n| n * 3).collect();
+        assert_eq!(map_slice(&items, 64, slow), expected);
+        assert_eq!(map_slice(&items, usize::MAX, slow), expected);
+        assert!(map_slice(&[] as &[u64], 0, slow).is_empty());
     }
 }
