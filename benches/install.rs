@@ -8,6 +8,8 @@
 //! BENCHMARKS.md. With `BENCH_KEEP=1` the index, projects and caches are
 //! left in the temporary folder it names, for profiling one run by hand.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // tests say when they skip; benches print their tables
+
 #[allow(dead_code)]
 mod common;
 #[allow(dead_code)]

@@ -9,6 +9,8 @@
 //! same rounds; `BENCH_REFERENCE=1` also times the reference
 //! `agentskills to-prompt` (about 100 times slower).
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // tests say when they skip; benches print their tables
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -15,6 +15,8 @@
 //! binary>` adds that binary's figures beside this build's. It prints
 //! Markdown for BENCHMARKS.md.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // tests say when they skip; benches print their tables
+
 #[allow(dead_code)]
 mod common;
 #[allow(dead_code)]

@@ -15,6 +15,7 @@
 #![deny(unsafe_code)]
 
 pub mod agent;
+#[allow(clippy::print_stdout, clippy::print_stderr)] // the one module that writes to the terminal
 pub mod cli;
 pub mod credentials;
 pub mod dirs;

@@ -207,6 +207,7 @@ impl<'s> Ranker<'s> {
 }
 
 #[cfg(test)]
+#[allow(clippy::print_stderr)] // tests say when they skip
 mod tests {
     use super::*;
 

@@ -34,6 +34,7 @@ const DEVICES: [&str; 5] = [
 /// argument [`HELPER_ARG`]), runs the helper to its end and returns its
 /// exit code; otherwise `None`. Called first thing in `main`, while the
 /// process has one thread.
+#[allow(clippy::print_stderr)] // the helper reports a failure to skillpkg on stderr
 pub fn main_if_requested() -> Option<i32> {
     let mut args = std::env::args_os().skip(1);
     if args.next()? != HELPER_ARG {
@@ -50,6 +51,7 @@ pub fn main_if_requested() -> Option<i32> {
 }
 
 /// The helper: namespaces, then init in them; returns init's exit code.
+#[allow(clippy::print_stderr)] // init reports a set-up failure to skillpkg on stderr
 fn helper(args: &[OsString]) -> Result<i32, String> {
     let (spec, command) = args.split_first().ok_or("no sandbox spec was given")?;
     let spec: Spec = spec
@@ -126,6 +128,7 @@ fn exit_code(status: libc::c_int) -> i32 {
 
 /// PID 1 of the new namespace: sets the sandbox up, runs the command,
 /// reaps what is orphaned meanwhile, and returns the command's exit code.
+#[allow(clippy::print_stderr)] // says why the command could not start, as a shell does
 fn init(spec: &Spec, command: &[OsString]) -> Result<i32, String> {
     sys::die_with_parent();
     let root = Path::new("/");

@@ -393,6 +393,7 @@ fn open_regular_with_metadata(path: &Path) -> std::io::Result<(std::fs::File, st
 }
 
 #[cfg(test)]
+#[allow(clippy::print_stderr)] // tests say when they skip
 mod tests {
     use super::*;
 

@@ -1,5 +1,7 @@
 //! Integration tests: they drive the built `skillpkg` binary.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // tests say when they skip; benches print their tables
+
 mod archives;
 mod commands;
 mod common;
