@@ -23,6 +23,7 @@ pub mod embedded;
 pub mod env_vars;
 pub mod eval;
 pub mod fsutil;
+pub mod git;
 pub mod hint;
 pub mod index;
 pub mod manifest;

@@ -553,10 +553,10 @@ impl LocalSkills {
 }
 
 /// The folders below `source` holding a `SKILL.md`, searched as `npx
-/// skills` and git sources are (`index::git::discover`: as deep, skipping
+/// skills` and git sources are (`git::discover`: as deep, skipping
 /// the same folders), at most 100,000 entries wide, following no links.
 fn skills_below(source: &Path) -> Vec<(Option<String>, PathBuf)> {
-    use crate::index::git::discover::{MAX_DEPTH, SKIPPED};
+    use crate::git::discover::{MAX_DEPTH, SKIPPED};
     let walk = walkdir::WalkDir::new(source)
         .follow_links(false)
         .max_depth(MAX_DEPTH + 1)

@@ -106,14 +106,9 @@ fn moved_git_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated
         if pinned_to_commit {
             continue;
         }
-        let (_, now) = crate::index::git::fetch_commit(
-            &origin.url,
-            origin.rev.as_deref(),
-            None,
-            &dirs.cache,
-            false,
-        )
-        .with_context(|| format!("could not check {} for {}", origin.url, skill.name))?;
+        let (_, now) =
+            crate::git::fetch_commit(&origin.url, origin.rev.as_deref(), None, &dirs.cache, false)
+                .with_context(|| format!("could not check {} for {}", origin.url, skill.name))?;
         if now.to_string() != *commit {
             moved.push(Outdated {
                 name: skill.name.clone(),

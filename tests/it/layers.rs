@@ -27,6 +27,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("resolve", 2),
     ("project", 2),
     ("roots", 2),
+    ("git", 2),
     ("index", 3),
     ("sandbox", 3),
     ("ops", 4),

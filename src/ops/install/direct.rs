@@ -152,10 +152,10 @@ pub(crate) fn prepare(
                 } if *locked_origin == origin => Some(commit.as_str()),
                 _ => None,
             });
-            let (repo, commit) = crate::index::git::fetch_commit(url, rev, pinned, cache, offline)
+            let (repo, commit) = crate::git::fetch_commit(url, rev, pinned, cache, offline)
                 .with_context(|| format!("'{name}': could not get {shown}"))?;
             let exported = checkout.path().join("skill");
-            crate::index::git::export_tree(&repo, commit, subdir, &exported)
+            crate::git::export_tree(&repo, commit, subdir, &exported)
                 .with_context(|| format!("'{name}': could not read {shown} at {commit}"))?;
             let shown_origin = match subdir {
                 Some(subdir) => format!("folder '{subdir}' of {shown} at {commit}"),

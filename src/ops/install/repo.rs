@@ -1,5 +1,5 @@
 //! Whole repositories: the skills a git repository holds, found where
-//! agents look (see [`crate::index::git::discover`]), listed, and added
+//! agents look (see [`crate::git::discover`]), listed, and added
 //! in one command, each under its own `name`, all at one commit.
 
 use std::path::Path;
@@ -7,8 +7,8 @@ use std::path::Path;
 use anyhow::{Context as _, bail};
 use serde::Serialize;
 
+use crate::git::discover::{read_skill_md, skill_folders};
 use crate::hint::Hinted;
-use crate::index::git::discover::{read_skill_md, skill_folders};
 
 /// One skill of a repository.
 #[derive(Debug, Clone, Serialize)]
@@ -56,9 +56,8 @@ pub fn list_repo(
     scratch: &Path,
 ) -> anyhow::Result<RepoListing> {
     let (shown, _) = crate::net::split_credentials(request.url)?;
-    let (repo, commit) =
-        crate::index::git::fetch_commit(request.url, request.rev, None, cache, offline)
-            .with_context(|| format!("could not get {shown}"))?;
+    let (repo, commit) = crate::git::fetch_commit(request.url, request.rev, None, cache, offline)
+        .with_context(|| format!("could not get {shown}"))?;
     let folders = match request.subdir {
         Some(subdir) => vec![subdir.trim_matches('/').to_string()],
         None => skill_folders(&repo, commit, &shown)?,

@@ -29,7 +29,7 @@ pub(super) const SKILL_BUDGET: Budget = Budget {
 };
 
 /// An index checked out from git: many packages, each archive bounded.
-pub(super) const INDEX_BUDGET: Budget = Budget {
+pub(crate) const INDEX_BUDGET: Budget = Budget {
     entries: 200_000,
     bytes: 4 * 1024 * 1024 * 1024,
     file_bytes: 256 * 1024 * 1024,
@@ -37,7 +37,7 @@ pub(super) const INDEX_BUDGET: Budget = Budget {
 
 /// Walks `tree` (of commit `commit`, from `origin`) within `budget`,
 /// refusing names a checkout could trip on, links, and submodules.
-pub(super) fn survey(
+pub(crate) fn survey(
     repo: &Repository,
     tree: &git2::Tree<'_>,
     budget: Budget,

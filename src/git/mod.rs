@@ -1,0 +1,16 @@
+//! All git code: fetching a repository's commit into the cache, reading
+//! its trees within a budget, finding the skills it holds, committing and
+//! pushing, on git2 (libgit2). Git indexes ([`crate::index`]) and git
+//! skills ([`crate::ops`]) are built on it.
+
+pub mod discover;
+mod fetch;
+mod fetch_error;
+mod push;
+pub mod tree;
+
+pub(crate) use fetch::{callbacks, local_repository};
+pub use fetch::{fetch_commit, git_url};
+pub use push::DEFAULT_BRANCH;
+pub(crate) use push::{clean_untracked, commit_all, push, remote_branch};
+pub use tree::{Budget, export_tree};
