@@ -23,6 +23,7 @@ mod repos;
 mod roots;
 mod sample_index;
 mod sandbox;
+mod search;
 mod server;
 mod signatures;
 mod threats;
