@@ -175,6 +175,13 @@ fn check(dir: &Path, problems: &mut Vec<Problem>) -> Option<Parsed> {
         skill_md,
         frontmatter,
         body,
+        // The frontmatter's lines are the file's: it starts on line 1,
+        // right after the opening `---`.
+        description_line: yaml
+            .lines()
+            .position(|line| line.starts_with("description:"))
+            .map(|i| i + 1),
+        body_line: text[..close].matches('\n').count() + 1,
     })
 }
 

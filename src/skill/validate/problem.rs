@@ -41,4 +41,9 @@ pub struct Parsed {
     pub frontmatter: StrictValue,
     /// The body, after the closing delimiter.
     pub body: String,
+    /// The 1-based line of the file where the `description` key is.
+    pub description_line: Option<usize>,
+    /// The 1-based line of the file where the body starts (the closing
+    /// delimiter's, whose rest is the body's first line).
+    pub body_line: usize,
 }
