@@ -403,16 +403,10 @@ fn ask_to_trust(
 /// per item, each escaped; the skill's patterns strongest last, right
 /// before the question.
 fn ask_about_call(request: &ApprovalRequest) -> Option<Answer> {
-    let mut lines = match (request.tool, request.input["command"].as_str()) {
-        ("shell", Some(line)) => std::iter::once("Allow shell to run:".to_string())
-            .chain(
-                crate::agent::tools::command_line::describe(line)
-                    .into_iter()
-                    .map(|command| format!("  {command}")),
-            )
-            .collect(),
-        (tool, _) => vec![format!("Allow {tool} {}", request.input)],
-    };
+    let shown = crate::agent::tools::approval::show(request.tool, request.input);
+    let mut lines: Vec<String> = std::iter::once(shown.heading)
+        .chain(shown.items.iter().map(|item| format!("  {item}")))
+        .collect();
     let choices = match request.skill {
         Some((name, unapproved)) => {
             lines.push(format!(
@@ -453,24 +447,37 @@ fn report_ending(
             ));
             Ok(ExitStatus::Failure)
         }
-        Ending::NeedsApproval { tool, skill } => {
+        Ending::NeedsApproval {
+            tool,
+            skill,
+            allow,
+            not_exact,
+        } => {
             let mut error = Hinted::new(format!(
                 "the model called {tool}, which needs approval, and there is no terminal to ask"
             ));
             if let Some(skill) = skill {
                 error = error.hint(grant_hint(skill, survey));
             }
-            context.printer.error(&anyhow::anyhow!(
-                error
-                    .hint(format!(
-                        "re-run with approval: {}",
-                        rerun_with(&["--allow-tool", tool], task)
-                    ))
-                    .hint(format!(
-                        "or approve every tool: {}",
-                        rerun_with(&["--yes"], task)
-                    ))
-            ));
+            let rerun = match not_exact {
+                None => {
+                    let flags: Vec<&str> = allow
+                        .iter()
+                        .flat_map(|pattern| ["--allow-tool", pattern.as_str()])
+                        .collect();
+                    format!("re-run with approval: {}", rerun_with(&flags, task))
+                }
+                Some(why) => format!(
+                    "no grant short of every {tool} call covers it ({why}); to allow every {tool} call: {}",
+                    rerun_with(&["--allow-tool", tool], task)
+                ),
+            };
+            context
+                .printer
+                .error(&anyhow::anyhow!(error.hint(rerun).hint(format!(
+                    "or approve every tool: {}",
+                    rerun_with(&["--yes"], task)
+                ))));
             Ok(ExitStatus::Failure)
         }
         Ending::Refused { tool } => {
@@ -486,19 +493,6 @@ fn report_ending(
             ));
             Ok(ExitStatus::Failure)
         }
-    }
-}
-
-/// `text` quoted for a POSIX shell (left as it is when nothing in it is
-/// special).
-fn shell_quote(text: &str) -> String {
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c));
-    match plain {
-        true => text.to_string(),
-        false => format!("'{}'", text.replace('\'', "'\\''")),
     }
 }
 
@@ -519,7 +513,10 @@ fn rerun_with(extra: &[&str], task: &str) -> String {
             .chain(std::iter::once(task.to_string()))
             .collect(),
     };
-    let quoted: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| crate::agent::tools::approval::shell_word(w))
+        .collect();
     format!("skillpkg {}", quoted.join(" "))
 }
 

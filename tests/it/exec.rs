@@ -371,6 +371,59 @@ fn without_a_terminal_a_call_needing_approval_fails_closed_with_the_rerun_comman
 }
 
 #[test]
+fn without_a_terminal_a_refused_command_is_named_in_the_grant_to_rerun_with() {
+    let ctx = TestContext::new();
+    let model = script(
+        &ctx,
+        "status",
+        json!({"turns": [
+            {"tool_calls": [{"name": "shell", "input": {"command": "echo one && ls -a"}}]},
+            {"text": "said: {{last_tool_result}}"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--model", &model, "status"]).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r"
+    error: the model called shell, which needs approval, and there is no terminal to ask
+    hint: re-run with approval: skillpkg exec --allow-tool 'shell(echo one:*)' --allow-tool 'shell(ls -a:*)' --model scripted:[TEMP]/status.json status
+    hint: or approve every tool: skillpkg exec --yes --model scripted:[TEMP]/status.json status
+    ");
+    // Those grants approve that call and no other.
+    let rerun = [
+        "--allow-tool",
+        "shell(echo one:*)",
+        "--allow-tool",
+        "shell(ls -a:*)",
+    ];
+    let ran = exec(&ctx, &[&rerun[..], &["--model", &model, "status"]].concat()).assert_ok();
+    assert!(ran.stdout.contains("one"), "{}", ran.stdout);
+    let other = script(
+        &ctx,
+        "other",
+        json!({"turns": [
+            {"tool_calls": [{"name": "shell", "input": {"command": "echo two && ls -a"}}]},
+            {"text": "said: {{last_tool_result}}"}
+        ]}),
+    );
+    exec(&ctx, &[&rerun[..], &["--model", &other, "status"]].concat()).assert_fails();
+
+    // A line no grant of single commands covers says so.
+    let redirect = script(
+        &ctx,
+        "redirect",
+        json!({"turns": [
+            {"tool_calls": [{"name": "shell", "input": {"command": "echo hi > out.txt"}}]},
+            {"text": "done"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--model", &redirect, "save"]).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r"
+    error: the model called shell, which needs approval, and there is no terminal to ask
+    hint: no grant short of every shell call covers it (`echo hi > out.txt` holds a redirection); to allow every shell call: skillpkg exec --allow-tool shell --model scripted:[TEMP]/redirect.json save
+    hint: or approve every tool: skillpkg exec --yes --model scripted:[TEMP]/redirect.json save
+    ");
+}
+
+#[test]
 fn a_model_that_never_stops_is_ended_by_each_budget() {
     let ctx = TestContext::new();
     let model = script(
@@ -652,7 +705,14 @@ fn on_a_terminal_a_call_needing_approval_is_asked_about() {
         "n\n",
     );
     assert!(!ok, "{shown}");
-    assert!(shown.contains("Allow write_file"), "{shown}");
+    // The file, its size and its lines, as every tool is shown: never
+    // the model's raw arguments.
+    insta::assert_snapshot!(prompt_in(&shown, "Allow write_file", "[y/N]"), @r"
+    Allow write_file to write:
+      out.txt (5 bytes, 1 line)
+      | hello
+    Allow it? [y/N]
+    ");
     assert!(shown.contains("you refused write_file"), "{shown}");
     assert!(!ctx.root().join("project/out.txt").exists());
     let (ok, shown) = in_terminal(
