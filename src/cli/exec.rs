@@ -163,9 +163,10 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         Some(answer)
     };
     let streaming = !args.json;
+    let mut transcript = super::printer::Transcript::default();
     let mut on_text = |text: &str| {
         if streaming {
-            print!("{}", super::printer::terminal_safe(text));
+            print!("{}", transcript.render(text));
             let _ = std::io::stdout().flush();
         }
     };
@@ -187,6 +188,9 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         );
     };
     let finished = exec(model.as_mut(), &skills, options, &mut on_text, &mut approve)?;
+    if streaming {
+        print!("{}", transcript.finish());
+    }
     if args.json {
         context.printer.json(&finished)?;
     } else if !finished.outcome.answer.is_empty() && !finished.outcome.answer.ends_with('\n') {

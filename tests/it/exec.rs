@@ -424,6 +424,39 @@ fn without_a_terminal_a_refused_command_is_named_in_the_grant_to_rerun_with() {
 }
 
 #[test]
+fn control_characters_a_model_quotes_show_as_a_user_expects_and_reach_it_as_they_are() {
+    let ctx = TestContext::new();
+    let model = script(
+        &ctx,
+        "pages",
+        json!({"turns": [
+            {"tool_calls": [{"name": "shell", "input": {
+                "command": "printf 'page 1\\fpage 2\\r\\nname\\tsize\\n\\033[31mred\\033[0m 10%%\\r50%%\\n'"
+            }}]},
+            {"text": "{{last_tool_result}}"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--yes", "--model", &model, "print"]).assert_ok();
+    insta::assert_snapshot!(out.stdout, @r"
+    exit status: 0
+    stdout:
+    page 1^Lpage 2
+    name	size
+    ^[[31mred^[[0m 10%^M50%
+    ");
+    // The model got the output as the command wrote it.
+    let log = audit(&ctx);
+    let output = events(&log, "tool_result")[0]["output"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        output.contains("page 1\u{c}page 2\r\nname\tsize\n\u{1b}[31mred\u{1b}[0m 10%\r50%\n"),
+        "{output:?}"
+    );
+}
+
+#[test]
 fn a_model_that_never_stops_is_ended_by_each_budget() {
     let ctx = TestContext::new();
     let model = script(
