@@ -416,7 +416,13 @@ fn ask_about_call(request: &ApprovalRequest) -> Option<Answer> {
             lines.push(format!(
                 "(skill '{name}' asks for this in its allowed-tools; 'a' approves its grants for good:)"
             ));
-            lines.extend(super::grants::pattern_lines(unapproved));
+            // Tools that only read run without approval: not listed.
+            let needing: Vec<String> = unapproved
+                .iter()
+                .filter(|p| crate::skill::tool_pattern::needs_approval(p))
+                .cloned()
+                .collect();
+            lines.extend(super::grants::pattern_lines(&needing));
             "[y/N/a]"
         }
         None => "[y/N]",

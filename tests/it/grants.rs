@@ -644,8 +644,6 @@ fn the_strongest_grant_is_shown_last_at_install_and_at_each_call() {
     Allow shell to run:
       1. echo granted
     (skill 'helper' asks for this in its allowed-tools; 'a' approves its grants for good:)
-      Read                     read files
-      Grep                     use grep
       Write                    write files in the workspace
       Bash(echo:*)             run shell commands that are `echo …`
       Bash                     run any shell command
@@ -681,8 +679,8 @@ fn the_strongest_grant_is_shown_last_at_install_and_at_each_call() {
     let listed = ctx.ok_in(&app, &["grants", "list"]);
     insta::assert_snapshot!(ctx.redact(&listed.stdout), @r"
     ops (project root, acme/ops in [TEMP]/app/skills.lock)
-      Read                     not approved  read files
-      Grep                     not approved  use grep
+      Read                     not needed    read files
+      Grep                     not needed    use grep
       Write                    not approved  write files in the workspace
       Bash(echo:*)             not approved  run shell commands that are `echo …`
       Bash                     not approved  run any shell command

@@ -390,6 +390,37 @@ mod tests {
     }
 
     #[test]
+    fn the_patterns_said_to_need_no_approval_grant_only_read_only_tools() {
+        let names = [
+            "Read",
+            "Write",
+            "Edit",
+            "MultiEdit",
+            "Bash",
+            "shell",
+            "Grep",
+            "grep",
+            "Glob",
+            "LS",
+            "list_dir",
+            "read_file",
+            "read_resource",
+            "write_file",
+            "run_script",
+            "use_skill",
+            "search_skills",
+        ];
+        for name in names {
+            let all_read_only = grants(name).iter().all(|g| READ_ONLY.contains(&g.tool));
+            assert_eq!(
+                !crate::skill::tool_pattern::needs_approval(name),
+                all_read_only,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
     fn exact_patterns_name_each_command_and_cover_just_the_call() {
         let exact = |line: &str| exact_patterns("shell", &json!({ "command": line }));
         assert_eq!(
