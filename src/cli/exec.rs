@@ -99,12 +99,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             max_tool_calls: args.max_tool_calls,
             max_tokens: args.max_tokens,
         },
-        catalog_budget: args.catalog_budget.or_else(|| {
-            manifest
-                .agent
-                .context_window
-                .map(|window| crate::agent::catalog::budget_for(Some(window)))
-        }),
+        catalog_budget: args.catalog_budget,
+        context_window: manifest.agent.context_window,
         timeout: Duration::from_secs(args.timeout),
         shadowed,
         grants: crate::ops::grants::approved(&survey),
@@ -309,15 +305,12 @@ fn print_dry_run(
     manifest: &crate::manifest::Manifest,
 ) -> anyhow::Result<ExitStatus> {
     let credentials = Credentials::new(Some(&context.dirs()?.config));
-    let spec = choose_model(
+    let (spec, window) = crate::agent::model::select::planned_model(
         args.model.as_deref(),
         manifest.agent.model.as_deref(),
         &credentials,
-    )
-    .ok();
-    let window = spec
-        .as_deref()
-        .and_then(|spec| crate::agent::model::select::context_window_of(spec, &context.cwd));
+        &context.cwd,
+    );
     let provider = spec
         .as_deref()
         .and_then(|s| s.split_once(':'))

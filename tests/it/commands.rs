@@ -143,6 +143,49 @@ fn prompt_hides_skills_the_model_may_not_invoke() {
 }
 
 #[test]
+fn prompt_task_fits_the_catalog_into_the_budget_exec_would_give_it() {
+    let ctx = TestContext::new();
+    for i in 0..20 {
+        let name = format!("tool-{i:02}");
+        let description = format!(
+            "Tool {i} works on reports in many ways. {}Use when reporting.",
+            "It does a lot. ".repeat(8)
+        );
+        write_skill(&ctx.project_root(), &name, &skill_md(&name, &description));
+    }
+    // The project's model reports a window of 10,000 tokens: 800 characters.
+    std::fs::write(
+        ctx.project.join("model.json"),
+        r#"{"turns": [{"text": "done"}], "context_window": 10000}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        ctx.project.join("skills.toml"),
+        "[agent]\nmodel = \"scripted:model.json\"\n",
+    )
+    .unwrap();
+    ctx.ok(&["trust", "--project"]);
+    let plan = ctx.ok(&["exec", "--dry-run", "--json", "write the report"]);
+    let plan: serde_json::Value = serde_json::from_str(&plan.stdout).unwrap();
+    assert_eq!(plan["catalog"]["budget"], 800);
+    let catalog = ctx.ok(&["prompt", "--task", "write the report"]).stdout;
+    assert!(
+        plan["system"]
+            .as_str()
+            .unwrap()
+            .ends_with(catalog.trim_end()),
+        "prompt --task prints the catalog exec builds:\n{catalog}\n{}",
+        plan["system"]
+    );
+    assert!(catalog.len() < 1_000, "{catalog}");
+    // --budget still sets it.
+    let wide = ctx
+        .ok(&["prompt", "--task", "write the report", "--budget", "8000"])
+        .stdout;
+    assert!(wide.len() > catalog.len());
+}
+
+#[test]
 fn usage_errors_exit_2_and_help_exits_0() {
     let ctx = TestContext::new();
     assert_eq!(ctx.run(&["frobnicate"]).status, 2);

@@ -116,6 +116,22 @@ pub fn open_model(
     }
 }
 
+/// The model a run would use (see [`choose_model`]) and its context
+/// window, without opening it: what `exec --dry-run` and `prompt --task`
+/// size the catalog by. `None`s when no model is configured.
+pub fn planned_model(
+    flag: Option<&str>,
+    manifest: Option<&str>,
+    credentials: &Credentials,
+    cwd: &Path,
+) -> (Option<String>, Option<usize>) {
+    let spec = choose_model(flag, manifest, credentials).ok();
+    let window = spec
+        .as_deref()
+        .and_then(|spec| context_window_of(spec, cwd));
+    (spec, window)
+}
+
 /// The context window of the model `spec` names, without opening a
 /// connection: from the table of known models, or a scripted model's file.
 pub fn context_window_of(spec: &str, cwd: &Path) -> Option<usize> {
