@@ -286,10 +286,12 @@ impl<'o> Session<'o> {
         let first = match parse_slash(input) {
             Some((name, args)) => {
                 let skill = skills.iter().find(|s| s.meta.name == name).ok_or_else(|| {
-                    anyhow::anyhow!(
-                        Hinted::new(format!("/{name}: there is no skill named '{name}'"))
-                            .hint("`skillpkg list` shows the skills")
-                    )
+                    let names = skills.iter().map(|s| s.meta.name.as_str());
+                    let error = Hinted::new(format!("/{name}: there is no skill named '{name}'"));
+                    anyhow::anyhow!(match crate::hint::did_you_mean(name, names) {
+                        Some(meant) => error.hint(format!("did you mean /{meant}?")),
+                        None => error.hint("`skillpkg list` shows the skills"),
+                    })
                 })?;
                 if !skill.meta.user_invocable() {
                     bail!(

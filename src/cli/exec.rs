@@ -523,9 +523,41 @@ fn rerun_with(extra: &[&str], task: &str) -> String {
     format!("skillpkg {}", quoted.join(" "))
 }
 
+/// What the REPL takes besides tasks, as `/help` lists it.
+const REPL_COMMANDS: [(&str, &str); 5] = [
+    ("/skills", "list the skills"),
+    (
+        "/<skill> [args]",
+        "start from that skill, with its arguments",
+    ),
+    ("/help", "list these commands"),
+    ("/exit", "leave (also /quit, or Ctrl-D)"),
+    ("<task>", "anything else is a task for the agent"),
+];
+
+/// The error for a REPL input `/word` that is neither a command nor a
+/// skill: the closest of them, and `/help`.
+fn unknown_command(input: &str, skills: &[&crate::skill::Skill]) -> Option<Hinted> {
+    let (name, _) = crate::agent::session::parse_slash(input)?;
+    if skills.iter().any(|s| s.meta.name == name) {
+        return None;
+    }
+    let commands = ["skills", "help", "exit", "quit"];
+    let names = commands
+        .into_iter()
+        .chain(skills.iter().map(|s| s.meta.name.as_str()));
+    let error = Hinted::new(format!("/{name} is no command and no skill"));
+    let error = match crate::hint::did_you_mean(name, names) {
+        Some(meant) => error.hint(format!("did you mean /{meant}?")),
+        None => error,
+    };
+    Some(error.hint("/help lists the commands, /skills the skills"))
+}
+
 /// The REPL: reads inputs (with line editing and a history kept in
 /// `.skillpkg/history`) until `/exit` or end of input; `/skills` lists
-/// the skills; `/name args` starts from a skill; anything else is a task.
+/// the skills, `/help` the commands; `/name args` starts from a skill;
+/// anything else is a task.
 /// The conversation carries on from one input to the next, and the skills
 /// are loaded afresh for each, so ones added or edited meanwhile are used.
 fn repl(
@@ -536,7 +568,7 @@ fn repl(
     approve: &mut crate::agent::run::Approver,
 ) -> anyhow::Result<ExitStatus> {
     let mut session = Session::start(model.id(), options)?;
-    eprintln!("skillpkg exec: type a task, /skills, /name args, or /exit");
+    eprintln!("skillpkg exec: type a task, /skills, /name args, /help, or /exit");
     // Line editing, and a history kept with the project's state.
     let history = options.state_dir.join("history");
     let mut editor = rustyline::DefaultEditor::new()?;
@@ -561,6 +593,12 @@ fn repl(
             _ => {}
         }
         let _ = editor.add_history_entry(input);
+        if input == "/help" {
+            for (command, what) in REPL_COMMANDS {
+                context.printer.data(format_args!("{command:24} {what}"));
+            }
+            continue;
+        }
         crate::agent::interrupt::reset();
         let loaded = super::load_skills(context)?;
         let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &*e.skill).collect();
@@ -572,6 +610,10 @@ fn repl(
                     skill.meta.catalog_description()
                 ));
             }
+            continue;
+        }
+        if let Some(unknown) = unknown_command(input, &skills) {
+            context.printer.error(&anyhow::anyhow!(unknown));
             continue;
         }
         match session.send(model, &skills, input, on_text, approve) {

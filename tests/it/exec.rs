@@ -571,6 +571,11 @@ fn user_only_skills_are_hidden_from_the_model_but_slash_invocable() {
     error: /nope: there is no skill named 'nope'
     hint: `skillpkg list` shows the skills
     ");
+    let out = exec(&ctx, &["--model", &done, "/deplyo x"]).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: /deplyo: there is no skill named 'deplyo'
+    hint: did you mean /deploy?
+    ");
 }
 
 #[test]
@@ -717,6 +722,43 @@ fn the_repl_keeps_the_conversation_and_picks_up_new_skills() {
     assert!(
         history.contains("/late tomorrow"),
         "the history is kept: {history}"
+    );
+}
+
+#[test]
+fn the_repl_points_unknown_commands_at_help() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "deploy",
+        &skill_md("deploy", "Deploys. Use when deploying."),
+    );
+    let model = script(&ctx, "idle", json!({"turns": [{"text": "ok"}]}));
+    let (ok, shown) = in_terminal_typing(
+        &ctx,
+        &ctx.project,
+        &format!("exec --model {model}"),
+        "> ",
+        &["/skils", "/nonexistent", "/help", "/exit"],
+    );
+    assert!(ok, "{shown}");
+    let shown = shown.replace("\r\n", "\n");
+    assert!(
+        shown.contains("error: /skils is no command and no skill\nhint: did you mean /skills?\nhint: /help lists the commands, /skills the skills\n"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("error: /nonexistent is no command and no skill\nhint: /help lists the commands, /skills the skills\n"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("/help                    list these commands"),
+        "{shown}"
+    );
+    assert_eq!(
+        events(&audit(&ctx), "end").len(),
+        0,
+        "no input reached the model"
     );
 }
 
