@@ -726,8 +726,13 @@ fn the_repl_keeps_the_conversation_and_picks_up_new_skills() {
 }
 
 #[test]
-fn the_repl_points_unknown_commands_at_help() {
+fn the_repl_says_each_load_warning_once_and_points_unknown_commands_at_help() {
     let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "broken",
+        "---\nname: broken\ndescription: [oops\n---\n",
+    );
     write_skill(
         &ctx.project_root(),
         "deploy",
@@ -739,9 +744,15 @@ fn the_repl_points_unknown_commands_at_help() {
         &ctx.project,
         &format!("exec --model {model}"),
         "> ",
-        &["/skils", "/nonexistent", "/help", "/exit"],
+        &["/skills", "/skils", "/nonexistent", "/help", "/exit"],
     );
     assert!(ok, "{shown}");
+    // Each input loads the skills afresh; the broken one is said once.
+    assert_eq!(
+        shown.matches("invalid YAML in frontmatter").count(),
+        1,
+        "{shown}"
+    );
     let shown = shown.replace("\r\n", "\n");
     assert!(
         shown.contains("error: /skils is no command and no skill\nhint: did you mean /skills?\nhint: /help lists the commands, /skills the skills\n"),

@@ -25,6 +25,7 @@ fn warning(file: &Path, rule: &'static str, message: impl Into<String>) -> Probl
     Problem {
         file: file.to_path_buf(),
         line: None,
+        column: None,
         rule,
         severity: Severity::Warning,
         message: message.into(),
