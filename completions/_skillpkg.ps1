@@ -342,8 +342,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;prompt' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--task', '--task', [CompletionResultType]::ParameterName, 'Rank the skills for this task and fit the catalog `exec` would build for it into --budget characters (XML only)')
-            [CompletionResult]::new('--budget', '--budget', [CompletionResultType]::ParameterName, 'The catalog''s budget in characters, with --task')
+            [CompletionResult]::new('--task', '--task', [CompletionResultType]::ParameterName, 'Rank the skills for this task and fit the catalog `exec` would build for it into its budget (XML only)')
+            [CompletionResult]::new('--budget', '--budget', [CompletionResultType]::ParameterName, 'The catalog''s budget in characters, with --task (default: exec''s, 2% of the configured model''s context window)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')

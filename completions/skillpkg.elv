@@ -310,8 +310,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;prompt'= {
             cand --format 'Output format'
-            cand --task 'Rank the skills for this task and fit the catalog `exec` would build for it into --budget characters (XML only)'
-            cand --budget 'The catalog''s budget in characters, with --task'
+            cand --task 'Rank the skills for this task and fit the catalog `exec` would build for it into its budget (XML only)'
+            cand --budget 'The catalog''s budget in characters, with --task (default: exec''s, 2% of the configured model''s context window)'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'

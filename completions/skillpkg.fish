@@ -195,8 +195,8 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand show" -s v -l verbose 
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand show" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -l format -d 'Output format' -r -f -a "xml\t'The reference `<available_skills>` block'
 markdown\t'A Markdown list'"
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -l task -d 'Rank the skills for this task and fit the catalog `exec` would build for it into --budget characters (XML only)' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -l budget -d 'The catalog\'s budget in characters, with --task' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -l task -d 'Rank the skills for this task and fit the catalog `exec` would build for it into its budget (XML only)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -l budget -d 'The catalog\'s budget in characters, with --task (default: exec\'s, 2% of the configured model\'s context window)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand prompt" -s h -l help -d 'Print help (see more with \'--help\')'

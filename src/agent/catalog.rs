@@ -25,6 +25,19 @@ pub fn budget_for(context_window: Option<usize>) -> usize {
     context_window.map_or(DEFAULT_BUDGET, |tokens| tokens * 4 / 50)
 }
 
+/// The catalog's budget for a run, one rule for `exec` (and its
+/// `--dry-run`) and `prompt --task`: `explicit` (`--catalog-budget`,
+/// `--budget`), else 2% of the context window the project configures
+/// (`[agent] context_window`), else of the model's, else
+/// [`DEFAULT_BUDGET`].
+pub fn resolve_budget(
+    explicit: Option<usize>,
+    configured_window: Option<usize>,
+    model_window: Option<usize>,
+) -> usize {
+    explicit.unwrap_or_else(|| budget_for(configured_window.or(model_window)))
+}
+
 /// One skill's place in the catalog.
 #[derive(Debug, Clone, Serialize)]
 pub struct CatalogEntry {
@@ -458,5 +471,9 @@ mod tests {
     fn the_budget_is_two_percent_of_the_context() {
         assert_eq!(budget_for(Some(200_000)), 16_000);
         assert_eq!(budget_for(None), DEFAULT_BUDGET);
+        assert_eq!(resolve_budget(Some(500), Some(1_000), Some(2_000)), 500);
+        assert_eq!(resolve_budget(None, Some(100_000), Some(200_000)), 8_000);
+        assert_eq!(resolve_budget(None, None, Some(200_000)), 16_000);
+        assert_eq!(resolve_budget(None, None, None), DEFAULT_BUDGET);
     }
 }

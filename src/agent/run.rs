@@ -53,6 +53,13 @@ pub enum Ending {
         /// The active skill whose unapproved `allowed-tools` ask for it.
         #[serde(skip_serializing_if = "Option::is_none")]
         skill: Option<String>,
+        /// The `--allow-tool` patterns that would approve just this call
+        /// ([`super::tools::policy::exact_patterns`]); none when no
+        /// pattern short of the whole tool would.
+        allow: Vec<String>,
+        /// Why no pattern short of the whole tool would approve it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        not_exact: Option<String>,
     },
     /// The user refused a call at the prompt.
     Refused {
@@ -367,7 +374,16 @@ impl Run<'_, '_> {
                     "approval",
                     json!({"tool": tool, "decision": "needs approval, and there is no terminal to ask"}),
                 );
-                Err(Ending::NeedsApproval { tool, skill })
+                let (allow, not_exact) = match super::tools::policy::exact_patterns(&tool, input) {
+                    Ok(patterns) => (patterns, None),
+                    Err(why) => (Vec::new(), Some(why)),
+                };
+                Err(Ending::NeedsApproval {
+                    tool,
+                    skill,
+                    allow,
+                    not_exact,
+                })
             }
         }
     }

@@ -46,8 +46,12 @@ pub struct ExecOptions<'a> {
     pub policy: Policy,
     /// Limits.
     pub budgets: Budgets,
-    /// The catalog's budget in characters (default: from the model's context).
+    /// The catalog's budget in characters, when given (default: from the
+    /// context window, see [`catalog::resolve_budget`]).
     pub catalog_budget: Option<usize>,
+    /// The context window the project configures (`[agent]
+    /// context_window`), which wins over the model's.
+    pub context_window: Option<usize>,
     /// How long a script or shell command may run.
     pub timeout: Duration,
     /// Names whose skill in a lower root is hidden by a higher one.
@@ -101,9 +105,11 @@ pub fn dry_run(
     context_window: Option<usize>,
     provider: Option<&str>,
 ) -> anyhow::Result<DryRun> {
-    let budget = options
-        .catalog_budget
-        .unwrap_or_else(|| catalog::budget_for(context_window));
+    let budget = catalog::resolve_budget(
+        options.catalog_budget,
+        options.context_window,
+        context_window,
+    );
     let catalog = catalog::build(&listed(skills), options.task, budget);
     let toolbox = Toolbox::new(options.workspace, skills)?;
     let system = system_prompt(toolbox.workspace(), &catalog);
@@ -245,9 +251,11 @@ impl<'o> Session<'o> {
         approve: &mut Approver,
     ) -> anyhow::Result<Outcome> {
         let options = self.options;
-        let budget = options
-            .catalog_budget
-            .unwrap_or_else(|| catalog::budget_for(model.context_window()));
+        let budget = catalog::resolve_budget(
+            options.catalog_budget,
+            options.context_window,
+            model.context_window(),
+        );
         let catalog = catalog::build(&listed(skills), input, budget);
         let mut toolbox = Toolbox::new(options.workspace, skills)?;
         toolbox.protect_roots(&options.skill_roots);
@@ -269,10 +277,12 @@ impl<'o> Session<'o> {
         let first = match parse_slash(input) {
             Some((name, args)) => {
                 let skill = skills.iter().find(|s| s.meta.name == name).ok_or_else(|| {
-                    anyhow::anyhow!(
-                        Hinted::new(format!("/{name}: there is no skill named '{name}'"))
-                            .hint("`skillpkg list` shows the skills")
-                    )
+                    let names = skills.iter().map(|s| s.meta.name.as_str());
+                    let error = Hinted::new(format!("/{name}: there is no skill named '{name}'"));
+                    anyhow::anyhow!(match crate::hint::did_you_mean(name, names) {
+                        Some(meant) => error.hint(format!("did you mean /{meant}?")),
+                        None => error.hint("`skillpkg list` shows the skills"),
+                    })
                 })?;
                 if !skill.meta.user_invocable() {
                     bail!(
@@ -345,6 +355,7 @@ mod tests {
             policy: Policy::default(),
             budgets: Budgets::default(),
             catalog_budget: None,
+            context_window: None,
             timeout: Duration::from_secs(1),
             shadowed: Vec::new(),
             skill_roots: Vec::new(),

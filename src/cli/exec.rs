@@ -99,12 +99,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             max_tool_calls: args.max_tool_calls,
             max_tokens: args.max_tokens,
         },
-        catalog_budget: args.catalog_budget.or_else(|| {
-            manifest
-                .agent
-                .context_window
-                .map(|window| crate::agent::catalog::budget_for(Some(window)))
-        }),
+        catalog_budget: args.catalog_budget,
+        context_window: manifest.agent.context_window,
         timeout: Duration::from_secs(args.timeout),
         shadowed,
         grants: crate::ops::consent::grants::approved(&survey),
@@ -163,9 +159,10 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         Some(answer)
     };
     let streaming = !args.json;
+    let mut transcript = super::printer::Transcript::default();
     let mut on_text = |text: &str| {
         if streaming {
-            print!("{}", super::printer::terminal_safe(text));
+            print!("{}", transcript.render(text));
             let _ = std::io::stdout().flush();
         }
     };
@@ -187,6 +184,9 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         );
     };
     let finished = exec(model.as_mut(), &skills, options, &mut on_text, &mut approve)?;
+    if streaming {
+        print!("{}", transcript.finish());
+    }
     if args.json {
         context.printer.json(&finished)?;
     } else if !finished.outcome.answer.is_empty() && !finished.outcome.answer.ends_with('\n') {
@@ -305,15 +305,12 @@ fn print_dry_run(
     manifest: &crate::manifest::Manifest,
 ) -> anyhow::Result<ExitStatus> {
     let credentials = Credentials::new(Some(&context.dirs()?.config));
-    let spec = choose_model(
+    let (spec, window) = crate::agent::model::select::planned_model(
         args.model.as_deref(),
         manifest.agent.model.as_deref(),
         &credentials,
-    )
-    .ok();
-    let window = spec
-        .as_deref()
-        .and_then(|spec| crate::agent::model::select::context_window_of(spec, &context.cwd));
+        &context.cwd,
+    );
     let provider = spec
         .as_deref()
         .and_then(|s| s.split_once(':'))
@@ -403,22 +400,22 @@ fn ask_to_trust(
 /// per item, each escaped; the skill's patterns strongest last, right
 /// before the question.
 fn ask_about_call(request: &ApprovalRequest) -> Option<Answer> {
-    let mut lines = match (request.tool, request.input["command"].as_str()) {
-        ("shell", Some(line)) => std::iter::once("Allow shell to run:".to_string())
-            .chain(
-                crate::agent::tools::command_line::describe(line)
-                    .into_iter()
-                    .map(|command| format!("  {command}")),
-            )
-            .collect(),
-        (tool, _) => vec![format!("Allow {tool} {}", request.input)],
-    };
+    let shown = crate::agent::tools::approval::show(request.tool, request.input);
+    let mut lines: Vec<String> = std::iter::once(shown.heading)
+        .chain(shown.items.iter().map(|item| format!("  {item}")))
+        .collect();
     let choices = match request.skill {
         Some((name, unapproved)) => {
             lines.push(format!(
                 "(skill '{name}' asks for this in its allowed-tools; 'a' approves its grants for good:)"
             ));
-            lines.extend(super::grants::pattern_lines(unapproved));
+            // Tools that only read run without approval: not listed.
+            let needing: Vec<String> = unapproved
+                .iter()
+                .filter(|p| crate::skill::tool_pattern::needs_approval(p))
+                .cloned()
+                .collect();
+            lines.extend(super::grants::pattern_lines(&needing));
             "[y/N/a]"
         }
         None => "[y/N]",
@@ -453,24 +450,37 @@ fn report_ending(
             ));
             Ok(ExitStatus::Failure)
         }
-        Ending::NeedsApproval { tool, skill } => {
+        Ending::NeedsApproval {
+            tool,
+            skill,
+            allow,
+            not_exact,
+        } => {
             let mut error = Hinted::new(format!(
                 "the model called {tool}, which needs approval, and there is no terminal to ask"
             ));
             if let Some(skill) = skill {
                 error = error.hint(grant_hint(skill, survey));
             }
-            context.printer.error(&anyhow::anyhow!(
-                error
-                    .hint(format!(
-                        "re-run with approval: {}",
-                        rerun_with(&["--allow-tool", tool], task)
-                    ))
-                    .hint(format!(
-                        "or approve every tool: {}",
-                        rerun_with(&["--yes"], task)
-                    ))
-            ));
+            let rerun = match not_exact {
+                None => {
+                    let flags: Vec<&str> = allow
+                        .iter()
+                        .flat_map(|pattern| ["--allow-tool", pattern.as_str()])
+                        .collect();
+                    format!("re-run with approval: {}", rerun_with(&flags, task))
+                }
+                Some(why) => format!(
+                    "no grant short of every {tool} call covers it ({why}); to allow every {tool} call: {}",
+                    rerun_with(&["--allow-tool", tool], task)
+                ),
+            };
+            context
+                .printer
+                .error(&anyhow::anyhow!(error.hint(rerun).hint(format!(
+                    "or approve every tool: {}",
+                    rerun_with(&["--yes"], task)
+                ))));
             Ok(ExitStatus::Failure)
         }
         Ending::Refused { tool } => {
@@ -486,19 +496,6 @@ fn report_ending(
             ));
             Ok(ExitStatus::Failure)
         }
-    }
-}
-
-/// `text` quoted for a POSIX shell (left as it is when nothing in it is
-/// special).
-fn shell_quote(text: &str) -> String {
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c));
-    match plain {
-        true => text.to_string(),
-        false => format!("'{}'", text.replace('\'', "'\\''")),
     }
 }
 
@@ -519,13 +516,48 @@ fn rerun_with(extra: &[&str], task: &str) -> String {
             .chain(std::iter::once(task.to_string()))
             .collect(),
     };
-    let quoted: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| crate::agent::tools::approval::shell_word(w))
+        .collect();
     format!("skillpkg {}", quoted.join(" "))
+}
+
+/// What the REPL takes besides tasks, as `/help` lists it.
+const REPL_COMMANDS: [(&str, &str); 5] = [
+    ("/skills", "list the skills"),
+    (
+        "/<skill> [args]",
+        "start from that skill, with its arguments",
+    ),
+    ("/help", "list these commands"),
+    ("/exit", "leave (also /quit, or Ctrl-D)"),
+    ("<task>", "anything else is a task for the agent"),
+];
+
+/// The error for a REPL input `/word` that is neither a command nor a
+/// skill: the closest of them, and `/help`.
+fn unknown_command(input: &str, skills: &[&crate::skill::Skill]) -> Option<Hinted> {
+    let (name, _) = crate::agent::session::parse_slash(input)?;
+    if skills.iter().any(|s| s.meta.name == name) {
+        return None;
+    }
+    let commands = ["skills", "help", "exit", "quit"];
+    let names = commands
+        .into_iter()
+        .chain(skills.iter().map(|s| s.meta.name.as_str()));
+    let error = Hinted::new(format!("/{name} is no command and no skill"));
+    let error = match crate::hint::did_you_mean(name, names) {
+        Some(meant) => error.hint(format!("did you mean /{meant}?")),
+        None => error,
+    };
+    Some(error.hint("/help lists the commands, /skills the skills"))
 }
 
 /// The REPL: reads inputs (with line editing and a history kept in
 /// `.skillpkg/history`) until `/exit` or end of input; `/skills` lists
-/// the skills; `/name args` starts from a skill; anything else is a task.
+/// the skills, `/help` the commands; `/name args` starts from a skill;
+/// anything else is a task.
 /// The conversation carries on from one input to the next, and the skills
 /// are loaded afresh for each, so ones added or edited meanwhile are used.
 fn repl(
@@ -536,7 +568,7 @@ fn repl(
     approve: &mut crate::agent::run::Approver,
 ) -> anyhow::Result<ExitStatus> {
     let mut session = Session::start(model.id(), options)?;
-    eprintln!("skillpkg exec: type a task, /skills, /name args, or /exit");
+    eprintln!("skillpkg exec: type a task, /skills, /name args, /help, or /exit");
     // Line editing, and a history kept with the project's state.
     let history = options.state_dir.join("history");
     let mut editor = rustyline::DefaultEditor::new()?;
@@ -561,6 +593,12 @@ fn repl(
             _ => {}
         }
         let _ = editor.add_history_entry(input);
+        if input == "/help" {
+            for (command, what) in REPL_COMMANDS {
+                context.printer.data(format_args!("{command:24} {what}"));
+            }
+            continue;
+        }
         crate::agent::interrupt::reset();
         let loaded = super::load_skills(context)?;
         let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &*e.skill).collect();
@@ -572,6 +610,10 @@ fn repl(
                     skill.meta.catalog_description()
                 ));
             }
+            continue;
+        }
+        if let Some(unknown) = unknown_command(input, &skills) {
+            context.printer.error(&anyhow::anyhow!(unknown));
             continue;
         }
         match session.send(model, &skills, input, on_text, approve) {

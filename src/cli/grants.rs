@@ -1,7 +1,7 @@
 //! `skillpkg grants list|approve|revoke`
 
 use crate::ops::consent::grants::{Keeper, SkillGrants};
-use crate::skill::tool_pattern::strongest_last;
+use crate::skill::tool_pattern::{needs_approval, strongest_last};
 
 use super::{Context, ExitStatus};
 
@@ -78,7 +78,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
 }
 
 /// One block per skill: where its approval is kept, then each pattern,
-/// approved or not, in plain words, the strongest last. Every line is
+/// approved, not approved, or not needed (tools that only read run
+/// without approval), in plain words, the strongest last. Every line is
 /// escaped to stay one line.
 fn list(context: &Context, survey: &[SkillGrants]) {
     if survey.is_empty() {
@@ -99,6 +100,7 @@ fn list(context: &Context, survey: &[SkillGrants]) {
         strongest_last(&mut asks);
         for pattern in asks {
             let state = match skill.approved.iter().any(|p| p == pattern) {
+                _ if !needs_approval(pattern) => "not needed",
                 true => "approved",
                 false => "not approved",
             };

@@ -146,6 +146,9 @@ pub struct Context {
     dirs: Option<Dirs>,
     /// Whether the project's manifest was checked for unknown keys.
     manifest_checked: bool,
+    /// What loading skills warned about already: said once a run, however
+    /// often the skills are loaded again (the REPL reloads them each input).
+    load_warnings: std::collections::HashSet<String>,
 }
 
 /// `--json` and `--global`, for the commands that report on a project's lock.
@@ -262,6 +265,7 @@ pub fn main() -> ExitCode {
         cwd,
         dirs: None,
         manifest_checked: false,
+        load_warnings: std::collections::HashSet::new(),
     };
     let status = match run(cli.command, &mut context) {
         Ok(status) => status,
@@ -312,32 +316,36 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
 
 /// Loads the skill set and reports every skipped skill as a warning.
 fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::LoadedSkills> {
+    load_skills_but_for(context, None)
+}
+
+/// [`load_skills`], saying nothing of a skipped folder named `quiet`: the
+/// caller reports it (`show` of that name). Each warning is said once a
+/// run.
+fn load_skills_but_for(
+    context: &mut Context,
+    quiet: Option<&str>,
+) -> anyhow::Result<crate::ops::skills::LoadedSkills> {
     let cwd = context.cwd.clone();
     let loaded = crate::ops::skills::load_skills(&cwd, context.dirs()?)?;
     if let Some(found) = &loaded.manifest_dir {
         context.check_manifest(&crate::project::Project::at(found));
     }
-    let printer = context.printer;
-    for warning in &loaded.warnings {
-        printer.warn(warning);
-    }
-    for skipped in &loaded.set.skipped {
-        printer.warn(format_args!(
-            "skipped {}: [{}] {}",
-            skipped.dir.display(),
-            skipped.rule,
-            skipped.message
-        ));
-    }
+    let mut warnings: Vec<String> = loaded.warnings.clone();
+    warnings.extend(
+        loaded
+            .set
+            .skipped
+            .iter()
+            .filter(|s| quiet.is_none() || s.dir.file_name() != quiet.map(std::ffi::OsStr::new))
+            .map(|skipped| format!("skipped {}", skipped.describe())),
+    );
     // What speaks of the user's safety (a skill anyone on the machine
     // could have changed, a grant dropped as unsafe) is always said.
     let security = |warning: &String| crate::skill::load::is_security_warning(warning);
     for entry in loaded.set.all() {
         for warning in entry.skill.warnings.iter().filter(|w| security(w)) {
-            printer.warn(format_args!(
-                "{}: {warning}",
-                entry.skill.skill_md.display()
-            ));
+            warnings.push(format!("{}: {warning}", entry.skill.skill_md.display()));
         }
     }
     // Skills that load in spite of breaking the specification's rules:
@@ -348,13 +356,10 @@ fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::Load
         .iter()
         .filter(|entry| entry.skill.warnings.iter().any(|w| !security(w)))
         .collect();
-    if printer.is_verbose() {
+    if context.printer.is_verbose() {
         for entry in &with_warnings {
             for warning in entry.skill.warnings.iter().filter(|w| !security(w)) {
-                printer.warn(format_args!(
-                    "{}: {warning}",
-                    entry.skill.skill_md.display()
-                ));
+                warnings.push(format!("{}: {warning}", entry.skill.skill_md.display()));
             }
         }
     } else if let [only] = with_warnings.as_slice() {
@@ -363,16 +368,21 @@ fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::Load
             .skill_md
             .parent()
             .unwrap_or(std::path::Path::new("."));
-        printer.warn(format_args!(
+        warnings.push(format!(
             "{} loads with warnings; `skillpkg validate {}` shows them",
             only.skill.meta.name,
             dir.display()
         ));
     } else if !with_warnings.is_empty() {
-        printer.warn(format_args!(
+        warnings.push(format!(
             "{} skills load with warnings; -v lists them, and `skillpkg validate <folder>` explains each",
             with_warnings.len()
         ));
+    }
+    for warning in warnings {
+        if context.load_warnings.insert(warning.clone()) {
+            context.printer.warn(warning);
+        }
     }
     Ok(loaded)
 }

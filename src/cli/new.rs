@@ -27,7 +27,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     context.printer.status(
         "Next",
         format_args!(
-            "edit {} then run `skillpkg validate {}`",
+            "edit {} then run `skillpkg validate --strict {}`, which points at the placeholder text left",
             dir.join("SKILL.md").display(),
             dir.display()
         ),

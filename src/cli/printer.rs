@@ -191,6 +191,55 @@ pub(super) fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
     })
 }
 
+/// Renders the text a run streams (the model's answer, and what it quotes
+/// of tool output) for a terminal, as a user reading it expects: newlines
+/// and tabs as they are, a CR LF pair as a newline, every other control
+/// character in caret notation (`^L` for a form feed, `^[` for the escape
+/// that starts a colour sequence, `^M` for a lone carriage return, `^?`
+/// for DEL), C1 controls and bidirectional marks as `\u{9b}`. What the
+/// text holds stays visible and nothing in it can rewrite the terminal.
+/// Only what is shown changes: the model and the audit log get the text
+/// as it is.
+#[derive(Debug, Default)]
+pub(super) struct Transcript {
+    /// A carriage return ended the last piece: a newline may follow.
+    pending_cr: bool,
+}
+
+impl Transcript {
+    /// `piece`, the next part of the stream, as it is shown.
+    pub(super) fn render(&mut self, piece: &str) -> String {
+        let mut shown = String::with_capacity(piece.len());
+        for c in piece.chars() {
+            if std::mem::take(&mut self.pending_cr) && c != '\n' {
+                shown.push_str("^M");
+            }
+            match c {
+                '\n' | '\t' => shown.push(c),
+                '\r' => self.pending_cr = true,
+                '\u{0}'..='\u{1f}' => {
+                    shown.push('^');
+                    shown.push(char::from(b'@' + c as u8));
+                }
+                '\u{7f}' => shown.push_str("^?"),
+                c if c.is_control() || crate::skill::chars::is_bidi_mark(c) => {
+                    shown.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+                }
+                c => shown.push(c),
+            }
+        }
+        shown
+    }
+
+    /// What is left to show when the stream ends.
+    pub(super) fn finish(&mut self) -> &'static str {
+        match std::mem::take(&mut self.pending_cr) {
+            true => "^M",
+            false => "",
+        }
+    }
+}
+
 /// `text` made safe to show as one item on one line: what
 /// [`terminal_safe`] escapes, and line breaks, tabs and the Unicode line
 /// and paragraph separators too, so that no item of a prompt or a list
@@ -289,6 +338,30 @@ mod safety {
             super::one_line_safe("Read(a\n\tb\u{2028})\u{1b}"),
             "Read(a\\u{a}\\u{9}b\\u{2028})\\u{1b}"
         );
+    }
+}
+
+#[cfg(test)]
+mod transcript {
+    use super::Transcript;
+
+    #[test]
+    fn controls_show_in_caret_notation_and_newlines_and_tabs_stay() {
+        let mut t = Transcript::default();
+        let shown = t.render("page 1\u{c}page 2\r\nname\tsize\n\u{1b}[31mred\u{1b}[0m\u{7f}\u{0}");
+        assert_eq!(shown, "page 1^Lpage 2\nname\tsize\n^[[31mred^[[0m^?^@");
+        assert_eq!(t.finish(), "");
+        // A lone carriage return (a progress line redrawn) shows; C1
+        // controls and bidirectional marks are written out.
+        assert_eq!(
+            t.render("10%\r50%\u{9b}2J\u{202e}x"),
+            "10%^M50%\\u{9b}2J\\u{202e}x"
+        );
+        // A CR LF split between two pieces of the stream is one newline.
+        assert_eq!(t.render("end\r"), "end");
+        assert_eq!(t.render("\nnext\r"), "\nnext");
+        assert_eq!(t.finish(), "^M");
+        assert_eq!(t.render("plain"), "plain");
     }
 }
 

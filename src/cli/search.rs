@@ -30,6 +30,19 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             "no package matches '{}'",
             args.query.join(" ")
         ));
+        // Advice names only what `search` itself takes.
+        if args.query.len() > 1 {
+            context
+                .printer
+                .hint("every word must appear in a package's name or description: try fewer words");
+        }
+        let others = crate::ops::search::other_registries(&cwd, args.registry.as_deref());
+        if !others.is_empty() {
+            context.printer.hint(format_args!(
+                "search another registry of skills.toml with --registry NAME: {}",
+                others.join(", ")
+            ));
+        }
     }
     let width = hits
         .iter()

@@ -55,8 +55,40 @@ fn files_of(dir: &Path) -> Vec<String> {
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
-    let loaded = super::load_skills(context)?;
+    // A folder of that name that could not be loaded is reported below,
+    // once, as the answer.
+    let loaded = super::load_skills_but_for(context, Some(&args.name))?;
     let named = loaded.set.named(&args.name);
+    let skipped = loaded
+        .set
+        .skipped
+        .iter()
+        .filter(|s| s.dir.file_name() == Some(std::ffi::OsStr::new(&args.name)));
+    let mut skipped: Vec<_> = skipped.collect();
+    if !named.is_empty() {
+        // Shown, but a folder of the name was skipped: say so.
+        for skipped in &skipped {
+            context
+                .printer
+                .warn(format_args!("skipped {}", skipped.describe()));
+        }
+        skipped.clear();
+    }
+    if let Some(first) = skipped.first() {
+        let mut error = Hinted::new(format!(
+            "the skill '{}' was skipped: {}",
+            args.name,
+            first.describe()
+        ))
+        .hint(format!(
+            "fix it, then `skillpkg validate {}` checks it",
+            first.dir.display()
+        ));
+        for other in &skipped[1..] {
+            error = error.hint(format!("also skipped: {}", other.describe()));
+        }
+        bail!(error);
+    }
     let Some((winner, shadowed)) = named.split_first() else {
         let names = loaded.set.resolved().map(|e| e.skill.meta.name.as_str());
         let hint = match crate::hint::did_you_mean(&args.name, names) {

@@ -32,10 +32,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     } else {
         for report in &reports {
             for problem in &report.problems {
-                let location = match problem.line {
-                    Some(line) => format!("{}:{line}", problem.file.display()),
-                    None => problem.file.display().to_string(),
-                };
+                let location = problem.location();
                 let severity = match problem.severity {
                     Severity::Error => "error",
                     Severity::Warning => "warning",

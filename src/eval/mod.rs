@@ -256,6 +256,7 @@ fn run_once(
             max_tokens: case.budgets.max_tokens.unwrap_or(defaults.max_tokens),
         },
         catalog_budget: None,
+        context_window: None,
         timeout: options.timeout,
         shadowed: Vec::new(),
         // Every call runs (`yes` above); grants change nothing.

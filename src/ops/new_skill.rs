@@ -1,4 +1,5 @@
-//! `skillpkg new`: scaffold a skill that validates.
+//! `skillpkg new`: scaffold a skill that validates, from the template of
+//! [`crate::skill::template`].
 
 use std::path::{Path, PathBuf};
 
@@ -6,6 +7,7 @@ use anyhow::{Context as _, bail};
 
 use crate::hint::Hinted;
 use crate::skill::name::{check_name, normalize_name};
+use crate::skill::template;
 
 /// Writes `<parent>/<name>/SKILL.md` from a template and returns the new directory.
 pub fn new_skill(parent: &Path, name: &str, description: Option<&str>) -> anyhow::Result<PathBuf> {
@@ -36,9 +38,7 @@ pub fn new_skill(parent: &Path, name: &str, description: Option<&str>) -> anyhow
         .map(str::trim)
         .filter(|d| !d.is_empty())
         .map(str::to_string)
-        .unwrap_or_else(|| {
-            format!("Describe what {name} does in one sentence. Use when the user asks to … (say when an agent should load it).")
-        });
+        .unwrap_or_else(|| template::placeholder_description(name));
     let title: String = name
         .split('-')
         .map(|word| {
@@ -51,8 +51,10 @@ pub fn new_skill(parent: &Path, name: &str, description: Option<&str>) -> anyhow
         .collect::<Vec<_>>()
         .join(" ");
     let body = format!(
-        "---\nname: {name}\ndescription: {}\n---\n\n# {title}\n\n## When to use\n\nDescribe the tasks this skill is for, and what it is not for.\n\n## Steps\n\n1. First step the agent should take.\n2. Next step. Put long reference material in `references/` and helper\n   programs in `scripts/`, and link them from here.\n",
-        yaml_scalar(&description)
+        "---\nname: {name}\ndescription: {}\nmetadata:\n  version: \"{}\"\n---\n\n{}",
+        yaml_scalar(&description),
+        template::FIRST_VERSION,
+        template::body(&title)
     );
     fs_err::create_dir_all(&dir).with_context(|| format!("could not create {}", dir.display()))?;
     fs_err::write(dir.join("SKILL.md"), body)?;

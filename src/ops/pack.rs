@@ -110,7 +110,11 @@ pub fn check_skill(
         };
         let problems: Vec<String> = errors
             .iter()
-            .map(|p| format!("  {}: error[{}]: {}", shown(&p.file), p.rule, p.message))
+            .map(|p| {
+                let at = p.location();
+                let at = at.strip_prefix(&p.file.display().to_string()).unwrap_or("");
+                format!("  {}{at}: error[{}]: {}", shown(&p.file), p.rule, p.message)
+            })
             .collect();
         let what = origin.map_or_else(|| dir.display().to_string(), str::to_string);
         bail!(

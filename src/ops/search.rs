@@ -1,6 +1,6 @@
 //! `skillpkg search`: find packages by name and description.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -34,17 +34,16 @@ pub fn search(
     query: &str,
     registry: Option<&str>,
 ) -> anyhow::Result<Vec<Hit>> {
-    let manifest = match Project::find(cwd) {
-        Ok(project) => Manifest::load(&project.manifest_path)?,
-        Err(_) => Manifest::default(),
-    };
+    let (manifest_path, manifest) = project_manifest(cwd)?;
     let spec = match registry {
+        // `default` unset is the built-in index, as with no --registry.
+        Some("default") if !manifest.registries.contains_key("default") => None,
         Some(name) => Some(
             manifest
                 .registries
                 .get(name)
                 .map(|r| r.index.clone())
-                .ok_or_else(|| anyhow::anyhow!("no registry named '{name}' in skills.toml"))?,
+                .ok_or_else(|| no_such_registry(name, manifest_path.as_deref(), &manifest))?,
         ),
         None => manifest.registries.get("default").map(|r| r.index.clone()),
     };
@@ -65,6 +64,56 @@ pub fn search(
             description: entry.desc.clone(),
         })
         .collect())
+}
+
+/// The project's `skills.toml` around `cwd` (its path and contents), or
+/// an empty manifest outside a project.
+fn project_manifest(cwd: &Path) -> anyhow::Result<(Option<PathBuf>, Manifest)> {
+    match Project::find(cwd) {
+        Ok(project) => {
+            let manifest = Manifest::load(&project.manifest_path)?;
+            Ok((Some(project.manifest_path), manifest))
+        }
+        Err(_) => Ok((None, Manifest::default())),
+    }
+}
+
+/// The registries of the project around `cwd` that a search of
+/// `searched` (`None`: the default) did not cover, by name: what
+/// `search --registry NAME` could try next.
+pub fn other_registries(cwd: &Path, searched: Option<&str>) -> Vec<String> {
+    let Ok((_, manifest)) = project_manifest(cwd) else {
+        return Vec::new();
+    };
+    let searched = searched.unwrap_or("default");
+    manifest
+        .registries
+        .keys()
+        .filter(|name| *name != searched)
+        .cloned()
+        .collect()
+}
+
+/// `--registry name` names no registry: say which ones there are.
+fn no_such_registry(name: &str, manifest_path: Option<&Path>, manifest: &Manifest) -> Hinted {
+    let Some(path) = manifest_path else {
+        return Hinted::new(format!(
+            "no registry named '{name}': there is no skills.toml here or above"
+        ))
+        .hint("registries are named under [registries] in a project's skills.toml; without --registry, search reads the built-in index");
+    };
+    let error = Hinted::new(format!("no registry named '{name}' in {}", path.display()));
+    let names: Vec<&str> = manifest.registries.keys().map(String::as_str).collect();
+    match crate::hint::did_you_mean(name, names.iter().copied()) {
+        Some(meant) => error.hint(format!("did you mean `--registry {meant}`?")),
+        None if names.is_empty() => error.hint(
+            "it names no registry: add one under [registries] (`internal = { index = \"https://…\" }`), or leave --registry out to search the default",
+        ),
+        None => error.hint(format!(
+            "it names these registries: {}",
+            names.join(", ")
+        )),
+    }
 }
 
 /// Search on an index that cannot be listed: a query that is one

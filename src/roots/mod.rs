@@ -124,6 +124,35 @@ pub struct SkippedSkill {
     pub message: String,
 }
 
+impl SkippedSkill {
+    /// What was skipped and why, on one line: the message (which names the
+    /// file, and the line and column where it can) after the folder when
+    /// it does not name one of its files, then the rule.
+    pub fn describe(&self) -> String {
+        let dir = self.dir.display().to_string();
+        match self.message.starts_with(&dir) {
+            true => format!("{} [{}]", self.message, self.rule),
+            false => format!("{dir}: {} [{}]", self.message, self.rule),
+        }
+    }
+}
+
+/// `skipped` with each folder once: a link to a folder skipped already
+/// (an agent's folder linking to the install root's copy, as `npx skills`
+/// makes them) says nothing new.
+fn once_each(skipped: Vec<SkippedSkill>) -> Vec<SkippedSkill> {
+    let mut seen: Vec<PathBuf> = Vec::with_capacity(skipped.len());
+    skipped
+        .into_iter()
+        .filter(|s| {
+            let canonical = std::fs::canonicalize(&s.dir).unwrap_or_else(|_| s.dir.clone());
+            let new = !seen.contains(&canonical);
+            seen.push(canonical);
+            new
+        })
+        .collect()
+}
+
 /// A skill in the set, with where it came from.
 #[derive(Debug, Clone, Serialize)]
 pub struct Entry {
@@ -180,6 +209,7 @@ impl SkillSet {
                 Err(skipped) => set.skipped.extend(skipped),
             }
         }
+        set.skipped = once_each(std::mem::take(&mut set.skipped));
         set.entries.sort_by(|a, b| {
             a.skill
                 .meta

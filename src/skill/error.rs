@@ -49,12 +49,12 @@ pub enum SkillError {
         limit: usize,
     },
     /// The frontmatter is not YAML that skillpkg accepts.
-    #[error("{path}{}: invalid YAML in frontmatter: {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
+    #[error("{path}{}: invalid YAML in frontmatter: {message}", at.map(|(line, column)| format!(":{line}:{column}")).unwrap_or_default())]
     Yaml {
         /// The SKILL.md file.
         path: PathBuf,
-        /// 1-based line in the file, when the parser gave one.
-        line: Option<usize>,
+        /// 1-based line and column in the file, when the parser gave them.
+        at: Option<(usize, usize)>,
         /// The parser's message.
         message: String,
     },

@@ -113,10 +113,12 @@ pub fn load_skill_in(
     })?;
     let file_stat = file.metadata().ok().map(|m| FileStat::of(&m));
     let frontmatter = read_frontmatter_from(file, &skill_md)?;
-    let value = parse_yaml(&frontmatter.yaml).map_err(|(line, message)| SkillError::Yaml {
+    let value = parse_yaml(&frontmatter.yaml).map_err(|e| SkillError::Yaml {
         path: skill_md.clone(),
-        line: line.map(|l| l + frontmatter.first_line - 1),
-        message,
+        at: e
+            .at
+            .map(|(line, column)| (line + frontmatter.first_line - 1, column)),
+        message: e.message,
     })?;
     let Value::Object(fields) = value else {
         return Err(SkillError::NotMapping { path: skill_md });
@@ -334,10 +336,10 @@ mod tests {
         )
         .unwrap();
         let err = load_skill(&skill).unwrap_err();
-        let SkillError::Yaml { line, message, .. } = &err else {
+        let SkillError::Yaml { at, message, .. } = &err else {
             panic!("{err}")
         };
-        assert_eq!(*line, Some(3));
+        assert_eq!(*at, Some((3, 1)));
         assert_eq!(message, "duplicate mapping key: name");
 
         std::fs::write(
@@ -346,10 +348,18 @@ mod tests {
         )
         .unwrap();
         let err = load_skill(&skill).unwrap_err();
-        let SkillError::Yaml { line, message, .. } = &err else {
+        let SkillError::Yaml { at, message, .. } = &err else {
             panic!("{err}")
         };
-        assert_eq!(*line, Some(4));
+        assert_eq!(*at, Some((4, 4)));
         assert!(!message.contains("line"), "{message}");
+        // One message naming the file, line and column once.
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}:4:4: invalid YAML in frontmatter: {message}",
+                skill.join("SKILL.md").display()
+            )
+        );
     }
 }

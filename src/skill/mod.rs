@@ -14,6 +14,7 @@ pub mod pystr;
 pub mod spec;
 pub mod stat;
 pub mod strict_yaml;
+pub mod template;
 pub mod tool_pattern;
 pub mod validate;
 pub mod yaml;

@@ -54,13 +54,18 @@ pub struct StrictYamlError {
     pub message: String,
     /// 1-based line within the YAML text, when known.
     pub line: Option<usize>,
+    /// 1-based column within that line, when known.
+    pub column: Option<usize>,
 }
 
 impl std::fmt::Display for StrictYamlError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{} (line {line})", self.message),
-            None => f.write_str(&self.message),
+        match (self.line, self.column) {
+            (Some(line), Some(column)) => {
+                write!(f, "{} (line {line}, column {column})", self.message)
+            }
+            (Some(line), None) => write!(f, "{} (line {line})", self.message),
+            _ => f.write_str(&self.message),
         }
     }
 }
@@ -71,6 +76,7 @@ fn error_at(span: &Span, message: impl Into<String>) -> StrictYamlError {
     StrictYamlError {
         message: message.into(),
         line: Some(span.start.line()),
+        column: Some(span.start.col() + 1),
     }
 }
 
@@ -131,6 +137,7 @@ fn check_leading_document_end(text: &str) -> Result<(), StrictYamlError> {
         return Err(StrictYamlError {
             message: "expected the node content, but found '<document end>'".into(),
             line: Some(index + 1),
+            column: Some(1),
         });
     }
     Ok(())
@@ -147,6 +154,7 @@ fn check_printable(text: &str) -> Result<(), StrictYamlError> {
                 c as u32
             ),
             line: Some(text[..at].matches('\n').count() + 1),
+            column: Some(text[..at].rsplit('\n').next().unwrap_or("").chars().count() + 1),
         }),
     }
 }
@@ -163,6 +171,7 @@ impl<'a> Events<'a> {
             return Err(StrictYamlError {
                 message: format!("document has more than {MAX_EVENTS} YAML nodes"),
                 line: None,
+                column: None,
             });
         }
         match self.parser.next_event() {
@@ -170,10 +179,12 @@ impl<'a> Events<'a> {
             Some(Err(e)) => Err(StrictYamlError {
                 message: e.info(),
                 line: Some(e.marker().line()),
+                column: Some(e.marker().col() + 1),
             }),
             None => Err(StrictYamlError {
                 message: "unexpected end of YAML".into(),
                 line: None,
+                column: None,
             }),
         }
     }

@@ -109,6 +109,13 @@ pub fn strength(pattern: &str) -> Strength {
         .unwrap_or(Strength::Nothing)
 }
 
+/// Whether a call `pattern` covers can need the user's approval: writing,
+/// commands and scripts do; tools that only read run without it, and a
+/// name no tool has grants nothing to approve.
+pub fn needs_approval(pattern: &str) -> bool {
+    strength(pattern) > Strength::ReadOnly
+}
+
 /// Orders `patterns` weakest first, so that a prompt listing them shows
 /// the strongest last, right before its question. Patterns of equal
 /// strength keep their order.
@@ -136,6 +143,23 @@ mod tests {
         assert!(ranked.is_sorted(), "{ranked:?}");
         assert!(strength("Bash") > strength("Bash(git:*)"));
         assert!(strength("Edit") > strength("Read(README.md)"));
+    }
+
+    #[test]
+    fn only_writing_commands_and_scripts_need_approval() {
+        for pattern in [
+            "Write",
+            "Edit",
+            "Bash",
+            "Bash(git:*)",
+            "run_script",
+            "shell",
+        ] {
+            assert!(needs_approval(pattern), "{pattern}");
+        }
+        for pattern in ["Read", "Grep", "Glob", "LS", "use_skill", "Frob"] {
+            assert!(!needs_approval(pattern), "{pattern}");
+        }
     }
 
     #[test]

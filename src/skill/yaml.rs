@@ -3,9 +3,19 @@
 
 use serde_json::Value;
 
+/// Why YAML did not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    /// Where, as a 1-based line and column of the YAML text, when the
+    /// parser says.
+    pub at: Option<(usize, usize)>,
+    /// What is wrong, without the parser's own position or snippet.
+    pub message: String,
+}
+
 /// Parses frontmatter YAML with limits that make hostile documents (alias
 /// bombs, deep nesting, huge node counts) fail fast with a clear error.
-pub fn parse_yaml(yaml: &str) -> Result<Value, (Option<usize>, String)> {
+pub fn parse_yaml(yaml: &str) -> Result<Value, YamlError> {
     let options = serde_saphyr::options! {
         budget: serde_saphyr::budget! {
             max_depth: 64,
@@ -20,9 +30,11 @@ pub fn parse_yaml(yaml: &str) -> Result<Value, (Option<usize>, String)> {
     };
     serde_saphyr::from_str_with_options::<Option<Value>>(yaml, options)
         .map(|v| v.unwrap_or(Value::Null))
-        .map_err(|e| {
-            let line = e.location().map(|l| l.line() as usize);
-            (line, plain_message(&e.without_snippet().to_string()))
+        .map_err(|e| YamlError {
+            at: e
+                .location()
+                .map(|l| (l.line() as usize, l.column() as usize)),
+            message: plain_message(&e.without_snippet().to_string()),
         })
 }
 

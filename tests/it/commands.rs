@@ -5,11 +5,50 @@ use std::path::Path;
 use crate::common::{TestContext, run, skill_md, write_skill};
 
 #[test]
-fn new_scaffolds_a_skill_that_validates_strictly() {
+fn new_scaffolds_a_skill_that_validates_and_strict_points_at_its_placeholders() {
     let ctx = TestContext::new();
-    ctx.ok(&["new", "report-writer"]);
+    let made = ctx.ok(&["new", "report-writer"]);
+    insta::assert_snapshot!(ctx.redact(&made.stderr), @r"
+         Created skill `report-writer` at [TEMP]/project/report-writer
+            Next edit [TEMP]/project/report-writer/SKILL.md then run `skillpkg validate --strict [TEMP]/project/report-writer`, which points at the placeholder text left
+    ");
     let dir = ctx.project.join("report-writer");
-    assert!(dir.join("SKILL.md").is_file());
+    let skill_md = dir.join("SKILL.md");
+    let text = std::fs::read_to_string(&skill_md).unwrap();
+    assert!(
+        text.contains("\nmetadata:\n  version: \"0.1.0\"\n---\n"),
+        "the version publish reads: {text}"
+    );
+    let check = run(ctx.command().args(["validate", "--json"]).arg(&dir)).assert_ok();
+    let reports: serde_json::Value = serde_json::from_str(&check.stdout).unwrap();
+    assert_eq!(reports[0]["problems"], serde_json::json!([]), "it is valid");
+
+    // Strict, each piece of placeholder text is named with its line.
+    let strict = ctx.ok(&["validate", "--strict", "report-writer"]);
+    insta::assert_snapshot!(strict.stdout, @r"
+    report-writer/SKILL.md:3: warning[template-placeholder]: The description is still the placeholder `skillpkg new` wrote: say what the skill does and when to use it
+    report-writer/SKILL.md:12: warning[template-placeholder]: The body still has the placeholder text `skillpkg new` wrote: replace it with the skill's instructions
+    report-writer/SKILL.md:16: warning[template-placeholder]: The body still has the placeholder text `skillpkg new` wrote (through line 18): replace it with the skill's instructions
+    report-writer: valid
+    ");
+
+    // Once the author has written their own, strict has nothing to say.
+    let mut written = String::new();
+    for line in text.lines() {
+        let line = match line {
+            l if l.starts_with("description:") => {
+                "description: Writes short reports. Use when the user asks for a report."
+            }
+            l if l.starts_with("Describe ") => "Reports on documents the user gives.",
+            l if l.starts_with("1. ") => "1. Read the documents.",
+            l if l.starts_with("2. ") => "2. Write the report.",
+            l if l.starts_with("   ") => continue,
+            l => l,
+        };
+        written.push_str(line);
+        written.push('\n');
+    }
+    std::fs::write(&skill_md, written).unwrap();
     let check = run(ctx
         .command()
         .args(["validate", "--strict", "--json"])
@@ -101,6 +140,49 @@ fn prompt_hides_skills_the_model_may_not_invoke() {
     // `list` still shows it: it exists, the model just cannot activate it.
     let list = ctx.run(&["list"]);
     assert!(list.stdout.contains("manual"));
+}
+
+#[test]
+fn prompt_task_fits_the_catalog_into_the_budget_exec_would_give_it() {
+    let ctx = TestContext::new();
+    for i in 0..20 {
+        let name = format!("tool-{i:02}");
+        let description = format!(
+            "Tool {i} works on reports in many ways. {}Use when reporting.",
+            "It does a lot. ".repeat(8)
+        );
+        write_skill(&ctx.project_root(), &name, &skill_md(&name, &description));
+    }
+    // The project's model reports a window of 10,000 tokens: 800 characters.
+    std::fs::write(
+        ctx.project.join("model.json"),
+        r#"{"turns": [{"text": "done"}], "context_window": 10000}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        ctx.project.join("skills.toml"),
+        "[agent]\nmodel = \"scripted:model.json\"\n",
+    )
+    .unwrap();
+    ctx.ok(&["trust", "--project"]);
+    let plan = ctx.ok(&["exec", "--dry-run", "--json", "write the report"]);
+    let plan: serde_json::Value = serde_json::from_str(&plan.stdout).unwrap();
+    assert_eq!(plan["catalog"]["budget"], 800);
+    let catalog = ctx.ok(&["prompt", "--task", "write the report"]).stdout;
+    assert!(
+        plan["system"]
+            .as_str()
+            .unwrap()
+            .ends_with(catalog.trim_end()),
+        "prompt --task prints the catalog exec builds:\n{catalog}\n{}",
+        plan["system"]
+    );
+    assert!(catalog.len() < 1_000, "{catalog}");
+    // --budget still sets it.
+    let wide = ctx
+        .ok(&["prompt", "--task", "write the report", "--budget", "8000"])
+        .stdout;
+    assert!(wide.len() > catalog.len());
 }
 
 #[test]

@@ -371,6 +371,92 @@ fn without_a_terminal_a_call_needing_approval_fails_closed_with_the_rerun_comman
 }
 
 #[test]
+fn without_a_terminal_a_refused_command_is_named_in_the_grant_to_rerun_with() {
+    let ctx = TestContext::new();
+    let model = script(
+        &ctx,
+        "status",
+        json!({"turns": [
+            {"tool_calls": [{"name": "shell", "input": {"command": "echo one && ls -a"}}]},
+            {"text": "said: {{last_tool_result}}"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--model", &model, "status"]).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r"
+    error: the model called shell, which needs approval, and there is no terminal to ask
+    hint: re-run with approval: skillpkg exec --allow-tool 'shell(echo one:*)' --allow-tool 'shell(ls -a:*)' --model scripted:[TEMP]/status.json status
+    hint: or approve every tool: skillpkg exec --yes --model scripted:[TEMP]/status.json status
+    ");
+    // Those grants approve that call and no other.
+    let rerun = [
+        "--allow-tool",
+        "shell(echo one:*)",
+        "--allow-tool",
+        "shell(ls -a:*)",
+    ];
+    let ran = exec(&ctx, &[&rerun[..], &["--model", &model, "status"]].concat()).assert_ok();
+    assert!(ran.stdout.contains("one"), "{}", ran.stdout);
+    let other = script(
+        &ctx,
+        "other",
+        json!({"turns": [
+            {"tool_calls": [{"name": "shell", "input": {"command": "echo two && ls -a"}}]},
+            {"text": "said: {{last_tool_result}}"}
+        ]}),
+    );
+    exec(&ctx, &[&rerun[..], &["--model", &other, "status"]].concat()).assert_fails();
+
+    // A line no grant of single commands covers says so.
+    let redirect = script(
+        &ctx,
+        "redirect",
+        json!({"turns": [
+            {"tool_calls": [{"name": "shell", "input": {"command": "echo hi > out.txt"}}]},
+            {"text": "done"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--model", &redirect, "save"]).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r"
+    error: the model called shell, which needs approval, and there is no terminal to ask
+    hint: no grant short of every shell call covers it (`echo hi > out.txt` holds a redirection); to allow every shell call: skillpkg exec --allow-tool shell --model scripted:[TEMP]/redirect.json save
+    hint: or approve every tool: skillpkg exec --yes --model scripted:[TEMP]/redirect.json save
+    ");
+}
+
+#[test]
+fn control_characters_a_model_quotes_show_as_a_user_expects_and_reach_it_as_they_are() {
+    let ctx = TestContext::new();
+    let model = script(
+        &ctx,
+        "pages",
+        json!({"turns": [
+            {"tool_calls": [{"name": "shell", "input": {
+                "command": "printf 'page 1\\fpage 2\\r\\nname\\tsize\\n\\033[31mred\\033[0m 10%%\\r50%%\\n'"
+            }}]},
+            {"text": "{{last_tool_result}}"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--yes", "--model", &model, "print"]).assert_ok();
+    insta::assert_snapshot!(out.stdout, @r"
+    exit status: 0
+    stdout:
+    page 1^Lpage 2
+    name	size
+    ^[[31mred^[[0m 10%^M50%
+    ");
+    // The model got the output as the command wrote it.
+    let log = audit(&ctx);
+    let output = events(&log, "tool_result")[0]["output"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        output.contains("page 1\u{c}page 2\r\nname\tsize\n\u{1b}[31mred\u{1b}[0m 10%\r50%\n"),
+        "{output:?}"
+    );
+}
+
+#[test]
 fn a_model_that_never_stops_is_ended_by_each_budget() {
     let ctx = TestContext::new();
     let model = script(
@@ -484,6 +570,11 @@ fn user_only_skills_are_hidden_from_the_model_but_slash_invocable() {
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
     error: /nope: there is no skill named 'nope'
     hint: `skillpkg list` shows the skills
+    ");
+    let out = exec(&ctx, &["--model", &done, "/deplyo x"]).assert_fails();
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: /deplyo: there is no skill named 'deplyo'
+    hint: did you mean /deploy?
     ");
 }
 
@@ -635,6 +726,54 @@ fn the_repl_keeps_the_conversation_and_picks_up_new_skills() {
 }
 
 #[test]
+fn the_repl_says_each_load_warning_once_and_points_unknown_commands_at_help() {
+    let ctx = TestContext::new();
+    write_skill(
+        &ctx.project_root(),
+        "broken",
+        "---\nname: broken\ndescription: [oops\n---\n",
+    );
+    write_skill(
+        &ctx.project_root(),
+        "deploy",
+        &skill_md("deploy", "Deploys. Use when deploying."),
+    );
+    let model = script(&ctx, "idle", json!({"turns": [{"text": "ok"}]}));
+    let (ok, shown) = in_terminal_typing(
+        &ctx,
+        &ctx.project,
+        &format!("exec --model {model}"),
+        "> ",
+        &["/skills", "/skils", "/nonexistent", "/help", "/exit"],
+    );
+    assert!(ok, "{shown}");
+    // Each input loads the skills afresh; the broken one is said once.
+    assert_eq!(
+        shown.matches("invalid YAML in frontmatter").count(),
+        1,
+        "{shown}"
+    );
+    let shown = shown.replace("\r\n", "\n");
+    assert!(
+        shown.contains("error: /skils is no command and no skill\nhint: did you mean /skills?\nhint: /help lists the commands, /skills the skills\n"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("error: /nonexistent is no command and no skill\nhint: /help lists the commands, /skills the skills\n"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("/help                    list these commands"),
+        "{shown}"
+    );
+    assert_eq!(
+        events(&audit(&ctx), "end").len(),
+        0,
+        "no input reached the model"
+    );
+}
+
+#[test]
 fn on_a_terminal_a_call_needing_approval_is_asked_about() {
     let ctx = TestContext::new();
     let model = script(
@@ -652,7 +791,14 @@ fn on_a_terminal_a_call_needing_approval_is_asked_about() {
         "n\n",
     );
     assert!(!ok, "{shown}");
-    assert!(shown.contains("Allow write_file"), "{shown}");
+    // The file, its size and its lines, as every tool is shown: never
+    // the model's raw arguments.
+    insta::assert_snapshot!(prompt_in(&shown, "Allow write_file", "[y/N]"), @r"
+    Allow write_file to write:
+      out.txt (5 bytes, 1 line)
+      | hello
+    Allow it? [y/N]
+    ");
     assert!(shown.contains("you refused write_file"), "{shown}");
     assert!(!ctx.root().join("project/out.txt").exists());
     let (ok, shown) = in_terminal(

@@ -69,7 +69,7 @@ fn a_dependencys_grants_are_listed_at_install_and_count_only_once_approved() {
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
     error: the model called shell, which needs approval, and there is no terminal to ask
     hint: the skill 'runner' asks for it in its allowed-tools, which you have not approved: `skillpkg grants list` shows them, `skillpkg grants approve runner` approves them
-    hint: re-run with approval: skillpkg exec --allow-tool shell --model scripted:[TEMP]/runner-model.json echo
+    hint: re-run with approval: skillpkg exec --allow-tool 'shell(echo granted:*)' --model scripted:[TEMP]/runner-model.json echo
     hint: or approve every tool: skillpkg exec --yes --model scripted:[TEMP]/runner-model.json echo
     ");
     assert!(!out.stdout.contains("granted"));
@@ -167,7 +167,7 @@ fn a_cloned_projects_lock_grants_count_only_once_the_user_trusts_it() {
     warning: ignoring the grants in [TEMP]/clone/skills.lock: this project is not trusted on this machine; run `skillpkg trust --project` to use them
     error: the model called shell, which needs approval, and there is no terminal to ask
     hint: the skill 'runner' asks for it in its allowed-tools; the grants skills.lock records for it count once you trust this project: `skillpkg trust --project`
-    hint: re-run with approval: skillpkg exec --allow-tool shell --model scripted:[TEMP]/runner-model.json echo
+    hint: re-run with approval: skillpkg exec --allow-tool 'shell(echo granted:*)' --model scripted:[TEMP]/runner-model.json echo
     hint: or approve every tool: skillpkg exec --yes --model scripted:[TEMP]/runner-model.json echo
     ");
     assert!(!out.stdout.contains("granted"));
@@ -457,7 +457,7 @@ fn an_installed_skill_edited_after_its_grants_were_approved_runs_without_them() 
     warning: the skill 'runner' changed since its grants were approved: its files differ from the tree recorded for acme/runner in [TEMP]/app/skills.lock; they do not count in this run (`skillpkg verify` shows what changed)
     error: the model called shell, which needs approval, and there is no terminal to ask
     hint: the skill 'runner' changed since its grants were approved, so they do not count: `skillpkg verify` shows what changed, `skillpkg install --force` puts back what skills.lock records
-    hint: re-run with approval: skillpkg exec --allow-tool shell --model scripted:[TEMP]/twice.json echo
+    hint: re-run with approval: skillpkg exec --allow-tool 'shell(echo granted:*)' --model scripted:[TEMP]/twice.json echo
     hint: or approve every tool: skillpkg exec --yes --model scripted:[TEMP]/twice.json echo
     ");
     assert!(!out.stdout.contains("granted"), "{}", out.stdout);
@@ -644,8 +644,6 @@ fn the_strongest_grant_is_shown_last_at_install_and_at_each_call() {
     Allow shell to run:
       1. echo granted
     (skill 'helper' asks for this in its allowed-tools; 'a' approves its grants for good:)
-      Read                     read files
-      Grep                     use grep
       Write                    write files in the workspace
       Bash(echo:*)             run shell commands that are `echo …`
       Bash                     run any shell command
@@ -681,8 +679,8 @@ fn the_strongest_grant_is_shown_last_at_install_and_at_each_call() {
     let listed = ctx.ok_in(&app, &["grants", "list"]);
     insta::assert_snapshot!(ctx.redact(&listed.stdout), @r"
     ops (project root, acme/ops in [TEMP]/app/skills.lock)
-      Read                     not approved  read files
-      Grep                     not approved  use grep
+      Read                     not needed    read files
+      Grep                     not needed    use grep
       Write                    not approved  write files in the workspace
       Bash(echo:*)             not approved  run shell commands that are `echo …`
       Bash                     not approved  run any shell command

@@ -26,6 +26,7 @@ mod repos;
 mod roots;
 mod sample_index;
 mod sandbox;
+mod search;
 mod server;
 mod signatures;
 mod sources;

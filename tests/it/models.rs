@@ -210,6 +210,18 @@ fn a_missing_key_for_the_default_server_is_explained() {
 }
 
 #[test]
+fn a_model_named_without_its_provider_gets_the_form_meant() {
+    let ctx = TestContext::new();
+    let out = ctx.fails(&["exec", "--model", "gpt-4o", "hello"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r"
+    error: unknown model 'gpt-4o'
+    hint: did you mean `--model openai:gpt-4o`?
+    hint: models are anthropic:<model>, openai:<model> or scripted:<file>
+    hint: a model on an OpenAI-compatible server (Ollama, vLLM, llama.cpp) is openai:<model> with --base-url URL
+    ");
+}
+
+#[test]
 fn keys_come_from_the_credentials_file_when_the_environment_has_none() {
     let ctx = TestContext::new();
     greeter(&ctx);

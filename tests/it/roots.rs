@@ -137,10 +137,10 @@ fn broken_skills_are_skipped_with_one_warning_each() {
     // `notes`, and one line for the skill that loads with warnings...
     insta::assert_snapshot!(sorted_lines(&ctx.redact(&out.stderr)), @"
     warning: lenient loads with warnings; `skillpkg validate [TEMP]/user-skills/lenient-dir` shows them
-    warning: skipped [TEMP]/user-skills/bad-yaml: [yaml-invalid] [TEMP]/user-skills/bad-yaml/SKILL.md:2: invalid YAML in frontmatter: unclosed bracket '['
-    warning: skipped [TEMP]/user-skills/no-description: [description-missing] [TEMP]/user-skills/no-description/SKILL.md: field 'description' must be a non-empty string
-    warning: skipped [TEMP]/user-skills/no-frontmatter: [frontmatter-missing] [TEMP]/user-skills/no-frontmatter/SKILL.md does not start with YAML frontmatter (a first line of `---`)
-    warning: skipped [TEMP]/user-skills/unclosed: [frontmatter-unclosed] [TEMP]/user-skills/unclosed/SKILL.md: frontmatter is not closed with a `---` line
+    warning: skipped [TEMP]/user-skills/bad-yaml/SKILL.md:2:7: invalid YAML in frontmatter: unclosed bracket '[' [yaml-invalid]
+    warning: skipped [TEMP]/user-skills/no-description/SKILL.md: field 'description' must be a non-empty string [description-missing]
+    warning: skipped [TEMP]/user-skills/no-frontmatter/SKILL.md does not start with YAML frontmatter (a first line of `---`) [frontmatter-missing]
+    warning: skipped [TEMP]/user-skills/unclosed/SKILL.md: frontmatter is not closed with a `---` line [frontmatter-unclosed]
     ");
     // ...whose warnings -v shows.
     let out = ctx.ok(&["list", "-v", "--json"]);
@@ -149,10 +149,10 @@ fn broken_skills_are_skipped_with_one_warning_each() {
     warning: [TEMP]/user-skills/lenient-dir/SKILL.md: name-directory-mismatch: Directory name 'lenient-dir' must match skill name 'lenient'
     warning: [TEMP]/user-skills/lenient-dir/SKILL.md: unknown-field: Unexpected field in frontmatter: tags
     warning: [TEMP]/user-skills/lenient-dir/SKILL.md: unknown-field: Unexpected field in frontmatter: version
-    warning: skipped [TEMP]/user-skills/bad-yaml: [yaml-invalid] [TEMP]/user-skills/bad-yaml/SKILL.md:2: invalid YAML in frontmatter: unclosed bracket '['
-    warning: skipped [TEMP]/user-skills/no-description: [description-missing] [TEMP]/user-skills/no-description/SKILL.md: field 'description' must be a non-empty string
-    warning: skipped [TEMP]/user-skills/no-frontmatter: [frontmatter-missing] [TEMP]/user-skills/no-frontmatter/SKILL.md does not start with YAML frontmatter (a first line of `---`)
-    warning: skipped [TEMP]/user-skills/unclosed: [frontmatter-unclosed] [TEMP]/user-skills/unclosed/SKILL.md: frontmatter is not closed with a `---` line
+    warning: skipped [TEMP]/user-skills/bad-yaml/SKILL.md:2:7: invalid YAML in frontmatter: unclosed bracket '[' [yaml-invalid]
+    warning: skipped [TEMP]/user-skills/no-description/SKILL.md: field 'description' must be a non-empty string [description-missing]
+    warning: skipped [TEMP]/user-skills/no-frontmatter/SKILL.md does not start with YAML frontmatter (a first line of `---`) [frontmatter-missing]
+    warning: skipped [TEMP]/user-skills/unclosed/SKILL.md: frontmatter is not closed with a `---` line [frontmatter-unclosed]
     ");
 
     // Two such skills: one line for both.
@@ -197,9 +197,9 @@ fn hostile_yaml_is_refused_quickly_not_hung() {
 
     let out = ctx.ok(&["list", "--json"]);
     insta::assert_snapshot!(sorted_lines(&ctx.redact(&out.stderr)), @"
-    warning: skipped [TEMP]/user-skills/bomb: [yaml-invalid] [TEMP]/user-skills/bomb/SKILL.md:7: invalid YAML in frontmatter: it is too large or uses too many anchors, aliases or nested levels for a frontmatter
-    warning: skipped [TEMP]/user-skills/deep: [yaml-invalid] [TEMP]/user-skills/deep/SKILL.md:4: invalid YAML in frontmatter: recursion limit exceeded
-    warning: skipped [TEMP]/user-skills/huge: [frontmatter-too-large] [TEMP]/user-skills/huge/SKILL.md: frontmatter is larger than 262144 bytes
+    warning: skipped [TEMP]/user-skills/bomb/SKILL.md:7:36: invalid YAML in frontmatter: it is too large or uses too many anchors, aliases or nested levels for a frontmatter [yaml-invalid]
+    warning: skipped [TEMP]/user-skills/deep/SKILL.md:4:259: invalid YAML in frontmatter: recursion limit exceeded [yaml-invalid]
+    warning: skipped [TEMP]/user-skills/huge/SKILL.md: frontmatter is larger than 262144 bytes [frontmatter-too-large]
     ");
 
     // The strict validator refuses them too.
@@ -227,7 +227,7 @@ fn two_skills_with_one_name_in_a_root_keep_the_first_and_say_so() {
     let out = ctx.ok(&["show", "alpha", "--json"]);
     let shown: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(shown["description"], "First. Use when testing.");
-    insta::assert_snapshot!(ctx.redact(&out.stderr), @"warning: skipped [TEMP]/user-skills/beta: [duplicate-name] [TEMP]/user-skills/beta/SKILL.md is also named 'alpha', like [TEMP]/user-skills/alpha/SKILL.md; names must be unique within a root");
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"warning: skipped [TEMP]/user-skills/beta/SKILL.md is also named 'alpha', like [TEMP]/user-skills/alpha/SKILL.md; names must be unique within a root [duplicate-name]");
 }
 
 #[test]
@@ -383,4 +383,43 @@ fn a_corrupt_frontmatter_cache_changes_nothing_and_none_is_read_from_the_project
     let out = ctx.ok(&["list", "--json"]);
     assert_eq!(out.stdout, clean);
     assert_eq!(out.stderr, "");
+}
+
+/// A skill with broken YAML, which `npx skills` linked into
+/// `.claude/skills` too: every command says what is wrong once, naming
+/// the file, line and column.
+#[test]
+fn a_yaml_error_is_reported_once_with_its_file_line_and_column() {
+    let ctx = TestContext::new();
+    let dir = write_skill(
+        &ctx.project_root(),
+        "broken",
+        "---\nname: broken\ndescription: Breaks. Use when testing.\nlicense: [MIT\n---\nBody.\n",
+    );
+    let claude = ctx.project.join(".claude/skills");
+    std::fs::create_dir_all(&claude).unwrap();
+    std::os::unix::fs::symlink(&dir, claude.join("broken")).unwrap();
+
+    let listed = ctx.ok(&["list"]);
+    insta::assert_snapshot!(ctx.redact(&listed.stderr), @"warning: skipped [TEMP]/project/.agents/skills/broken/SKILL.md:4:10: invalid YAML in frontmatter: unclosed bracket '[' [yaml-invalid]");
+
+    let checked = ctx.fails(&["validate", ".agents/skills/broken"]);
+    insta::assert_snapshot!(checked.stdout, @".agents/skills/broken/SKILL.md:4:10: error[yaml-invalid]: Invalid YAML in frontmatter: found ugly disallowed JSONesque flow mapping (surround with ' and ' to make text appear literally)");
+
+    let packed = ctx.fails(&["pack", ".agents/skills/broken"]);
+    assert!(
+        packed
+            .stderr
+            .contains("  .agents/skills/broken/SKILL.md:4:10: error[yaml-invalid]: "),
+        "{}",
+        packed.stderr
+    );
+
+    // `show` of it says it exists but was skipped, and why: as the
+    // answer, not also as a warning.
+    let shown = ctx.fails(&["show", "broken"]);
+    insta::assert_snapshot!(ctx.redact(&shown.stderr), @r"
+    error: the skill 'broken' was skipped: [TEMP]/project/.agents/skills/broken/SKILL.md:4:10: invalid YAML in frontmatter: unclosed bracket '[' [yaml-invalid]
+    hint: fix it, then `skillpkg validate [TEMP]/project/.agents/skills/broken` checks it
+    ");
 }

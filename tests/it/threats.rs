@@ -1332,7 +1332,7 @@ fn a_manifest_or_root_another_user_owns_is_ignored_with_a_warning() {
 
     std::os::unix::fs::chown(app.join(".agents/skills"), Some(stranger), Some(stranger)).unwrap();
     let listed = ctx.ok_in(&app, &["list"]);
-    insta::assert_snapshot!(ctx.redact(&listed.stderr), @"warning: skipped [TEMP]/app/.agents/skills: [foreign-owner] another user owns the project root [TEMP]/app/.agents/skills; its skills are not loaded");
+    insta::assert_snapshot!(ctx.redact(&listed.stderr), @"warning: skipped [TEMP]/app/.agents/skills: another user owns the project root [TEMP]/app/.agents/skills; its skills are not loaded [foreign-owner]");
     assert!(!listed.stdout.contains("mine"), "{}", listed.stdout);
 }
 

@@ -109,11 +109,53 @@ pub fn open_model(
                 http::Client::new(MODEL_READ_TIMEOUT)?,
             ))))
         }
-        _ => bail!(
-            Hinted::new(format!("unknown model '{spec}'"))
-                .hint("models are anthropic:<model>, openai:<model> or scripted:<file>")
-        ),
+        _ => {
+            let error = Hinted::new(format!("unknown model '{spec}'"));
+            let error = match meant_model(spec, cwd) {
+                Some(meant) => error.hint(format!("did you mean `--model {meant}`?")),
+                None => error,
+            };
+            bail!(
+                error
+                    .hint("models are anthropic:<model>, openai:<model> or scripted:<file>")
+                    .hint("a model on an OpenAI-compatible server (Ollama, vLLM, llama.cpp) is openai:<model> with --base-url URL")
+            )
+        }
     }
+}
+
+/// The model spec that `spec`, which names none, most likely meant: a
+/// known model's name without its provider (`gpt-4o`), a misspelt
+/// provider (`antropic:claude-sonnet-4-5`), a model script's file.
+fn meant_model(spec: &str, cwd: &Path) -> Option<String> {
+    const PROVIDERS: [&str; 3] = ["anthropic", "openai", "scripted"];
+    if let Some(provider) = super::windows::provider_of(spec) {
+        return Some(format!("{provider}:{spec}"));
+    }
+    if let Some((provider, model)) = spec.split_once(':')
+        && !model.is_empty()
+        && let Some(meant) = crate::hint::did_you_mean(provider, PROVIDERS)
+    {
+        return Some(format!("{meant}:{model}"));
+    }
+    let file = cwd.join(spec);
+    (spec.ends_with(".json") && file.is_file()).then(|| format!("scripted:{spec}"))
+}
+
+/// The model a run would use (see [`choose_model`]) and its context
+/// window, without opening it: what `exec --dry-run` and `prompt --task`
+/// size the catalog by. `None`s when no model is configured.
+pub fn planned_model(
+    flag: Option<&str>,
+    manifest: Option<&str>,
+    credentials: &Credentials,
+    cwd: &Path,
+) -> (Option<String>, Option<usize>) {
+    let spec = choose_model(flag, manifest, credentials).ok();
+    let window = spec
+        .as_deref()
+        .and_then(|spec| context_window_of(spec, cwd));
+    (spec, window)
 }
 
 /// The context window of the model `spec` names, without opening a
@@ -125,5 +167,31 @@ pub fn context_window_of(spec: &str, cwd: &Path) -> Option<usize> {
             .ok()?
             .context_window(),
         provider => super::windows::context_window(provider, model),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spec_without_its_provider_or_misspelt_gets_the_form_meant() {
+        let cwd = tempfile::tempdir().unwrap();
+        std::fs::write(cwd.path().join("turns.json"), "[]").unwrap();
+        let meant = |spec: &str| meant_model(spec, cwd.path());
+        assert_eq!(meant("gpt-4o").as_deref(), Some("openai:gpt-4o"));
+        assert_eq!(meant("gpt-4o-mini").as_deref(), Some("openai:gpt-4o-mini"));
+        assert_eq!(
+            meant("claude-sonnet-4-5").as_deref(),
+            Some("anthropic:claude-sonnet-4-5")
+        );
+        assert_eq!(meant("o3").as_deref(), Some("openai:o3"));
+        assert_eq!(
+            meant("antropic:claude-opus-4").as_deref(),
+            Some("anthropic:claude-opus-4")
+        );
+        assert_eq!(meant("turns.json").as_deref(), Some("scripted:turns.json"));
+        assert_eq!(meant("llama3.1:8b"), None);
+        assert_eq!(meant("mistral"), None);
     }
 }

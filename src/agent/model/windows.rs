@@ -31,6 +31,16 @@ pub fn context_window(provider: &str, model: &str) -> Option<usize> {
         .map(|(_, _, tokens)| *tokens)
 }
 
+/// The provider whose models `model` is named like (`anthropic` for
+/// `claude-sonnet-4-5`, `openai` for `gpt-4o`), when the table knows it.
+pub fn provider_of(model: &str) -> Option<&'static str> {
+    WINDOWS
+        .iter()
+        .filter(|(_, prefix, _)| model.starts_with(prefix))
+        .max_by_key(|(_, prefix, _)| prefix.len())
+        .map(|(provider, _, _)| *provider)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 //! to the workspace and the skill directories. Their schemas do not grow
 //! with the number of skills.
 
+pub mod approval;
 pub mod command_line;
 pub mod policy;
 mod read;

@@ -124,6 +124,53 @@ fn denied_by(grants: &[Grant], tool: &str, input: &serde_json::Value) -> bool {
         })
 }
 
+/// The `--allow-tool` patterns that cover a call of `tool` with `input`
+/// and as little else as a grant can say: for `shell`, one
+/// `shell(WORDS:*)` per simple command of the line, naming all its words
+/// (so `git status` gives `shell(git status:*)`); for any other tool, the
+/// tool. An error says why no pattern short of `shell` itself covers a
+/// command line: a part a grant cannot judge (a redirection, a
+/// substitution, …) or an option through which the program runs others.
+pub fn exact_patterns(tool: &str, input: &serde_json::Value) -> Result<Vec<String>, String> {
+    if tool != "shell" {
+        return Ok(vec![tool.to_string()]);
+    }
+    let line = input["command"].as_str().unwrap_or("");
+    let mut patterns: Vec<String> = Vec::new();
+    for command in command_line::split(line) {
+        let shown = command.display();
+        if let Some(why) = command.opaque {
+            return Err(format!("`{shown}` holds {why}"));
+        }
+        // A grant names words split at white space: a word holding some
+        // (a quoted argument) cannot be named, nor can an empty one.
+        if command
+            .words
+            .iter()
+            .any(|w| w.is_empty() || w.contains(char::is_whitespace))
+        {
+            return Err(format!("`{shown}` has a word no grant can name"));
+        }
+        let pattern = format!("shell({shown}:*)");
+        let named = grants(&pattern);
+        let covers = named.first().is_some_and(|grant| {
+            grant.words() == command.words && command_line::grant_covers(&grant.words(), &command)
+        });
+        if !covers {
+            return Err(format!(
+                "`{shown}` gives an option through which its program runs others"
+            ));
+        }
+        if !patterns.contains(&pattern) {
+            patterns.push(pattern);
+        }
+    }
+    if patterns.is_empty() {
+        return Err("the command line is empty".into());
+    }
+    Ok(patterns)
+}
+
 /// What the user said on the command line.
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
@@ -340,6 +387,88 @@ mod tests {
         Grep: use grep
         Frob: nothing (no tool has this name)
         ");
+    }
+
+    #[test]
+    fn the_patterns_said_to_need_no_approval_grant_only_read_only_tools() {
+        let names = [
+            "Read",
+            "Write",
+            "Edit",
+            "MultiEdit",
+            "Bash",
+            "shell",
+            "Grep",
+            "grep",
+            "Glob",
+            "LS",
+            "list_dir",
+            "read_file",
+            "read_resource",
+            "write_file",
+            "run_script",
+            "use_skill",
+            "search_skills",
+        ];
+        for name in names {
+            let all_read_only = grants(name).iter().all(|g| READ_ONLY.contains(&g.tool));
+            assert_eq!(
+                !crate::skill::tool_pattern::needs_approval(name),
+                all_read_only,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn exact_patterns_name_each_command_and_cover_just_the_call() {
+        let exact = |line: &str| exact_patterns("shell", &json!({ "command": line }));
+        assert_eq!(
+            exact("git status").unwrap(),
+            ["shell(git status:*)"],
+            "the command named, not the program alone"
+        );
+        assert_eq!(
+            exact("git diff --stat && ls -la && ls -la").unwrap(),
+            ["shell(git diff --stat:*)", "shell(ls -la:*)"]
+        );
+        for line in [
+            "git status",
+            "cargo test -p x && echo 'done'",
+            "echo 'a:b)' x:*",
+        ] {
+            let input = json!({ "command": line });
+            let policy = Policy {
+                allow: exact(line).unwrap(),
+                ..Policy::default()
+            };
+            assert!(
+                matches!(policy.decide("shell", &input, &[]), Decision::Run { .. }),
+                "{line}"
+            );
+            let more = json!({ "command": format!("{line}; rm -rf x") });
+            assert!(
+                !matches!(policy.decide("shell", &more, &[]), Decision::Run { .. }),
+                "{line}"
+            );
+        }
+        assert_eq!(
+            exact("echo hi > out.txt").unwrap_err(),
+            "`echo hi > out.txt` holds a redirection"
+        );
+        assert_eq!(
+            exact("echo 'a b'").unwrap_err(),
+            "`echo a b` has a word no grant can name"
+        );
+        assert!(
+            exact("git -c core.pager=x log")
+                .unwrap_err()
+                .contains("runs others")
+        );
+        assert_eq!(
+            exact_patterns("write_file", &json!({"path": "x"})).unwrap(),
+            ["write_file"]
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ use super::problem::{Parsed, Problem, Severity};
 use crate::skill::model::split_tool_string;
 use crate::skill::spec::MAX_BODY_LINES;
 use crate::skill::strict_yaml::StrictValue;
+use crate::skill::template;
 use crate::skill::tool_pattern;
 
 /// Phrases that tell an agent *when* to use a skill.
@@ -24,6 +25,7 @@ fn warning(file: &Path, rule: &'static str, message: impl Into<String>) -> Probl
     Problem {
         file: file.to_path_buf(),
         line: None,
+        column: None,
         rule,
         severity: Severity::Warning,
         message: message.into(),
@@ -100,6 +102,8 @@ pub(super) fn lint(dir: &Path, parsed: &Parsed, problems: &mut Vec<Problem>) {
         }
     }
 
+    placeholders(parsed, problems);
+
     // What installs warn about, said before publishing.
     if let Ok(hidden) = crate::skill::hidden::scan_hidden_unicode(dir) {
         for found in hidden {
@@ -136,6 +140,38 @@ pub(super) fn lint(dir: &Path, parsed: &Parsed, problems: &mut Vec<Problem>) {
                 }
             }
         }
+    }
+}
+
+/// Warns, at its line, about each piece of the `skillpkg new` template's
+/// placeholder text still in the skill: the description, and each run of
+/// the body's lines.
+fn placeholders(parsed: &Parsed, problems: &mut Vec<Problem>) {
+    let file = parsed.skill_md.as_path();
+    let at = |line: usize, message: String| Problem {
+        line: Some(line),
+        ..warning(file, "template-placeholder", message)
+    };
+    if parsed
+        .frontmatter
+        .get("description")
+        .and_then(StrictValue::as_str)
+        .is_some_and(template::is_placeholder_description)
+    {
+        problems.push(at(
+            parsed.description_line.unwrap_or(1),
+            "The description is still the placeholder `skillpkg new` wrote: say what the skill does and when to use it".into(),
+        ));
+    }
+    for (first, last) in template::placeholder_runs(&parsed.body) {
+        let through = match first == last {
+            true => String::new(),
+            false => format!(" (through line {})", parsed.body_line + last),
+        };
+        problems.push(at(
+            parsed.body_line + first,
+            format!("The body still has the placeholder text `skillpkg new` wrote{through}: replace it with the skill's instructions"),
+        ));
     }
 }
 

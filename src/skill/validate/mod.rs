@@ -72,6 +72,7 @@ fn error(file: &Path, rule: &'static str, message: impl Into<String>) -> Problem
     Problem {
         file: file.to_path_buf(),
         line: None,
+        column: None,
         rule,
         severity: Severity::Error,
         message: message.into(),
@@ -155,6 +156,8 @@ fn check(dir: &Path, problems: &mut Vec<Problem>) -> Option<Parsed> {
                 format!("Invalid YAML in frontmatter: {}", e.message),
             );
             problem.line = e.line;
+            // The YAML starts after the opening `---`, on the file's first line.
+            problem.column = e.column.map(|c| if e.line == Some(1) { c + 3 } else { c });
             problems.push(problem);
             return None;
         }
@@ -175,6 +178,13 @@ fn check(dir: &Path, problems: &mut Vec<Problem>) -> Option<Parsed> {
         skill_md,
         frontmatter,
         body,
+        // The frontmatter's lines are the file's: it starts on line 1,
+        // right after the opening `---`.
+        description_line: yaml
+            .lines()
+            .position(|line| line.starts_with("description:"))
+            .map(|i| i + 1),
+        body_line: text[..close].matches('\n').count() + 1,
     })
 }
 

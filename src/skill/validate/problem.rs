@@ -25,12 +25,28 @@ pub struct Problem {
     /// 1-based line, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// 1-based column of that line, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
     /// A stable rule identifier such as `name-lowercase`.
     pub rule: &'static str,
     /// Error or warning.
     pub severity: Severity,
     /// What is wrong, in the reference validator's words where it has one.
     pub message: String,
+}
+
+impl Problem {
+    /// Where it is, as compilers say it: `file:line:column`, or as much
+    /// of that as is known.
+    pub fn location(&self) -> String {
+        let file = self.file.display();
+        match (self.line, self.column) {
+            (Some(line), Some(column)) => format!("{file}:{line}:{column}"),
+            (Some(line), None) => format!("{file}:{line}"),
+            _ => file.to_string(),
+        }
+    }
 }
 
 /// A SKILL.md that parsed as StrictYAML: what the linter works on.
@@ -41,4 +57,9 @@ pub struct Parsed {
     pub frontmatter: StrictValue,
     /// The body, after the closing delimiter.
     pub body: String,
+    /// The 1-based line of the file where the `description` key is.
+    pub description_line: Option<usize>,
+    /// The 1-based line of the file where the body starts (the closing
+    /// delimiter's, whose rest is the body's first line).
+    pub body_line: usize,
 }

@@ -28,6 +28,7 @@ use crate::ops::consent::project::KeptTrust;
 use crate::ops::skills::{LoadedSkills, ProjectSettings};
 use crate::project::Project;
 use crate::roots::{Entry, RootKind};
+use crate::skill::tool_pattern::needs_approval;
 
 /// Who keeps a skill's approval.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -73,11 +74,12 @@ pub struct SkillGrants {
 }
 
 impl SkillGrants {
-    /// What it asks for that does not count now.
+    /// What it asks for that needs approval and does not count now
+    /// (tools that only read never need it).
     pub fn unapproved(&self) -> Vec<&str> {
         self.asks
             .iter()
-            .filter(|p| !self.approved.contains(p))
+            .filter(|p| !self.approved.contains(p) && needs_approval(p))
             .map(String::as_str)
             .collect()
     }
