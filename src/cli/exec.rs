@@ -1,6 +1,6 @@
 //! `skillpkg exec <task>`
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::time::Duration;
 
 use crate::agent::run::{Answer, ApprovalRequest, Budgets, Ending};
@@ -75,7 +75,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         .filter(|e| e.shadowed_by.is_some())
         .map(|e| e.skill.meta.name.clone())
         .collect();
-    let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    let interactive = super::ask::on_a_terminal();
     let dirs = context.dirs()?.clone();
     let settings = project_settings(context, &cwd, interactive && !args.dry_run)?;
     let manifest = &settings.manifest;
@@ -355,7 +355,7 @@ fn project_settings(
             crate::manifest::lock::Lockfile::load(&settings.dir.join(crate::project::LOCK_FILE))?;
         let trusted =
             crate::ops::consent::project::TrustedSettings::of(&settings.dir, &manifest, &lock);
-        if ask_to_trust(&settings.dir, &trusted).is_some_and(|a| a == "y" || a == "yes") {
+        if ask_to_trust(&settings.dir, &trusted) {
             crate::ops::consent::project::trust(&dirs, &settings.dir, &trusted)?;
             return crate::ops::skills::project_settings(cwd, &dirs);
         }
@@ -365,34 +365,17 @@ fn project_settings(
 }
 
 /// Asks on the terminal whether to trust the project in `dir`, showing
-/// each thing trusting it lets apply on a line of its own, as
-/// `trust --project` lists them: every `[agent]` key with its value, every
-/// grant of the lock, and the sources outside it installs may then read
-/// (the same answer records them). Returns the answer.
+/// what trusting it lets apply ([`TrustedSettings::question`]).
+///
+/// [`TrustedSettings::question`]: crate::ops::consent::project::TrustedSettings::question
 fn ask_to_trust(
     dir: &std::path::Path,
     trusted: &crate::ops::consent::project::TrustedSettings,
-) -> Option<String> {
-    use crate::ops::consent::project::TrustKind;
-    let shown = |line: &crate::ops::consent::project::TrustLine| {
-        format!("  {} {}", line.kind.label(), line.text)
-    };
-    let (outside, applied): (Vec<_>, Vec<_>) = trusted
-        .lines()
-        .into_iter()
-        .partition(|line| line.kind == TrustKind::Outside);
-    let mut lines = vec![format!(
-        "{} is not trusted on this machine. Trusting it lets {} apply:",
-        dir.display(),
-        trusted.describe_ignored(dir)
-    )];
-    lines.extend(applied.iter().map(shown));
-    if !outside.is_empty() {
-        // Trust covers them too: say so before the answer records it.
-        lines.push("It also lets installs read these sources outside it:".to_string());
-        lines.extend(outside.iter().map(shown));
-    }
-    super::printer::ask(&lines, "Trust this project on this machine? [y/N]")
+) -> bool {
+    super::ask::confirm(
+        &trusted.question(dir),
+        "Trust this project on this machine?",
+    )
 }
 
 /// Asks on the terminal about one call: yes, no, or (when a skill's
@@ -420,12 +403,22 @@ fn ask_about_call(request: &ApprovalRequest) -> Option<Answer> {
         }
         None => "[y/N]",
     };
-    let answer = super::printer::ask(&lines, &format!("Allow it? {choices}"))?;
-    Some(match answer.as_str() {
-        "y" | "yes" => Answer::Yes,
-        "a" if request.skill.is_some() => Answer::ApproveSkill,
-        _ => Answer::No,
-    })
+    let mut answers = vec![super::ask::Choice {
+        words: &["y", "yes"],
+        value: Answer::Yes,
+    }];
+    if request.skill.is_some() {
+        answers.push(super::ask::Choice {
+            words: &["a"],
+            value: Answer::ApproveSkill,
+        });
+    }
+    Some(super::ask::ask(
+        &lines,
+        &format!("Allow it? {choices}"),
+        &answers,
+        Answer::No,
+    ))
 }
 
 /// Says why a run ended, when it did not end with an answer.

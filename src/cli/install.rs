@@ -1,6 +1,6 @@
 //! `skillpkg add`, `remove` and `install`.
 
-use crate::ops::install::{Action, Change, GrantConsent, GrantRequest, InstallOptions};
+use crate::ops::install::{Action, Change, GrantConsent, InstallOptions};
 
 use super::{Context, ExitStatus};
 use crate::hint::Hinted;
@@ -56,9 +56,9 @@ impl InstallFlags {
             allow_unsigned: self.allow_unsigned,
             offline: self.offline,
             require_valid: self.require_valid,
-            grants: match (self.approve_grants, on_a_terminal()) {
+            grants: match (self.approve_grants, super::ask::on_a_terminal()) {
                 (true, _) => GrantConsent::ApproveAll,
-                (false, true) => GrantConsent::Ask(&ask_about_grants),
+                (false, true) => GrantConsent::Ask(&context.grant_questions),
                 (false, false) => GrantConsent::Leave,
             },
             link_mode: match self.link_mode {
@@ -66,37 +66,6 @@ impl InstallFlags {
                 LinkModeArg::Copy => LinkMode::Copy,
             },
         }
-    }
-}
-
-fn on_a_terminal() -> bool {
-    use std::io::IsTerminal;
-    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
-}
-
-/// Once answered `a`, every later question of this run is answered yes.
-static APPROVE_ALL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Asks on the terminal whether to approve what a skill asks for: one
-/// line per pattern, each escaped, the strongest last, right before the
-/// question.
-fn ask_about_grants(request: &GrantRequest) -> bool {
-    use std::sync::atomic::Ordering;
-    if APPROVE_ALL.load(Ordering::Relaxed) {
-        return true;
-    }
-    let mut lines = vec![format!(
-        "{} v{} asks to pre-approve, while it is active:",
-        request.name, request.version
-    )];
-    lines.extend(super::grants::pattern_lines(&request.unapproved));
-    match super::printer::ask(&lines, "Approve? [y/N/a = all]").as_deref() {
-        Some("y" | "yes") => true,
-        Some("a" | "all") => {
-            APPROVE_ALL.store(true, Ordering::Relaxed);
-            true
-        }
-        _ => false,
     }
 }
 

@@ -1,6 +1,7 @@
 //! Argument parsing and output. One file per command; each parses its
 //! arguments, calls into `ops` (or the library) and renders the result.
 
+mod ask;
 mod cache;
 mod completions;
 mod eval;
@@ -149,6 +150,8 @@ pub struct Context {
     /// What loading skills warned about already: said once a run, however
     /// often the skills are loaded again (the REPL reloads them each input).
     load_warnings: std::collections::HashSet<String>,
+    /// The install's questions about grants, asked on a terminal.
+    grant_questions: ask::GrantQuestions,
 }
 
 /// `--json` and `--global`, for the commands that report on a project's lock.
@@ -266,6 +269,7 @@ pub fn main() -> ExitCode {
         dirs: None,
         manifest_checked: false,
         load_warnings: std::collections::HashSet::new(),
+        grant_questions: ask::GrantQuestions::default(),
     };
     let status = match run(cli.command, &mut context) {
         Ok(status) => status,

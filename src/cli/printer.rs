@@ -248,26 +248,6 @@ pub(super) fn one_line_safe(text: &str) -> std::borrow::Cow<'_, str> {
     crate::skill::chars::one_line_escaped(text)
 }
 
-/// Asks `question` on the terminal after `lines`, each written on one
-/// line of its own ([`one_line_safe`]), and reads the answer: one line,
-/// trimmed and lowercased; `None` when nothing can be read.
-pub(super) fn ask(lines: &[String], question: &str) -> Option<String> {
-    use std::io::BufRead as _;
-    let mut asked = String::new();
-    for line in lines {
-        asked.push_str(&one_line_safe(line));
-        asked.push('\n');
-    }
-    asked.push_str(&one_line_safe(question));
-    let mut stderr = std::io::stderr().lock();
-    let _ = write!(stderr, "{asked} ");
-    let _ = stderr.flush();
-    drop(stderr);
-    let mut answer = String::new();
-    std::io::stdin().lock().read_line(&mut answer).ok()?;
-    Some(answer.trim().to_lowercase())
-}
-
 /// The hints of every error in the chain that carries some, outermost
 /// first: [`Hinted`] errors, and the library's typed errors that know what
 /// to advise.

@@ -95,6 +95,30 @@ struct Granted<'a> {
 }
 
 impl<'a> TrustedSettings<'a> {
+    /// What the question whether to trust the project in `dir` shows, one
+    /// line each, as `trust --project` lists them: every `[agent]` key
+    /// with its value and every grant of the lock that trusting it lets
+    /// apply, then the sources outside it installs may then read (the same
+    /// answer records them).
+    pub fn question(&self, dir: &Path) -> Vec<String> {
+        let shown = |line: &TrustLine| format!("  {} {}", line.kind.label(), line.text);
+        let (outside, applied): (Vec<_>, Vec<_>) = self
+            .lines()
+            .into_iter()
+            .partition(|line| line.kind == TrustKind::Outside);
+        let mut lines = vec![format!(
+            "{} is not trusted on this machine. Trusting it lets {} apply:",
+            dir.display(),
+            self.describe_ignored(dir)
+        )];
+        lines.extend(applied.iter().map(shown));
+        if !outside.is_empty() {
+            lines.push("It also lets installs read these sources outside it:".to_string());
+            lines.extend(outside.iter().map(shown));
+        }
+        lines
+    }
+
     /// The settings of the project in `project_dir`, from its `manifest`
     /// and `lock`.
     pub fn of(

@@ -31,7 +31,7 @@ mod wanted;
 
 pub use change::{Action, Change};
 pub use collisions::Replaced;
-pub use options::{GrantConsent, GrantRequest, InstallOptions, Unlock};
+pub use options::{GrantAsker, GrantConsent, GrantRequest, InstallOptions, Unlock};
 pub use plan::NotInIndex;
 
 use std::path::Path;

@@ -115,8 +115,15 @@ pub enum GrantConsent<'p> {
     Leave,
     /// Approve them all (`--approve-grants`).
     ApproveAll,
-    /// Ask about each skill's: `true` approves them.
-    Ask(&'p (dyn Fn(&GrantRequest) -> bool + Sync)),
+    /// Ask about each skill's.
+    Ask(&'p dyn GrantAsker),
+}
+
+/// Who is asked, at install, whether a skill's grants are approved (the
+/// terminal, in the CLI).
+pub trait GrantAsker: Sync {
+    /// Whether the patterns `request` lists are approved.
+    fn approve(&self, request: &GrantRequest) -> bool;
 }
 
 impl std::fmt::Debug for GrantConsent<'_> {

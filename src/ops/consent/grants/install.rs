@@ -69,7 +69,7 @@ pub(crate) fn settle(
         let yes = match consent {
             GrantConsent::Leave => false,
             GrantConsent::ApproveAll => true,
-            GrantConsent::Ask(ask) => ask(&request),
+            GrantConsent::Ask(asker) => asker.approve(&request),
         };
         if yes {
             skill.grants = asks;
