@@ -68,13 +68,6 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let cwd = context.cwd.clone();
     let loaded = super::load_skills(context)?;
     let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &*e.skill).collect();
-    let shadowed: Vec<String> = loaded
-        .set
-        .all()
-        .iter()
-        .filter(|e| e.shadowed_by.is_some())
-        .map(|e| e.skill.meta.name.clone())
-        .collect();
     let interactive = super::ask::on_a_terminal();
     let dirs = context.dirs()?.clone();
     let settings = project_settings(context, &cwd, interactive && !args.dry_run)?;
@@ -88,12 +81,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         task: args.task.as_deref().unwrap_or(""),
         workspace: &cwd,
         state_dir: &state_dir,
-        policy: Policy {
-            yes: args.yes,
-            allow: args.allow_tool.clone(),
-            deny: args.deny_tool.clone(),
-            restrict: args.restrict_tools || manifest.agent.tools.as_deref() == Some("restrict"),
-        },
+        policy: policy(&args, manifest),
         budgets: Budgets {
             max_turns: args.max_turns,
             max_tool_calls: args.max_tool_calls,
@@ -102,7 +90,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         catalog_budget: args.catalog_budget,
         context_window: manifest.agent.context_window,
         timeout: Duration::from_secs(args.timeout),
-        shadowed,
+        shadowed: shadowed_names(&loaded),
         grants: crate::ops::consent::grants::approved(&survey),
         pins: pins_of(&survey),
         skill_roots: protected.clone(),
@@ -125,18 +113,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         Some(&cwd),
         protected,
     )?;
-    let credentials = Credentials::new(Some(&context.dirs()?.config));
-    let spec = choose_model(
-        args.model.as_deref(),
-        manifest.agent.model.as_deref(),
-        &credentials,
-    )?;
-    let connection = Connection {
-        base_url: args.base_url.as_deref(),
-        stream: !args.no_stream,
-        credentials,
-    };
-    let mut model = open_model(&spec, &cwd, &connection)?;
+    let mut model = chosen_model(&args, manifest, context, &cwd)?;
     let mut approve = |request: &ApprovalRequest| -> Option<Answer> {
         if !interactive {
             return None;
@@ -145,16 +122,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         if answer == Answer::ApproveSkill
             && let Some((name, _)) = request.skill
         {
-            match crate::ops::consent::grants::set(&survey, name, true, &dirs) {
-                Ok(change) => eprintln!(
-                    "{}",
-                    super::printer::one_line_safe(&format!(
-                        "approved the grants of {name} ({})",
-                        change.recorded_in.display()
-                    ))
-                ),
-                Err(e) => eprintln!("could not record the approval: {e:#}"),
-            }
+            record_approval(&survey, name, &dirs);
         }
         Some(answer)
     };
@@ -187,8 +155,84 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     if streaming {
         print!("{}", transcript.finish());
     }
+    report_run(context, &args, &finished, task, &survey)
+}
+
+/// The tool policy of this run: the flags, and the project's `[agent]
+/// tools` (trusted, or left out by [`project_settings`]).
+fn policy(args: &Args, manifest: &crate::manifest::Manifest) -> Policy {
+    Policy {
+        yes: args.yes,
+        allow: args.allow_tool.clone(),
+        deny: args.deny_tool.clone(),
+        restrict: args.restrict_tools || manifest.agent.tools.as_deref() == Some("restrict"),
+    }
+}
+
+/// The names of the skills another root's skill of the same name shadows.
+fn shadowed_names(loaded: &crate::ops::skills::LoadedSkills) -> Vec<String> {
+    loaded
+        .set
+        .all()
+        .iter()
+        .filter(|e| e.shadowed_by.is_some())
+        .map(|e| e.skill.meta.name.clone())
+        .collect()
+}
+
+/// The model of this run: `--model`, else `SKILLPKG_MODEL`, the project's
+/// `[agent] model` or the API key at hand ([`choose_model`]), opened.
+fn chosen_model(
+    args: &Args,
+    manifest: &crate::manifest::Manifest,
+    context: &mut Context,
+    cwd: &std::path::Path,
+) -> anyhow::Result<Box<dyn crate::agent::model::Model>> {
+    let credentials = Credentials::new(Some(&context.dirs()?.config));
+    let spec = choose_model(
+        args.model.as_deref(),
+        manifest.agent.model.as_deref(),
+        &credentials,
+    )?;
+    let connection = Connection {
+        base_url: args.base_url.as_deref(),
+        stream: !args.no_stream,
+        credentials,
+    };
+    open_model(&spec, cwd, &connection)
+}
+
+/// Records `a` at a call's question: the asking skill's grants approved
+/// for good, said on stderr (a failure to record is said too; the call
+/// itself goes ahead either way).
+fn record_approval(
+    survey: &[crate::ops::consent::grants::SkillGrants],
+    name: &str,
+    dirs: &crate::dirs::Dirs,
+) {
+    match crate::ops::consent::grants::set(survey, name, true, dirs) {
+        Ok(change) => eprintln!(
+            "{}",
+            super::printer::one_line_safe(&format!(
+                "approved the grants of {name} ({})",
+                change.recorded_in.display()
+            ))
+        ),
+        Err(e) => eprintln!("could not record the approval: {e:#}"),
+    }
+}
+
+/// After a run with a task: its JSON or the end of its answer, what it
+/// changed in the workspace, where its audit log is, and why it ended.
+fn report_run(
+    context: &Context,
+    args: &Args,
+    finished: &crate::agent::Finished,
+    task: &str,
+    survey: &[crate::ops::consent::grants::SkillGrants],
+) -> anyhow::Result<ExitStatus> {
     if args.json {
-        context.printer.json(&finished)?;
+        context.printer.json(finished)?;
     } else if !finished.outcome.answer.is_empty() && !finished.outcome.answer.ends_with('\n') {
         println!();
     }
@@ -205,7 +249,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         &finished.outcome.ending,
         &finished.audit,
         task,
-        &survey,
+        survey,
     )
 }
 
