@@ -3,9 +3,10 @@
 //! The binary is a thin wrapper around [`cli::main`]; everything is testable
 //! through this library. Modules sit in layers, and each uses only the
 //! layers below it (`tests/it/layers.rs` checks this; docs/architecture.md
-//! explains it): utilities ([`env_vars`], [`fsutil`], [`dirs`],
-//! [`progress`]) → [`skill`], one skill on disk → [`embedded`],
-//! [`manifest`], [`store`], [`resolve`], [`project`], [`roots`] → [`index`]
+//! explains it): utilities ([`env_vars`], [`fsutil`], [`hint`], [`dirs`],
+//! [`progress`], [`parallel`], [`net`], [`sys`]) → [`skill`], one skill on
+//! disk → [`credentials`], [`embedded`], [`manifest`], [`store`],
+//! [`resolve`], [`project`], [`roots`], [`git`] → [`index`], [`sandbox`]
 //! → [`ops`], one function per user operation, and [`agent`] → [`eval`] →
 //! [`cli`], which parses arguments and renders output.
 //!
