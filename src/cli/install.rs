@@ -175,9 +175,13 @@ pub(super) fn warn_yanked(context: &Context, pins: &[crate::ops::yanked::YankedP
 pub(super) fn report(context: &Context, changes: &[Change]) {
     let pins: Vec<_> = changes.iter().filter_map(|c| c.yanked.clone()).collect();
     warn_yanked(context, &pins);
+    let broken_alone = super::install_warnings::broken_rules_said_alone(context, changes);
     for change in changes {
         for warning in &change.warnings {
             context.printer.warn(warning);
+        }
+        if let Some(broken) = change.broken_rules.as_ref().filter(|_| broken_alone) {
+            context.printer.warn(broken.warning(&change.name));
         }
         if let Some(replaced) = &change.replaced {
             context.printer.status(
@@ -199,6 +203,7 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
             .printer
             .status(verb, format_args!("{} {}", change.name, change.shown()));
     }
+    super::install_warnings::broken_rules_summary(context, changes);
     report_grants(context, changes);
     let unchanged = changes
         .iter()
@@ -408,9 +413,7 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
         &args.replace,
         args.flags.options(false, context),
     )?;
-    for skipped in &listing.skipped {
-        context.printer.warn(format_args!("skipped {skipped}"));
-    }
+    super::install_warnings::skipped_folders(context, &listing);
     if args.subdir.is_none() {
         let count = listing.skills.len();
         context.printer.status(

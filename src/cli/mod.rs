@@ -10,6 +10,7 @@ mod import;
 mod index;
 mod init;
 mod install;
+mod install_warnings;
 mod keygen;
 mod list;
 mod new;

@@ -80,11 +80,13 @@ fn a_whole_repository_is_listed_picked_and_added_in_one_command() {
     let out = ctx.ok_in(&app, &["add", "--git", &url]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
            Found 5 skills in file://[TEMP]/collection at commit [COMMIT]
-    warning: audit breaks the specification's rules (unknown-field), and is installed as agents load it; `skillpkg validate .agents/skills/audit` shows why, and --require-valid refuses such skills
        Installed audit v0.0.0
-    warning: long-desc breaks the specification's rules (description-length), and is installed as agents load it; `skillpkg validate .agents/skills/long-desc` shows why, and --require-valid refuses such skills
        Installed long-desc v0.0.0
        Installed review v0.0.0
+    warning: 2 skills break the specification's rules, and are installed as agents load them:
+      description-length  1 skill (long-desc)
+      unknown-field       1 skill (audit)
+    hint: `skillpkg validate .agents/skills/audit` shows why, -v lists every skill's rules, and --require-valid refuses such skills
     ");
     let installed: Vec<String> = std::fs::read_dir(app.join(".agents/skills"))
         .unwrap()
@@ -149,6 +151,73 @@ fn a_whole_repository_is_listed_picked_and_added_in_one_command() {
             .count(),
         0
     );
+}
+
+/// A large collection where most skills carry fields of their own
+/// (ComposioHQ's has hundreds): one line per rule, and per kind of
+/// folder skipped, not one per skill; `-v` lists every one.
+#[test]
+fn warnings_about_many_skills_of_a_repository_are_summed_up_per_kind() {
+    let ctx = TestContext::new();
+    let repo = ctx.root().join("many");
+    for name in ["one", "two", "three", "four", "five"] {
+        write_skill(
+            &repo.join("skills"),
+            name,
+            &format!(
+                "---\nname: {name}\ndescription: Does {name}.\nversion: 1\ncategory: misc\n---\nBody.\n"
+            ),
+        );
+    }
+    write_skill(
+        &repo.join("skills"),
+        "fine",
+        "---\nname: fine\ndescription: Fine.\n---\nBody.\n",
+    );
+    for name in ["nodesc", "nodesc-either"] {
+        write_skill(
+            &repo.join("skills"),
+            name,
+            &format!("---\nname: {name}\n---\nBody.\n"),
+        );
+    }
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "skills"]);
+    let url = format!("file://{}", repo.display());
+
+    let app = new_project(&ctx, None);
+    let out = ctx.ok_in(&app, &["add", "--git", &url]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    warning: skipped 2 folders of file://[TEMP]/many whose SKILL.md agents cannot load
+    hint: -v lists them with why, and so does `skillpkg add --git file://[TEMP]/many --list`
+           Found 6 skills in file://[TEMP]/many at commit [COMMIT]
+       Installed fine v0.0.0
+       Installed five v0.0.0
+       Installed four v0.0.0
+       Installed one v0.0.0
+       Installed three v0.0.0
+       Installed two v0.0.0
+    warning: 5 skills break the specification's rules, and are installed as agents load them:
+      unknown-field  5 skills (five, four, one, …)
+    hint: `skillpkg validate .agents/skills/five` shows why, -v lists every skill's rules, and --require-valid refuses such skills
+    ");
+
+    let out = ctx.ok(&["add", "-v", "--git", &url]);
+    let stderr = ctx.redact(&out.stderr);
+    for name in ["one", "two", "three", "four", "five"] {
+        assert!(
+            stderr.contains(&format!("warning: {name} breaks the specification's rules (unknown-field), and is installed as agents load it; `skillpkg validate .agents/skills/{name}` shows why")),
+            "{stderr}"
+        );
+    }
+    for name in ["nodesc", "nodesc-either"] {
+        assert!(
+            stderr.contains(&format!("warning: skipped folder 'skills/{name}' of file://[TEMP]/many: skills/{name}/SKILL.md: field 'description'")),
+            "{stderr}"
+        );
+    }
+    assert!(!stderr.contains("5 skills break"), "{stderr}");
 }
 
 #[test]

@@ -51,6 +51,33 @@ pub struct Change {
     /// The sources a name changed between (`add --replace`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replaced: Option<super::collisions::Replaced>,
+    /// The specification's rules the skill breaks, said when this install
+    /// put it in place (it is installed as agents load it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub broken_rules: Option<BrokenRules>,
+}
+
+/// The specification's rules an installed skill breaks, and where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BrokenRules {
+    /// The rules' identifiers (`unknown-field`, `description-length`, …),
+    /// sorted, once each.
+    pub rules: Vec<String>,
+    /// The skill's folder, as shown to the user (relative to the project
+    /// when inside it).
+    pub folder: std::path::PathBuf,
+}
+
+impl BrokenRules {
+    /// The warning for the one skill `name`: which rules it breaks, and
+    /// the command that shows why.
+    pub fn warning(&self, name: &str) -> String {
+        format!(
+            "{name} breaks the specification's rules ({}), and is installed as agents load it; `skillpkg validate {}` shows why, and --require-valid refuses such skills",
+            self.rules.join(", "),
+            self.folder.display()
+        )
+    }
 }
 
 impl Change {
@@ -67,6 +94,7 @@ impl Change {
             previous: None,
             yanked: None,
             replaced: None,
+            broken_rules: None,
         }
     }
 

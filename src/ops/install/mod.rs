@@ -31,7 +31,7 @@ pub mod repo;
 pub mod targets;
 mod wanted;
 
-pub use change::{Action, Change};
+pub use change::{Action, BrokenRules, Change};
 pub use collisions::Replaced;
 pub use options::{GrantConsent, GrantRequest, InstallOptions, Unlock};
 

@@ -96,7 +96,14 @@ pub fn list_repo(
                 "{place}: the name {:?} cannot name a folder",
                 skill.meta.name
             )),
-            Err(e) => listing.skipped.push(format!("{place}: {e}")),
+            // Named by its place in the repository, not the scratch copy.
+            Err(e) => listing.skipped.push(format!(
+                "{place}: {}",
+                e.to_string().replace(
+                    &dir.display().to_string(),
+                    if folder.is_empty() { "." } else { folder }
+                )
+            )),
         }
     }
     if listing.skills.is_empty() {
