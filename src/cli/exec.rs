@@ -290,7 +290,8 @@ fn grant_hint(skill: &str, survey: &[crate::ops::grants::SkillGrants]) -> String
             "the skill '{skill}' asks for it in its allowed-tools; the grants skills.lock records for it count once you trust this project: `skillpkg trust --project`"
         ),
         false => format!(
-            "the skill '{skill}' asks for it in its allowed-tools, which you have not approved: `skillpkg grants list` shows them, `skillpkg grants approve {skill}` approves them"
+            "the skill '{skill}' asks for it in its allowed-tools, which you have not approved: `skillpkg grants list` shows them, `skillpkg grants approve {}` approves them",
+            crate::hint::shell_quote(skill)
         ),
     }
 }
@@ -489,19 +490,6 @@ fn report_ending(
     }
 }
 
-/// `text` quoted for a POSIX shell (left as it is when nothing in it is
-/// special).
-fn shell_quote(text: &str) -> String {
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c));
-    match plain {
-        true => text.to_string(),
-        false => format!("'{}'", text.replace('\'', "'\\''")),
-    }
-}
-
 /// The command that ran, as a user would type it again, with `extra`
 /// flags after `exec`: every flag it had is kept, and each word quoted.
 /// Outside a run of `exec` (a REPL input), `skillpkg exec <extra> <task>`.
@@ -519,7 +507,10 @@ fn rerun_with(extra: &[&str], task: &str) -> String {
             .chain(std::iter::once(task.to_string()))
             .collect(),
     };
-    let quoted: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| crate::hint::shell_quote(w).into_owned())
+        .collect();
     format!("skillpkg {}", quoted.join(" "))
 }
 

@@ -266,7 +266,8 @@ fn report_grants(context: &Context, changes: &[Change]) {
                 "{name} asks to pre-approve {grants}: {CONSEQUENCE}"
             ));
             context.printer.hint(format_args!(
-                "review and approve them with `skillpkg grants approve {name}`, or install with --approve-grants"
+                "review and approve them with `skillpkg grants approve {}`, or install with --approve-grants",
+                crate::hint::shell_quote(name)
             ));
         }
         several => {

@@ -56,7 +56,7 @@ pub(super) fn broken_rules_summary(context: &Context, changes: &[Change]) {
     let (_, first) = broken[0];
     context.printer.hint(format_args!(
         "`skillpkg validate {}` shows why, -v lists every skill's rules, and --require-valid refuses such skills",
-        first.folder.display()
+        crate::hint::shell_path(&first.folder)
     ));
 }
 
@@ -74,7 +74,7 @@ pub(super) fn skipped_folders(context: &Context, listing: &crate::ops::install::
             ));
             context.printer.hint(format_args!(
                 "-v lists them with why, and so does `skillpkg add --git {} --list`",
-                listing.url
+                crate::hint::shell_quote(&listing.url)
             ));
         }
         all => {

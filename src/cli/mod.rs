@@ -367,7 +367,7 @@ fn load_skills(context: &mut Context) -> anyhow::Result<crate::ops::skills::Load
         printer.warn(format_args!(
             "{} loads with warnings; `skillpkg validate {}` shows them",
             only.skill.meta.name,
-            dir.display()
+            crate::hint::shell_path(dir)
         ));
     } else if !with_warnings.is_empty() {
         printer.warn(format_args!(

@@ -55,7 +55,8 @@ pub fn init_index(
                     "{spec} is a bare git repository or a URL; without --git, an index is a folder"
                 ))
                 .hint(format!(
-                    "for a git index, run `skillpkg index init {spec} --git`"
+                    "for a git index, run `skillpkg index init {} --git`",
+                    crate::hint::shell_quote(spec)
                 ))
             );
         }
@@ -232,7 +233,8 @@ pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Pub
                 ))
                 .hint(format!(
                     "add it with `skillpkg index init {} --org {} --key <public key>`",
-                    request.index, package.org
+                    crate::hint::shell_quote(request.index),
+                    package.org
                 ))
             );
         }

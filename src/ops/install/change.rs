@@ -75,7 +75,7 @@ impl BrokenRules {
         format!(
             "{name} breaks the specification's rules ({}), and is installed as agents load it; `skillpkg validate {}` shows why, and --require-valid refuses such skills",
             self.rules.join(", "),
-            self.folder.display()
+            crate::hint::shell_path(&self.folder)
         )
     }
 }

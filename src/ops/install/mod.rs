@@ -41,7 +41,7 @@ use anyhow::{Context as _, bail};
 use semver::VersionReq;
 
 use crate::dirs::Dirs;
-use crate::hint::Hinted;
+use crate::hint::{Hinted, shell_quote};
 use crate::index::PackageName;
 use crate::manifest::edit::ManifestDocument;
 use crate::manifest::lock::Lockfile;
@@ -126,8 +126,11 @@ fn name_the_org(
             "'{request}' names no package: packages are named org/name"
         ))
         .hint(match meant {
-            Some(meant) => format!("did you mean `skillpkg add {meant}`?"),
-            None => format!("`skillpkg search {name}` finds packages by name"),
+            Some(meant) => format!("did you mean `skillpkg add {}`?", shell_quote(meant)),
+            None => format!(
+                "`skillpkg search {}` finds packages by name",
+                shell_quote(name)
+            ),
         }),
     )
 }
@@ -466,7 +469,10 @@ pub fn remove(
             if let Some(meant) =
                 crate::hint::did_you_mean(name, edit.manifest.skills.keys().map(String::as_str))
             {
-                error = error.hint(format!("did you mean `skillpkg remove {meant}`?"));
+                error = error.hint(format!(
+                    "did you mean `skillpkg remove {}`?",
+                    shell_quote(meant)
+                ));
             }
             bail!(error);
         }
@@ -515,8 +521,10 @@ pub fn update(
             if old_lock.get(name).is_none() {
                 let locked = old_lock.skills.iter().map(|s| s.name.as_str());
                 let hint = match crate::hint::did_you_mean(name, locked) {
-                    Some(meant) => format!("did you mean `skillpkg update {meant}`?"),
-                    None => format!("`skillpkg add {name}` installs it"),
+                    Some(meant) => {
+                        format!("did you mean `skillpkg update {}`?", shell_quote(meant))
+                    }
+                    None => format!("`skillpkg add {}` installs it", shell_quote(name)),
                 };
                 bail!(
                     Hinted::new(format!("{name} is not in {}", project.lock_path.display()))
