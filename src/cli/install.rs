@@ -86,7 +86,7 @@ fn ask_about_grants(request: &GrantRequest) -> bool {
         return true;
     }
     let mut lines = vec![format!(
-        "{} v{} asks to pre-approve, while it is active:",
+        "{} {} asks to pre-approve, while it is active:",
         request.name, request.version
     )];
     lines.extend(super::grants::pattern_lines(&request.unapproved));

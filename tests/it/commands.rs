@@ -443,7 +443,7 @@ fn hints_quote_the_paths_and_names_they_put_on_a_command_line() {
     let out = ctx.ok_in(&project, &["add", "--path", "extra"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
     warning: extra breaks the specification's rules (unknown-field), and is installed as agents load it; `skillpkg validate 'my $skills/extra'` shows why, and --require-valid refuses such skills
-       Installed extra v0.0.0
+       Installed extra h1:GuuHN84e
     ");
 
     // A folder that is no index yet.

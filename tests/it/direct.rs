@@ -51,7 +51,13 @@ fn a_path_skill_is_pinned_by_its_content() {
     // Its dependencies come from the default registry.
     insta::assert_snapshot!(out.stderr, @"
     Installed example/citation-style v1.0.0
-    Installed helper v0.0.0
+    Installed helper h1:yoGmwEQj
+    ");
+    // Without a metadata.version, its tree hash stands for its version.
+    let out = ctx.ok_in(&app, &["verify"]);
+    insta::assert_snapshot!(out.stdout, @"
+    example/citation-style@1.0.0: ok
+    helper@h1:yoGmwEQj: ok
     ");
     let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
     assert!(
@@ -84,7 +90,7 @@ fn a_path_skill_is_pinned_by_its_content() {
         lock
     );
     let out = ctx.ok_in(&app, &["install"]);
-    insta::assert_snapshot!(out.stderr, @"     Updated helper v0.0.0");
+    insta::assert_snapshot!(out.stderr, @"     Updated helper h1:yoGmwEQj → h1:JI+c/Ltz");
     assert!(app.join(".agents/skills/helper/notes.md").is_file());
     let again = ctx.run_in(&app, &["install"]);
     assert!(!again.stderr.contains("helper"), "{}", again.stderr);
@@ -305,7 +311,7 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
     let out = ctx.ok_in(&app, &["add", "--path", "tools/broken"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
     warning: Broken breaks the specification's rules (name-directory-mismatch, name-lowercase), and is installed as agents load it; `skillpkg validate .agents/skills/Broken` shows why, and --require-valid refuses such skills
-       Installed Broken v0.0.0
+       Installed Broken h1:LJnC6FoG
     ");
     assert!(app.join(".agents/skills/Broken/SKILL.md").is_file());
 }

@@ -215,7 +215,8 @@ fn a_private_repository_installs_through_the_users_credential_helper() {
     .unwrap();
     let out = ctx.ok_in(&app, &["add", "--git", &url]);
     assert!(
-        out.stderr.contains("Installed secret-sauce v0.0.0"),
+        ctx.redact(&out.stderr)
+            .contains("Installed secret-sauce [SHORT]"),
         "{}",
         out.stderr
     );

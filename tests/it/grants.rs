@@ -384,8 +384,8 @@ fn several_skills_asking_for_grants_are_listed_under_one_warning() {
     .unwrap();
     let out = ctx.ok_in(&app, &["install"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
-       Installed git-helper v0.0.0
-       Installed reader v0.0.0
+       Installed git-helper h1:HIwqgzqT
+       Installed reader h1:XgL4l6m6
     warning: 2 skills ask to pre-approve tools, and they are not approved, so exec asks before each such call (and refuses without a terminal):
       git-helper  Bash(git:*)
       reader      Read, Grep

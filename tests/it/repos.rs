@@ -74,15 +74,15 @@ fn a_whole_repository_is_listed_picked_and_added_in_one_command() {
     );
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
         Found 5 skills in file://[TEMP]/collection at commit [COMMIT]
-    Installed plain v0.0.0
-    Installed vercel-react-best-practices v0.0.0
+    Installed plain [SHORT]
+    Installed vercel-react-best-practices [SHORT]
     ");
     let out = ctx.ok_in(&app, &["add", "--git", &url]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
            Found 5 skills in file://[TEMP]/collection at commit [COMMIT]
-       Installed audit v0.0.0
-       Installed long-desc v0.0.0
-       Installed review v0.0.0
+       Installed audit [SHORT]
+       Installed long-desc [SHORT]
+       Installed review [SHORT]
     warning: 2 skills break the specification's rules, and are installed as agents load them:
       description-length  1 skill (long-desc)
       unknown-field       1 skill (audit)
@@ -192,12 +192,12 @@ fn warnings_about_many_skills_of_a_repository_are_summed_up_per_kind() {
     warning: skipped 2 folders of file://[TEMP]/many whose SKILL.md agents cannot load
     hint: -v lists them with why, and so does `skillpkg add --git file://[TEMP]/many --list`
            Found 6 skills in file://[TEMP]/many at commit [COMMIT]
-       Installed fine v0.0.0
-       Installed five v0.0.0
-       Installed four v0.0.0
-       Installed one v0.0.0
-       Installed three v0.0.0
-       Installed two v0.0.0
+       Installed fine [SHORT]
+       Installed five [SHORT]
+       Installed four [SHORT]
+       Installed one [SHORT]
+       Installed three [SHORT]
+       Installed two [SHORT]
     warning: 5 skills break the specification's rules, and are installed as agents load them:
       unknown-field  5 skills (five, four, one, …)
     hint: `skillpkg validate .agents/skills/five` shows why, -v lists every skill's rules, and --require-valid refuses such skills
@@ -270,7 +270,7 @@ fn a_repository_that_is_one_skill_installs_under_the_skills_name() {
     let url = format!("file://{}", repo.display());
     let out = ctx.ok_in(&app, &["add", "--git", &url]);
     assert!(
-        out.stderr.contains("Installed solo v0.0.0"),
+        ctx.redact(&out.stderr).contains("Installed solo [SHORT]"),
         "{}",
         out.stderr
     );
@@ -332,7 +332,7 @@ fn outdated_and_update_follow_a_repository_whose_branch_moved() {
     let out = ctx.ok_in(&app, &["update", "--dry-run"]);
     assert!(
         out.stderr.contains(&format!(
-            "Would update plain v0.0.0 ({} → {})",
+            "Would update plain {} → {}",
             &first[..12],
             &second[..12]
         )),

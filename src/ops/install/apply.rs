@@ -177,7 +177,14 @@ impl Apply<'_> {
         let change = Change {
             warnings,
             broken_rules,
-            ..Change::of(&ready.name, &ready.version, &ready.source, old, action)
+            ..Change::of(
+                &ready.name,
+                &ready.version,
+                &ready.source,
+                Some(&tree),
+                old,
+                action,
+            )
         };
         let locked = LockedSkill {
             name: ready.name,
@@ -343,7 +350,7 @@ impl Apply<'_> {
             for exposed_in in self.targets {
                 super::targets::unexpose(exposed_in, &target)?;
             }
-            changes.push(Change::new(&old.name, &old.version, Action::Removed));
+            changes.push(Change::removed(old));
         }
         Ok(())
     }
