@@ -306,29 +306,50 @@ fn outdated_and_update_follow_a_repository_whose_branch_moved() {
     let app = new_project(&ctx, None);
     ctx.ok_in(
         &app,
-        &["add", "--git", &url, "--skill", "plain", "--skill", "audit"],
+        &[
+            "add",
+            "--git",
+            &url,
+            "--skill",
+            "plain",
+            "--skill",
+            "audit",
+            "--skill",
+            "long-desc",
+        ],
     );
     let first = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
     let out = ctx.ok_in(&app, &["outdated"]);
     assert!(out.stderr.contains("Up-to-date"), "{}", out.stderr);
+
+    // A commit elsewhere in the repository changes none of its skills.
+    std::fs::write(repo.join("README.md"), "# A collection, described\n").unwrap();
+    git(&repo, &["commit", "-q", "-am", "readme"]);
+    let out = ctx.ok_in(&app, &["outdated"]);
+    assert!(out.stderr.contains("Up-to-date"), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
 
     std::fs::write(
         repo.join("skills/plain/SKILL.md"),
         "---\nname: plain\ndescription: Plain, better. Use when testing.\n---\nPlain.\n",
     )
     .unwrap();
-    git(&repo, &["commit", "-q", "-am", "better plain"]);
+    std::fs::write(repo.join("skills/long-desc/notes.md"), "More.\n").unwrap();
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "better plain"]);
     let second = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+    // Only the skills whose folders changed, in aligned columns (the
+    // commits replaced by placeholders as wide as they are).
     let out = ctx.ok_in(&app, &["outdated"]);
-    for name in ["plain", "audit"] {
-        assert!(
-            out.stdout.lines().any(|l| l.starts_with(name)
-                && l.contains(&first[..12])
-                && l.contains(&second[..12])),
-            "{name}: {}",
-            out.stdout
-        );
-    }
+    let shown = out
+        .stdout
+        .replace(&first[..12], "<first----->")
+        .replace(&second[..12], "<second---->");
+    insta::assert_snapshot!(shown, @"
+    NAME       LOCKED        COMPATIBLE    LATEST
+    long-desc  <first----->  <second---->  <second---->
+    plain      <first----->  <second---->  <second---->
+    ");
     let out = ctx.ok_in(&app, &["update", "--dry-run"]);
     assert!(
         out.stderr.contains(&format!(

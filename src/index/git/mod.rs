@@ -16,6 +16,7 @@ use crate::fsutil::FileLock;
 use crate::hint::Hinted;
 use crate::net::{Attempt, RetryPolicy, split_credentials};
 use tree::INDEX_BUDGET;
+use tree::folder_tree_id;
 pub use tree::{Budget, export_tree};
 
 /// The branch a new index gets.
@@ -606,6 +607,36 @@ pub fn fetch_commit(
     let oid = resolve(&repo, rev).map_err(|()| missing_rev(&url, rev))?;
     remember_resolved(&remote_url, rev, oid);
     Ok((repo, oid))
+}
+
+/// The commit `rev` of the repository at `url` names now (its HEAD when
+/// `None`), when the files of the folder `subdir` (the whole tree when
+/// `None`) there differ from those at the commit `locked`, or the folder
+/// is gone; `None` when they are the same files (a commit elsewhere in the
+/// repository changes nothing for the skill in `subdir`).
+pub fn folder_moved(
+    url: &str,
+    rev: Option<&str>,
+    locked: &str,
+    subdir: Option<&str>,
+    cache: &Path,
+) -> anyhow::Result<Option<String>> {
+    let (repo, now) = fetch_commit(url, rev, None, cache, false)?;
+    if now.to_string() == locked {
+        return Ok(None);
+    }
+    let folder_now = folder_tree_id(&repo, now, subdir)?;
+    let locked_id =
+        git2::Oid::from_str(locked).with_context(|| format!("'{locked}' is not a commit id"))?;
+    // A shallow fetch of the branch may lack the locked commit.
+    let folder_then = match repo.find_commit(locked_id) {
+        Ok(_) => folder_tree_id(&repo, locked_id, subdir)?,
+        Err(_) => {
+            let (repo, locked_id) = fetch_commit(url, rev, Some(locked), cache, false)?;
+            folder_tree_id(&repo, locked_id, subdir)?
+        }
+    };
+    Ok((folder_now.is_none() || folder_now != folder_then).then(|| now.to_string()))
 }
 
 /// [`fetch_commit`] for the repository in the git directory `dir`: the
