@@ -222,6 +222,33 @@ fn a_project_npx_skills_installed_is_imported_locked_and_reproduced() {
     ");
 }
 
+/// Outside any project, `import --from` that only lists, or finds
+/// nothing to take over, leaves no project behind; one that adopts
+/// starts it.
+#[test]
+fn an_import_from_a_folder_that_adds_nothing_starts_no_project() {
+    let ctx = TestContext::new();
+    let fresh = ctx.root().join("fresh");
+    write_skill(
+        &fresh.join(".claude/skills"),
+        "handmade",
+        &skill_md("handmade", "Made by hand. Use when testing."),
+    );
+    std::fs::create_dir_all(fresh.join("empty")).unwrap();
+    let made = || ["skills.toml", "skills.lock"].map(|f| fresh.join(f).exists());
+
+    let out = ctx.ok_in(&fresh, &["import", "--from", ".claude/skills"]);
+    assert!(!out.stderr.contains("Created"), "{}", out.stderr);
+    assert_eq!(made(), [false, false]);
+    let out = ctx.ok_in(&fresh, &["import", "--from", "empty", "--adopt"]);
+    assert!(!out.stderr.contains("Created"), "{}", out.stderr);
+    assert_eq!(made(), [false, false]);
+
+    let out = ctx.ok_in(&fresh, &["import", "--from", ".claude/skills", "--adopt"]);
+    assert!(out.stderr.contains("Created"), "{}", out.stderr);
+    assert_eq!(made(), [true, true]);
+}
+
 #[test]
 fn folders_placed_by_hand_are_adopted_as_they_are_and_linked_back() {
     let ctx = TestContext::new();
