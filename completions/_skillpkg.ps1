@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
+            [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Name indexes in skills.toml''s [registries]')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Show or empty the cache')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every skill of every root, marking shadowed ones')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one skill: metadata, location, files and which root won')
@@ -273,6 +274,41 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;registry' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an index to skills.toml''s [registries] under NAME, for `skillpkg add org/name --registry NAME`; with --default (and no NAME), the index packages come from when no registry is named')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skillpkg;registry;add' {
+            [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'The index is a git repository: record https://… and ssh://… URLs as git+https://… and git+ssh://…')
+            [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'Also make it the default registry (`default` under [registries])')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global manifest instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global manifest instead of the project''s')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;registry;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an index to skills.toml''s [registries] under NAME, for `skillpkg add org/name --registry NAME`; with --default (and no NAME), the index packages come from when no registry is named')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skillpkg;registry;help;add' {
+            break
+        }
+        'skillpkg;registry;help;help' {
             break
         }
         'skillpkg;cache' {
@@ -535,6 +571,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
+            [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Name indexes in skills.toml''s [registries]')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Show or empty the cache')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every skill of every root, marking shadowed ones')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one skill: metadata, location, files and which root won')
@@ -595,6 +632,13 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;search' {
+            break
+        }
+        'skillpkg;help;registry' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an index to skills.toml''s [registries] under NAME, for `skillpkg add org/name --registry NAME`; with --default (and no NAME), the index packages come from when no registry is named')
+            break
+        }
+        'skillpkg;help;registry;add' {
             break
         }
         'skillpkg;help;cache' {

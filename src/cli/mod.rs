@@ -20,6 +20,7 @@ mod printer;
 mod progress;
 mod prompt;
 mod publish;
+mod registry;
 mod sandbox;
 mod search;
 mod show;
@@ -85,6 +86,8 @@ enum Command {
     Verify(verify::Args),
     /// Search an index's packages by name and description.
     Search(search::Args),
+    /// Name indexes in skills.toml's [registries].
+    Registry(registry::Args),
     /// Show or empty the cache.
     Cache(cache::Args),
     /// List every skill of every root, marking shadowed ones.
@@ -294,6 +297,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Grants(args) => grants::run(args, context),
         Command::Verify(args) => verify::run(args, context),
         Command::Search(args) => search::run(args, context),
+        Command::Registry(args) => registry::run(args, context),
         Command::Cache(args) => cache::run(args, context),
         Command::List(args) => list::run(args, context),
         Command::Show(args) => show::run(args, context),

@@ -11,6 +11,7 @@ pub mod outside;
 pub mod pack;
 pub mod project_trust;
 pub mod publish;
+pub mod registry;
 pub mod search;
 pub mod skills;
 pub mod trust;

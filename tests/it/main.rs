@@ -19,6 +19,7 @@ mod keys;
 mod layers;
 mod models;
 mod publish;
+mod registries;
 mod repos;
 mod roots;
 mod sample_index;

@@ -172,7 +172,10 @@ pub fn add(
                 "no registry named '{name}' in {}",
                 project.manifest_path.display()
             ))
-            .hint("add it under [registries]")
+            .hint(format!(
+                "add it with `skillpkg registry add {} URL`",
+                shell_quote(name)
+            ))
         );
     }
     let parsed = requests
