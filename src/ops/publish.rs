@@ -232,8 +232,10 @@ pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Pub
                     package.org, request.index
                 ))
                 .hint(format!(
-                    "add it with `skillpkg index init {} --org {} --key <public key>`",
+                    "if it is a key of org '{}', add it with `skillpkg index init {}{} --org {} --key {public_key}`",
+                    package.org,
                     crate::hint::shell_quote(request.index),
+                    if is_git_index(request.index) { " --git" } else { "" },
                     package.org
                 ))
             );
