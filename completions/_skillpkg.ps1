@@ -93,14 +93,11 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;remove' {
-            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
-            [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
-            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')
-            [CompletionResult]::new('--require-valid', '--require-valid', [CompletionResultType]::ParameterName, 'Refuse skills the reference validator rejects (by default they install as agents load them, with a warning)')
-            [CompletionResult]::new('--approve-grants', '--approve-grants', [CompletionResultType]::ParameterName, 'Approve the tools every new or changed skill''s allowed-tools asks to pre-approve, without asking')
-            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
-            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Remove managed skills even if they were edited locally')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing (for the skills that stay, should one be missing)')
+            [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept the unsigned packages from remote indexes that stay (they are checked again, as every install checks what the lock pins)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s global skills instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s global skills instead of the project''s')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')

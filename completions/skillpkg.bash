@@ -1548,16 +1548,12 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__remove)
-            opts="-g -q -v -h --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --force --quiet --verbose --help"
+            opts="-g -q -v -h --force --offline --allow-unsigned --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --link-mode)
-                    COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;

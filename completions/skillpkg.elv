@@ -87,14 +87,11 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;remove'= {
-            cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
-            cand --allow-unsigned 'Accept unsigned packages from remote indexes'
-            cand --offline 'Use only the cache and local indexes: fetch nothing'
-            cand --require-valid 'Refuse skills the reference validator rejects (by default they install as agents load them, with a warning)'
-            cand --approve-grants 'Approve the tools every new or changed skill''s allowed-tools asks to pre-approve, without asking'
-            cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
-            cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand --force 'Remove managed skills even if they were edited locally'
+            cand --offline 'Use only the cache and local indexes: fetch nothing (for the skills that stay, should one be missing)'
+            cand --allow-unsigned 'Accept the unsigned packages from remote indexes that stay (they are checked again, as every install checks what the lock pins)'
+            cand -g 'Work on the user''s global skills instead of the project''s'
+            cand --global 'Work on the user''s global skills instead of the project''s'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'

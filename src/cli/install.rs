@@ -139,15 +139,28 @@ pub(super) struct AddArgs {
     flags: InstallFlags,
 }
 
-/// Remove packages from skills.toml and their skills from the root.
+/// Remove packages from skills.toml and their skills from the root. It
+/// installs nothing new, so it takes only the flags that removing uses.
 #[derive(Debug, clap::Args)]
-#[command(mut_arg("force", |arg| arg.help("Remove managed skills even if they were edited locally")))]
 pub(super) struct RemoveArgs {
-    /// Packages: org/name.
+    /// What skills.toml names: org/name, a path or git skill's name, or a
+    /// repository's URL (every skill taken from it).
     #[arg(required = true)]
     packages: Vec<String>,
-    #[command(flatten)]
-    flags: InstallFlags,
+    /// Remove managed skills even if they were edited locally.
+    #[arg(long)]
+    force: bool,
+    /// Use only the cache and local indexes: fetch nothing (for the
+    /// skills that stay, should one be missing).
+    #[arg(long)]
+    offline: bool,
+    /// Accept the unsigned packages from remote indexes that stay (they
+    /// are checked again, as every install checks what the lock pins).
+    #[arg(long)]
+    allow_unsigned: bool,
+    /// Work on the user's global skills instead of the project's.
+    #[arg(long, short = 'g')]
+    global: bool,
 }
 
 /// Install what skills.toml asks for, as skills.lock pins it.
@@ -462,13 +475,15 @@ fn print_listing(context: &Context, listing: &crate::ops::install::repo::RepoLis
 
 pub(super) fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
-    let project = context.project(args.flags.global)?;
-    let changes = crate::ops::install::remove(
-        &project,
-        &dirs,
-        &args.packages,
-        args.flags.options(false, context),
-    )?;
+    let project = context.project(args.global)?;
+    let options = InstallOptions {
+        progress: &context.progress,
+        force: args.force,
+        offline: args.offline,
+        allow_unsigned: args.allow_unsigned,
+        ..InstallOptions::default()
+    };
+    let changes = crate::ops::install::remove(&project, &dirs, &args.packages, options)?;
     report(context, &changes);
     report_targets(context, &project, &changes);
     Ok(ExitStatus::Success)

@@ -394,6 +394,12 @@ fn help_lists_a_commands_own_flags_first_in_its_own_words() {
         "{help}"
     );
     assert!(!help.contains("Replace managed skills"), "{help}");
+    // Only what removing uses: nothing about installing new skills.
+    assert_eq!(
+        long_flags(&help),
+        ["--force", "--offline", "--allow-unsigned", "--global"],
+        "{help}"
+    );
     let add = ctx.ok(&["add", "--help"]).stdout;
     assert!(
         add.contains("Replace managed skills even if they were edited locally"),
