@@ -150,3 +150,47 @@ pub fn did_you_mean<'c>(
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
 }
+
+/// For a `path` that does not exist, the path the user most likely meant:
+/// each missing part replaced by the closest name in the folder above
+/// ([`did_you_mean`]; only folders but for the last part), as far as
+/// close names go, the rest kept. `None` when the path exists, or no
+/// name is close to its first missing part.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// std::fs::create_dir_all(dir.path().join("skills/pdf")).unwrap();
+/// let meant = skillpkg::hint::closest_path(&dir.path().join("skils/pdf"));
+/// assert_eq!(meant, Some(dir.path().join("skills/pdf")));
+/// let meant = skillpkg::hint::closest_path(&dir.path().join("skils/pdff"));
+/// assert_eq!(meant, Some(dir.path().join("skills/pdf")));
+/// assert_eq!(skillpkg::hint::closest_path(&dir.path().join("skills")), None);
+/// ```
+pub fn closest_path(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    let mut existing = std::path::PathBuf::new();
+    let mut components = path.components();
+    for component in components.by_ref() {
+        let next = existing.join(component);
+        if next.symlink_metadata().is_ok() {
+            existing = next;
+            continue;
+        }
+        let parent = match existing.as_os_str().is_empty() {
+            true => std::path::Path::new("."),
+            false => existing.as_path(),
+        };
+        let more = components.clone().next().is_some();
+        let names: Vec<String> = std::fs::read_dir(parent)
+            .ok()?
+            .filter_map(Result::ok)
+            .filter(|entry| !more || entry.path().is_dir())
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .collect();
+        let missing = component.as_os_str().to_str()?;
+        let meant = did_you_mean(missing, names.iter().map(String::as_str))?;
+        let mut fixed = existing.join(meant);
+        fixed.extend(components);
+        return Some(closest_path(&fixed).unwrap_or(fixed));
+    }
+    None
+}

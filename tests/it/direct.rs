@@ -285,8 +285,7 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
     error: file://[TEMP]/empty-repo holds no skill agents can load
     hint: skills are folders with a SKILL.md, at the top of the repository or below it (skills/<name>, .claude/skills/<name>, …)
     $ skillpkg add --path nowhere
-    error: no skill folder at [TEMP]/app/nowhere
-      Caused by: failed to canonicalize path `[TEMP]/app/nowhere`: No such file or directory (os error 2)
+    error: there is no folder at nowhere
     "#);
 
     // A skill the reference validator rejects installs as agents load it,

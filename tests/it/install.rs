@@ -268,7 +268,7 @@ fn unsatisfiable_yanked_and_unknown_requirements_are_explained() {
     let t = Tamper::new();
     insta::assert_snapshot!(t.refused(&["add", "example/pdf-processing@^9"]), @"
     error: no versions satisfy the requirements:
-    Because your project requires example/pdf-processing ^9 and no version of example/pdf-processing matches ^9, the requirement of your project cannot be met.
+    Because your project requires example/pdf-processing ^9 and no version of example/pdf-processing matches ^9 (it has 1.0.0), the requirement of your project cannot be met.
     ");
     insta::assert_snapshot!(t.refused(&["add", "example/nope"]), @"
     error: example/nope is not in the index [TEMP]/index

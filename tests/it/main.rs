@@ -28,4 +28,5 @@ mod server;
 mod signatures;
 mod threats;
 mod tls;
+mod typos;
 mod validate;

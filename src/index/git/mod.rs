@@ -45,6 +45,21 @@ fn local_repository(url: &str) -> Option<PathBuf> {
     (is_local && dir.join("HEAD").is_file()).then_some(dir)
 }
 
+/// The folder a repository `url` names on this machine (a path, or a
+/// `file://` URL), when nothing is there.
+fn missing_local_path(url: &str) -> Option<PathBuf> {
+    let path = match url.strip_prefix("file://") {
+        // `file://localhost/…` and percent-encoded paths are left to git.
+        Some(path) if path.starts_with('/') && !path.contains('%') => path,
+        Some(_) => return None,
+        // Not `host:path` or `user@host:path`, which name remote ones.
+        None if !url.contains("://") && !url.split('/').next()?.contains(':') => url,
+        None => return None,
+    };
+    let path = Path::new(path);
+    (path.symlink_metadata().is_err()).then(|| path.to_path_buf())
+}
+
 /// The URL git2 should use: `git+` stripped.
 pub fn git_url(spec: &str) -> String {
     spec.strip_prefix("git+").unwrap_or(spec).to_string()
@@ -532,6 +547,23 @@ pub fn fetch_commit(
     // build and delta-compress a pack of everything only to unpack it.
     if let Some(dir) = local_repository(&remote_url) {
         return read_local(&dir, &remote_url, rev, pinned);
+    }
+    if let Some(path) = missing_local_path(&remote_url) {
+        let mut error = Hinted::new(format!("there is no repository at {}", path.display()));
+        if let Some(meant) = crate::hint::closest_path(&path) {
+            error = error.hint(format!("did you mean {}?", meant.display()));
+        }
+        // `github.com/owner/repo`: a host, without its scheme.
+        if remote_url
+            .split('/')
+            .next()
+            .is_some_and(|first| first.contains('.') && !first.starts_with('.'))
+        {
+            error = error.hint(format!(
+                "for a repository on a server, give its whole URL: https://{remote_url}"
+            ));
+        }
+        bail!(error);
     }
     let key = crate::store::hash::sha256_hex(remote_url.as_bytes());
     let db = cache.join("git-db").join(&key[..16]);

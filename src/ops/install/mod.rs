@@ -248,6 +248,14 @@ pub fn add_direct(
     if let Some(path) = &spec.path {
         // Recorded relative to the project when it lies inside it.
         let absolute = cwd.join(path);
+        if absolute.symlink_metadata().is_err() {
+            let mut error = Hinted::new(format!("there is no folder at {path}"));
+            if let Some(meant) = crate::hint::closest_path(&absolute) {
+                let meant = meant.strip_prefix(cwd).unwrap_or(&meant);
+                error = error.hint(format!("did you mean {}?", meant.display()));
+            }
+            bail!(error);
+        }
         let absolute = fs_err::canonicalize(&absolute)
             .with_context(|| format!("no skill folder at {}", absolute.display()))?;
         let project_dir = fs_err::canonicalize(&project.dir)?;
@@ -469,14 +477,25 @@ pub fn remove(
                 "{name} is not in {}",
                 project.manifest_path.display()
             ));
-            if let Some(meant) =
-                crate::hint::did_you_mean(name, edit.manifest.skills.keys().map(String::as_str))
-            {
-                error = error.hint(format!(
+            let names = edit.manifest.skills.keys().map(String::as_str);
+            error = match crate::hint::did_you_mean(name, names.clone()) {
+                Some(meant) => error.hint(format!(
                     "did you mean `skillpkg remove {}`?",
                     shell_quote(meant)
-                ));
-            }
+                )),
+                None if edit.manifest.skills.is_empty() => {
+                    error.hint("it names no skills; `skillpkg list` shows the installed skills")
+                }
+                None => {
+                    const SHOWN: usize = 10;
+                    let count = edit.manifest.skills.len();
+                    let mut shown = names.take(SHOWN).collect::<Vec<_>>().join(", ");
+                    if count > SHOWN {
+                        shown.push_str(&format!(" and {} more", count - SHOWN));
+                    }
+                    error.hint(format!("it names {shown}"))
+                }
+            };
             bail!(error);
         }
         edit.doc.remove_dependency(name)?;
