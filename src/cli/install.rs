@@ -229,8 +229,11 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
     }
 }
 
-/// Says which `[install] targets` need no link (the agent reads the
-/// install root itself): when something changed, or with `-v`.
+/// Says what the install means for agents, when something changed (else
+/// with `-v`): which agents' folders the installed skills are linked into,
+/// which `[install] targets` need no link (the agent reads the install
+/// root itself), and the grants skills.lock records that stay inactive
+/// until the project is trusted here.
 pub(super) fn report_targets(
     context: &Context,
     project: &crate::project::Project,
@@ -239,14 +242,47 @@ pub(super) fn report_targets(
     let Some(dirs) = context.dirs_if_known() else {
         return;
     };
-    let Ok(notes) = crate::ops::install::target_notes(project, dirs) else {
-        return;
-    };
     let changed = changes.iter().any(|c| c.action != Action::Unchanged);
-    for note in notes {
+    let installed = changes
+        .iter()
+        .filter(|c| c.action != Action::Removed)
+        .count();
+    if let Ok(targets) = crate::ops::install::targets_of(project, dirs) {
+        let folders: Vec<String> = targets
+            .linked
+            .iter()
+            .map(|(folder, agents)| format!("{folder} ({})", agents.join(", ")))
+            .collect();
+        if installed > 0 && !folders.is_empty() {
+            let line = format!("the installed skills into {}", folders.join(" and "));
+            match changed {
+                true => context.printer.status("Linked", line),
+                false => context.printer.verbose(line),
+            }
+        }
+        for note in targets.notes {
+            match changed {
+                true => context.printer.status("Targets", &note),
+                false => context.printer.verbose(&note),
+            }
+        }
+    }
+    if let Ok(inactive) = crate::ops::project_trust::inactive_lock_grants(dirs, project)
+        && !inactive.is_empty()
+    {
+        let message = format!(
+            "skills.lock approves tools for {} ({}), and these grants stay inactive until you trust this project on this machine",
+            super::printer::count(inactive.len(), "skill"),
+            inactive.join(", ")
+        );
         match changed {
-            true => context.printer.status("Targets", &note),
-            false => context.printer.verbose(&note),
+            true => {
+                context.printer.warn(message);
+                context.printer.hint(
+                    "review them with `skillpkg grants list`, then run `skillpkg trust --project`",
+                );
+            }
+            false => context.printer.verbose(message),
         }
     }
 }

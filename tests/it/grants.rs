@@ -180,6 +180,16 @@ fn a_cloned_projects_lock_grants_count_only_once_the_user_trusts_it() {
         listed.stdout
     );
 
+    // Installing a fresh clone says so.
+    let fresh = crate::common::fresh_copy(&ctx, &app);
+    let out = ctx.ok_in(&fresh, &["install"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+       Installed acme/runner v1.0.0
+       Installed acme/suite v1.0.0
+    warning: skills.lock approves tools for 1 skill (acme/runner), and these grants stay inactive until you trust this project on this machine
+    hint: review them with `skillpkg grants list`, then run `skillpkg trust --project`
+    ");
+
     let out = ctx.ok_in(&clone, &["trust", "--project"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
      Grants acme/runner: Bash(echo:*)

@@ -893,6 +893,7 @@ fn targets_expose_installed_skills_where_each_agent_reads_them() {
        Installed example/citation-style v1.0.0
        Installed example/pdf-processing v1.0.0
        Installed example/report-writer v1.0.0
+          Linked the installed skills into .claude/skills (claude-code) and .goose/skills (goose)
          Targets codex reads .agents/skills, where skills are installed: no links needed
     ");
     assert_eq!(

@@ -607,18 +607,18 @@ fn take_back_former_exposures(
 /// exposed skills in, one absolute path a line.
 const EXPOSED_IN: &str = "exposed-in";
 
-/// The notes on `[install] targets` that need no link (the agent reads
-/// the install root itself), for the project's manifest as it is.
-pub fn target_notes(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<String>> {
+/// The agents' folders `[install] targets` names for the project's
+/// manifest as it is: those installs link skills into, and notes on those
+/// that need no link (the agent reads the install root itself).
+pub fn targets_of(project: &Project, dirs: &Dirs) -> anyhow::Result<targets::Targets> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let root = project.skill_root(manifest.install_root())?;
-    Ok(targets::resolve_targets(
+    targets::resolve_targets(
         project,
         &root,
         &manifest.install.targets,
         dirs.home.as_deref(),
-    )?
-    .notes)
+    )
 }
 
 /// Notes on the change of each package its yanked pin, so that the
