@@ -249,6 +249,42 @@ fn an_import_from_a_folder_that_adds_nothing_starts_no_project() {
     assert_eq!(made(), [true, true]);
 }
 
+/// `add --path` of a folder in the install root would install it onto
+/// itself: the error points at `import --adopt`, and that works as given.
+#[test]
+fn add_path_of_a_folder_in_the_install_root_points_at_import_adopt() {
+    let ctx = TestContext::new();
+    let app = ctx.root().join("app");
+    ctx.ok(&["init", app.to_str().unwrap()]);
+    write_skill(
+        &app.join(".agents/skills"),
+        "handmade",
+        &skill_md("handmade", "Made by hand. Use when testing."),
+    );
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    let out = ctx.fails_in(&app, &["add", "--path", ".agents/skills/handmade"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: .agents/skills/handmade is in the install root .agents/skills, where skillpkg installs skills: a path dependency on it would install the folder onto itself
+    hint: to take it over as it is, run `skillpkg import --from .agents/skills --adopt handmade`: it moves to skills/handmade, installs from there and links back
+    ");
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills.toml")).unwrap(),
+        manifest
+    );
+    let hint = out
+        .stderr
+        .lines()
+        .last()
+        .unwrap()
+        .split('`')
+        .nth(1)
+        .unwrap();
+    let words: Vec<&str> = hint.split(' ').skip(1).collect();
+    ctx.ok_in(&app, &words);
+    assert!(app.join("skills/handmade/SKILL.md").is_file());
+    ctx.ok_in(&app, &["verify"]);
+}
+
 #[test]
 fn folders_placed_by_hand_are_adopted_as_they_are_and_linked_back() {
     let ctx = TestContext::new();

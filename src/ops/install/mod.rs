@@ -258,6 +258,7 @@ pub fn add_direct(
         }
         let absolute = fs_err::canonicalize(&absolute)
             .with_context(|| format!("no skill folder at {}", absolute.display()))?;
+        refuse_the_install_root(project, cwd, &edit.manifest, &absolute, path)?;
         let project_dir = fs_err::canonicalize(&project.dir)?;
         spec.path = Some(match absolute.strip_prefix(&project_dir) {
             Ok(relative) => relative.display().to_string(),
@@ -283,6 +284,51 @@ pub fn add_direct(
     edit.doc.set_dependency(&name, &spec)?;
     edit.save(project, dirs, &lock)?;
     Ok(mark_replaced(changes, replaced))
+}
+
+/// Refuses a path dependency on `folder` (canonical; `given` as the user
+/// gave it, in `cwd`) inside the project's install root, where installs
+/// put skills: installing it would put the folder onto itself. `import
+/// --adopt` takes such a folder over, and the error says how.
+fn refuse_the_install_root(
+    project: &Project,
+    cwd: &Path,
+    manifest: &Manifest,
+    folder: &Path,
+    given: &str,
+) -> anyhow::Result<()> {
+    let install_root = project.skill_root(manifest.install_root())?;
+    let shown_root = project.shown(&install_root);
+    // The command is run where the user is.
+    let from_cwd = match install_root.strip_prefix(cwd) {
+        Ok(relative) if relative.as_os_str().is_empty() => Path::new("."),
+        Ok(relative) => relative,
+        Err(_) => &install_root,
+    };
+    let Ok(root) = fs_err::canonicalize(&install_root) else {
+        return Ok(());
+    };
+    let Ok(inside) = folder.strip_prefix(&root) else {
+        return Ok(());
+    };
+    let name = match crate::skill::load::load_skill(folder) {
+        Ok(skill) => skill.meta.name,
+        Err(_) => inside.components().next().map_or_else(String::new, |c| {
+            c.as_os_str().to_string_lossy().into_owned()
+        }),
+    };
+    let global = if project.is_global() { " --global" } else { "" };
+    bail!(
+        Hinted::new(format!(
+            "{given} is in the install root {}, where skillpkg installs skills: a path dependency on it would install the folder onto itself",
+            shown_root.display()
+        ))
+        .hint(format!(
+            "to take it over as it is, run `skillpkg import{global} --from {} --adopt {}`: it moves to skills/{name}, installs from there and links back",
+            crate::hint::shell_path(from_cwd),
+            shell_quote(&name)
+        ))
+    )
 }
 
 /// Adds the skills of a git repository that `patterns` pick (all of them
