@@ -502,3 +502,29 @@ fn a_path_skill_whose_name_a_repository_holds_changes_nothing_unless_told_to_rep
     let installed = std::fs::read_to_string(app.join(".agents/skills/pdf/SKILL.md")).unwrap();
     assert!(installed.contains("Ours."), "{installed}");
 }
+
+/// A name with a space, as a hand-written skill may have: the flags the
+/// hints give keep it one word.
+#[test]
+fn the_flags_a_collision_suggests_quote_the_names() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    for (dir, body) in [("tools", "Ours."), ("other", "Theirs.")] {
+        write_skill(
+            &app.join(dir),
+            "my skill",
+            &format!("---\nname: my skill\ndescription: {body} Use when testing.\n---\n{body}\n"),
+        );
+    }
+    ctx.ok_in(&app, &["add", "--path", "tools/my skill"]);
+    let out = ctx.fails_in(&app, &["add", "--path", "other/my skill"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: 1 skill this command adds is taken by another source, so nothing was changed:
+      my skill  skills.toml takes it from the folder tools/my skill; this command asks for it from the folder other/my skill
+    hint: to let the new source take that name over, add --replace 'my skill'
+    ");
+    ctx.ok_in(
+        &app,
+        &["add", "--path", "other/my skill", "--replace", "my skill"],
+    );
+}
