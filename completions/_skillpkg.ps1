@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
+            [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Name indexes in skills.toml''s [registries]')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Show or empty the cache')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every skill of every root, marking shadowed ones')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one skill: metadata, location, files and which root won')
@@ -92,14 +93,11 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;remove' {
-            [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
-            [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
-            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')
-            [CompletionResult]::new('--require-valid', '--require-valid', [CompletionResultType]::ParameterName, 'Refuse skills the reference validator rejects (by default they install as agents load them, with a warning)')
-            [CompletionResult]::new('--approve-grants', '--approve-grants', [CompletionResultType]::ParameterName, 'Approve the tools every new or changed skill''s allowed-tools asks to pre-approve, without asking')
-            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
-            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Remove managed skills even if they were edited locally')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing (for the skills that stay, should one be missing)')
+            [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept the unsigned packages from remote indexes that stay (they are checked again, as every install checks what the lock pins)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s global skills instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s global skills instead of the project''s')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -273,6 +271,41 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;registry' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an index to skills.toml''s [registries] under NAME, for `skillpkg add org/name --registry NAME`; with --default (and no NAME), the index packages come from when no registry is named')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skillpkg;registry;add' {
+            [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'The index is a git repository: record https://… and ssh://… URLs as git+https://… and git+ssh://…')
+            [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'Also make it the default registry (`default` under [registries])')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global manifest instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global manifest instead of the project''s')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;registry;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an index to skills.toml''s [registries] under NAME, for `skillpkg add org/name --registry NAME`; with --default (and no NAME), the index packages come from when no registry is named')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skillpkg;registry;help;add' {
+            break
+        }
+        'skillpkg;registry;help;help' {
             break
         }
         'skillpkg;cache' {
@@ -535,6 +568,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
+            [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Name indexes in skills.toml''s [registries]')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Show or empty the cache')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every skill of every root, marking shadowed ones')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one skill: metadata, location, files and which root won')
@@ -595,6 +629,13 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;search' {
+            break
+        }
+        'skillpkg;help;registry' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an index to skills.toml''s [registries] under NAME, for `skillpkg add org/name --registry NAME`; with --default (and no NAME), the index packages come from when no registry is named')
+            break
+        }
+        'skillpkg;help;registry;add' {
             break
         }
         'skillpkg;help;cache' {

@@ -70,6 +70,9 @@ _skillpkg() {
             skillpkg,publish)
                 cmd="skillpkg__subcmd__publish"
                 ;;
+            skillpkg,registry)
+                cmd="skillpkg__subcmd__registry"
+                ;;
             skillpkg,remove)
                 cmd="skillpkg__subcmd__remove"
                 ;;
@@ -190,6 +193,9 @@ _skillpkg() {
             skillpkg__subcmd__help,publish)
                 cmd="skillpkg__subcmd__help__subcmd__publish"
                 ;;
+            skillpkg__subcmd__help,registry)
+                cmd="skillpkg__subcmd__help__subcmd__registry"
+                ;;
             skillpkg__subcmd__help,remove)
                 cmd="skillpkg__subcmd__help__subcmd__remove"
                 ;;
@@ -232,6 +238,9 @@ _skillpkg() {
             skillpkg__subcmd__help__subcmd__index,init)
                 cmd="skillpkg__subcmd__help__subcmd__index__subcmd__init"
                 ;;
+            skillpkg__subcmd__help__subcmd__registry,add)
+                cmd="skillpkg__subcmd__help__subcmd__registry__subcmd__add"
+                ;;
             skillpkg__subcmd__index,help)
                 cmd="skillpkg__subcmd__index__subcmd__help"
                 ;;
@@ -244,6 +253,18 @@ _skillpkg() {
             skillpkg__subcmd__index__subcmd__help,init)
                 cmd="skillpkg__subcmd__index__subcmd__help__subcmd__init"
                 ;;
+            skillpkg__subcmd__registry,add)
+                cmd="skillpkg__subcmd__registry__subcmd__add"
+                ;;
+            skillpkg__subcmd__registry,help)
+                cmd="skillpkg__subcmd__registry__subcmd__help"
+                ;;
+            skillpkg__subcmd__registry__subcmd__help,add)
+                cmd="skillpkg__subcmd__registry__subcmd__help__subcmd__add"
+                ;;
+            skillpkg__subcmd__registry__subcmd__help,help)
+                cmd="skillpkg__subcmd__registry__subcmd__help__subcmd__help"
+                ;;
             *)
                 ;;
         esac
@@ -251,7 +272,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -681,7 +702,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install import update outdated trust grants verify search cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="init add remove install import update outdated trust grants verify search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1019,6 +1040,34 @@ _skillpkg() {
         skillpkg__subcmd__help__subcmd__publish)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__registry)
+            opts="add"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__registry__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1428,17 +1477,83 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        skillpkg__subcmd__remove)
-            opts="-g -q -v -h --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --force --quiet --verbose --help"
+        skillpkg__subcmd__registry)
+            opts="-q -v -h --quiet --verbose --help add help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --link-mode)
-                    COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
-                    return 0
+                *)
+                    COMPREPLY=()
                     ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__registry__subcmd__add)
+            opts="-g -q -v -h --git --default --global --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__registry__subcmd__help)
+            opts="add help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__registry__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__registry__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__remove)
+            opts="-g -q -v -h --force --offline --allow-unsigned --global --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

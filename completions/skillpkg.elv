@@ -37,6 +37,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
             cand search 'Search an index''s packages by name and description'
+            cand registry 'Name indexes in skills.toml''s [registries]'
             cand cache 'Show or empty the cache'
             cand list 'List every skill of every root, marking shadowed ones'
             cand show 'Show one skill: metadata, location, files and which root won'
@@ -86,14 +87,11 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;remove'= {
-            cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
-            cand --allow-unsigned 'Accept unsigned packages from remote indexes'
-            cand --offline 'Use only the cache and local indexes: fetch nothing'
-            cand --require-valid 'Refuse skills the reference validator rejects (by default they install as agents load them, with a warning)'
-            cand --approve-grants 'Approve the tools every new or changed skill''s allowed-tools asks to pre-approve, without asking'
-            cand -g 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
-            cand --global 'Work on the user''s global skills (a manifest and lock under the data directory, installing into the user root) instead of the project''s'
             cand --force 'Remove managed skills even if they were edited locally'
+            cand --offline 'Use only the cache and local indexes: fetch nothing (for the skills that stay, should one be missing)'
+            cand --allow-unsigned 'Accept the unsigned packages from remote indexes that stay (they are checked again, as every install checks what the lock pins)'
+            cand -g 'Work on the user''s global skills instead of the project''s'
+            cand --global 'Work on the user''s global skills instead of the project''s'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -251,6 +249,36 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'skillpkg;registry'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand add 'Add an index to skills.toml''s [registries] under NAME, for `skillpkg add org/name --registry NAME`; with --default (and no NAME), the index packages come from when no registry is named'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;registry;add'= {
+            cand --git 'The index is a git repository: record https://… and ssh://… URLs as git+https://… and git+ssh://…'
+            cand --default 'Also make it the default registry (`default` under [registries])'
+            cand -g 'The user''s global manifest instead of the project''s'
+            cand --global 'The user''s global manifest instead of the project''s'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;registry;help'= {
+            cand add 'Add an index to skills.toml''s [registries] under NAME, for `skillpkg add org/name --registry NAME`; with --default (and no NAME), the index packages come from when no registry is named'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;registry;help;add'= {
+        }
+        &'skillpkg;registry;help;help'= {
         }
         &'skillpkg;cache'= {
             cand -q 'Print only errors'
@@ -488,6 +516,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
             cand search 'Search an index''s packages by name and description'
+            cand registry 'Name indexes in skills.toml''s [registries]'
             cand cache 'Show or empty the cache'
             cand list 'List every skill of every root, marking shadowed ones'
             cand show 'Show one skill: metadata, location, files and which root won'
@@ -534,6 +563,11 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;verify'= {
         }
         &'skillpkg;help;search'= {
+        }
+        &'skillpkg;help;registry'= {
+            cand add 'Add an index to skills.toml''s [registries] under NAME, for `skillpkg add org/name --registry NAME`; with --default (and no NAME), the index packages come from when no registry is named'
+        }
+        &'skillpkg;help;registry;add'= {
         }
         &'skillpkg;help;cache'= {
             cand dir 'Print the cache directory'

@@ -155,7 +155,7 @@ impl Credentials {
                         file.display(),
                         mode & 0o777
                     ))
-                    .hint(format!("chmod 600 {}", file.display()))
+                    .hint(format!("chmod 600 {}", crate::hint::shell_path(file)))
                 );
             }
         }

@@ -55,6 +55,51 @@ impl fmt::Display for Hinted {
 
 impl std::error::Error for Hinted {}
 
+/// `word` written so that a POSIX shell reads it back as one word,
+/// unchanged: as it is when it holds only characters no shell treats
+/// specially, else in single quotes (a `'` inside as `'\''`). Every name
+/// and path a hint puts on a command line goes through here (or
+/// [`shell_path`]), so that the command can be pasted as it is.
+///
+/// ```
+/// use skillpkg::hint::shell_quote;
+/// assert_eq!(shell_quote("acme/pdf-processing@1.2"), "acme/pdf-processing@1.2");
+/// assert_eq!(shell_quote("acme/pdf@^1"), "'acme/pdf@^1'");
+/// assert_eq!(shell_quote("my skills"), "'my skills'");
+/// assert_eq!(shell_quote("it's $HOME/*"), r"'it'\''s $HOME/*'");
+/// assert_eq!(shell_quote(""), "''");
+/// ```
+pub fn shell_quote(word: &str) -> std::borrow::Cow<'_, str> {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c));
+    match plain {
+        true => std::borrow::Cow::Borrowed(word),
+        false => std::borrow::Cow::Owned(format!("'{}'", word.replace('\'', r"'\''"))),
+    }
+}
+
+/// `path` for a command line in a hint: [`shell_quote`]d, and a relative
+/// path that starts with `-` written as `./-…`, so that no command takes
+/// it for a flag.
+///
+/// ```
+/// use skillpkg::hint::shell_path;
+/// use std::path::Path;
+/// assert_eq!(shell_path(Path::new(".agents/skills/pdf")), ".agents/skills/pdf");
+/// assert_eq!(shell_path(Path::new("/tmp/my project/x")), "'/tmp/my project/x'");
+/// assert_eq!(shell_path(Path::new("-rf")), "./-rf");
+/// ```
+pub fn shell_path(path: &std::path::Path) -> String {
+    let text = path.display().to_string();
+    let text = match text.starts_with('-') {
+        true => format!("./{text}"),
+        false => text,
+    };
+    shell_quote(&text).into_owned()
+}
+
 /// The candidate `word` most likely meant, for a "did you mean" hint.
 /// Names compare by their last `/`-separated part, within the org `word`
 /// names (if it names one): an equal name in any org (`pdf-processing` for
@@ -104,4 +149,48 @@ pub fn did_you_mean<'c>(
         .filter(|(score, _)| *score >= 0.85)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
+}
+
+/// For a `path` that does not exist, the path the user most likely meant:
+/// each missing part replaced by the closest name in the folder above
+/// ([`did_you_mean`]; only folders but for the last part), as far as
+/// close names go, the rest kept. `None` when the path exists, or no
+/// name is close to its first missing part.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// std::fs::create_dir_all(dir.path().join("skills/pdf")).unwrap();
+/// let meant = skillpkg::hint::closest_path(&dir.path().join("skils/pdf"));
+/// assert_eq!(meant, Some(dir.path().join("skills/pdf")));
+/// let meant = skillpkg::hint::closest_path(&dir.path().join("skils/pdff"));
+/// assert_eq!(meant, Some(dir.path().join("skills/pdf")));
+/// assert_eq!(skillpkg::hint::closest_path(&dir.path().join("skills")), None);
+/// ```
+pub fn closest_path(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    let mut existing = std::path::PathBuf::new();
+    let mut components = path.components();
+    for component in components.by_ref() {
+        let next = existing.join(component);
+        if next.symlink_metadata().is_ok() {
+            existing = next;
+            continue;
+        }
+        let parent = match existing.as_os_str().is_empty() {
+            true => std::path::Path::new("."),
+            false => existing.as_path(),
+        };
+        let more = components.clone().next().is_some();
+        let names: Vec<String> = std::fs::read_dir(parent)
+            .ok()?
+            .filter_map(Result::ok)
+            .filter(|entry| !more || entry.path().is_dir())
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .collect();
+        let missing = component.as_os_str().to_str()?;
+        let meant = did_you_mean(missing, names.iter().map(String::as_str))?;
+        let mut fixed = existing.join(meant);
+        fixed.extend(components);
+        return Some(closest_path(&fixed).unwrap_or(fixed));
+    }
+    None
 }

@@ -90,7 +90,7 @@ impl GrantAsker for GrantQuestions {
             return true;
         }
         let mut lines = vec![format!(
-            "{} v{} asks to pre-approve, while it is active:",
+            "{} {} asks to pre-approve, while it is active:",
             request.name, request.version
         )];
         lines.extend(super::grants::pattern_lines(&request.unapproved));

@@ -334,7 +334,8 @@ fn grant_hint(skill: &str, survey: &[crate::ops::consent::grants::SkillGrants]) 
             "the skill '{skill}' asks for it in its allowed-tools; the grants skills.lock records for it count once you trust this project: `skillpkg trust --project`"
         ),
         false => format!(
-            "the skill '{skill}' asks for it in its allowed-tools, which you have not approved: `skillpkg grants list` shows them, `skillpkg grants approve {skill}` approves them"
+            "the skill '{skill}' asks for it in its allowed-tools, which you have not approved: `skillpkg grants list` shows them, `skillpkg grants approve {}` approves them",
+            crate::hint::shell_quote(skill)
         ),
     }
 }
@@ -555,7 +556,7 @@ fn rerun_with(extra: &[&str], task: &str) -> String {
     };
     let quoted: Vec<String> = words
         .iter()
-        .map(|w| crate::agent::tools::approval::shell_word(w))
+        .map(|w| crate::hint::shell_quote(w).into_owned())
         .collect();
     format!("skillpkg {}", quoted.join(" "))
 }

@@ -38,30 +38,38 @@ pub(super) fn run(args: ImportArgs, context: &mut Context) -> anyhow::Result<Exi
     if !args.flags.global {
         started = crate::ops::init::project_for_add(&cwd, &dirs)?.1;
     }
+    let lock_is_new = started
+        .as_ref()
+        .is_some_and(|manifest| !manifest.with_file_name(crate::project::LOCK_FILE).exists());
     let done = match &args.from {
         Some(from) => from_folder(&args, &cwd.join(from), context),
         None => from_lock(&args, context),
     };
     match (&done, &started) {
-        // A project started for an import that failed is not left behind.
-        (Err(_), Some(path)) => {
-            let _ = std::fs::remove_file(path);
-        }
-        (Ok(_), Some(path)) => context.printer.status(
+        (Ok(true), Some(path)) => context.printer.status(
             "Created",
             format_args!(
                 "{} (a new project, trusted on this machine)",
                 path.display()
             ),
         ),
+        // A project started for an import that failed, or took nothing
+        // over, is not left behind.
+        (_, Some(path)) => {
+            let undone = crate::ops::init::abandon_started(&dirs, path, lock_is_new);
+            if let (Ok(_), Err(e)) = (&done, undone) {
+                return Err(e.context(format!("could not remove {}", path.display())));
+            }
+        }
         _ => {}
     }
-    done
+    done.map(|_| ExitStatus::Success)
 }
 
 /// `import`: reads the project's skills-lock.json (or, with --global, the
 /// user's ~/.agents/.skill-lock.json, or $XDG_STATE_HOME/skills/.skill-lock.json).
-fn from_lock(args: &ImportArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+/// Returns whether it added anything to skills.toml.
+fn from_lock(args: &ImportArgs, context: &mut Context) -> anyhow::Result<bool> {
     let dirs = context.dirs()?.clone();
     let project = context.project(args.flags.global)?;
     let lock_file = match args.flags.global {
@@ -113,7 +121,7 @@ fn from_lock(args: &ImportArgs, context: &mut Context) -> anyhow::Result<ExitSta
             ),
         );
     }
-    Ok(ExitStatus::Success)
+    Ok(!imported.added.is_empty())
 }
 
 /// Says which skills were left out, untouched, and what takes each over.
@@ -129,12 +137,13 @@ fn report_left_out(context: &Context, left_out: &[LeftOut]) {
     }
 }
 
-/// `import --from DIR [--adopt]`.
+/// `import --from DIR [--adopt]`. Returns whether it added anything to
+/// skills.toml.
 fn from_folder(
     args: &ImportArgs,
     from: &std::path::Path,
     context: &mut Context,
-) -> anyhow::Result<ExitStatus> {
+) -> anyhow::Result<bool> {
     let dirs = context.dirs()?.clone();
     let project = context.project(args.flags.global)?;
     let adopted = import::adopt_folders(
@@ -171,5 +180,5 @@ fn from_folder(
             "--adopt moves each to skills/<name> in the project, installs it from there as it is, and links it back",
         );
     }
-    Ok(ExitStatus::Success)
+    Ok(args.adopt && !adopted.found.is_empty())
 }

@@ -122,15 +122,28 @@ const ADD_USAGE: &str = "skillpkg add [OPTIONS] <PACKAGE>...
        skillpkg add [OPTIONS] --git <URL> [--skill <NAME>]... [--list] [NAME]
        skillpkg add [OPTIONS] --path <DIR> [NAME]";
 
-/// Remove packages from skills.toml and their skills from the root.
+/// Remove packages from skills.toml and their skills from the root. It
+/// installs nothing new, so it takes only the flags that removing uses.
 #[derive(Debug, clap::Args)]
-#[command(mut_arg("force", |arg| arg.help("Remove managed skills even if they were edited locally")))]
 pub(super) struct RemoveArgs {
-    /// Packages: org/name.
+    /// What skills.toml names: org/name, a path or git skill's name, or a
+    /// repository's URL (every skill taken from it).
     #[arg(required = true)]
     packages: Vec<String>,
-    #[command(flatten)]
-    flags: InstallFlags,
+    /// Remove managed skills even if they were edited locally.
+    #[arg(long)]
+    force: bool,
+    /// Use only the cache and local indexes: fetch nothing (for the
+    /// skills that stay, should one be missing).
+    #[arg(long)]
+    offline: bool,
+    /// Accept the unsigned packages from remote indexes that stay (they
+    /// are checked again, as every install checks what the lock pins).
+    #[arg(long)]
+    allow_unsigned: bool,
+    /// Work on the user's global skills instead of the project's.
+    #[arg(long, short = 'g')]
+    global: bool,
 }
 
 /// Install what skills.toml asks for, as skills.lock pins it.
@@ -158,9 +171,13 @@ pub(super) fn warn_yanked(context: &Context, pins: &[crate::ops::yanked::YankedP
 pub(super) fn report(context: &Context, changes: &[Change]) {
     let pins: Vec<_> = changes.iter().filter_map(|c| c.yanked.clone()).collect();
     warn_yanked(context, &pins);
+    let broken_alone = super::install_warnings::broken_rules_said_alone(context, changes);
     for change in changes {
         for warning in &change.warnings {
             context.printer.warn(warning);
+        }
+        if let Some(broken) = change.broken_rules.as_ref().filter(|_| broken_alone) {
+            context.printer.warn(broken.warning(&change.name));
         }
         if let Some(replaced) = &change.replaced {
             context.printer.status(
@@ -182,6 +199,7 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
             .printer
             .status(verb, format_args!("{} {}", change.name, change.shown()));
     }
+    super::install_warnings::broken_rules_summary(context, changes);
     report_grants(context, changes);
     let unchanged = changes
         .iter()
@@ -194,8 +212,11 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
     }
 }
 
-/// Says which `[install] targets` need no link (the agent reads the
-/// install root itself): when something changed, or with `-v`.
+/// Says what the install means for agents, when something changed (else
+/// with `-v`): which agents' folders the installed skills are linked into,
+/// which `[install] targets` need no link (the agent reads the install
+/// root itself), and the grants skills.lock records that stay inactive
+/// until the project is trusted here.
 pub(super) fn report_targets(
     context: &Context,
     project: &crate::project::Project,
@@ -204,14 +225,47 @@ pub(super) fn report_targets(
     let Some(dirs) = context.dirs_if_known() else {
         return;
     };
-    let Ok(notes) = crate::ops::install::target_notes(project, dirs) else {
-        return;
-    };
     let changed = changes.iter().any(|c| c.action != Action::Unchanged);
-    for note in notes {
+    let installed = changes
+        .iter()
+        .filter(|c| c.action != Action::Removed)
+        .count();
+    if let Ok(targets) = crate::ops::install::targets_of(project, dirs) {
+        let folders: Vec<String> = targets
+            .linked
+            .iter()
+            .map(|(folder, agents)| format!("{folder} ({})", agents.join(", ")))
+            .collect();
+        if installed > 0 && !folders.is_empty() {
+            let line = format!("the installed skills into {}", folders.join(" and "));
+            match changed {
+                true => context.printer.status("Linked", line),
+                false => context.printer.verbose(line),
+            }
+        }
+        for note in targets.notes {
+            match changed {
+                true => context.printer.status("Targets", &note),
+                false => context.printer.verbose(&note),
+            }
+        }
+    }
+    if let Ok(inactive) = crate::ops::consent::project::inactive_lock_grants(dirs, project)
+        && !inactive.is_empty()
+    {
+        let message = format!(
+            "skills.lock approves tools for {} ({}), and these grants stay inactive until you trust this project on this machine",
+            super::printer::count(inactive.len(), "skill"),
+            inactive.join(", ")
+        );
         match changed {
-            true => context.printer.status("Targets", &note),
-            false => context.printer.verbose(&note),
+            true => {
+                context.printer.warn(message);
+                context.printer.hint(
+                    "review them with `skillpkg grants list`, then run `skillpkg trust --project`",
+                );
+            }
+            false => context.printer.verbose(message),
         }
     }
 }
@@ -244,7 +298,8 @@ fn report_grants(context: &Context, changes: &[Change]) {
                 "{name} asks to pre-approve {grants}: {CONSEQUENCE}"
             ));
             context.printer.hint(format_args!(
-                "review and approve them with `skillpkg grants approve {name}`, or install with --approve-grants"
+                "review and approve them with `skillpkg grants approve {}`, or install with --approve-grants",
+                crate::hint::shell_quote(name)
             ));
         }
         several => {
@@ -540,9 +595,7 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
         &args.replace,
         args.flags.options(false, context),
     )?;
-    for skipped in &listing.skipped {
-        context.printer.warn(format_args!("skipped {skipped}"));
-    }
+    super::install_warnings::skipped_folders(context, &listing);
     if args.subdir.is_none() {
         let count = listing.skills.len();
         context.printer.status(
@@ -590,13 +643,15 @@ fn print_listing(context: &Context, listing: &crate::ops::install::repo::RepoLis
 
 pub(super) fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
-    let project = context.project(args.flags.global)?;
-    let changes = crate::ops::install::remove(
-        &project,
-        &dirs,
-        &args.packages,
-        args.flags.options(false, context),
-    )?;
+    let project = context.project(args.global)?;
+    let options = InstallOptions {
+        progress: &context.progress,
+        force: args.force,
+        offline: args.offline,
+        allow_unsigned: args.allow_unsigned,
+        ..InstallOptions::default()
+    };
+    let changes = crate::ops::install::remove(&project, &dirs, &args.packages, options)?;
     report(context, &changes);
     report_targets(context, &project, &changes);
     Ok(ExitStatus::Success)

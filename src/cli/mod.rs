@@ -11,6 +11,7 @@ mod import;
 mod index;
 mod init;
 mod install;
+mod install_warnings;
 mod keygen;
 mod list;
 mod new;
@@ -20,6 +21,7 @@ mod printer;
 mod progress;
 mod prompt;
 mod publish;
+mod registry;
 mod sandbox;
 mod search;
 mod show;
@@ -85,6 +87,8 @@ enum Command {
     Verify(verify::Args),
     /// Search an index's packages by name and description.
     Search(search::Args),
+    /// Name indexes in skills.toml's [registries].
+    Registry(registry::Args),
     /// Show or empty the cache.
     Cache(cache::Args),
     /// List every skill of every root, marking shadowed ones.
@@ -301,6 +305,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Grants(args) => grants::run(args, context),
         Command::Verify(args) => verify::run(args, context),
         Command::Search(args) => search::run(args, context),
+        Command::Registry(args) => registry::run(args, context),
         Command::Cache(args) => cache::run(args, context),
         Command::List(args) => list::run(args, context),
         Command::Show(args) => show::run(args, context),
@@ -375,7 +380,7 @@ fn load_skills_but_for(
         warnings.push(format!(
             "{} loads with warnings; `skillpkg validate {}` shows them",
             only.skill.meta.name,
-            dir.display()
+            crate::hint::shell_path(dir)
         ));
     } else if !with_warnings.is_empty() {
         warnings.push(format!(

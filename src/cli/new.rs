@@ -29,7 +29,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         format_args!(
             "edit {} then run `skillpkg validate --strict {}`, which points at the placeholder text left",
             dir.join("SKILL.md").display(),
-            dir.display()
+            crate::hint::shell_path(&dir)
         ),
     );
     Ok(ExitStatus::Success)

@@ -25,30 +25,40 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             .status("Up-to-date", "no locked package has a newer version");
         return Ok(ExitStatus::Success);
     }
-    let width = results
+    let rows: Vec<[String; 4]> = results
         .iter()
-        .map(|r| r.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    let locked: Vec<String> = results
-        .iter()
-        .map(|r| match r.yanked {
-            true => format!("{} (yanked)", r.locked),
-            false => r.locked.clone(),
+        .map(|r| {
+            let locked = match r.yanked {
+                true => format!("{} (yanked)", r.locked),
+                false => r.locked.clone(),
+            };
+            let compatible = r.compatible.clone().unwrap_or_else(|| "-".into());
+            [r.name.clone(), locked, compatible, r.latest.clone()]
         })
         .collect();
-    let locked_width = locked.iter().map(String::len).max().unwrap_or(0).max(10);
-    context.printer.data(format_args!(
-        "{:width$}  {:locked_width$}  {:10}  LATEST",
-        "NAME", "LOCKED", "COMPATIBLE"
-    ));
-    for (r, locked) in results.iter().zip(&locked) {
-        let compatible = r.compatible.as_deref().unwrap_or("-");
-        context.printer.data(format_args!(
-            "{:width$}  {locked:locked_width$}  {compatible:10}  {}",
-            r.name, r.latest
-        ));
+    let header = ["NAME", "LOCKED", "COMPATIBLE", "LATEST"].map(String::from);
+    for line in columns(std::iter::once(&header).chain(&rows)) {
+        context.printer.data(line);
     }
     Ok(ExitStatus::Success)
+}
+
+/// `rows` as lines of aligned columns, each as wide as its widest cell
+/// (counted in characters), two spaces apart; the last column unpadded.
+fn columns<'r>(rows: impl Iterator<Item = &'r [String; 4]> + Clone) -> Vec<String> {
+    let mut widths = [0; 4];
+    for row in rows.clone() {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    rows.map(|row| {
+        let line: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(cell, width)| format!("{cell:width$}"))
+            .collect();
+        line.join("  ").trim_end().to_string()
+    })
+    .collect()
 }

@@ -92,7 +92,10 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let Some((winner, shadowed)) = named.split_first() else {
         let names = loaded.set.resolved().map(|e| e.skill.meta.name.as_str());
         let hint = match crate::hint::did_you_mean(&args.name, names) {
-            Some(meant) => format!("did you mean `skillpkg show {meant}`?"),
+            Some(meant) => format!(
+                "did you mean `skillpkg show {}`?",
+                crate::hint::shell_quote(meant)
+            ),
             None => "run `skillpkg list` to see the skills every root provides".to_string(),
         };
         bail!(Hinted::new(format!("no skill named '{}' in any root", args.name)).hint(hint));

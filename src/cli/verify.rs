@@ -24,10 +24,12 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             .iter()
             .filter(|r| !context.printer.is_quiet() || !r.is_ok());
         for result in shown {
-            context.printer.data(format_args!(
-                "{}@{}: {}",
-                result.name, result.version, result.status
-            ));
+            // `name@1.2.0`, or `name@<commit>` for a git skill.
+            let shown = &result.shown_version;
+            let version = shown.strip_prefix('v').unwrap_or(shown);
+            context
+                .printer
+                .data(format_args!("{}@{version}: {}", result.name, result.status));
             for (path, change) in &result.files {
                 context.printer.data(format_args!("  {change}: {path}"));
             }

@@ -7,6 +7,7 @@ use anyhow::{Context as _, bail};
 use git2::{FetchOptions, RemoteCallbacks, Repository};
 
 use super::fetch_error;
+use super::tree::folder_tree_id;
 use crate::hint::Hinted;
 use crate::net::split_credentials;
 
@@ -21,6 +22,21 @@ pub(crate) fn local_repository(url: &str) -> Option<PathBuf> {
         path.to_path_buf()
     };
     (is_local && dir.join("HEAD").is_file()).then_some(dir)
+}
+
+/// The folder a repository `url` names on this machine (a path, or a
+/// `file://` URL), when nothing is there.
+fn missing_local_path(url: &str) -> Option<PathBuf> {
+    let path = match url.strip_prefix("file://") {
+        // `file://localhost/…` and percent-encoded paths are left to git.
+        Some(path) if path.starts_with('/') && !path.contains('%') => path,
+        Some(_) => return None,
+        // Not `host:path` or `user@host:path`, which name remote ones.
+        None if !url.contains("://") && !url.split('/').next()?.contains(':') => url,
+        None => return None,
+    };
+    let path = Path::new(path);
+    (path.symlink_metadata().is_err()).then(|| path.to_path_buf())
 }
 
 pub(crate) fn callbacks<'a>() -> RemoteCallbacks<'a> {
@@ -70,6 +86,23 @@ pub fn fetch_commit(
     // build and delta-compress a pack of everything only to unpack it.
     if let Some(dir) = local_repository(&remote_url) {
         return read_local(&dir, &remote_url, rev, pinned);
+    }
+    if let Some(path) = missing_local_path(&remote_url) {
+        let mut error = Hinted::new(format!("there is no repository at {}", path.display()));
+        if let Some(meant) = crate::hint::closest_path(&path) {
+            error = error.hint(format!("did you mean {}?", meant.display()));
+        }
+        // `github.com/owner/repo`: a host, without its scheme.
+        if remote_url
+            .split('/')
+            .next()
+            .is_some_and(|first| first.contains('.') && !first.starts_with('.'))
+        {
+            error = error.hint(format!(
+                "for a repository on a server, give its whole URL: https://{remote_url}"
+            ));
+        }
+        bail!(error);
     }
     // Named by the sha256 of the URL, as the cache names everything.
     let key = format!(
@@ -149,6 +182,36 @@ pub fn fetch_commit(
     let oid = resolve(&repo, rev).map_err(|()| missing_rev(&url, rev))?;
     remember_resolved(&remote_url, rev, oid);
     Ok((repo, oid))
+}
+
+/// The commit `rev` of the repository at `url` names now (its HEAD when
+/// `None`), when the files of the folder `subdir` (the whole tree when
+/// `None`) there differ from those at the commit `locked`, or the folder
+/// is gone; `None` when they are the same files (a commit elsewhere in the
+/// repository changes nothing for the skill in `subdir`).
+pub fn folder_moved(
+    url: &str,
+    rev: Option<&str>,
+    locked: &str,
+    subdir: Option<&str>,
+    cache: &Path,
+) -> anyhow::Result<Option<String>> {
+    let (repo, now) = fetch_commit(url, rev, None, cache, false)?;
+    if now.to_string() == locked {
+        return Ok(None);
+    }
+    let folder_now = folder_tree_id(&repo, now, subdir)?;
+    let locked_id =
+        git2::Oid::from_str(locked).with_context(|| format!("'{locked}' is not a commit id"))?;
+    // A shallow fetch of the branch may lack the locked commit.
+    let folder_then = match repo.find_commit(locked_id) {
+        Ok(_) => folder_tree_id(&repo, locked_id, subdir)?,
+        Err(_) => {
+            let (repo, locked_id) = fetch_commit(url, rev, Some(locked), cache, false)?;
+            folder_tree_id(&repo, locked_id, subdir)?
+        }
+    };
+    Ok((folder_now.is_none() || folder_now != folder_then).then(|| now.to_string()))
 }
 
 /// [`fetch_commit`] for the repository in the git directory `dir`: the

@@ -10,7 +10,7 @@ mod push;
 pub mod tree;
 
 pub(crate) use fetch::{callbacks, local_repository};
-pub use fetch::{fetch_commit, git_url};
+pub use fetch::{fetch_commit, folder_moved, git_url};
 pub use push::DEFAULT_BRANCH;
 pub(crate) use push::{clean_untracked, commit_all, push, remote_branch};
 pub use tree::{Budget, export_tree};

@@ -119,6 +119,28 @@ fn over_budget(origin: &str, what: String) -> Hinted {
         .hint("a repository this large is broken or built to exhaust the disk; check its URL")
 }
 
+/// The id of the git tree of `subdir` (the whole tree when `None`) at
+/// `commit`: equal ids, equal files. `None` when the commit has no such
+/// folder.
+pub(super) fn folder_tree_id(
+    repo: &Repository,
+    commit: git2::Oid,
+    subdir: Option<&str>,
+) -> anyhow::Result<Option<git2::Oid>> {
+    let tree = repo.find_commit(commit)?.tree()?;
+    let Some(subdir) = subdir
+        .map(|s| s.trim_matches('/'))
+        .filter(|s| !s.is_empty())
+    else {
+        return Ok(Some(tree.id()));
+    };
+    Ok(tree
+        .get_path(Path::new(subdir))
+        .ok()
+        .filter(|entry| entry.kind() == Some(git2::ObjectType::Tree))
+        .map(|entry| entry.id()))
+}
+
 /// Writes the files of `commit` (under `subdir` when given) into `dest`,
 /// executable bits kept. Symbolic links and submodules are refused, as
 /// packing refuses them.

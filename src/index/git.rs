@@ -166,7 +166,7 @@ impl GitIndex {
                 ))
                 .hint(format!(
                     "make it an index first: `skillpkg index init {} --git --org <org> --key <public key>`",
-                    self.shown
+                    crate::hint::shell_quote(&self.shown)
                 ))
             ),
             State::Other => bail!(self.not_an_index()),

@@ -62,7 +62,7 @@ impl IndexDir {
                 ))
                 .hint(format!(
                     "create one with `skillpkg index init {}`",
-                    root.display()
+                    crate::hint::shell_path(root)
                 ))
             );
         }

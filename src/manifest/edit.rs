@@ -59,6 +59,27 @@ impl ManifestDocument {
         Ok(self.skills_table()?.remove(name).is_some())
     }
 
+    /// Adds `[registries] name = { index = "…" }` at the end of the
+    /// table (a new `[registries]` table at the end of the file when there
+    /// is none); an entry of that name is replaced in place.
+    pub fn set_registry(&mut self, name: &str, index: &str) -> anyhow::Result<()> {
+        let table = self
+            .doc
+            .entry("registries")
+            .or_insert_with(|| Item::Table(Table::new()))
+            .as_table_like_mut()
+            .context("[registries] in skills.toml must be a table")?;
+        let mut entry = InlineTable::new();
+        entry.insert("index", index.into());
+        match table.get_mut(name) {
+            Some(item) => *item = value(entry),
+            None => {
+                table.insert(name, value(entry));
+            }
+        }
+        Ok(())
+    }
+
     /// The edited text.
     pub fn to_text(&self) -> String {
         self.doc.to_string()
@@ -136,6 +157,26 @@ mod tests {
         let manifest =
             super::super::Manifest::parse(&doc.to_text(), Path::new("skills.toml")).unwrap();
         assert_eq!(manifest.skills.keys().collect::<Vec<_>>(), ["c/d"]);
+    }
+
+    #[test]
+    fn registries_are_added_keeping_comments() {
+        let text = "# mine\n[skills]\n\"acme/x\" = \"1\" # pinned\n";
+        let mut doc = ManifestDocument::parse(text, Path::new("skills.toml")).unwrap();
+        doc.set_registry("internal", "https://skills.example.com/index/")
+            .unwrap();
+        assert_eq!(
+            doc.to_text(),
+            "# mine\n[skills]\n\"acme/x\" = \"1\" # pinned\n\n[registries]\ninternal = { index = \"https://skills.example.com/index/\" }\n"
+        );
+        doc.set_registry("default", "git+https://example.com/i.git")
+            .unwrap();
+        assert!(
+            doc.to_text()
+                .ends_with("internal = { index = \"https://skills.example.com/index/\" }\ndefault = { index = \"git+https://example.com/i.git\" }\n"),
+            "{}",
+            doc.to_text()
+        );
     }
 
     #[test]

@@ -46,6 +46,49 @@ impl LockedSkill {
     pub fn folder(&self) -> &str {
         self.name.rsplit('/').next().unwrap_or(&self.name)
     }
+
+    /// Its version as reports show it: see [`shown_version`].
+    pub fn shown_version(&self) -> String {
+        shown_version(&self.version, &self.source, Some(&self.tree))
+    }
+}
+
+/// The version the lock records for a path or git skill whose SKILL.md
+/// gives no `metadata.version`: a placeholder, never shown.
+pub const UNVERSIONED: &str = "0.0.0";
+
+/// How reports show a skill's version: `v1.2.0` for a package, and for a
+/// path or git skill with a `metadata.version`; else, instead of the
+/// [`UNVERSIONED`] placeholder, the git commit (short) or the tree hash
+/// (short `h1:`) that pins it.
+///
+/// ```
+/// use skillpkg::manifest::lock::shown_version;
+/// use skillpkg::manifest::source_id::SourceId;
+/// let git: SourceId = "git+https://example.com/r.git#0123456789abcdef0123456789abcdef01234567".parse().unwrap();
+/// let path: SourceId = "path+skills/x".parse().unwrap();
+/// assert_eq!(shown_version("0.0.0", &git, None), "0123456789ab");
+/// assert_eq!(shown_version("0.0.0", &path, Some("h1:Qm9vYmFyYmF6cXV4")), "h1:Qm9vYmFy");
+/// assert_eq!(shown_version("1.2.0", &git, None), "v1.2.0");
+/// assert_eq!(shown_version("0.0.0", &SourceId::registry("builtin"), None), "v0.0.0");
+/// ```
+pub fn shown_version(version: &str, source: &SourceId, tree: Option<&str>) -> String {
+    match (version == UNVERSIONED, source, tree) {
+        (true, SourceId::Git { commit, .. }, _) => short_commit(commit),
+        (true, SourceId::Path { .. }, Some(tree)) => short_tree(tree),
+        _ => format!("v{version}"),
+    }
+}
+
+/// The first 12 hex digits of a git commit, as reports show it.
+pub fn short_commit(commit: &str) -> String {
+    commit.chars().take(12).collect()
+}
+
+/// An `h1:` tree hash cut to 8 characters after `h1:`, as reports show it.
+pub fn short_tree(tree: &str) -> String {
+    let hash = tree.strip_prefix("h1:").unwrap_or(tree);
+    format!("h1:{}", hash.chars().take(8).collect::<String>())
 }
 
 /// The whole lockfile.

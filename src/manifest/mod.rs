@@ -2,6 +2,7 @@
 
 pub mod edit;
 pub mod lock;
+pub mod misplaced;
 pub mod shorthand;
 pub mod source_arg;
 pub mod source_id;
@@ -219,6 +220,9 @@ impl Manifest {
         // `install` reads, `add` and `remove` can edit.
         text.parse::<toml_edit::DocumentMut>()
             .map_err(|e| invalid(&e))?;
+        if let Some(misplaced) = misplaced::skill_under_registries(text, path) {
+            bail!(misplaced);
+        }
         let manifest: Manifest = toml::from_str(text).map_err(|e| invalid(&e))?;
         for (name, spec) in &manifest.skills {
             spec.source(name)

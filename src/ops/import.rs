@@ -167,8 +167,9 @@ pub fn import_lock(
         let from_git = matches!(entry.source_type.as_str(), "github" | "gitlab" | "git");
         let takeover = match &copy {
             Some(copy) if !from_git => format!(
-                "`skillpkg import{global} --from {} --adopt {name}` takes it over as it is",
-                project.shown(copy.parent().unwrap_or(&root)).display()
+                "`skillpkg import{global} --from {} --adopt {}` takes it over as it is",
+                crate::hint::shell_path(project.shown(copy.parent().unwrap_or(&root))),
+                crate::hint::shell_quote(name)
             ),
             _ => String::new(),
         };

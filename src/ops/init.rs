@@ -75,6 +75,26 @@ pub fn project_for_add(
     Ok((project, Some(path)))
 }
 
+/// Takes back a project [`project_for_add`] started for a command that
+/// then added nothing (or failed): its `skills.toml`, the `skills.lock`
+/// the command wrote when `lock_is_new`, and the trust it was given.
+pub fn abandon_started(
+    dirs: &crate::dirs::Dirs,
+    manifest: &Path,
+    lock_is_new: bool,
+) -> anyhow::Result<()> {
+    let dir = manifest.parent().unwrap_or(Path::new("."));
+    crate::ops::consent::project::revoke(dirs, dir)?;
+    if lock_is_new {
+        match fs_err::remove_file(dir.join(crate::project::LOCK_FILE)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+            _ => {}
+        }
+    }
+    fs_err::remove_file(manifest)?;
+    Ok(())
+}
+
 /// When `dir` is a folder inside a git work tree whose root holds skills
 /// (a `skills.toml`, or skills in `.agents/skills`), a project in `dir`
 /// hides them from commands run there: the warning that says so.

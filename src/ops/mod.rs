@@ -9,6 +9,7 @@ pub mod new_skill;
 pub mod outdated;
 pub mod pack;
 pub mod publish;
+pub mod registry;
 pub mod search;
 pub mod skills;
 pub mod trust;

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::dirs::Dirs;
 use crate::manifest::Manifest;
-use crate::manifest::lock::Lockfile;
+use crate::manifest::lock::{Lockfile, short_commit};
 use crate::manifest::source_id::SourceId;
 use crate::ops::yanked::{LockedRegistries, YankedPin, requirement};
 use crate::project::Project;
@@ -89,11 +89,12 @@ pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<OutdatedReport
     Ok(report)
 }
 
-/// Every locked git skill whose branch, tag or HEAD now names another
-/// commit than the lock's (a skill pinned to a commit id never moves).
+/// Every locked git skill whose folder changed on its branch, tag or HEAD:
+/// the folder's files at the commit the branch names now differ from
+/// those at the locked commit (a commit elsewhere in the repository does
+/// not make a skill outdated; a skill pinned to a commit id never moves).
 /// Each repository is fetched once.
 fn moved_git_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
-    let short = |commit: &str| commit.chars().take(12).collect::<String>();
     let mut moved = Vec::new();
     for skill in &lock.skills {
         let SourceId::Git { origin, commit } = &skill.source else {
@@ -106,19 +107,25 @@ fn moved_git_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated
         if pinned_to_commit {
             continue;
         }
-        let (_, now) =
-            crate::git::fetch_commit(&origin.url, origin.rev.as_deref(), None, &dirs.cache, false)
-                .with_context(|| format!("could not check {} for {}", origin.url, skill.name))?;
-        if now.to_string() != *commit {
-            moved.push(Outdated {
-                name: skill.name.clone(),
-                locked: short(commit),
-                compatible: Some(short(&now.to_string())),
-                latest: short(&now.to_string()),
-                repository: Some(origin.url.clone()),
-                yanked: false,
-            });
-        }
+        let Some(now) = crate::git::folder_moved(
+            &origin.url,
+            origin.rev.as_deref(),
+            commit,
+            origin.subdir.as_deref(),
+            &dirs.cache,
+        )
+        .with_context(|| format!("could not check {} for {}", origin.url, skill.name))?
+        else {
+            continue;
+        };
+        moved.push(Outdated {
+            name: skill.name.clone(),
+            locked: short_commit(commit),
+            compatible: Some(short_commit(&now)),
+            latest: short_commit(&now),
+            repository: Some(origin.url.clone()),
+            yanked: false,
+        });
     }
     Ok(moved)
 }

@@ -126,7 +126,7 @@ pub fn check_skill(
                 Some(_) => "fix these where the skill comes from".to_string(),
                 None => format!(
                     "fix these, then check with `skillpkg validate {}`",
-                    dir.display()
+                    crate::hint::shell_path(dir)
                 ),
             })
         );

@@ -55,7 +55,8 @@ pub fn init_index(
                     "{spec} is a bare git repository or a URL; without --git, an index is a folder"
                 ))
                 .hint(format!(
-                    "for a git index, run `skillpkg index init {spec} --git`"
+                    "for a git index, run `skillpkg index init {} --git`",
+                    crate::hint::shell_quote(spec)
                 ))
             );
         }
@@ -231,8 +232,11 @@ pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Pub
                     package.org, request.index
                 ))
                 .hint(format!(
-                    "add it with `skillpkg index init {} --org {} --key <public key>`",
-                    request.index, package.org
+                    "if it is a key of org '{}', add it with `skillpkg index init {}{} --org {} --key {public_key}`",
+                    package.org,
+                    crate::hint::shell_quote(request.index),
+                    if is_git_index(request.index) { " --git" } else { "" },
+                    package.org
                 ))
             );
         }

@@ -17,6 +17,10 @@ pub struct Verified {
     pub name: String,
     /// The locked version.
     pub version: String,
+    /// The version as reports show it: `v1.2.0`, or for a path or git
+    /// skill without `metadata.version`, its short commit or tree hash.
+    #[serde(skip)]
+    pub shown_version: String,
     /// `ok`, `modified`, `missing` or `untrusted-signer`.
     pub status: &'static str,
     /// Files that differ from the installed archive (when it is cached).
@@ -46,6 +50,7 @@ pub fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verified>> {
         let mut result = Verified {
             name: skill.name.clone(),
             version: skill.version.clone(),
+            shown_version: skill.shown_version(),
             status: "ok",
             files: Vec::new(),
         };

@@ -76,13 +76,14 @@ impl YankedPin {
 
     /// What to do about it: the command that moves off the yanked version.
     pub fn hint(&self) -> String {
-        let name = &self.name;
+        let name = crate::hint::shell_quote(&self.name);
         match (&self.requirement, &self.allowed, &self.newest) {
             (_, Some(allowed), _) => format!(
                 "`skillpkg update {name}` moves it to {allowed}, the newest version skills.toml allows"
             ),
             (Some(req), None, Some(newest)) => format!(
-                "no other version that skills.toml allows ({req}) is available; `skillpkg add {name}@{newest}` moves it to the newest version not yanked"
+                "no other version that skills.toml allows ({req}) is available; `skillpkg add {}` moves it to the newest version not yanked",
+                crate::hint::shell_quote(&format!("{}@{newest}", self.name))
             ),
             (None, None, Some(_)) => format!(
                 "`skillpkg update {name}` moves it to the newest version not yanked that the skills depending on it allow, if there is one"

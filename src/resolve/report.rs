@@ -423,8 +423,17 @@ impl<'a> Explainer<'a> {
             return if full {
                 format!("{name} has no versions in the index")
             } else {
+                let mut usable: Vec<&Version> =
+                    self.provider.usable(name).map(|c| &c.version).collect();
+                usable.sort();
+                usable.dedup();
+                let near = match nearest(range, &usable) {
+                    near if near.is_empty() => String::new(),
+                    near if near.len() == usable.len() => format!(" (it has {})", join_and(&near)),
+                    near => format!(" (the versions nearest it: {})", join_and(&near)),
+                };
                 format!(
-                    "no version of {name} matches {}",
+                    "no version of {name} matches {}{near}",
                     self.requirement(None, package, range)
                 )
             };
@@ -578,6 +587,28 @@ enum Versions {
 
 /// Whether `tree` says something about `package` as a dependent, or as a
 /// package that is used: a range `package` is then widened in.
+/// Of `versions` (sorted, none in `range`), the few nearest `range`: the
+/// newest three below it and the oldest three above it.
+fn nearest(range: &Range, versions: &[&Version]) -> Vec<String> {
+    use std::ops::Bound;
+    const EACH_SIDE: usize = 3;
+    let below = |v: &Version| match range.bounding_range() {
+        Some((Bound::Included(start), _)) => v < start,
+        Some((Bound::Excluded(start), _)) => v <= start,
+        _ => false,
+    };
+    let split = versions
+        .iter()
+        .position(|v| !below(v))
+        .unwrap_or(versions.len());
+    let (under, over) = versions.split_at(split);
+    under[under.len().saturating_sub(EACH_SIDE)..]
+        .iter()
+        .chain(over.iter().take(EACH_SIDE))
+        .map(|v| v.to_string())
+        .collect()
+}
+
 fn constrains_dependent(tree: &Tree, package: &Pkg) -> bool {
     match tree {
         DerivationTree::External(External::FromDependencyOf(dependent, ..)) => dependent == package,
@@ -763,7 +794,23 @@ mod tests {
         let text = explain(&universe(), &[("example/pdf", "^9")]);
         insta::assert_snapshot!(text, @r"
         no versions satisfy the requirements:
-        Because your project requires example/pdf ^9 and no version of example/pdf matches ^9, the requirement of your project cannot be met.
+        Because your project requires example/pdf ^9 and no version of example/pdf matches ^9 (it has 1.0.0 and 1.2.0), the requirement of your project cannot be met.
+        ");
+        // Of many versions, the ones nearest the requirement.
+        let mut many = universe();
+        many.packages.insert(
+            "example/many".into(),
+            [
+                "0.1.0", "0.2.0", "1.0.0", "1.1.0", "1.2.0", "3.0.0", "3.1.0", "3.2.0", "4.0.0",
+            ]
+            .iter()
+            .map(|v| candidate(v, &[], false))
+            .collect(),
+        );
+        let text = explain(&many, &[("example/many", "^2.5")]);
+        insta::assert_snapshot!(text, @"
+        no versions satisfy the requirements:
+        Because your project requires example/many ^2.5 and no version of example/many matches ^2.5 (the versions nearest it: 1.0.0, 1.1.0, 1.2.0, 3.0.0, 3.1.0 and 3.2.0), the requirement of your project cannot be met.
         ");
 
         let text = explain(&universe(), &[("example/cite", ">2.0.0")]);

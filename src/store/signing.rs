@@ -94,11 +94,14 @@ impl SigningError {
         match self {
             SigningError::KeyReadable { path, .. } => Some(format!(
                 "chmod 600 {}, and consider the key exposed: make a new one with `skillpkg keygen` if others may have read it",
-                path.display()
+                crate::hint::shell_path(path)
             )),
             SigningError::PublicKeyGiven(path) => Some(match path.with_extension("key") {
                 secret if secret.is_file() => {
-                    format!("give its secret key: --key {}", secret.display())
+                    format!(
+                        "give its secret key: --key {}",
+                        crate::hint::shell_path(&secret)
+                    )
                 }
                 _ => "give the secret key `skillpkg keygen` wrote beside it (skillpkg.key)".into(),
             }),

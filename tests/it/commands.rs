@@ -476,6 +476,12 @@ fn help_lists_a_commands_own_flags_first_in_its_own_words() {
         "{help}"
     );
     assert!(!help.contains("Replace managed skills"), "{help}");
+    // Only what removing uses: nothing about installing new skills.
+    assert_eq!(
+        long_flags(&help),
+        ["--force", "--offline", "--allow-unsigned", "--global"],
+        "{help}"
+    );
     let add = ctx.ok(&["add", "--help"]).stdout;
     assert!(
         add.contains("Replace managed skills even if they were edited locally"),
@@ -494,4 +500,52 @@ fn help_lists_a_commands_own_flags_first_in_its_own_words() {
             "{options:#?}"
         );
     }
+}
+
+/// Hints name commands to paste: a path with a space or a quote (or a
+/// `$`, a glob, a leading `-`) is quoted so that the shell reads it back
+/// as it is.
+#[test]
+fn hints_quote_the_paths_and_names_they_put_on_a_command_line() {
+    let ctx = TestContext::new();
+    let project = ctx.root().join("it's my project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("skills.toml"),
+        "[install]\nroot = \"my $skills\"\n",
+    )
+    .unwrap();
+    let out = ctx.ok_in(&project, &["new", "report"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r"
+         Created skill `report` at [TEMP]/it's my project/report
+            Next edit [TEMP]/it's my project/report/SKILL.md then run `skillpkg validate --strict '[TEMP]/it'\''s my project/report'`, which points at the placeholder text left
+    ");
+
+    // A skill that breaks the specification's rules, installed into a
+    // root whose name holds a `$`.
+    write_skill(
+        &project,
+        "extra",
+        "---\nname: extra\ndescription: Extra. Use when testing.\nversion: 1\n---\nBody.\n",
+    );
+    let out = ctx.ok_in(&project, &["add", "--path", "extra"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    warning: extra breaks the specification's rules (unknown-field), and is installed as agents load it; `skillpkg validate 'my $skills/extra'` shows why, and --require-valid refuses such skills
+       Installed extra h1:GuuHN84e
+    ");
+
+    // A folder that is no index yet.
+    std::fs::create_dir_all(project.join("an index")).unwrap();
+    let manifest = project.join("skills.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        format!("{text}\n[registries]\ndefault = {{ index = \"an index\" }}\n"),
+    )
+    .unwrap();
+    let out = ctx.fails_in(&project, &["search", "x"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r"
+    error: [TEMP]/it's my project/an index is not a skill index: it has no config.json
+    hint: create one with `skillpkg index init '[TEMP]/it'\''s my project/an index'`
+    ");
 }

@@ -51,7 +51,13 @@ fn a_path_skill_is_pinned_by_its_content() {
     // Its dependencies come from the default registry.
     insta::assert_snapshot!(out.stderr, @"
     Installed example/citation-style v1.0.0
-    Installed helper v0.0.0
+    Installed helper h1:yoGmwEQj
+    ");
+    // Without a metadata.version, its tree hash stands for its version.
+    let out = ctx.ok_in(&app, &["verify"]);
+    insta::assert_snapshot!(out.stdout, @"
+    example/citation-style@1.0.0: ok
+    helper@h1:yoGmwEQj: ok
     ");
     let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
     assert!(
@@ -84,7 +90,7 @@ fn a_path_skill_is_pinned_by_its_content() {
         lock
     );
     let out = ctx.ok_in(&app, &["install"]);
-    insta::assert_snapshot!(out.stderr, @"     Updated helper v0.0.0");
+    insta::assert_snapshot!(out.stderr, @"     Updated helper h1:yoGmwEQj → h1:JI+c/Ltz");
     assert!(app.join(".agents/skills/helper/notes.md").is_file());
     let again = ctx.run_in(&app, &["install"]);
     assert!(!again.stderr.contains("helper"), "{}", again.stderr);
@@ -279,8 +285,7 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
     error: file://[TEMP]/empty-repo holds no skill agents can load
     hint: skills are folders with a SKILL.md, at the top of the repository or below it (skills/<name>, .claude/skills/<name>, …)
     $ skillpkg add --path nowhere
-    error: no skill folder at [TEMP]/app/nowhere
-      Caused by: failed to canonicalize path `[TEMP]/app/nowhere`: No such file or directory (os error 2)
+    error: there is no folder at nowhere
     "#);
 
     // A skill the reference validator rejects installs as agents load it,
@@ -305,7 +310,7 @@ fn bad_direct_sources_are_explained_and_change_nothing() {
     let out = ctx.ok_in(&app, &["add", "--path", "tools/broken"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
     warning: Broken breaks the specification's rules (name-directory-mismatch, name-lowercase), and is installed as agents load it; `skillpkg validate .agents/skills/Broken` shows why, and --require-valid refuses such skills
-       Installed Broken v0.0.0
+       Installed Broken h1:LJnC6FoG
     ");
     assert!(app.join(".agents/skills/Broken/SKILL.md").is_file());
 }

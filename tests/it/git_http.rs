@@ -220,6 +220,7 @@ fn a_private_repository_installs_through_the_users_credential_helper() {
       Caused by: http://[SERVER]/skills.git asks for credentials, and none it accepts were found
       Caused by: could not fetch http://[SERVER]/skills.git
       Caused by: failed to acquire username/password from local configuration
+    hint: if it is a public repository, it may not exist: hosts such as GitHub ask for credentials for a repository they do not have; check the owner and the repository's name in http://[SERVER]/skills.git
     hint: for https, store them with git's credential helper (`git config --global credential.helper store`, then `git ls-remote <url>` once), as git itself would use them
     hint: for ssh (git@host:owner/repo), load your key into ssh-agent (`ssh-add`)
     ");
@@ -252,7 +253,8 @@ fn a_private_repository_installs_through_the_users_credential_helper() {
     .unwrap();
     let out = ctx.ok_in(&app, &["add", "--git", &url]);
     assert!(
-        out.stderr.contains("Installed secret-sauce v0.0.0"),
+        ctx.redact(&out.stderr)
+            .contains("Installed secret-sauce [SHORT]"),
         "{}",
         out.stderr
     );
@@ -281,4 +283,53 @@ fn a_private_repository_installs_through_the_users_credential_helper() {
     ctx.ok_in(&other, &["add", "--git", &url, "--rev", &first]);
     let lock = std::fs::read_to_string(other.join("skills.lock")).unwrap();
     assert!(lock.contains(&format!("#{first}\"")), "{lock}");
+}
+
+/// A mistyped repository: where the server says it is not there (404),
+/// that is said; where it asks for credentials instead (as GitHub does
+/// for a repository it does not have), checking the name comes first.
+#[test]
+fn a_mistyped_repository_says_it_is_not_there_and_to_check_the_name() {
+    let ctx = TestContext::new();
+    let served = ctx.root().join("served");
+    private_repository(&ctx, &served);
+    let server = GitHttpServer::start(&served, "alice", "s3cret-token");
+    let app = new_project(&ctx, None);
+    let shown = |out: &crate::common::Output| {
+        ctx.redact(&out.stderr)
+            .replace(&server.addr.to_string(), "[SERVER]")
+    };
+
+    let out = ctx.fails_in(&app, &["add", "--git", &server.url("skils.git")]);
+    insta::assert_snapshot!(shown(&out), @"
+    error: could not get http://[SERVER]/skils.git
+      Caused by: http://[SERVER]/skils.git asks for credentials, and none it accepts were found
+      Caused by: could not fetch http://[SERVER]/skils.git
+      Caused by: failed to acquire username/password from local configuration
+    hint: if it is a public repository, it may not exist: hosts such as GitHub ask for credentials for a repository they do not have; check the owner and the repository's name in http://[SERVER]/skils.git
+    hint: for https, store them with git's credential helper (`git config --global credential.helper store`, then `git ls-remote <url>` once), as git itself would use them
+    hint: for ssh (git@host:owner/repo), load your key into ssh-agent (`ssh-add`)
+    ");
+
+    std::fs::write(
+        ctx.root().join("home/.gitconfig"),
+        format!(
+            "[credential]\n\thelper = store --file={}\n",
+            ctx.root().join("git-credentials").display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        ctx.root().join("git-credentials"),
+        format!("http://alice:s3cret-token@{}\n", server.addr),
+    )
+    .unwrap();
+    let out = ctx.fails_in(&app, &["add", "--git", &server.url("skils.git")]);
+    insta::assert_snapshot!(shown(&out), @"
+    error: could not get http://[SERVER]/skils.git
+      Caused by: there is no repository at http://[SERVER]/skils.git (the server answered 404 Not Found)
+      Caused by: could not fetch http://[SERVER]/skils.git
+      Caused by: unexpected http status code: 404; class=Http (34)
+    hint: check the owner and the repository's name in http://[SERVER]/skils.git
+    ");
 }

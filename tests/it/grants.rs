@@ -180,6 +180,16 @@ fn a_cloned_projects_lock_grants_count_only_once_the_user_trusts_it() {
         listed.stdout
     );
 
+    // Installing a fresh clone says so.
+    let fresh = crate::common::fresh_copy(&ctx, &app);
+    let out = ctx.ok_in(&fresh, &["install"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+       Installed acme/runner v1.0.0
+       Installed acme/suite v1.0.0
+    warning: skills.lock approves tools for 1 skill (acme/runner), and these grants stay inactive until you trust this project on this machine
+    hint: review them with `skillpkg grants list`, then run `skillpkg trust --project`
+    ");
+
     let out = ctx.ok_in(&clone, &["trust", "--project"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
      Grants acme/runner: Bash(echo:*)
@@ -384,8 +394,8 @@ fn several_skills_asking_for_grants_are_listed_under_one_warning() {
     .unwrap();
     let out = ctx.ok_in(&app, &["install"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
-       Installed git-helper v0.0.0
-       Installed reader v0.0.0
+       Installed git-helper h1:HIwqgzqT
+       Installed reader h1:XgL4l6m6
     warning: 2 skills ask to pre-approve tools, and they are not approved, so exec asks before each such call (and refuses without a terminal):
       git-helper  Bash(git:*)
       reader      Read, Grep

@@ -162,9 +162,9 @@ fn a_project_npx_skills_installed_is_imported_locked_and_reproduced() {
        Importing lint from https://github.com/acme/tools
        Importing notes from [TEMP]/shared/notes
        Importing pdf from https://github.com/acme/skills (skills/pdf) at main
-       Installed lint v0.0.0
-       Installed notes v0.0.0
-       Installed pdf v0.0.0
+       Installed lint [SHORT]
+       Installed notes h1:NUvX7/Cb
+       Installed pdf [SHORT]
     warning: pdf asks to pre-approve Bash(pdftotext:*): not approved, so exec asks before each such call (and refuses without a terminal)
     hint: review and approve them with `skillpkg grants approve pdf`, or install with --approve-grants
     warning: left out review: .agents/skills/review differs from what its source holds now; its files are untouched
@@ -222,6 +222,69 @@ fn a_project_npx_skills_installed_is_imported_locked_and_reproduced() {
     ");
 }
 
+/// Outside any project, `import --from` that only lists, or finds
+/// nothing to take over, leaves no project behind; one that adopts
+/// starts it.
+#[test]
+fn an_import_from_a_folder_that_adds_nothing_starts_no_project() {
+    let ctx = TestContext::new();
+    let fresh = ctx.root().join("fresh");
+    write_skill(
+        &fresh.join(".claude/skills"),
+        "handmade",
+        &skill_md("handmade", "Made by hand. Use when testing."),
+    );
+    std::fs::create_dir_all(fresh.join("empty")).unwrap();
+    let made = || ["skills.toml", "skills.lock"].map(|f| fresh.join(f).exists());
+
+    let out = ctx.ok_in(&fresh, &["import", "--from", ".claude/skills"]);
+    assert!(!out.stderr.contains("Created"), "{}", out.stderr);
+    assert_eq!(made(), [false, false]);
+    let out = ctx.ok_in(&fresh, &["import", "--from", "empty", "--adopt"]);
+    assert!(!out.stderr.contains("Created"), "{}", out.stderr);
+    assert_eq!(made(), [false, false]);
+
+    let out = ctx.ok_in(&fresh, &["import", "--from", ".claude/skills", "--adopt"]);
+    assert!(out.stderr.contains("Created"), "{}", out.stderr);
+    assert_eq!(made(), [true, true]);
+}
+
+/// `add --path` of a folder in the install root would install it onto
+/// itself: the error points at `import --adopt`, and that works as given.
+#[test]
+fn add_path_of_a_folder_in_the_install_root_points_at_import_adopt() {
+    let ctx = TestContext::new();
+    let app = ctx.root().join("app");
+    ctx.ok(&["init", app.to_str().unwrap()]);
+    write_skill(
+        &app.join(".agents/skills"),
+        "handmade",
+        &skill_md("handmade", "Made by hand. Use when testing."),
+    );
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    let out = ctx.fails_in(&app, &["add", "--path", ".agents/skills/handmade"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: .agents/skills/handmade is in the install root .agents/skills, where skillpkg installs skills: a path dependency on it would install the folder onto itself
+    hint: to take it over as it is, run `skillpkg import --from .agents/skills --adopt handmade`: it moves to skills/handmade, installs from there and links back
+    ");
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills.toml")).unwrap(),
+        manifest
+    );
+    let hint = out
+        .stderr
+        .lines()
+        .last()
+        .unwrap()
+        .split('`')
+        .nth(1)
+        .unwrap();
+    let words: Vec<&str> = hint.split(' ').skip(1).collect();
+    ctx.ok_in(&app, &words);
+    assert!(app.join("skills/handmade/SKILL.md").is_file());
+    ctx.ok_in(&app, &["verify"]);
+}
+
 #[test]
 fn folders_placed_by_hand_are_adopted_as_they_are_and_linked_back() {
     let ctx = TestContext::new();
@@ -244,7 +307,7 @@ fn folders_placed_by_hand_are_adopted_as_they_are_and_linked_back() {
 
     let out = ctx.ok_in(&app, &["import", "--from", ".claude/skills", "--adopt"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
-    Installed handmade v0.0.0
+    Installed handmade h1:vRvRt2L3
       Adopted handmade (now in skills/handmade; .claude/skills/handmade links to it as installed)
     ");
     let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
@@ -329,7 +392,7 @@ fn the_users_skills_are_imported_from_where_npx_keeps_their_lock() {
     let out = import(Some(&state)).assert_ok();
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
        Importing review from https://github.com/acme/skills (skills/review)
-       Installed review v0.0.0
+       Installed review [SHORT]
     warning: left out gone: its source https://github.com/acme/gone (skills/gone) cannot be installed ('gone': could not get https://github.com/acme/gone: could not fetch https://github.com/acme/gone: failed to resolve path '[TEMP]/github/acme/gone': No such file or directory; class=Os (2)); its files are untouched
     hint: `skillpkg import --global` takes it over once its source can be installed
         Imported 1 skill of [TEMP]/state/skills/.skill-lock.json: skillpkg now manages it (skills.toml, skills.lock); [TEMP]/state/skills/.skill-lock.json is left in place
@@ -414,7 +477,7 @@ fn skills_npx_copied_into_claudes_folder_from_a_local_repository_are_imported_an
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
        Importing charts from [TEMP]/repo/skills/chart-maker
     warning: charts breaks the specification's rules (name-directory-mismatch), and is installed as agents load it; `skillpkg validate .agents/skills/charts` shows why, and --require-valid refuses such skills
-       Installed charts v0.0.0
+       Installed charts h1:iIWPzNb2
     warning: left out memo: .claude/skills/memo differs from what its source holds now; its files are untouched
     hint: `skillpkg import --from .claude/skills --adopt memo` takes it over as it is
           Linked .claude/skills/charts to the installed skill (it held the same files)
@@ -551,7 +614,7 @@ fn skills_npx_installed_without_the_files_it_never_copies_are_taken_over() {
     let out = ctx.ok_in(&app, &["import", "--allow-outside"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
        Importing deploy from file://[TEMP]/vendor (skills/deploy)
-       Installed deploy v0.0.0
+       Installed deploy [SHORT]
     warning: left out tweaked: .agents/skills/tweaked differs from what its source holds now; its files are untouched
     hint: to install what file://[TEMP]/vendor (skills/tweaked) holds now instead, move .agents/skills/tweaked aside (it keeps your changes) and run `skillpkg import` again
         Imported 1 skill of skills-lock.json: skillpkg now manages it (skills.toml, skills.lock); skills-lock.json is left in place

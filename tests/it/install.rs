@@ -268,7 +268,7 @@ fn unsatisfiable_yanked_and_unknown_requirements_are_explained() {
     let t = Tamper::new();
     insta::assert_snapshot!(t.refused(&["add", "example/pdf-processing@^9"]), @"
     error: no versions satisfy the requirements:
-    Because your project requires example/pdf-processing ^9 and no version of example/pdf-processing matches ^9, the requirement of your project cannot be met.
+    Because your project requires example/pdf-processing ^9 and no version of example/pdf-processing matches ^9 (it has 1.0.0), the requirement of your project cannot be met.
     ");
     insta::assert_snapshot!(t.refused(&["add", "example/nope"]), @"
     error: example/nope is not in the index [TEMP]/index
@@ -894,6 +894,7 @@ fn targets_expose_installed_skills_where_each_agent_reads_them() {
        Installed example/citation-style v1.0.0
        Installed example/pdf-processing v1.0.0
        Installed example/report-writer v1.0.0
+          Linked the installed skills into .claude/skills (claude-code) and .goose/skills (goose)
          Targets codex reads .agents/skills, where skills are installed: no links needed
     ");
     assert_eq!(

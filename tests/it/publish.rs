@@ -212,7 +212,7 @@ fn publish_refuses_bad_requests_and_changes_nothing() {
       Caused by: dependency 'acme/x@bogus': invalid version requirement 'bogus': unexpected character 'b' while parsing major version number
     $ skillpkg publish [TEMP]/src/tool --index [TEMP]/index --org other --version 3.0.0 --key [TEMP]/keys/skillpkg.key
     error: the signing key [KEY] is not one of org 'other''s keys in [TEMP]/index/config.json
-    hint: add it with `skillpkg index init [TEMP]/index --org other --key <public key>`
+    hint: if it is a key of org 'other', add it with `skillpkg index init [TEMP]/index --org other --key [KEY]`
     $ skillpkg publish [TEMP]/src/Bad --index [TEMP]/index --org acme --key [TEMP]/keys/skillpkg.key --version 1.0.0
     error: [TEMP]/src/Bad is not a valid skill:
       [TEMP]/src/Bad/SKILL.md: error[name-lowercase]: Skill name 'Bad' must be lowercase
@@ -223,6 +223,48 @@ fn publish_refuses_bad_requests_and_changes_nothing() {
         tree(&index) == before,
         "a refused publish changed the index"
     );
+}
+
+/// The hint for an org new to a git index says `--git`, without which
+/// `index init` takes the repository for a folder, and names the key.
+#[test]
+fn a_key_new_to_an_org_of_a_git_index_is_added_with_git() {
+    let p = Publisher::new();
+    let index = p.init_index("index.git", true);
+    let dir = p.skill("tool", "");
+    let spec = index.to_str().unwrap();
+    let out = run(p
+        .ctx
+        .command()
+        .arg("publish")
+        .arg(&dir)
+        .args(["--index", spec, "--org", "other", "--key"])
+        .arg(&p.keys.secret_file))
+    .assert_fails();
+    let shown = p
+        .ctx
+        .redact(&out.stderr)
+        .replace(&p.keys.public_key, "[KEY]");
+    insta::assert_snapshot!(shown, @"
+    error: the signing key [KEY] is not one of org 'other''s keys in [TEMP]/index.git/config.json
+    hint: if it is a key of org 'other', add it with `skillpkg index init [TEMP]/index.git --git --org other --key [KEY]`
+    ");
+    // The hint, run as it is, lets the publish through.
+    let hint = out
+        .stderr
+        .lines()
+        .find_map(|l| l.split('`').nth(1))
+        .unwrap();
+    let words: Vec<&str> = hint.split(' ').skip(1).collect();
+    p.ctx.ok(&words);
+    run(p
+        .ctx
+        .command()
+        .arg("publish")
+        .arg(&dir)
+        .args(["--index", spec, "--org", "other", "--key"])
+        .arg(&p.keys.secret_file))
+    .assert_ok();
 }
 
 #[test]

@@ -74,17 +74,19 @@ fn a_whole_repository_is_listed_picked_and_added_in_one_command() {
     );
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
         Found 5 skills in file://[TEMP]/collection at commit [COMMIT]
-    Installed plain v0.0.0
-    Installed vercel-react-best-practices v0.0.0
+    Installed plain [SHORT]
+    Installed vercel-react-best-practices [SHORT]
     ");
     let out = ctx.ok_in(&app, &["add", "--git", &url]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
            Found 5 skills in file://[TEMP]/collection at commit [COMMIT]
-    warning: audit breaks the specification's rules (unknown-field), and is installed as agents load it; `skillpkg validate .agents/skills/audit` shows why, and --require-valid refuses such skills
-       Installed audit v0.0.0
-    warning: long-desc breaks the specification's rules (description-length), and is installed as agents load it; `skillpkg validate .agents/skills/long-desc` shows why, and --require-valid refuses such skills
-       Installed long-desc v0.0.0
-       Installed review v0.0.0
+       Installed audit [SHORT]
+       Installed long-desc [SHORT]
+       Installed review [SHORT]
+    warning: 2 skills break the specification's rules, and are installed as agents load them:
+      description-length  1 skill (long-desc)
+      unknown-field       1 skill (audit)
+    hint: `skillpkg validate .agents/skills/audit` shows why, -v lists every skill's rules, and --require-valid refuses such skills
     ");
     let installed: Vec<String> = std::fs::read_dir(app.join(".agents/skills"))
         .unwrap()
@@ -151,6 +153,73 @@ fn a_whole_repository_is_listed_picked_and_added_in_one_command() {
     );
 }
 
+/// A large collection where most skills carry fields of their own
+/// (ComposioHQ's has hundreds): one line per rule, and per kind of
+/// folder skipped, not one per skill; `-v` lists every one.
+#[test]
+fn warnings_about_many_skills_of_a_repository_are_summed_up_per_kind() {
+    let ctx = TestContext::new();
+    let repo = ctx.root().join("many");
+    for name in ["one", "two", "three", "four", "five"] {
+        write_skill(
+            &repo.join("skills"),
+            name,
+            &format!(
+                "---\nname: {name}\ndescription: Does {name}.\nversion: 1\ncategory: misc\n---\nBody.\n"
+            ),
+        );
+    }
+    write_skill(
+        &repo.join("skills"),
+        "fine",
+        "---\nname: fine\ndescription: Fine.\n---\nBody.\n",
+    );
+    for name in ["nodesc", "nodesc-either"] {
+        write_skill(
+            &repo.join("skills"),
+            name,
+            &format!("---\nname: {name}\n---\nBody.\n"),
+        );
+    }
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "skills"]);
+    let url = format!("file://{}", repo.display());
+
+    let app = new_project(&ctx, None);
+    let out = ctx.ok_in(&app, &["add", "--git", &url]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    warning: skipped 2 folders of file://[TEMP]/many whose SKILL.md agents cannot load
+    hint: -v lists them with why, and so does `skillpkg add --git file://[TEMP]/many --list`
+           Found 6 skills in file://[TEMP]/many at commit [COMMIT]
+       Installed fine [SHORT]
+       Installed five [SHORT]
+       Installed four [SHORT]
+       Installed one [SHORT]
+       Installed three [SHORT]
+       Installed two [SHORT]
+    warning: 5 skills break the specification's rules, and are installed as agents load them:
+      unknown-field  5 skills (five, four, one, …)
+    hint: `skillpkg validate .agents/skills/five` shows why, -v lists every skill's rules, and --require-valid refuses such skills
+    ");
+
+    let out = ctx.ok(&["add", "-v", "--git", &url]);
+    let stderr = ctx.redact(&out.stderr);
+    for name in ["one", "two", "three", "four", "five"] {
+        assert!(
+            stderr.contains(&format!("warning: {name} breaks the specification's rules (unknown-field), and is installed as agents load it; `skillpkg validate .agents/skills/{name}` shows why")),
+            "{stderr}"
+        );
+    }
+    for name in ["nodesc", "nodesc-either"] {
+        assert!(
+            stderr.contains(&format!("warning: skipped folder 'skills/{name}' of file://[TEMP]/many: skills/{name}/SKILL.md: field 'description'")),
+            "{stderr}"
+        );
+    }
+    assert!(!stderr.contains("5 skills break"), "{stderr}");
+}
+
 #[test]
 fn require_valid_refuses_what_the_reference_rejects_naming_the_rules() {
     let ctx = TestContext::new();
@@ -201,7 +270,7 @@ fn a_repository_that_is_one_skill_installs_under_the_skills_name() {
     let url = format!("file://{}", repo.display());
     let out = ctx.ok_in(&app, &["add", "--git", &url]);
     assert!(
-        out.stderr.contains("Installed solo v0.0.0"),
+        ctx.redact(&out.stderr).contains("Installed solo [SHORT]"),
         "{}",
         out.stderr
     );
@@ -237,33 +306,54 @@ fn outdated_and_update_follow_a_repository_whose_branch_moved() {
     let app = new_project(&ctx, None);
     ctx.ok_in(
         &app,
-        &["add", "--git", &url, "--skill", "plain", "--skill", "audit"],
+        &[
+            "add",
+            "--git",
+            &url,
+            "--skill",
+            "plain",
+            "--skill",
+            "audit",
+            "--skill",
+            "long-desc",
+        ],
     );
     let first = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
     let out = ctx.ok_in(&app, &["outdated"]);
     assert!(out.stderr.contains("Up-to-date"), "{}", out.stderr);
+
+    // A commit elsewhere in the repository changes none of its skills.
+    std::fs::write(repo.join("README.md"), "# A collection, described\n").unwrap();
+    git(&repo, &["commit", "-q", "-am", "readme"]);
+    let out = ctx.ok_in(&app, &["outdated"]);
+    assert!(out.stderr.contains("Up-to-date"), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
 
     std::fs::write(
         repo.join("skills/plain/SKILL.md"),
         "---\nname: plain\ndescription: Plain, better. Use when testing.\n---\nPlain.\n",
     )
     .unwrap();
-    git(&repo, &["commit", "-q", "-am", "better plain"]);
+    std::fs::write(repo.join("skills/long-desc/notes.md"), "More.\n").unwrap();
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "better plain"]);
     let second = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+    // Only the skills whose folders changed, in aligned columns (the
+    // commits replaced by placeholders as wide as they are).
     let out = ctx.ok_in(&app, &["outdated"]);
-    for name in ["plain", "audit"] {
-        assert!(
-            out.stdout.lines().any(|l| l.starts_with(name)
-                && l.contains(&first[..12])
-                && l.contains(&second[..12])),
-            "{name}: {}",
-            out.stdout
-        );
-    }
+    let shown = out
+        .stdout
+        .replace(&first[..12], "<first----->")
+        .replace(&second[..12], "<second---->");
+    insta::assert_snapshot!(shown, @"
+    NAME       LOCKED        COMPATIBLE    LATEST
+    long-desc  <first----->  <second---->  <second---->
+    plain      <first----->  <second---->  <second---->
+    ");
     let out = ctx.ok_in(&app, &["update", "--dry-run"]);
     assert!(
         out.stderr.contains(&format!(
-            "Would update plain v0.0.0 ({} → {})",
+            "Would update plain {} → {}",
             &first[..12],
             &second[..12]
         )),
@@ -411,4 +501,30 @@ fn a_path_skill_whose_name_a_repository_holds_changes_nothing_unless_told_to_rep
     assert!(project_state(&app) == after, "nothing moved in tools/pdf");
     let installed = std::fs::read_to_string(app.join(".agents/skills/pdf/SKILL.md")).unwrap();
     assert!(installed.contains("Ours."), "{installed}");
+}
+
+/// A name with a space, as a hand-written skill may have: the flags the
+/// hints give keep it one word.
+#[test]
+fn the_flags_a_collision_suggests_quote_the_names() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    for (dir, body) in [("tools", "Ours."), ("other", "Theirs.")] {
+        write_skill(
+            &app.join(dir),
+            "my skill",
+            &format!("---\nname: my skill\ndescription: {body} Use when testing.\n---\n{body}\n"),
+        );
+    }
+    ctx.ok_in(&app, &["add", "--path", "tools/my skill"]);
+    let out = ctx.fails_in(&app, &["add", "--path", "other/my skill"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: 1 skill this command adds is taken by another source, so nothing was changed:
+      my skill  skills.toml takes it from the folder tools/my skill; this command asks for it from the folder other/my skill
+    hint: to let the new source take that name over, add --replace 'my skill'
+    ");
+    ctx.ok_in(
+        &app,
+        &["add", "--path", "other/my skill", "--replace", "my skill"],
+    );
 }

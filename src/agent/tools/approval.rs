@@ -60,22 +60,9 @@ fn script_line(path: &str, args: &Value) -> String {
     };
     std::iter::once(path.to_string())
         .chain(args)
-        .map(|word| shell_word(&word))
+        .map(|word| crate::hint::shell_quote(&word).into_owned())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `word` as a POSIX shell needs it written: as it is when nothing in it
-/// is special, else single-quoted.
-pub fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c));
-    match plain {
-        true => word.to_string(),
-        false => format!("'{}'", word.replace('\'', "'\\''")),
-    }
 }
 
 /// The file, its size, and its first lines, each marked as content.

@@ -313,6 +313,23 @@ pub fn trust(dirs: &Dirs, project_dir: &Path, settings: &TrustedSettings) -> any
     })
 }
 
+/// The skills whose grants `project`'s lock records but which do not
+/// count on this machine, because the project is not trusted (with the
+/// settings it has now): none for a trusted or the global project.
+pub fn inactive_lock_grants(dirs: &Dirs, project: &Project) -> anyhow::Result<Vec<String>> {
+    if project.is_global() || !project.manifest_path.is_file() {
+        return Ok(Vec::new());
+    }
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let lock = Lockfile::load(&project.lock_path)?;
+    let settings = TrustedSettings::of(&project.dir, &manifest, &lock);
+    let granted: Vec<String> = settings.grants().into_keys().map(str::to_string).collect();
+    if granted.is_empty() || is_trusted(dirs, &project.dir, &settings)? {
+        return Ok(Vec::new());
+    }
+    Ok(granted)
+}
+
 /// Stops trusting the project in `project_dir`. Returns whether it was.
 pub fn revoke(dirs: &Dirs, project_dir: &Path) -> anyhow::Result<bool> {
     let key = key(project_dir)?;

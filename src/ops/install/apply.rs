@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context as _, bail};
 
-use super::change::{Action, Change};
+use super::change::{Action, BrokenRules, Change};
 use super::fetch::Ready;
 use super::options::InstallOptions;
 use crate::hint::Hinted;
@@ -151,7 +151,7 @@ impl Apply<'_> {
                 tree
             }
         };
-        let mut warnings = ready.warnings;
+        let warnings = ready.warnings;
         let in_place = current.as_deref() == Some(tree.as_str());
         let action = match old {
             Some(o)
@@ -169,17 +169,22 @@ impl Apply<'_> {
             _ => Action::Installed,
         };
         // Said once, when it is put in place, not on every install.
-        if action != Action::Unchanged && !ready.broken_rules.is_empty() {
-            warnings.push(format!(
-                "{} breaks the specification's rules ({}), and is installed as agents load it; `skillpkg validate {}` shows why, and --require-valid refuses such skills",
-                ready.name,
-                ready.broken_rules.join(", "),
-                self.project.shown(&target).display()
-            ));
-        }
+        let broken_rules =
+            (action != Action::Unchanged && !ready.broken_rules.is_empty()).then(|| BrokenRules {
+                rules: ready.broken_rules.clone(),
+                folder: self.project.shown(&target).to_path_buf(),
+            });
         let change = Change {
             warnings,
-            ..Change::of(&ready.name, &ready.version, &ready.source, old, action)
+            broken_rules,
+            ..Change::of(
+                &ready.name,
+                &ready.version,
+                &ready.source,
+                Some(&tree),
+                old,
+                action,
+            )
         };
         let locked = LockedSkill {
             name: ready.name,
@@ -345,7 +350,7 @@ impl Apply<'_> {
             for exposed_in in self.targets {
                 super::targets::unexpose(exposed_in, &target)?;
             }
-            changes.push(Change::new(&old.name, &old.version, Action::Removed));
+            changes.push(Change::removed(old));
         }
         Ok(())
     }

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::wanted::Wanted;
-use crate::manifest::lock::{LockedSkill, Lockfile};
+use crate::manifest::lock::{LockedSkill, Lockfile, short_commit, shown_version};
 use crate::manifest::source_id::SourceId;
 
 /// What happened to one skill.
@@ -38,23 +38,56 @@ pub struct Change {
     /// Patterns of its `allowed-tools` it asks for that stay unapproved.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unapproved_grants: Vec<String>,
+    /// The version as reports show it: `v1.2.0`, or for a path or git
+    /// skill without `metadata.version`, its short commit or tree hash
+    /// (see [`crate::manifest::lock::shown_version`]).
+    pub shown_version: String,
     /// The commit a git skill is at.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
-    /// What an updated skill was before: its version, or for a git skill
-    /// whose version did not change, its commit.
+    /// What an updated skill was before, as reports show a version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous: Option<String>,
+    /// The commit an updated git skill was at before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_commit: Option<String>,
     /// Its locked version, kept, is yanked from its index.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub yanked: Option<crate::ops::yanked::YankedPin>,
     /// The sources a name changed between (`add --replace`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replaced: Option<super::collisions::Replaced>,
+    /// The specification's rules the skill breaks, said when this install
+    /// put it in place (it is installed as agents load it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub broken_rules: Option<BrokenRules>,
+}
+
+/// The specification's rules an installed skill breaks, and where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BrokenRules {
+    /// The rules' identifiers (`unknown-field`, `description-length`, …),
+    /// sorted, once each.
+    pub rules: Vec<String>,
+    /// The skill's folder, as shown to the user (relative to the project
+    /// when inside it).
+    pub folder: std::path::PathBuf,
+}
+
+impl BrokenRules {
+    /// The warning for the one skill `name`: which rules it breaks, and
+    /// the command that shows why.
+    pub fn warning(&self, name: &str) -> String {
+        format!(
+            "{name} breaks the specification's rules ({}), and is installed as agents load it; `skillpkg validate {}` shows why, and --require-valid refuses such skills",
+            self.rules.join(", "),
+            crate::hint::shell_path(&self.folder)
+        )
+    }
 }
 
 impl Change {
-    /// A change with no warnings.
+    /// A change with no warnings, of a skill whose version shows as it is.
     pub fn new(name: &str, version: &str, action: Action) -> Change {
         Change {
             name: name.to_string(),
@@ -63,50 +96,70 @@ impl Change {
             warnings: Vec::new(),
             approved_grants: Vec::new(),
             unapproved_grants: Vec::new(),
+            shown_version: format!("v{version}"),
             commit: None,
             previous: None,
+            previous_commit: None,
             yanked: None,
             replaced: None,
+            broken_rules: None,
         }
     }
 
-    /// A change of a skill now from `source` at `version`, which the lock
-    /// had as `old` (if at all): with the commit of a git skill, and what an
-    /// updated skill was before.
+    /// The removal of the locked skill `old`.
+    pub(super) fn removed(old: &LockedSkill) -> Change {
+        Change {
+            shown_version: old.shown_version(),
+            commit: old.source.git_commit().map(str::to_string),
+            ..Change::new(&old.name, &old.version, Action::Removed)
+        }
+    }
+
+    /// A change of a skill now from `source` at `version`, whose files
+    /// hash to `tree` (when known), which the lock had as `old` (if at
+    /// all): with the commit of a git skill, and what an updated skill
+    /// was before.
     pub(super) fn of(
         name: &str,
         version: &str,
         source: &SourceId,
+        tree: Option<&str>,
         old: Option<&LockedSkill>,
         action: Action,
     ) -> Change {
-        let commit = source.git_commit().map(str::to_string);
-        let previous = match (&action, old) {
-            (Action::Updated, Some(old)) if old.version != version => Some(old.version.clone()),
-            (Action::Updated, Some(old)) => old.source.git_commit().map(str::to_string),
+        let updated = match (&action, old) {
+            (Action::Updated, Some(old)) => Some(old),
             _ => None,
         };
         Change {
-            commit,
-            previous,
+            shown_version: shown_version(version, source, tree),
+            commit: source.git_commit().map(str::to_string),
+            previous: updated.map(LockedSkill::shown_version),
+            previous_commit: updated.and_then(|o| o.source.git_commit().map(str::to_string)),
             ..Change::new(name, version, action)
         }
     }
 
-    /// How the report shows the version: `v1.1.0`; for an update
+    /// How the report shows the version: `v1.1.0`, `0123456789ab` (a git
+    /// skill's commit), `h1:Qm9vYmFy` (a path skill's tree); for an update
     /// `v1.0.0 → v1.1.0`, or for a git skill whose version stayed,
-    /// `v0.0.0 (abc → def)` with short commits.
+    /// `v1.0.0 (abc → def)` with short commits.
     pub fn shown(&self) -> String {
-        let short = |commit: &str| commit.chars().take(12).collect::<String>();
-        match (&self.previous, &self.commit) {
-            (Some(previous), Some(commit)) if previous.len() == 40 => format!(
-                "v{} ({} → {})",
-                self.version,
-                short(previous),
-                short(commit)
-            ),
-            (Some(previous), _) => format!("v{previous} → v{}", self.version),
-            (None, _) => format!("v{}", self.version),
+        match (&self.previous, &self.previous_commit, &self.commit) {
+            (Some(previous), Some(before), Some(now))
+                if *previous == self.shown_version && before != now =>
+            {
+                format!(
+                    "{} ({} → {})",
+                    self.shown_version,
+                    short_commit(before),
+                    short_commit(now)
+                )
+            }
+            (Some(previous), _, _) if *previous != self.shown_version => {
+                format!("{previous} → {}", self.shown_version)
+            }
+            _ => self.shown_version.clone(),
         }
     }
 }
@@ -124,13 +177,84 @@ pub(super) fn planned(wanted: &[Wanted], old_lock: &Lockfile) -> Vec<Change> {
                 }
                 Some(_) => Action::Updated,
             };
-            Change::of(&w.name, &w.version, &w.source, old, action)
+            Change::of(
+                &w.name,
+                &w.version,
+                &w.source,
+                w.tree.as_deref(),
+                old,
+                action,
+            )
         })
         .collect();
     for old in &old_lock.skills {
         if !wanted.iter().any(|w| w.name == old.name) {
-            changes.push(Change::new(&old.name, &old.version, Action::Removed));
+            changes.push(Change::removed(old));
         }
     }
     changes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn locked(version: &str, source: &str, tree: &str) -> LockedSkill {
+        LockedSkill {
+            name: "x".into(),
+            version: version.into(),
+            source: source.parse().unwrap(),
+            checksum: None,
+            tree: tree.into(),
+            signer: None,
+            dependencies: Vec::new(),
+            grants: Vec::new(),
+        }
+    }
+
+    const A: &str = "aaaaaaaaaaaa1111111111111111111111111111";
+    const B: &str = "bbbbbbbbbbbb2222222222222222222222222222";
+
+    #[test]
+    fn path_and_git_skills_show_their_commit_or_tree_unless_they_give_a_version() {
+        let git_a = format!("git+https://example.com/r.git#{A}");
+        let git_b: SourceId = format!("git+https://example.com/r.git#{B}")
+            .parse()
+            .unwrap();
+        let old = locked("0.0.0", &git_a, "h1:old");
+        let change = Change::of("x", "0.0.0", &git_b, None, Some(&old), Action::Updated);
+        assert_eq!(change.shown(), "aaaaaaaaaaaa → bbbbbbbbbbbb");
+        let installed = Change::of("x", "0.0.0", &git_b, None, None, Action::Installed);
+        assert_eq!(installed.shown(), "bbbbbbbbbbbb");
+
+        // A metadata.version that stayed: the commits say what moved.
+        let old = locked("1.2.0", &git_a, "h1:old");
+        let change = Change::of("x", "1.2.0", &git_b, None, Some(&old), Action::Updated);
+        assert_eq!(change.shown(), "v1.2.0 (aaaaaaaaaaaa → bbbbbbbbbbbb)");
+        let change = Change::of("x", "1.3.0", &git_b, None, Some(&old), Action::Updated);
+        assert_eq!(change.shown(), "v1.2.0 → v1.3.0");
+
+        let path: SourceId = "path+skills/x".parse().unwrap();
+        let old = locked("0.0.0", "path+skills/x", "h1:OLDOLDOLDOLD");
+        let change = Change::of(
+            "x",
+            "0.0.0",
+            &path,
+            Some("h1:NEWNEWNEWNEW"),
+            Some(&old),
+            Action::Updated,
+        );
+        assert_eq!(change.shown(), "h1:OLDOLDOL → h1:NEWNEWNE");
+        assert_eq!(Change::removed(&old).shown(), "h1:OLDOLDOL");
+
+        let registry = Change::of(
+            "acme/x",
+            "0.0.0",
+            &SourceId::registry("builtin"),
+            None,
+            None,
+            Action::Installed,
+        );
+        assert_eq!(registry.shown(), "v0.0.0");
+    }
 }

@@ -114,7 +114,10 @@ fn refusal(refused: &[&Collision], wanted: &[(String, DependencySpec)], pickable
         .filter(|key| !refused.iter().any(|c| c.name == *key))
         .collect();
     if pickable && !others.is_empty() {
-        let picks: Vec<String> = others.iter().map(|o| format!("--skill {o}")).collect();
+        let picks: Vec<String> = others
+            .iter()
+            .map(|o| format!("--skill {}", crate::hint::shell_quote(o)))
+            .collect();
         error = error.hint(format!(
             "to leave {names} out, pick only the others: {}",
             picks.join(" ")
@@ -122,7 +125,7 @@ fn refusal(refused: &[&Collision], wanted: &[(String, DependencySpec)], pickable
     }
     let replaces: Vec<String> = refused
         .iter()
-        .map(|c| format!("--replace {}", c.name))
+        .map(|c| format!("--replace {}", crate::hint::shell_quote(&c.name)))
         .collect();
     error.hint(format!(
         "to let the new source take {names} over, add {}",

@@ -228,7 +228,7 @@ pub(crate) fn prepare(
             .metadata
             .get("version")
             .cloned()
-            .unwrap_or_else(|| "0.0.0".to_string()),
+            .unwrap_or_else(|| crate::manifest::lock::UNVERSIONED.to_string()),
         source,
         staged: Some(staged),
         dependencies,

@@ -26,22 +26,22 @@ mod fetch;
 mod options;
 mod plan;
 pub mod repo;
+mod request;
 pub mod targets;
 mod wanted;
 
-pub use change::{Action, Change};
+pub use change::{Action, BrokenRules, Change};
 pub use collisions::Replaced;
 pub use options::{GrantAsker, GrantConsent, GrantRequest, InstallOptions, Unlock};
 pub use plan::NotInIndex;
+use request::{name_the_org, parse_request, suggest_repository};
 
 use std::path::Path;
 
 use anyhow::{Context as _, bail};
-use semver::VersionReq;
 
 use crate::dirs::Dirs;
-use crate::hint::Hinted;
-use crate::index::PackageName;
+use crate::hint::{Hinted, shell_quote};
 use crate::manifest::edit::ManifestDocument;
 use crate::manifest::lock::Lockfile;
 use crate::manifest::{DependencySpec, Manifest};
@@ -105,86 +105,6 @@ impl Editing {
     }
 }
 
-/// `error`, for a request without an org (`add pdf-processing`), with the
-/// packages of that name the registry has.
-fn name_the_org(
-    error: anyhow::Error,
-    request: &str,
-    project: &Project,
-    dirs: &Dirs,
-    registry: Option<&str>,
-) -> anyhow::Error {
-    let name = request.split('@').next().unwrap_or(request);
-    if name.contains('/') {
-        // `Owner/repo`, `owner/repo/path`, `owner/repo@skill`: no package
-        // name, but what `npx skills add` reads as a GitHub repository.
-        // The parse error is a leaf: it is kept as the message.
-        return match repository_command(request) {
-            Some(command) => Hinted::new(format!("{error:#}"))
-                .hint(format!(
-                    "if it is a GitHub repository (as `npx skills add` reads it): `{command}`"
-                ))
-                .into(),
-            None => error,
-        };
-    }
-    let hits = crate::ops::search::search(&project.dir, dirs, name, registry).unwrap_or_default();
-    let meant = crate::hint::did_you_mean(name, hits.iter().map(|h| h.name.as_str()));
-    error.context(
-        Hinted::new(format!(
-            "'{request}' names no package: packages are named org/name"
-        ))
-        .hint(match meant {
-            Some(meant) => format!("did you mean `skillpkg add {meant}`?"),
-            None => format!("`skillpkg search {name}` finds packages by name"),
-        }),
-    )
-}
-
-/// The short form `npx skills` users mean by `owner/repo`, as a command.
-fn repository_command(request: &str) -> Option<String> {
-    let (source, skill) = crate::manifest::source_arg::github_suggestion(request)?;
-    Some(match skill {
-        Some(skill) => format!("skillpkg add {source} --skill {skill}"),
-        None => format!("skillpkg add {source}"),
-    })
-}
-
-/// `error`, for a requested package the index does not have, with the
-/// GitHub repository the name may be (`npx skills add owner/repo` reads
-/// it as one). Only names the user asked for get the hint, not the
-/// dependencies of a package.
-fn suggest_repository(mut error: anyhow::Error, requests: &[String]) -> anyhow::Error {
-    if let Some(missing) = error.downcast_mut::<NotInIndex>()
-        && requests
-            .iter()
-            .any(|r| r.split('@').next() == Some(missing.name.as_str()))
-        && let Some(command) = repository_command(&missing.name)
-    {
-        missing.hints.push(format!(
-            "if {} is a GitHub repository (as `npx skills add` reads owner/repo): `{command}`",
-            missing.name
-        ));
-    }
-    error
-}
-
-/// Parses `org/name[@req]`.
-fn parse_request(text: &str) -> anyhow::Result<(PackageName, Option<VersionReq>)> {
-    let (name, req) = match text.split_once('@') {
-        Some((name, req)) => (name, Some(req)),
-        None => (text, None),
-    };
-    let package: PackageName = name.parse()?;
-    let req = req
-        .map(|r| {
-            VersionReq::parse(r)
-                .map_err(|e| anyhow::anyhow!("'{text}': invalid version requirement '{r}': {e}"))
-        })
-        .transpose()?;
-    Ok((package, req))
-}
-
 /// Adds packages to the manifest, then installs. A package given without
 /// a requirement is recorded as `^<the version resolved>`. A name the
 /// manifest takes from another source is refused unless `replace` names
@@ -206,7 +126,10 @@ pub fn add(
                 "no registry named '{name}' in {}",
                 project.manifest_path.display()
             ))
-            .hint("add it under [registries]")
+            .hint(format!(
+                "add it with `skillpkg registry add {} URL`",
+                shell_quote(name)
+            ))
         );
     }
     let parsed = requests
@@ -279,8 +202,17 @@ pub fn add_direct(
     if let Some(path) = &spec.path {
         // Recorded relative to the project when it lies inside it.
         let absolute = cwd.join(path);
+        if absolute.symlink_metadata().is_err() {
+            let mut error = Hinted::new(format!("there is no folder at {path}"));
+            if let Some(meant) = crate::hint::closest_path(&absolute) {
+                let meant = meant.strip_prefix(cwd).unwrap_or(&meant);
+                error = error.hint(format!("did you mean {}?", meant.display()));
+            }
+            bail!(error);
+        }
         let absolute = fs_err::canonicalize(&absolute)
             .with_context(|| format!("no skill folder at {}", absolute.display()))?;
+        refuse_the_install_root(project, cwd, &edit.manifest, &absolute, path)?;
         let project_dir = fs_err::canonicalize(&project.dir)?;
         spec.path = Some(match absolute.strip_prefix(&project_dir) {
             Ok(relative) => relative.display().to_string(),
@@ -306,6 +238,51 @@ pub fn add_direct(
     edit.doc.set_dependency(&name, &spec)?;
     edit.save(project, dirs, &lock)?;
     Ok(mark_replaced(changes, replaced))
+}
+
+/// Refuses a path dependency on `folder` (canonical; `given` as the user
+/// gave it, in `cwd`) inside the project's install root, where installs
+/// put skills: installing it would put the folder onto itself. `import
+/// --adopt` takes such a folder over, and the error says how.
+fn refuse_the_install_root(
+    project: &Project,
+    cwd: &Path,
+    manifest: &Manifest,
+    folder: &Path,
+    given: &str,
+) -> anyhow::Result<()> {
+    let install_root = project.skill_root(manifest.install_root())?;
+    let shown_root = project.shown(&install_root);
+    // The command is run where the user is.
+    let from_cwd = match install_root.strip_prefix(cwd) {
+        Ok(relative) if relative.as_os_str().is_empty() => Path::new("."),
+        Ok(relative) => relative,
+        Err(_) => &install_root,
+    };
+    let Ok(root) = fs_err::canonicalize(&install_root) else {
+        return Ok(());
+    };
+    let Ok(inside) = folder.strip_prefix(&root) else {
+        return Ok(());
+    };
+    let name = match crate::skill::load::load_skill(folder) {
+        Ok(skill) => skill.meta.name,
+        Err(_) => inside.components().next().map_or_else(String::new, |c| {
+            c.as_os_str().to_string_lossy().into_owned()
+        }),
+    };
+    let global = if project.is_global() { " --global" } else { "" };
+    bail!(
+        Hinted::new(format!(
+            "{given} is in the install root {}, where skillpkg installs skills: a path dependency on it would install the folder onto itself",
+            shown_root.display()
+        ))
+        .hint(format!(
+            "to take it over as it is, run `skillpkg import{global} --from {} --adopt {}`: it moves to skills/{name}, installs from there and links back",
+            crate::hint::shell_path(from_cwd),
+            shell_quote(&name)
+        ))
+    )
 }
 
 /// Adds the skills of a git repository that `patterns` pick (all of them
@@ -500,11 +477,25 @@ pub fn remove(
                 "{name} is not in {}",
                 project.manifest_path.display()
             ));
-            if let Some(meant) =
-                crate::hint::did_you_mean(name, edit.manifest.skills.keys().map(String::as_str))
-            {
-                error = error.hint(format!("did you mean `skillpkg remove {meant}`?"));
-            }
+            let names = edit.manifest.skills.keys().map(String::as_str);
+            error = match crate::hint::did_you_mean(name, names.clone()) {
+                Some(meant) => error.hint(format!(
+                    "did you mean `skillpkg remove {}`?",
+                    shell_quote(meant)
+                )),
+                None if edit.manifest.skills.is_empty() => {
+                    error.hint("it names no skills; `skillpkg list` shows the installed skills")
+                }
+                None => {
+                    const SHOWN: usize = 10;
+                    let count = edit.manifest.skills.len();
+                    let mut shown = names.take(SHOWN).collect::<Vec<_>>().join(", ");
+                    if count > SHOWN {
+                        shown.push_str(&format!(" and {} more", count - SHOWN));
+                    }
+                    error.hint(format!("it names {shown}"))
+                }
+            };
             bail!(error);
         }
         edit.doc.remove_dependency(name)?;
@@ -552,8 +543,10 @@ pub fn update(
             if old_lock.get(name).is_none() {
                 let locked = old_lock.skills.iter().map(|s| s.name.as_str());
                 let hint = match crate::hint::did_you_mean(name, locked) {
-                    Some(meant) => format!("did you mean `skillpkg update {meant}`?"),
-                    None => format!("`skillpkg add {name}` installs it"),
+                    Some(meant) => {
+                        format!("did you mean `skillpkg update {}`?", shell_quote(meant))
+                    }
+                    None => format!("`skillpkg add {}` installs it", shell_quote(name)),
                 };
                 bail!(
                     Hinted::new(format!("{name} is not in {}", project.lock_path.display()))
@@ -614,18 +607,18 @@ fn take_back_former_exposures(
 /// exposed skills in, one absolute path a line.
 const EXPOSED_IN: &str = "exposed-in";
 
-/// The notes on `[install] targets` that need no link (the agent reads
-/// the install root itself), for the project's manifest as it is.
-pub fn target_notes(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<String>> {
+/// The agents' folders `[install] targets` names for the project's
+/// manifest as it is: those installs link skills into, and notes on those
+/// that need no link (the agent reads the install root itself).
+pub fn targets_of(project: &Project, dirs: &Dirs) -> anyhow::Result<targets::Targets> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let root = project.skill_root(manifest.install_root())?;
-    Ok(targets::resolve_targets(
+    targets::resolve_targets(
         project,
         &root,
         &manifest.install.targets,
         dirs.home.as_deref(),
-    )?
-    .notes)
+    )
 }
 
 /// Notes on the change of each package its yanked pin, so that the

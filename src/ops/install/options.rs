@@ -99,7 +99,8 @@ impl Unlock {
 pub struct GrantRequest {
     /// The skill's lock name (`org/name`, or a plain name).
     pub name: String,
-    /// Its version.
+    /// Its version as reports show it (`v1.2.0`, or a short commit or
+    /// tree hash).
     pub version: String,
     /// The patterns of its `allowed-tools` not approved yet.
     pub unapproved: Vec<String>,

@@ -291,8 +291,12 @@ fn registry_spec<'m>(
             .map(|r| Some(r.index.as_str()))
             .ok_or_else(|| {
                 anyhow::anyhow!(
-                    Hinted::new(format!("no registry named '{name}' in skills.toml"))
-                        .hint("add it under [registries]")
+                    Hinted::new(format!("no registry named '{name}' in skills.toml")).hint(
+                        format!(
+                            "add it with `skillpkg registry add {} URL`",
+                            crate::hint::shell_quote(name)
+                        )
+                    )
                 )
             }),
     }

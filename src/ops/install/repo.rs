@@ -74,9 +74,14 @@ pub fn list_repo(
             folder => format!("folder '{folder}' of {shown}"),
         };
         let Some((file, text)) = read_skill_md(&repo, commit, folder)? else {
+            let error = Hinted::new(format!("{place} holds no SKILL.md"));
+            let folders = skill_folders(&repo, commit, &shown).unwrap_or_default();
             bail!(
-                Hinted::new(format!("{place} holds no SKILL.md"))
-                    .hint("leave out --subdir to list the skills the repository holds")
+                match crate::hint::did_you_mean(folder, folders.iter().map(String::as_str)) {
+                    Some(meant) => error.hint(format!("did you mean --subdir {meant}?")),
+                    None =>
+                        error.hint("leave out --subdir to list the skills the repository holds"),
+                }
             );
         };
         // Read by the lenient loader, as agents read it.
@@ -95,7 +100,14 @@ pub fn list_repo(
                 "{place}: the name {:?} cannot name a folder",
                 skill.meta.name
             )),
-            Err(e) => listing.skipped.push(format!("{place}: {e}")),
+            // Named by its place in the repository, not the scratch copy.
+            Err(e) => listing.skipped.push(format!(
+                "{place}: {}",
+                e.to_string().replace(
+                    &dir.display().to_string(),
+                    if folder.is_empty() { "." } else { folder }
+                )
+            )),
         }
     }
     if listing.skills.is_empty() {
@@ -129,9 +141,12 @@ pub fn pick<'l>(
             .collect();
         if matching.is_empty() {
             let names: Vec<&str> = listing.skills.iter().map(|s| s.name.as_str()).collect();
+            let error = Hinted::new(format!("no skill of {} matches {pattern:?}", listing.url));
             bail!(
-                Hinted::new(format!("no skill of {} matches {pattern:?}", listing.url))
-                    .hint(format!("its skills: {}", names.join(", ")))
+                match crate::hint::did_you_mean(pattern, names.iter().copied()) {
+                    Some(meant) => error.hint(format!("did you mean --skill {meant}?")),
+                    None => error.hint(format!("its skills: {}", names.join(", "))),
+                }
             );
         }
         for skill in matching {

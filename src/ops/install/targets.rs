@@ -19,6 +19,9 @@ use crate::roots::agents::{self, Agent};
 pub struct Targets {
     /// The folders to expose installed skills in.
     pub folders: Vec<PathBuf>,
+    /// Each of those folders as shown (relative to the project when in
+    /// it), with the agents that read it.
+    pub linked: Vec<(String, Vec<&'static str>)>,
     /// Targets that need no link, each with why: the agent reads the
     /// install root itself.
     pub notes: Vec<String>,
@@ -64,8 +67,12 @@ pub fn resolve_targets(
                 agent.name,
                 project.shown(&folder).display()
             ));
-        } else if !targets.folders.contains(&folder) {
+        } else if let Some(at) = targets.folders.iter().position(|f| *f == folder) {
+            targets.linked[at].1.push(agent.name);
+        } else {
+            let shown = project.shown(&folder).display().to_string();
             targets.folders.push(folder);
+            targets.linked.push((shown, vec![agent.name]));
         }
     }
     Ok(targets)

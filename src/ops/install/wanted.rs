@@ -24,6 +24,9 @@ pub(super) struct Wanted<'a> {
     pub version: String,
     /// Where it comes from.
     pub source: SourceId,
+    /// The hash of its files, when known before installing (path and git
+    /// skills).
+    pub tree: Option<String>,
 }
 
 /// The registry packages resolution chose, then the path and git skills.
@@ -35,12 +38,14 @@ pub(super) fn collect<'a>(planned: &'a [Planned], direct: &'a [DirectSkill]) -> 
             skill: &p.package.name,
             version: p.entry.vers.clone(),
             source: p.source(),
+            tree: None,
         })
         .chain(direct.iter().map(|d| Wanted {
             name: d.name.clone(),
             skill: &d.skill,
             version: d.version.clone(),
             source: d.source.clone(),
+            tree: Some(d.tree.clone()),
         }))
         .collect()
 }

@@ -70,16 +70,18 @@ impl TestContext {
 
     /// Replaces what changes from run to run in `text`, for snapshots: the
     /// temp dir (`[TEMP]`), audit log names (`[RUN]`), the builtin skills'
-    /// versioned cache folder (`[VERSION]`), git commits (`[COMMIT]`) and
+    /// versioned cache folder (`[VERSION]`), git commits (`[COMMIT]`, and
+    /// `[SHORT]` for the 12 hex digits reports show of one) and
     /// the random part of temporary folders (`[RANDOM]`); and drops the
     /// warning that the script sandbox cannot be set up, which depends on
     /// the machine (`tests/it/sandbox.rs` checks it unredacted).
     pub(crate) fn redact(&self, text: &str) -> String {
-        static VARYING: LazyLock<[(Regex, &str); 5]> = LazyLock::new(|| {
+        static VARYING: LazyLock<[(Regex, &str); 6]> = LazyLock::new(|| {
             [
                 (r"\d{8}T\d{6}\.\d{3}Z-[0-9a-f]{6}", "[RUN]"),
                 (r"builtin/[^/\s]+-[0-9a-f]{16}", "builtin/[VERSION]"),
                 (r"\b[0-9a-f]{40}\b", "[COMMIT]"),
+                (r"\b[0-9a-f]{12}\b", "[SHORT]"),
                 (r"\.source-[0-9A-Za-z]{6}", ".source-[RANDOM]"),
                 (
                     r"(?m)^warning: the sandbox for scripts and shell commands cannot be set up here \(.*\); they run without it\n",

@@ -62,7 +62,7 @@ pub(crate) fn settle(
         }
         let request = GrantRequest {
             name: skill.name.clone(),
-            version: skill.version.clone(),
+            version: skill.shown_version(),
             unapproved,
             approved,
         };

@@ -1,0 +1,86 @@
+//! The warnings an install gives about many skills at once, summed up:
+//! one line per kind, with the command that shows the details, and the
+//! full list with `-v`. A repository of hundreds of skills that break
+//! the same rule gets a few lines, not hundreds.
+
+use crate::ops::install::Change;
+
+use super::Context;
+
+/// How many names a summary line shows before `…`.
+const NAMES_SHOWN: usize = 3;
+
+/// Whether `change`'s broken rules are said on a line of their own (with
+/// `-v`, or when it is the only skill breaking rules), rather than in
+/// [`broken_rules_summary`].
+pub(super) fn broken_rules_said_alone(context: &Context, changes: &[Change]) -> bool {
+    context.printer.is_verbose() || changes.iter().filter(|c| c.broken_rules.is_some()).count() <= 1
+}
+
+/// One warning for every skill this install put in place that breaks the
+/// specification's rules, with one line per rule: how many skills break
+/// it, and the first few of them; then a hint with the command that shows
+/// why. Nothing when [`broken_rules_said_alone`].
+pub(super) fn broken_rules_summary(context: &Context, changes: &[Change]) {
+    if broken_rules_said_alone(context, changes) {
+        return;
+    }
+    let broken: Vec<_> = changes
+        .iter()
+        .filter_map(|c| c.broken_rules.as_ref().map(|b| (c.name.as_str(), b)))
+        .collect();
+    let mut by_rule: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for (name, rules) in &broken {
+        for rule in &rules.rules {
+            by_rule.entry(rule.as_str()).or_default().push(name);
+        }
+    }
+    let width = by_rule.keys().map(|r| r.len()).max().unwrap_or(0);
+    let table: String = by_rule
+        .iter()
+        .map(|(rule, names)| {
+            let mut shown = names[..names.len().min(NAMES_SHOWN)].join(", ");
+            if names.len() > NAMES_SHOWN {
+                shown.push_str(", …");
+            }
+            format!(
+                "\n  {rule:width$}  {} ({shown})",
+                super::printer::count(names.len(), "skill")
+            )
+        })
+        .collect();
+    context.printer.warn(format_args!(
+        "{} skills break the specification's rules, and are installed as agents load them:{table}",
+        broken.len()
+    ));
+    let (_, first) = broken[0];
+    context.printer.hint(format_args!(
+        "`skillpkg validate {}` shows why, -v lists every skill's rules, and --require-valid refuses such skills",
+        crate::hint::shell_path(&first.folder)
+    ));
+}
+
+/// The folders of a repository that hold a SKILL.md agents cannot load:
+/// each on a line of its own when there is one (or with `-v`), else one
+/// line for them all, with the command that lists them.
+pub(super) fn skipped_folders(context: &Context, listing: &crate::ops::install::repo::RepoListing) {
+    match listing.skipped.as_slice() {
+        [] => {}
+        several @ [_, _, ..] if !context.printer.is_verbose() => {
+            context.printer.warn(format_args!(
+                "skipped {} folders of {} whose SKILL.md agents cannot load",
+                several.len(),
+                listing.url
+            ));
+            context.printer.hint(format_args!(
+                "-v lists them with why, and so does `skillpkg add --git {} --list`",
+                crate::hint::shell_quote(&listing.url)
+            ));
+        }
+        all => {
+            for skipped in all {
+                context.printer.warn(format_args!("skipped {skipped}"));
+            }
+        }
+    }
+}
