@@ -1,5 +1,5 @@
 //! `trust.toml` records the user's consent: the projects trusted and the
-//! grants approved for hand-written skills (`ops::trust_file::TrustFile`).
+//! grants approved for hand-written skills (`ops::consent::record::TrustFile`).
 //! It is the user's own file, but it may be edited by hand, synced from
 //! another machine or damaged, so any text must be loaded or refused
 //! without panicking. A file that loads must survive `TrustFile::update`,
