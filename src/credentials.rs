@@ -13,7 +13,7 @@ use crate::net::Origin;
 use anyhow::{Context as _, bail};
 
 /// The credentials file's name in the config directory.
-pub const CREDENTIALS_FILE: &str = "credentials.toml";
+pub(crate) const CREDENTIALS_FILE: &str = "credentials.toml";
 
 /// The variable (or `credentials.toml` key) holding the token for the HTTP
 /// index at `origin`: `SKILLPKG_INDEX_TOKEN_` and its host, with its port
@@ -37,7 +37,7 @@ pub const CREDENTIALS_FILE: &str = "credentials.toml";
 ///   A readable name never starts with `_`, so the two never meet.
 ///
 /// Names of hosts without hyphens read as they did before this encoding.
-pub fn index_token_variable(origin: &Origin) -> String {
+pub(crate) fn index_token_variable(origin: &Origin) -> String {
     let host = origin.host();
     let name = match is_readable_host(host) {
         true => {
@@ -104,7 +104,7 @@ fn hex_escaped(text: &str) -> String {
 /// [`index_token_variable`] reads now: it is no longer read for this
 /// index, because other hosts share it (`skills-example.com` and
 /// `skills.example.com` both had `…_SKILLS_EXAMPLE_COM`).
-pub fn retired_index_token_variable(origin: &Origin) -> Option<String> {
+pub(crate) fn retired_index_token_variable(origin: &Origin) -> Option<String> {
     let old: String = origin
         .authority()
         .chars()

@@ -9,20 +9,20 @@ use std::path::Path;
 /// a new one gets what the umask allows (0644 under 022), as any editor's
 /// would: these files are committed or shared (`skills.toml`,
 /// `skills.lock`, packed skills, index files).
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_renamed(path, bytes, true, Some(shared_mode(path)))
 }
 
 /// [`write_atomically`] for a file only its owner may read (mode 0600),
 /// from the moment it exists.
-pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_renamed(path, bytes, true, None)
 }
 
 /// Like [`write_atomically`] without the sync: for cache files, which are
 /// checked against a hash on every read, so a file a power cut tore is
 /// refetched rather than trusted. Readers still never see a partial file.
-pub fn write_cache_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_cache_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_renamed(path, bytes, false, None)
 }
 
@@ -104,13 +104,13 @@ static WAIT_NOTICE: std::sync::OnceLock<WaitNotice> = std::sync::OnceLock::new()
 
 /// Sets what happens when [`lock_exclusive`] has to wait for another
 /// process (the CLI prints a status line). Set once; later calls are ignored.
-pub fn on_lock_wait(notice: impl Fn(&Path) + Send + Sync + 'static) {
+pub(crate) fn on_lock_wait(notice: impl Fn(&Path) + Send + Sync + 'static) {
     let _ = WAIT_NOTICE.set(Box::new(notice));
 }
 
 /// Takes an exclusive lock on `path` (created if needed). When another
 /// process holds it, says so (see [`on_lock_wait`]) and waits.
-pub fn lock_exclusive(path: &Path) -> std::io::Result<FileLock> {
+pub(crate) fn lock_exclusive(path: &Path) -> std::io::Result<FileLock> {
     if let Some(parent) = path.parent() {
         fs_err::create_dir_all(parent)?;
     }
@@ -136,7 +136,10 @@ pub fn lock_exclusive(path: &Path) -> std::io::Result<FileLock> {
 /// (0700, whatever the umask: `tempfile` alone makes it 0755 under 022),
 /// removed with everything in it when dropped. It is made in `parent`, or
 /// in the system's temporary folder when `parent` is `None`.
-pub fn private_tempdir(prefix: &str, parent: Option<&Path>) -> std::io::Result<tempfile::TempDir> {
+pub(crate) fn private_tempdir(
+    prefix: &str,
+    parent: Option<&Path>,
+) -> std::io::Result<tempfile::TempDir> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(prefix);
     #[cfg(unix)]
@@ -152,7 +155,7 @@ pub fn private_tempdir(prefix: &str, parent: Option<&Path>) -> std::io::Result<t
 
 /// Makes sure `dir` exists and holds a `.gitignore` that ignores it whole:
 /// skillpkg's working folders (`.skillpkg/`) never show up in version control.
-pub fn ignore_in_git(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn ignore_in_git(dir: &Path) -> std::io::Result<()> {
     let ignore = dir.join(".gitignore");
     if !ignore.exists() {
         write_atomically(
@@ -164,7 +167,7 @@ pub fn ignore_in_git(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Whether another user owns `path` (as git's `safe.directory` judges).
-pub fn owned_by_someone_else(path: &Path) -> bool {
+pub(crate) fn owned_by_someone_else(path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;

@@ -18,25 +18,25 @@
 pub mod agent;
 #[allow(clippy::print_stdout, clippy::print_stderr)] // the one module that writes to the terminal
 pub mod cli;
-pub mod credentials;
+pub(crate) mod credentials;
 pub mod dirs;
 pub mod embedded;
 pub mod env_vars;
-pub mod eval;
-pub mod fsutil;
-pub mod git;
+pub(crate) mod eval;
+pub(crate) mod fsutil;
+pub(crate) mod git;
 pub mod hint;
 pub mod index;
 pub mod manifest;
 pub mod net;
 pub mod ops;
-pub mod parallel;
-pub mod progress;
-pub mod project;
-pub mod resolve;
-pub mod roots;
-pub mod sandbox;
+pub(crate) mod parallel;
+pub(crate) mod progress;
+pub(crate) mod project;
+pub(crate) mod resolve;
+pub(crate) mod roots;
+pub(crate) mod sandbox;
 pub mod skill;
 pub mod store;
 #[allow(unsafe_code)]
-pub mod sys;
+pub(crate) mod sys;

@@ -3,7 +3,7 @@
 //! discovery loads folders, the catalog reads which skills a model may see).
 
 /// How many threads a parallel map uses at most: one per core, at most 8.
-pub fn threads() -> usize {
+pub(crate) fn threads() -> usize {
     std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8)
@@ -11,7 +11,7 @@ pub fn threads() -> usize {
 
 /// `work` applied to each of `items` on up to as many threads as there
 /// are cores (at most 8), the results in the order of `items`.
-pub fn map<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
+pub(crate) fn map<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
     let threads = threads().min(items.len());
     if threads <= 1 {
         return items.into_iter().map(work).collect();
@@ -46,7 +46,7 @@ pub fn map<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec
 /// result in the order of `items`, as soon as it and every result before
 /// it are in. When `then` fails, no further item is started, and its
 /// error is returned once the items under way are done.
-pub fn map_then<T: Send, R: Send, E>(
+pub(crate) fn map_then<T: Send, R: Send, E>(
     items: Vec<T>,
     work: impl Fn(T) -> R + Sync,
     mut then: impl FnMut(R) -> Result<(), E>,
@@ -95,7 +95,7 @@ pub fn map_then<T: Send, R: Send, E>(
 /// [`threads`] threads, which take small chunks as they free up (items are
 /// not all equally slow, and equal shares would leave one thread idle
 /// while another finishes).
-pub fn map_slice<T: Sync, R: Send>(
+pub(crate) fn map_slice<T: Sync, R: Send>(
     items: &[T],
     serial_below: usize,
     work: impl Fn(&T) -> R + Sync,

@@ -14,10 +14,10 @@ pub trait Progress: Sync {
 
 /// Reports nothing.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Silent;
+pub(crate) struct Silent;
 
 /// The progress sink that reports nothing.
-pub static SILENT: Silent = Silent;
+pub(crate) static SILENT: Silent = Silent;
 
 impl Progress for Silent {
     fn start(&self, _verb: &str, _total: u64) {}

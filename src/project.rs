@@ -17,24 +17,24 @@ use crate::fsutil::{
 use crate::hint::Hinted;
 
 /// The manifest file that marks a project.
-pub const MANIFEST_FILE: &str = "skills.toml";
+pub(crate) const MANIFEST_FILE: &str = "skills.toml";
 
 /// The lockfile's name, beside the manifest.
-pub const LOCK_FILE: &str = "skills.lock";
+pub(crate) const LOCK_FILE: &str = "skills.lock";
 
 /// The project root's skill directory, relative to the project, unless
 /// `[install] root` says otherwise.
-pub const DEFAULT_PROJECT_ROOT: &str = ".agents/skills";
+pub(crate) const DEFAULT_PROJECT_ROOT: &str = ".agents/skills";
 
 /// The project's own state folder, beside the manifest.
-pub const STATE_DIR: &str = ".skillpkg";
+pub(crate) const STATE_DIR: &str = ".skillpkg";
 
 /// The global manifest a first `--global` command writes.
 const GLOBAL_MANIFEST_TEMPLATE: &str = "# Skills installed for this user (`skillpkg add --global`), into the user\n# root. skills.lock beside this file records exactly what was installed.\n\n[skills]\n";
 
 /// Where the search for a project ended, and what it passed over.
 #[derive(Debug, Clone, Default)]
-pub struct Discovery {
+pub(crate) struct Discovery {
     /// The nearest directory at or above the start holding a
     /// `skills.toml` of this user's, within the git work tree.
     pub manifest_dir: Option<PathBuf>,
@@ -50,7 +50,7 @@ impl Discovery {
     /// manifest planted in a shared parent folder is not this project's.
     /// A manifest another user owns is passed over, as git passes over a
     /// repository another user owns.
-    pub fn from(start: &Path) -> Discovery {
+    pub(crate) fn from(start: &Path) -> Discovery {
         let mut discovery = Discovery::default();
         for dir in start.ancestors() {
             let manifest = dir.join(MANIFEST_FILE);
@@ -69,12 +69,12 @@ impl Discovery {
     }
 
     /// The project directory: the manifest's, else the git work tree root.
-    pub fn project_dir(&self) -> Option<&Path> {
+    pub(crate) fn project_dir(&self) -> Option<&Path> {
         self.manifest_dir.as_deref().or(self.git_root.as_deref())
     }
 
     /// One warning per manifest passed over.
-    pub fn warnings(&self) -> Vec<String> {
+    pub(crate) fn warnings(&self) -> Vec<String> {
         self.foreign
             .iter()
             .map(|path| {
@@ -85,12 +85,6 @@ impl Discovery {
             })
             .collect()
     }
-}
-
-/// Walks up from `start` to the nearest project: a directory holding
-/// `skills.toml`, else the git work tree root. `None` outside any project.
-pub fn find_project(start: &Path) -> Option<PathBuf> {
-    Discovery::from(start).project_dir().map(Path::to_path_buf)
 }
 
 /// A project: its manifest, lock and root.
@@ -283,6 +277,11 @@ impl Project {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The nearest project up from `start`, as discovery finds it.
+    fn find_project(start: &Path) -> Option<PathBuf> {
+        Discovery::from(start).project_dir().map(Path::to_path_buf)
+    }
 
     #[test]
     fn manifest_wins_over_git_root() {

@@ -10,7 +10,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde_json::Value;
 
 /// An open audit log.
-pub struct Audit {
+pub(crate) struct Audit {
     path: PathBuf,
     file: std::fs::File,
     started: Instant,
@@ -33,7 +33,7 @@ impl Audit {
     /// Creates a new log under `state_dir/runs/`, readable by the user
     /// alone. The state folder and `runs/` must be real folders: a link a
     /// cloned repository planted there is refused, not written through.
-    pub fn create(state_dir: &Path) -> std::io::Result<Audit> {
+    pub(crate) fn create(state_dir: &Path) -> std::io::Result<Audit> {
         refuse_link(state_dir)?;
         crate::fsutil::ignore_in_git(state_dir)?;
         let runs = state_dir.join("runs");
@@ -63,17 +63,17 @@ impl Audit {
     }
 
     /// Where the log is.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// The events recorded so far.
-    pub fn events(&self) -> &[Value] {
+    pub(crate) fn events(&self) -> &[Value] {
         &self.events
     }
 
     /// Appends one event; `fields` must be a JSON object.
-    pub fn record(&mut self, event: &str, fields: Value) {
+    pub(crate) fn record(&mut self, event: &str, fields: Value) {
         let mut line = serde_json::Map::new();
         line.insert("event".into(), event.into());
         line.insert(
@@ -94,7 +94,7 @@ impl Audit {
 }
 
 /// `YYYYMMDDTHHMMSSZ` for seconds since the epoch (UTC, proleptic Gregorian).
-pub fn utc_stamp(secs: u64) -> String {
+pub(crate) fn utc_stamp(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;
     // Howard Hinnant's civil-from-days.

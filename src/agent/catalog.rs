@@ -17,11 +17,11 @@ use crate::skill::Skill;
 use crate::skill::prompt::html_escape;
 
 /// The budget when the model's context window is unknown.
-pub const DEFAULT_BUDGET: usize = 8_000;
+pub(crate) const DEFAULT_BUDGET: usize = 8_000;
 
 /// The budget for a model with `context_window` tokens: 2% of it, at about
 /// four characters a token.
-pub fn budget_for(context_window: Option<usize>) -> usize {
+pub(crate) fn budget_for(context_window: Option<usize>) -> usize {
     context_window.map_or(DEFAULT_BUDGET, |tokens| tokens * 4 / 50)
 }
 
@@ -30,7 +30,7 @@ pub fn budget_for(context_window: Option<usize>) -> usize {
 /// `--budget`), else 2% of the context window the project configures
 /// (`[agent] context_window`), else of the model's, else
 /// [`DEFAULT_BUDGET`].
-pub fn resolve_budget(
+pub(crate) fn resolve_budget(
     explicit: Option<usize>,
     configured_window: Option<usize>,
     model_window: Option<usize>,
@@ -102,7 +102,7 @@ const MAX_DESCRIPTION: usize = 1_024;
 const SHORTENED: usize = 200;
 
 /// Builds the catalog of `skills` for `task` within `budget` characters.
-pub fn build(skills: &[&Skill], task: &str, budget: usize) -> Catalog {
+pub(crate) fn build(skills: &[&Skill], task: &str, budget: usize) -> Catalog {
     let ranked = super::rank::Ranker::new(skills).rank(task);
     let (matches, rest): (Vec<_>, Vec<_>) = ranked.into_iter().partition(|(_, score)| *score > 0.0);
     // Room for the tags and, should anything be left out, the notice.

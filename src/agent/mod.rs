@@ -8,15 +8,15 @@
 //! policy over it, [`run`] the loop, and [`session`] a conversation with
 //! its audit log.
 
-pub mod audit;
-pub mod catalog;
-pub use crate::sys::interrupt;
+pub(crate) mod audit;
+pub(crate) mod catalog;
+pub(crate) use crate::sys::interrupt;
 pub mod model;
-pub mod pins;
-pub mod rank;
-pub mod run;
-pub mod session;
-pub mod slash;
+pub(crate) mod pins;
+pub(crate) mod rank;
+pub(crate) mod run;
+pub(crate) mod session;
+pub(crate) mod slash;
 pub mod tools;
 
 pub use model::select::{Connection, choose_model, open_model};

@@ -72,7 +72,7 @@ fn fold_spelling(word: &str) -> std::borrow::Cow<'_, str> {
 /// stemmed (Snowball
 /// English), so `PDFs` is `pdf` and `summarise`, `summarizing` and
 /// `summary` meet.
-pub fn terms(text: &str) -> Vec<String> {
+pub(crate) fn terms(text: &str) -> Vec<String> {
     text.to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 2)
@@ -161,14 +161,14 @@ struct Document {
 
 /// An index of skills for ranking: each skill's terms, computed once and
 /// reused for every task ranked.
-pub struct Ranker<'s> {
+pub(crate) struct Ranker<'s> {
     skills: Vec<&'s Skill>,
     documents: Vec<Document>,
 }
 
 impl<'s> Ranker<'s> {
     /// Indexes `skills`.
-    pub fn new(skills: &[&'s Skill]) -> Ranker<'s> {
+    pub(crate) fn new(skills: &[&'s Skill]) -> Ranker<'s> {
         Ranker {
             skills: skills.to_vec(),
             documents: skills
@@ -183,7 +183,7 @@ impl<'s> Ranker<'s> {
 
     /// Every skill with its score for `task`, best first (ties by name);
     /// skills that hold none of the task's terms score 0.
-    pub fn rank(&self, task: &str) -> Vec<(&'s Skill, f64)> {
+    pub(crate) fn rank(&self, task: &str) -> Vec<(&'s Skill, f64)> {
         let mut query = terms(task);
         query.sort();
         query.dedup();

@@ -113,10 +113,10 @@ pub enum Answer {
 }
 
 /// Asks the user about a call; `None` when no one can be asked.
-pub type Approver<'a> = dyn FnMut(&ApprovalRequest) -> Option<Answer> + 'a;
+pub(crate) type Approver<'a> = dyn FnMut(&ApprovalRequest) -> Option<Answer> + 'a;
 
 /// Everything a run needs besides the model.
-pub struct Run<'a, 's> {
+pub(crate) struct Run<'a, 's> {
     /// The tools.
     pub toolbox: &'a mut Toolbox<'s>,
     /// What may run.
@@ -135,7 +135,7 @@ pub struct Run<'a, 's> {
 
 impl Run<'_, '_> {
     /// Runs the loop from `messages` (the task, or an injected skill).
-    pub fn run(
+    pub(crate) fn run(
         &mut self,
         model: &mut dyn Model,
         messages: &mut Vec<Message>,
@@ -409,7 +409,7 @@ impl Run<'_, '_> {
 /// Records in `audit`, and tells the user through `warn`, whose grants
 /// `toolbox` withdrew since it was last asked: an activated skill whose
 /// files are no longer those its grants were approved for.
-pub fn report_withdrawn(toolbox: &mut Toolbox, audit: &mut Audit, warn: &dyn Fn(&str)) {
+pub(crate) fn report_withdrawn(toolbox: &mut Toolbox, audit: &mut Audit, warn: &dyn Fn(&str)) {
     for withdrawn in toolbox.take_withdrawn() {
         audit.record("grants_withdrawn", json!(withdrawn));
         warn(&withdrawn.warning());

@@ -5,7 +5,7 @@
 //! arguments, `ARGUMENTS: …` is appended.
 
 /// Splits `args` into words; double or single quotes group words.
-pub fn split_args(args: &str) -> Vec<String> {
+pub(crate) fn split_args(args: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut current = String::new();
     let mut quote = None;
@@ -38,7 +38,7 @@ pub fn split_args(args: &str) -> Vec<String> {
 
 /// The body with `args` substituted; `names` are the skill's named
 /// `arguments:` in order.
-pub fn substitute(body: &str, args: &str, names: &[String]) -> String {
+pub(crate) fn substitute(body: &str, args: &str, names: &[String]) -> String {
     let words = split_args(args);
     let word = |i: usize| words.get(i).cloned().unwrap_or_default();
     let mut out = String::with_capacity(body.len());

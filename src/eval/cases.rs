@@ -64,7 +64,7 @@ struct RawCase {
 /// What a case expects.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Expect {
+pub(crate) struct Expect {
     /// Skills that must be activated.
     #[serde(default)]
     pub skills: Vec<String>,
@@ -87,7 +87,7 @@ pub struct Expect {
 /// Checks of the final answer.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct OutputChecks {
+pub(crate) struct OutputChecks {
     /// Substrings it must contain.
     #[serde(default)]
     pub contains: Vec<String>,
@@ -102,7 +102,7 @@ pub struct OutputChecks {
 /// What a case forbids.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Forbid {
+pub(crate) struct Forbid {
     /// Tools that must not be called.
     #[serde(default)]
     pub tools: Vec<String>,
@@ -111,7 +111,7 @@ pub struct Forbid {
 /// Budgets of a case (unset ones come from the defaults, then exec's).
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CaseBudgets {
+pub(crate) struct CaseBudgets {
     /// Model turns.
     pub max_turns: Option<u32>,
     /// Tool calls.
@@ -132,7 +132,7 @@ impl CaseBudgets {
 
 /// A case, ready to run.
 #[derive(Debug, Clone)]
-pub struct Case {
+pub(crate) struct Case {
     /// The file it came from.
     pub file: PathBuf,
     /// Its name (unique within the file).
@@ -155,7 +155,7 @@ pub struct Case {
 
 /// Every case of the `.toml` files among `paths` (directories are searched
 /// recursively), in path order then file order.
-pub fn load(paths: &[PathBuf]) -> anyhow::Result<Vec<Case>> {
+pub(crate) fn load(paths: &[PathBuf]) -> anyhow::Result<Vec<Case>> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {

@@ -4,8 +4,8 @@
 //! precision and recall, constraint violations, the output pass rate,
 //! pass@N, tokens and time; optionally against a baseline with no skills.
 
-pub mod cases;
-pub mod score;
+pub(crate) mod cases;
+pub(crate) mod score;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -26,7 +26,7 @@ use cases::Case;
 use score::{Failure, KnownSkill};
 
 /// How to run the suite.
-pub struct EvalOptions<'a> {
+pub(crate) struct EvalOptions<'a> {
     /// `--model`: overrides every case's model.
     pub model: Option<&'a str>,
     /// The model for cases that name none.
@@ -47,7 +47,7 @@ pub struct EvalOptions<'a> {
 
 /// One trial of a case.
 #[derive(Debug, Clone, Serialize)]
-pub struct RunResult {
+pub(crate) struct RunResult {
     /// Whether every check passed.
     pub passed: bool,
     /// The checks that failed.
@@ -64,7 +64,7 @@ pub struct RunResult {
 
 /// A case's trials.
 #[derive(Debug, Clone, Serialize)]
-pub struct CaseResult {
+pub(crate) struct CaseResult {
     /// The case file, as given.
     pub file: String,
     /// The case.
@@ -85,7 +85,7 @@ pub struct CaseResult {
 
 /// The suite's figures.
 #[derive(Debug, Clone, Serialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Cases run.
     pub cases: usize,
     /// Cases whose every trial passed.
@@ -115,7 +115,7 @@ pub struct Summary {
 
 /// The whole report.
 #[derive(Debug, Clone, Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     /// Per case, in the order the files list them.
     pub cases: Vec<CaseResult>,
     /// The suite.
@@ -126,7 +126,11 @@ pub struct Report {
 /// caller catches them, [`crate::agent::interrupt::catch`]) ends the
 /// running cases as `exec` ends a run, commands and all, starts no more,
 /// and makes this an error once every case's workspace is removed.
-pub fn run(cases: &[Case], skills: &[&Skill], options: &EvalOptions) -> anyhow::Result<Report> {
+pub(crate) fn run(
+    cases: &[Case],
+    skills: &[&Skill],
+    options: &EvalOptions,
+) -> anyhow::Result<Report> {
     let started = Instant::now();
     let known: Vec<KnownSkill> = skills
         .iter()

@@ -12,7 +12,7 @@ use super::cases::Case;
 
 /// A skill as the judge needs it.
 #[derive(Debug, Clone)]
-pub struct KnownSkill {
+pub(crate) struct KnownSkill {
     /// Its name.
     pub name: String,
     /// Its directory, canonical.
@@ -21,7 +21,7 @@ pub struct KnownSkill {
 
 /// What a run did, read from its events.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Trace {
+pub(crate) struct Trace {
     /// Skills activated, in order, each once.
     pub skills: Vec<String>,
     /// Tools called, in order, each once.
@@ -34,7 +34,7 @@ pub struct Trace {
 /// Why a run failed one check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
-pub enum Failure {
+pub(crate) enum Failure {
     /// An expected skill was not activated.
     MissedSkill(String),
     /// A skill the case rules out was activated.
@@ -54,7 +54,7 @@ pub enum Failure {
 impl Failure {
     /// Whether this breaks a constraint (tools, order, forbidden skills),
     /// as opposed to a trigger or an answer.
-    pub fn is_violation(&self) -> bool {
+    pub(crate) fn is_violation(&self) -> bool {
         matches!(
             self,
             Failure::WrongSkill(_)
@@ -92,7 +92,7 @@ fn activate(trace: &mut Trace, name: &str) {
 
 /// Reads a run's events into a trace. A tool counts as used when it is
 /// called; a skill counts as activated only by a call that succeeded.
-pub fn trace(events: &[Value], skills: &[KnownSkill], workspace: &Path) -> Trace {
+pub(crate) fn trace(events: &[Value], skills: &[KnownSkill], workspace: &Path) -> Trace {
     let mut trace = Trace::default();
     let mut pending: Option<&Value> = None;
     for event in events {
@@ -180,7 +180,7 @@ fn step_matches(step: &str, want: &str) -> bool {
 }
 
 /// Every check of `case` against a run.
-pub fn judge(case: &Case, trace: &Trace, answer: &str, ending: &Value) -> Vec<Failure> {
+pub(crate) fn judge(case: &Case, trace: &Trace, answer: &str, ending: &Value) -> Vec<Failure> {
     let mut failures = Vec::new();
     if ending["reason"] != "answered" {
         failures.push(Failure::Ended(describe_ending(ending)));

@@ -24,14 +24,14 @@ const MAX_ENTRIES: usize = 500_000;
 const MAX_SKILLS: usize = 5_000;
 
 /// Bytes of a `SKILL.md` read to learn its name, at most.
-pub const MAX_SKILL_MD: usize = 1024 * 1024;
+pub(crate) const MAX_SKILL_MD: usize = 1024 * 1024;
 
 /// Folders the search never enters: other packages' trees and VCS data.
 pub(crate) const SKIPPED: [&str; 4] = [".git", "node_modules", ".venv", "__pycache__"];
 
 /// The folders of `commit` that hold a skill, relative to the top, sorted
 /// (`""` when the top itself is the skill).
-pub fn skill_folders(
+pub(crate) fn skill_folders(
     repo: &Repository,
     commit: git2::Oid,
     origin: &str,
@@ -119,7 +119,7 @@ fn is_beneath(path: &str, ancestor: &str) -> bool {
 
 /// The `SKILL.md` (or `skill.md`) of `folder` in `commit`, at most
 /// [`MAX_SKILL_MD`] bytes of it: its file name and text.
-pub fn read_skill_md(
+pub(crate) fn read_skill_md(
     repo: &Repository,
     commit: git2::Oid,
     folder: &str,

@@ -71,7 +71,7 @@ pub(crate) fn callbacks<'a>() -> RemoteCallbacks<'a> {
 /// returns the commit to use: `pinned` when given (fetched only if it is
 /// not there yet), else what `rev` names (a branch, a tag or a commit id;
 /// the remote's HEAD when `None`). With `offline`, nothing is fetched.
-pub fn fetch_commit(
+pub(crate) fn fetch_commit(
     url: &str,
     rev: Option<&str>,
     pinned: Option<&str>,
@@ -189,7 +189,7 @@ pub fn fetch_commit(
 /// `None`) there differ from those at the commit `locked`, or the folder
 /// is gone; `None` when they are the same files (a commit elsewhere in the
 /// repository changes nothing for the skill in `subdir`).
-pub fn folder_moved(
+pub(crate) fn folder_moved(
     url: &str,
     rev: Option<&str>,
     locked: &str,
@@ -332,6 +332,6 @@ type Resolved = std::collections::HashMap<(String, Option<String>), git2::Oid>;
 static RESOLVED: std::sync::Mutex<Option<Resolved>> = std::sync::Mutex::new(None);
 
 /// The URL git2 should use: `git+` stripped.
-pub fn git_url(spec: &str) -> String {
+pub(crate) fn git_url(spec: &str) -> String {
     spec.strip_prefix("git+").unwrap_or(spec).to_string()
 }

@@ -3,14 +3,14 @@
 //! pushing, on git2 (libgit2). Git indexes ([`crate::index`]) and git
 //! skills ([`crate::ops`]) are built on it.
 
-pub mod discover;
+pub(crate) mod discover;
 mod fetch;
 mod fetch_error;
 mod push;
-pub mod tree;
+pub(crate) mod tree;
 
 pub(crate) use fetch::{callbacks, local_repository};
-pub use fetch::{fetch_commit, folder_moved, git_url};
-pub use push::DEFAULT_BRANCH;
+pub(crate) use fetch::{fetch_commit, folder_moved, git_url};
+pub(crate) use push::DEFAULT_BRANCH;
 pub(crate) use push::{clean_untracked, commit_all, push, remote_branch};
-pub use tree::{Budget, export_tree};
+pub(crate) use tree::export_tree;

@@ -8,7 +8,7 @@ use crate::hint::Hinted;
 use crate::net::Attempt;
 
 /// The branch a new index gets.
-pub const DEFAULT_BRANCH: &str = "main";
+pub(crate) const DEFAULT_BRANCH: &str = "main";
 
 /// The remote's default branch: `origin/HEAD`, else `main`/`master`, else any.
 pub(crate) fn remote_branch(repo: &Repository) -> Option<String> {

@@ -12,7 +12,7 @@ use crate::hint::Hinted;
 
 /// The most a tree may hold.
 #[derive(Debug, Clone, Copy)]
-pub struct Budget {
+pub(crate) struct Budget {
     /// Entries, folders included.
     pub entries: usize,
     /// Bytes of all files together.
@@ -144,7 +144,7 @@ pub(super) fn folder_tree_id(
 /// Writes the files of `commit` (under `subdir` when given) into `dest`,
 /// executable bits kept. Symbolic links and submodules are refused, as
 /// packing refuses them.
-pub fn export_tree(
+pub(crate) fn export_tree(
     repo: &Repository,
     commit: git2::Oid,
     subdir: Option<&str>,

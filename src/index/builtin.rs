@@ -10,7 +10,7 @@ use crate::embedded::{EmbeddedFile, REGISTRY_INDEX};
 
 /// The embedded index.
 #[derive(Debug, Clone, Copy)]
-pub struct BuiltinIndex {
+pub(crate) struct BuiltinIndex {
     files: &'static [EmbeddedFile],
 }
 
@@ -32,7 +32,7 @@ impl BuiltinIndex {
     }
 
     /// Its `config.json`.
-    pub fn config(&self) -> anyhow::Result<IndexConfig> {
+    pub(crate) fn config(&self) -> anyhow::Result<IndexConfig> {
         let bytes = self
             .file("config.json")
             .context("the built-in index has no config.json")?;
@@ -40,7 +40,7 @@ impl BuiltinIndex {
     }
 
     /// Every version of `package` (empty if unknown).
-    pub fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
+    pub(crate) fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
         let relative = package.entry_path();
         match self.file(&relative) {
             Some(bytes) => {
@@ -53,7 +53,7 @@ impl BuiltinIndex {
     }
 
     /// Every package it lists, sorted.
-    pub fn packages(&self) -> Vec<PackageName> {
+    pub(crate) fn packages(&self) -> Vec<PackageName> {
         let mut packages: Vec<PackageName> = self
             .files
             .iter()
@@ -64,7 +64,7 @@ impl BuiltinIndex {
     }
 
     /// The archive of `package` at `version`, if it ships one.
-    pub fn archive(&self, package: &PackageName, version: &str) -> Option<Vec<u8>> {
+    pub(crate) fn archive(&self, package: &PackageName, version: &str) -> Option<Vec<u8>> {
         self.file(&package.archive_path(version))
             .map(<[u8]>::to_vec)
     }

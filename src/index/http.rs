@@ -52,12 +52,12 @@ fn archive_limit(size: u64) -> u64 {
 }
 
 /// Whether `spec` names an HTTP index.
-pub fn is_http_index(spec: &str) -> bool {
+pub(crate) fn is_http_index(spec: &str) -> bool {
     spec.starts_with("http://") || spec.starts_with("https://")
 }
 
 /// A static HTTP index and its on-disk cache.
-pub struct HttpIndex {
+pub(crate) struct HttpIndex {
     /// Shared with every request task.
     fetcher: Arc<Fetcher>,
     http: Http,
@@ -68,7 +68,7 @@ pub struct HttpIndex {
 /// Whether a package's entries, read from the cache, settle what is
 /// asked of it (they hold the version and checksum the lock pins), so
 /// that the server need not be asked.
-pub type Settled<'a> = dyn Fn(&PackageName, &[IndexEntry]) -> bool + 'a;
+pub(crate) type Settled<'a> = dyn Fn(&PackageName, &[IndexEntry]) -> bool + 'a;
 
 /// A cached response's validators (and, in the cache file, the body's
 /// sha256, which a read checks).
@@ -93,7 +93,7 @@ struct StatusError {
 impl HttpIndex {
     /// Opens the index at `url`, caching under `cache`; fetches (or, with
     /// `offline`, reads from the cache) its `config.json`.
-    pub fn open(
+    pub(crate) fn open(
         url: &str,
         cache: &Path,
         offline: bool,
@@ -140,7 +140,7 @@ impl HttpIndex {
     /// Fetches the entry files of `packages` that are not fetched yet, all
     /// at once. A package whose cached entry file `settled` accepts (it
     /// holds what the lock pins) is read from the cache, without a request.
-    pub fn prefetch(
+    pub(crate) fn prefetch(
         &self,
         packages: &[PackageName],
         settled: &Settled,
@@ -198,7 +198,7 @@ impl HttpIndex {
 
     /// The search listing: revalidated against the cache (one conditional
     /// request), or `None` when the index has none.
-    pub fn listing(&self) -> anyhow::Result<Option<Listing>> {
+    pub(crate) fn listing(&self) -> anyhow::Result<Option<Listing>> {
         let Some(bytes) = self
             .http
             .block_on(self.fetcher.fetch_cached(LISTING_FILE, MAX_LISTING))?
@@ -221,7 +221,7 @@ impl HttpIndex {
 
     /// Forgets the entries of `packages` read so far, so the next read
     /// asks the server.
-    pub fn forget(&self, packages: &[PackageName]) {
+    pub(crate) fn forget(&self, packages: &[PackageName]) {
         let mut known = self.entries.lock().expect("entries lock");
         for package in packages {
             known.remove(package);
@@ -229,14 +229,14 @@ impl HttpIndex {
     }
 
     /// Every version of `package` (empty if the index does not list it).
-    pub fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
+    pub(crate) fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
         self.prefetch(std::slice::from_ref(package), &|_, _| false, &SILENT)?;
         let known = self.entries.lock().expect("entries lock");
         Ok(known.get(package).cloned().flatten().unwrap_or_default())
     }
 
     /// The URL of an archive, from the index's `dl` template.
-    pub fn archive_url(
+    pub(crate) fn archive_url(
         &self,
         config: &IndexConfig,
         package: &PackageName,
@@ -256,7 +256,7 @@ impl HttpIndex {
     }
 
     /// Downloads one archive, whose entry gives its `size` (0: unknown).
-    pub fn archive(&self, url: &str, size: u64) -> anyhow::Result<Vec<u8>> {
+    pub(crate) fn archive(&self, url: &str, size: u64) -> anyhow::Result<Vec<u8>> {
         if self.fetcher.offline {
             bail!("{url} is not in the cache and --offline forbids downloading it");
         }
@@ -274,7 +274,7 @@ impl HttpIndex {
     /// Downloads the archives `(url, sha256, size)` into `dir` as
     /// `<sha256>.skill`, all at once. A download whose checksum does not
     /// match is not kept (the caller reports it when it asks again).
-    pub fn download_archives(
+    pub(crate) fn download_archives(
         &self,
         jobs: Vec<(String, String, u64)>,
         dir: &Path,

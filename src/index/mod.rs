@@ -9,12 +9,12 @@
 //! packages/<org>/<name>/<name>-<version>.skill
 //! ```
 
-pub mod builtin;
+pub(crate) mod builtin;
 pub mod git;
-pub mod http;
+pub(crate) mod http;
 pub mod listing;
 pub mod local;
-pub mod source;
+pub(crate) mod source;
 
 use std::collections::BTreeMap;
 

@@ -19,10 +19,10 @@ use crate::net::split_credentials;
 use crate::progress::Progress;
 
 /// The source label of the embedded index, as `skills.lock` records it.
-pub const BUILTIN_REGISTRY: &str = "builtin";
+pub(crate) const BUILTIN_REGISTRY: &str = "builtin";
 
 /// An index ready to read.
-pub struct Registry {
+pub(crate) struct Registry {
     /// How `skills.lock` names it (after `registry+`).
     pub label: String,
     /// Where its files come from.
@@ -50,7 +50,7 @@ enum Backend {
 /// Opens the registry at `spec`, or the embedded sample index for `None`.
 /// With `offline`, a git index is read from its checkout in the cache
 /// without fetching (an error says so when there is none yet).
-pub fn open_registry(
+pub(crate) fn open_registry(
     spec: Option<&str>,
     cwd: &Path,
     dirs: &Dirs,
@@ -132,7 +132,7 @@ impl Registry {
     /// Fetches the entry files of `packages` ahead of [`Registry::entries`],
     /// concurrently where the transport allows it. Over HTTP, a package
     /// whose cached entries `settled` accepts is not asked for again.
-    pub fn prefetch(
+    pub(crate) fn prefetch(
         &self,
         packages: &[PackageName],
         settled: &Settled,
@@ -146,14 +146,14 @@ impl Registry {
 
     /// Forgets what [`Registry::prefetch`] read of `packages`, so that
     /// they are asked for again.
-    pub fn forget(&self, packages: &[PackageName]) {
+    pub(crate) fn forget(&self, packages: &[PackageName]) {
         if let Backend::Http(index) = &self.backend {
             index.forget(packages);
         }
     }
 
     /// Every version of `package`.
-    pub fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
+    pub(crate) fn entries(&self, package: &PackageName) -> anyhow::Result<Vec<IndexEntry>> {
         match &self.backend {
             Backend::Builtin(index) => index.entries(package),
             Backend::Files(dir) => dir.entries(package),
@@ -166,7 +166,7 @@ impl Registry {
     /// from its entry files where they can be listed (folders, git
     /// checkouts, the built-in index). An HTTP index without a listing
     /// cannot be listed: `None`.
-    pub fn listing(&self) -> anyhow::Result<Option<Listing>> {
+    pub(crate) fn listing(&self) -> anyhow::Result<Option<Listing>> {
         let dir = match &self.backend {
             Backend::Builtin(index) => {
                 return self.listing_of(index.packages()).map(Some);
@@ -195,7 +195,7 @@ impl Registry {
     /// Downloads the archives of `versions` into the archive cache `dir`
     /// (as `<sha256>.skill`), concurrently where the transport allows it.
     /// Only archives whose checksum matches their entry are kept.
-    pub fn prefetch_archives(
+    pub(crate) fn prefetch_archives(
         &self,
         versions: &[(&PackageName, &IndexEntry)],
         dir: &Path,
@@ -222,7 +222,7 @@ impl Registry {
     }
 
     /// The archive bytes of one version, whose entry gives its `size`.
-    pub fn archive(
+    pub(crate) fn archive(
         &self,
         package: &PackageName,
         version: &str,

@@ -10,7 +10,7 @@ use crate::hint::Hinted;
 /// The error for the first `[registries]` entry that looks like a skill
 /// (a version requirement, or a table with `version`, `path` or `git` and
 /// no `index`), if any. `text` is the manifest, `path` names it.
-pub fn skill_under_registries(text: &str, path: &Path) -> Option<Hinted> {
+pub(crate) fn skill_under_registries(text: &str, path: &Path) -> Option<Hinted> {
     let doc = toml_edit::Document::parse(text).ok()?;
     let registries = doc.get("registries")?.as_table_like()?;
     for (key, item) in registries.iter() {

@@ -2,11 +2,11 @@
 
 pub mod edit;
 pub mod lock;
-pub mod misplaced;
+pub(crate) mod misplaced;
 pub mod shorthand;
-pub mod source_arg;
+pub(crate) mod source_arg;
 pub mod source_id;
-pub mod unknown;
+pub(crate) mod unknown;
 
 use std::collections::BTreeMap;
 use std::path::Path;

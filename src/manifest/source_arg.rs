@@ -46,7 +46,7 @@ use super::shorthand;
 
 /// A git repository named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GitSource {
+pub(crate) struct GitSource {
     /// The repository's URL, as git is given it.
     pub url: String,
     /// The branch, tag or commit, when the text gives one.
@@ -60,7 +60,7 @@ pub struct GitSource {
 
 /// What a positional argument of `add` names.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SourceArg {
+pub(crate) enum SourceArg {
     /// No repository: a package of an index (or text the index refuses).
     Package,
     /// A git repository.
@@ -98,7 +98,7 @@ impl Host {
 }
 
 /// Classifies one positional argument of `add`.
-pub fn classify(text: &str) -> SourceArg {
+pub(crate) fn classify(text: &str) -> SourceArg {
     if is_index_request(text) {
         return SourceArg::Package;
     }
@@ -121,7 +121,7 @@ pub fn classify(text: &str) -> SourceArg {
 
 /// Whether `text` is `org/name` or `org/name@…` with a valid `org/name`
 /// (as the index parses package names).
-pub fn is_index_request(text: &str) -> bool {
+pub(crate) fn is_index_request(text: &str) -> bool {
     let name = text.split('@').next().unwrap_or(text);
     name.split_once('/').is_some_and(|(org, name)| {
         crate::skill::name::is_valid_name(org) && crate::skill::name::is_valid_name(name)
@@ -133,7 +133,7 @@ pub fn is_index_request(text: &str) -> bool {
 /// (`owner/repo/path`) and a requirement part, which npx reads as a skill
 /// (`owner/repo@skill`); `None` unless the owner and repository are names
 /// GitHub allows. Returns the source and the skill, if any.
-pub fn github_suggestion(text: &str) -> Option<(String, Option<String>)> {
+pub(crate) fn github_suggestion(text: &str) -> Option<(String, Option<String>)> {
     let (path, skill) = match text.split_once('@') {
         Some((path, skill)) => (path, Some(skill)),
         None => (text, None),
@@ -178,7 +178,7 @@ impl GitSource {
     /// both ways must be the same; but a page `…/tree/feature/x/skills`
     /// read with `--rev feature/x` takes `skills` as the folder (a
     /// branch whose name holds `/`). `text` is the argument, for messages.
-    pub fn with_flags(
+    pub(crate) fn with_flags(
         mut self,
         text: &str,
         rev: Option<&str>,

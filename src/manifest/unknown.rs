@@ -27,7 +27,7 @@ const REGISTRY_KEYS: &[&str] = &["index"];
 
 /// A key skillpkg ignores.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownKey {
+pub(crate) struct UnknownKey {
     /// Its dotted path (`instal`, `agent.modle`).
     pub path: String,
     /// The known key it is closest to, at the same place.
@@ -36,7 +36,7 @@ pub struct UnknownKey {
 
 /// The keys of the manifest `text` that skillpkg ignores; none when it
 /// does not parse (the parser's error says why).
-pub fn unknown_keys(text: &str) -> Vec<UnknownKey> {
+pub(crate) fn unknown_keys(text: &str) -> Vec<UnknownKey> {
     let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
         return Vec::new();
     };

@@ -23,7 +23,7 @@ use super::{
 };
 
 /// The content type of a smart-HTTP ref advertisement for fetching.
-pub const ADVERTISEMENT: &str = "application/x-git-upload-pack-advertisement";
+pub(crate) const ADVERTISEMENT: &str = "application/x-git-upload-pack-advertisement";
 
 /// How long a connection may take to open.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -33,7 +33,7 @@ const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// One request of a probe and what came back.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tried {
+pub(crate) struct Tried {
     /// The URL asked, without credentials.
     pub url: String,
     /// What came back: `404 Not Found`, `200 OK, text/html`, or why no
@@ -45,7 +45,7 @@ pub struct Tried {
 
 /// What a probe found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Probed {
+pub(crate) enum Probed {
     /// A repository, at this URL (the one given, or with `.git` added;
     /// with the credentials the given one carried).
     Repository(String),
@@ -57,7 +57,7 @@ pub enum Probed {
 /// without)`: `url` without its query, fragment and final `/`, then the
 /// same with `.git` added when its path has a last segment without it.
 /// `None` when `url` is no http(s) URL with a host.
-pub fn candidates(url: &str) -> Option<Vec<(String, String)>> {
+pub(crate) fn candidates(url: &str) -> Option<Vec<(String, String)>> {
     let (shown, _) = split_credentials(url).ok()?;
     let parsed = reqwest::Url::parse(&shown).ok()?;
     if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
@@ -77,13 +77,13 @@ pub fn candidates(url: &str) -> Option<Vec<(String, String)>> {
 }
 
 /// The URL a probe of the repository at `repository` asks.
-pub fn info_refs(repository: &str) -> String {
+pub(crate) fn info_refs(repository: &str) -> String {
     format!("{repository}/info/refs?service=git-upload-pack")
 }
 
 /// Whether an answer with `status` and `content_type` advertises a git
 /// repository (parameters of the type ignored, its case too).
-pub fn is_advertisement(status: StatusCode, content_type: Option<&str>) -> bool {
+pub(crate) fn is_advertisement(status: StatusCode, content_type: Option<&str>) -> bool {
     status == StatusCode::OK
         && content_type.is_some_and(|value| {
             let essence = value.split(';').next().unwrap_or("").trim();
@@ -117,7 +117,7 @@ impl Answer {
 /// [`candidates`] in turn, until one answers as a repository. A request
 /// that gets no answer at all (every retry failed, or the certificate is
 /// not trusted) ends the probe: the next would go to the same server.
-pub fn probe(url: &str) -> anyhow::Result<Probed> {
+pub(crate) fn probe(url: &str) -> anyhow::Result<Probed> {
     let Some(candidates) = candidates(url) else {
         anyhow::bail!("'{url}' is no http(s) URL with a host");
     };

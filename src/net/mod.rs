@@ -13,12 +13,12 @@
 //! [`client`] builds the client and bounds each request, [`retry`] is the
 //! policy, and [`url`] takes URLs apart (credentials, percent escapes).
 
-pub mod client;
-pub mod git_probe;
+pub(crate) mod client;
+pub(crate) mod git_probe;
 mod origin;
-pub mod retry;
+pub(crate) mod retry;
 mod tls;
-pub mod url;
+pub(crate) mod url;
 
 pub use client::{
     Http, Redirects, deadline_from_env, read_body, read_timeout_from_env, within_deadline,

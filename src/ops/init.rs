@@ -10,7 +10,7 @@ use crate::project::MANIFEST_FILE;
 
 /// Writes a new `skills.toml` in `dir` and returns its path. Refuses to
 /// overwrite an existing one.
-pub fn init_project(dir: &Path) -> anyhow::Result<PathBuf> {
+pub(crate) fn init_project(dir: &Path) -> anyhow::Result<PathBuf> {
     let path = dir.join(MANIFEST_FILE);
     if path.exists() {
         bail!(
@@ -28,7 +28,7 @@ pub fn init_project(dir: &Path) -> anyhow::Result<PathBuf> {
 /// `cwd`) and trusted, as `init` would. Returns the project and, when it
 /// started one, the manifest it wrote. A project in the home directory (or
 /// above it) is refused: its skills folder would be the user root.
-pub fn project_for_add(
+pub(crate) fn project_for_add(
     cwd: &Path,
     dirs: &crate::dirs::Dirs,
 ) -> anyhow::Result<(crate::project::Project, Option<PathBuf>)> {
@@ -78,7 +78,7 @@ pub fn project_for_add(
 /// Takes back a project [`project_for_add`] started for a command that
 /// then added nothing (or failed): its `skills.toml`, the `skills.lock`
 /// the command wrote when `lock_is_new`, and the trust it was given.
-pub fn abandon_started(
+pub(crate) fn abandon_started(
     dirs: &crate::dirs::Dirs,
     manifest: &Path,
     lock_is_new: bool,
@@ -98,7 +98,7 @@ pub fn abandon_started(
 /// When `dir` is a folder inside a git work tree whose root holds skills
 /// (a `skills.toml`, or skills in `.agents/skills`), a project in `dir`
 /// hides them from commands run there: the warning that says so.
-pub fn hidden_by_nested_project(dir: &Path) -> Option<String> {
+pub(crate) fn hidden_by_nested_project(dir: &Path) -> Option<String> {
     let root = crate::project::Discovery::from(dir.parent()?).git_root?;
     let canonical = |path: &Path| fs_err::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     if canonical(&root) == canonical(dir) {

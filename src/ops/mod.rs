@@ -3,15 +3,15 @@
 
 pub mod consent;
 pub mod import;
-pub mod init;
-pub mod install;
-pub mod new_skill;
-pub mod outdated;
+pub(crate) mod init;
+pub(crate) mod install;
+pub(crate) mod new_skill;
+pub(crate) mod outdated;
 pub mod pack;
 pub mod publish;
-pub mod registry;
-pub mod search;
-pub mod skills;
-pub mod trust;
-pub mod verify;
-pub mod yanked;
+pub(crate) mod registry;
+pub(crate) mod search;
+pub(crate) mod skills;
+pub(crate) mod trust;
+pub(crate) mod verify;
+pub(crate) mod yanked;

@@ -10,7 +10,11 @@ use crate::skill::name::{check_name, normalize_name};
 use crate::skill::template;
 
 /// Writes `<parent>/<name>/SKILL.md` from a template and returns the new directory.
-pub fn new_skill(parent: &Path, name: &str, description: Option<&str>) -> anyhow::Result<PathBuf> {
+pub(crate) fn new_skill(
+    parent: &Path,
+    name: &str,
+    description: Option<&str>,
+) -> anyhow::Result<PathBuf> {
     let normalized = normalize_name(name);
     if normalized.is_empty() {
         bail!("a skill name cannot be empty");

@@ -14,7 +14,7 @@ use crate::project::Project;
 
 /// A locked package with a newer release.
 #[derive(Debug, Clone, Serialize)]
-pub struct Outdated {
+pub(crate) struct Outdated {
     /// `org/name`.
     pub name: String,
     /// The locked version.
@@ -37,7 +37,7 @@ pub struct Outdated {
 /// What `outdated` finds: the packages with newer versions, and the
 /// locked versions their index has yanked.
 #[derive(Debug, Clone, Default)]
-pub struct OutdatedReport {
+pub(crate) struct OutdatedReport {
     /// Locked packages with a newer release, or locked at a yanked
     /// version with another to move to.
     pub packages: Vec<Outdated>,
@@ -48,7 +48,7 @@ pub struct OutdatedReport {
 /// Every locked registry package whose index has a newer non-yanked
 /// version (or whose locked version is yanked), and every locked git skill
 /// whose branch moved.
-pub fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<OutdatedReport> {
+pub(crate) fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<OutdatedReport> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
     let registries = LockedRegistries::open(project, &lock, dirs, false)?;

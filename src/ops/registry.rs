@@ -10,11 +10,11 @@ use crate::manifest::edit::ManifestDocument;
 use crate::project::Project;
 
 /// The name of the registry used when a dependency names none.
-pub const DEFAULT_REGISTRY: &str = "default";
+pub(crate) const DEFAULT_REGISTRY: &str = "default";
 
 /// What `registry add` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RegistryAdded {
+pub(crate) enum RegistryAdded {
     /// `[registries] name` now names `index`.
     Added {
         /// The registry's name.
@@ -34,7 +34,7 @@ pub enum RegistryAdded {
 /// The index URL to record for `url`: with `git`, a `git+` form
 /// (`git+https://…`) unless it is one already; a path is recorded as it
 /// is (a git repository there is read as one).
-pub fn index_spec(url: &str, git: bool) -> String {
+pub(crate) fn index_spec(url: &str, git: bool) -> String {
     let already_git = url.starts_with("git+") || url.starts_with("git://");
     match git && !already_git && url.contains("://") {
         true => format!("git+{url}"),
@@ -46,7 +46,7 @@ pub fn index_spec(url: &str, git: bool) -> String {
 /// (`name` is [`DEFAULT_REGISTRY`] for the registry used when none is
 /// named). A name that names another index already is refused: the
 /// manifest is edited by hand for that.
-pub fn add_registry(
+pub(crate) fn add_registry(
     project: &Project,
     name: &str,
     url: &str,

@@ -16,7 +16,7 @@ use crate::project::Project;
 
 /// One package that matched.
 #[derive(Debug, Clone, Serialize)]
-pub struct Hit {
+pub(crate) struct Hit {
     /// `org/name`.
     pub name: String,
     /// Its newest version that is not yanked.
@@ -28,7 +28,7 @@ pub struct Hit {
 /// Searches the registry `registry` (a name under `[registries]`; the
 /// project's default, else the built-in index, when `None`). Every word of
 /// `query` must appear in the package's name or description.
-pub fn search(
+pub(crate) fn search(
     cwd: &Path,
     dirs: &Dirs,
     query: &str,
@@ -81,7 +81,7 @@ fn project_manifest(cwd: &Path) -> anyhow::Result<(Option<PathBuf>, Manifest)> {
 /// The registries of the project around `cwd` that a search of
 /// `searched` (`None`: the default) did not cover, by name: what
 /// `search --registry NAME` could try next.
-pub fn other_registries(cwd: &Path, searched: Option<&str>) -> Vec<String> {
+pub(crate) fn other_registries(cwd: &Path, searched: Option<&str>) -> Vec<String> {
     let Ok((_, manifest)) = project_manifest(cwd) else {
         return Vec::new();
     };

@@ -13,7 +13,7 @@ use crate::roots::{Root, SkillSet, discover_roots};
 use crate::skill::cache::FrontmatterCache;
 
 /// The roots and every skill in them, for a command run in `cwd`.
-pub struct LoadedSkills {
+pub(crate) struct LoadedSkills {
     /// The roots, highest precedence first.
     pub roots: Vec<Root>,
     /// Their skills.
@@ -46,7 +46,7 @@ fn project_root(discovery: &Discovery) -> anyhow::Result<Option<(PathBuf, &Path)
 /// The project directory for a command run in `cwd` (`cwd` itself outside
 /// any project) and its manifest: empty when the project has none of this
 /// user's.
-pub fn project_manifest(cwd: &Path) -> anyhow::Result<(PathBuf, Manifest)> {
+pub(crate) fn project_manifest(cwd: &Path) -> anyhow::Result<(PathBuf, Manifest)> {
     let discovery = Discovery::from(cwd);
     let dir = discovery.project_dir().unwrap_or(cwd).to_path_buf();
     let manifest = match &discovery.manifest_dir {
@@ -58,7 +58,7 @@ pub fn project_manifest(cwd: &Path) -> anyhow::Result<(PathBuf, Manifest)> {
 
 /// A project's settings for a command that runs code (exec, eval).
 #[derive(Debug, Clone)]
-pub struct ProjectSettings {
+pub(crate) struct ProjectSettings {
     /// The project directory (`cwd` itself outside any project).
     pub dir: PathBuf,
     /// Its manifest; the `[agent]` table is empty unless the project is
@@ -77,7 +77,7 @@ pub struct ProjectSettings {
 /// grants of its lock count only when the user trusts the project on this
 /// machine; otherwise they are left out, and the warning says which and
 /// how to trust it.
-pub fn project_settings(cwd: &Path, dirs: &Dirs) -> anyhow::Result<ProjectSettings> {
+pub(crate) fn project_settings(cwd: &Path, dirs: &Dirs) -> anyhow::Result<ProjectSettings> {
     let (dir, mut manifest) = project_manifest(cwd)?;
     let mut lock = match Discovery::from(cwd).manifest_dir {
         Some(found) => Lockfile::load(&Project::at(&found).lock_path)?,
@@ -114,7 +114,7 @@ pub fn project_settings(cwd: &Path, dirs: &Dirs) -> anyhow::Result<ProjectSettin
 }
 
 /// Discovers the roots for `cwd` and loads their skills.
-pub fn load_skills(cwd: &Path, dirs: &Dirs) -> anyhow::Result<LoadedSkills> {
+pub(crate) fn load_skills(cwd: &Path, dirs: &Dirs) -> anyhow::Result<LoadedSkills> {
     let discovery = Discovery::from(cwd);
     let roots = discover_roots(project_root(&discovery)?, dirs).with_context(|| {
         format!(

@@ -7,7 +7,7 @@ use crate::store::signing::read_public_key;
 
 /// What `trust` changed in the lock.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Trusted {
+pub(crate) struct Trusted {
     /// The key, as its base64 line.
     pub key: String,
     /// Whether the lock pinned it already (and still pins it).
@@ -27,7 +27,12 @@ pub struct Trusted {
 /// signer pins of the keys it removes, since the user accepted a new key,
 /// and the next install records whichever pinned key signs each
 /// (unchanged) archive now.
-pub fn trust(project: &Project, org: &str, key: &str, replace: bool) -> anyhow::Result<Trusted> {
+pub(crate) fn trust(
+    project: &Project,
+    org: &str,
+    key: &str,
+    replace: bool,
+) -> anyhow::Result<Trusted> {
     if !crate::skill::name::is_valid_name(org) {
         anyhow::bail!("invalid org name '{org}'");
     }

@@ -12,7 +12,7 @@ use crate::store::hash;
 
 /// The state of one locked skill.
 #[derive(Debug, Clone, Serialize)]
-pub struct Verified {
+pub(crate) struct Verified {
     /// `org/name`.
     pub name: String,
     /// The locked version.
@@ -30,13 +30,13 @@ pub struct Verified {
 
 impl Verified {
     /// Whether the skill is as the lock says.
-    pub fn is_ok(&self) -> bool {
+    pub(crate) fn is_ok(&self) -> bool {
         self.status == "ok"
     }
 }
 
 /// Checks every skill in the project's lock.
-pub fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verified>> {
+pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verified>> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
     let root = project.skill_root(manifest.install_root())?;

@@ -99,7 +99,7 @@ impl YankedPin {
 }
 
 /// What `skills.toml` asks of the registry package `name`, if it names it.
-pub fn requirement(manifest: &Manifest, name: &str) -> Option<VersionReq> {
+pub(crate) fn requirement(manifest: &Manifest, name: &str) -> Option<VersionReq> {
     match manifest.skills.get(name)?.source(name) {
         Ok(Source::Registry { req, .. }) => Some(req),
         _ => None,
@@ -108,13 +108,13 @@ pub fn requirement(manifest: &Manifest, name: &str) -> Option<VersionReq> {
 
 /// The indexes a lock's registry packages come from, each opened once and
 /// its entry files fetched all at once.
-pub struct LockedRegistries {
+pub(crate) struct LockedRegistries {
     by_label: BTreeMap<String, Registry>,
 }
 
 impl LockedRegistries {
     /// Opens the index of every registry package of `lock`, from `project`.
-    pub fn open(
+    pub(crate) fn open(
         project: &Project,
         lock: &Lockfile,
         dirs: &Dirs,
@@ -144,7 +144,7 @@ impl LockedRegistries {
 
     /// Every entry the index of the locked registry package `skill` lists;
     /// `None` for a skill from a path or git.
-    pub fn entries(&self, skill: &LockedSkill) -> anyhow::Result<Option<Vec<IndexEntry>>> {
+    pub(crate) fn entries(&self, skill: &LockedSkill) -> anyhow::Result<Option<Vec<IndexEntry>>> {
         let Some(label) = skill.source.registry_index() else {
             return Ok(None);
         };
@@ -154,7 +154,7 @@ impl LockedRegistries {
 }
 
 /// Every version `lock` pins that its index has yanked, in lock order.
-pub fn yanked_pins(
+pub(crate) fn yanked_pins(
     manifest: &Manifest,
     lock: &Lockfile,
     registries: &LockedRegistries,
@@ -176,7 +176,7 @@ pub fn yanked_pins(
 }
 
 /// Every version the lock of `project` pins that its index has yanked.
-pub fn in_project(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<YankedPin>> {
+pub(crate) fn in_project(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<YankedPin>> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
     let registries = LockedRegistries::open(project, &lock, dirs, false)?;

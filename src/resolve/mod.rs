@@ -19,11 +19,11 @@ use pubgrub::{
 };
 use semver::{Version, VersionReq};
 
-pub use ranges::req_to_ranges;
+pub(crate) use ranges::req_to_ranges;
 
 /// A package in the resolution: the project itself, or `org/name`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Pkg {
+pub(crate) enum Pkg {
     /// The project being resolved.
     Root,
     /// A registry package.
@@ -41,7 +41,7 @@ impl fmt::Display for Pkg {
 
 /// One version of a package, as its index entry describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     /// The version.
     pub version: Version,
     /// Its dependencies.
@@ -52,14 +52,14 @@ pub struct Candidate {
 
 /// What resolution works from: every candidate of every package it may need.
 #[derive(Debug, Clone, Default)]
-pub struct Universe {
+pub(crate) struct Universe {
     /// Candidates by `org/name`.
     pub packages: BTreeMap<String, Vec<Candidate>>,
 }
 
 /// Why resolution failed.
 #[derive(Debug, thiserror::Error)]
-pub enum ResolveError {
+pub(crate) enum ResolveError {
     /// No set of versions satisfies every requirement.
     #[error("no versions satisfy the requirements:\n{0}")]
     NoSolution(String),
@@ -87,7 +87,7 @@ const COUNT_CAP: usize = 64;
 /// The newest usable versions of a package that resolution considers (the
 /// locked one is considered too): enough for any real package, and a bound
 /// on the work an entry file of thousands of versions can cause.
-pub const MAX_CANDIDATES: usize = 1000;
+pub(crate) const MAX_CANDIDATES: usize = 1000;
 
 /// Resolution ran past its deadline.
 #[derive(Debug, thiserror::Error)]
@@ -241,7 +241,7 @@ impl DependencyProvider for Provider<'_> {
 
 /// Resolves `root` (the project's requirements) over `universe`, preferring
 /// `locked` versions. Returns the chosen version of every package needed.
-pub fn resolve(
+pub(crate) fn resolve(
     universe: &Universe,
     root: &[(String, VersionReq)],
     locked: &BTreeMap<String, Version>,

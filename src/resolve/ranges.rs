@@ -55,7 +55,7 @@ fn comparator_to_ranges(c: &Comparator) -> Ranges<Version> {
 
 /// The versions a requirement admits, as a pubgrub range (pre-release
 /// filtering is left to the resolver).
-pub fn req_to_ranges(req: &VersionReq) -> Ranges<Version> {
+pub(crate) fn req_to_ranges(req: &VersionReq) -> Ranges<Version> {
     req.comparators.iter().fold(Ranges::full(), |acc, c| {
         acc.intersection(&comparator_to_ranges(c))
     })

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// Where an agent reads the user's own skills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UserFolder {
+pub(crate) enum UserFolder {
     /// Relative to the home directory.
     Home(&'static str),
     /// Relative to the user's config directory.
@@ -18,7 +18,7 @@ pub enum UserFolder {
 
 /// One agent.
 #[derive(Debug, Clone, Copy)]
-pub struct Agent {
+pub(crate) struct Agent {
     /// Its name in `[install] targets` (as `npx skills` names it).
     pub name: &'static str,
     /// Other names users give it.
@@ -32,7 +32,7 @@ pub struct Agent {
 use UserFolder::{Config, Home};
 
 /// The agents skillpkg knows, by name.
-pub const AGENTS: &[Agent] = &[
+pub(crate) const AGENTS: &[Agent] = &[
     Agent {
         name: "amp",
         aliases: &[],
@@ -174,14 +174,14 @@ pub const AGENTS: &[Agent] = &[
 ];
 
 /// The agent named `name` (or one of its aliases).
-pub fn agent(name: &str) -> Option<&'static Agent> {
+pub(crate) fn agent(name: &str) -> Option<&'static Agent> {
     AGENTS
         .iter()
         .find(|a| a.name == name || a.aliases.contains(&name))
 }
 
 /// Every name `[install] targets` accepts, sorted.
-pub fn known_names() -> Vec<&'static str> {
+pub(crate) fn known_names() -> Vec<&'static str> {
     let mut names: Vec<&str> = AGENTS
         .iter()
         .flat_map(|a| std::iter::once(a.name).chain(a.aliases.iter().copied()))
@@ -192,12 +192,12 @@ pub fn known_names() -> Vec<&'static str> {
 
 impl Agent {
     /// Its project folder in `project`.
-    pub fn project_folder(&self, project: &Path) -> PathBuf {
+    pub(crate) fn project_folder(&self, project: &Path) -> PathBuf {
         project.join(self.project)
     }
 
     /// Its user folder, given the home and the user's config directory.
-    pub fn user_folder(&self, home: &Path, config_home: &Path) -> PathBuf {
+    pub(crate) fn user_folder(&self, home: &Path, config_home: &Path) -> PathBuf {
         match self.user {
             Home(relative) => home.join(relative),
             Config(relative) => config_home.join(relative),
@@ -206,7 +206,7 @@ impl Agent {
 }
 
 /// The user's config directory: `$XDG_CONFIG_HOME`, else `~/.config`.
-pub fn config_home(home: &Path) -> PathBuf {
+pub(crate) fn config_home(home: &Path) -> PathBuf {
     std::env::var_os(crate::env_vars::XDG_CONFIG_HOME)
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)

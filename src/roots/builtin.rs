@@ -7,6 +7,6 @@ use std::path::{Path, PathBuf};
 use crate::embedded::{BUILTIN_SKILLS, materialize};
 
 /// Returns the materialised builtin root under `cache`, writing it first if needed.
-pub fn materialize_builtin(cache: &Path) -> std::io::Result<PathBuf> {
+pub(crate) fn materialize_builtin(cache: &Path) -> std::io::Result<PathBuf> {
     materialize(BUILTIN_SKILLS, &cache.join("builtin"))
 }

@@ -11,8 +11,8 @@
 //! the install root's skill (a link resolving to it, or a copy skillpkg
 //! made and marked) is listed once; any other of the same name is shadowed.
 
-pub mod agents;
-pub mod builtin;
+pub(crate) mod agents;
+pub(crate) mod builtin;
 mod copies;
 
 use std::ffi::OsString;
@@ -29,7 +29,7 @@ use crate::skill::stat::FileStat;
 /// Which layer a root is. Ordered by precedence: `Project` wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum RootKind {
+pub(crate) enum RootKind {
     /// `<project>/.agents/skills`.
     Project,
     /// `~/.agents/skills` or `SKILLPKG_USER_ROOT`.
@@ -50,7 +50,7 @@ impl std::fmt::Display for RootKind {
 
 /// One root directory.
 #[derive(Debug, Clone, Serialize)]
-pub struct Root {
+pub(crate) struct Root {
     /// Its layer.
     pub kind: RootKind,
     /// Its directory (which may not exist yet).
@@ -63,17 +63,17 @@ pub struct Root {
 
 /// The agents' folders read as roots, relative to the project (or, for
 /// the user layer, the home directory), below the layer's install root.
-pub const AGENT_FOLDERS: [&str; 1] = [".claude/skills"];
+pub(crate) const AGENT_FOLDERS: [&str; 1] = [".claude/skills"];
 
 /// What marks a copy skillpkg made of an installed skill in an agent's
 /// folder (where a link could not be made): it is that skill.
-pub const COPY_MARKER: &str = ".skillpkg-copy";
+pub(crate) const COPY_MARKER: &str = ".skillpkg-copy";
 
 /// The roots, highest precedence first: the project's install root and
 /// agents' folders (when there is a project, in `project_dir`), the user
 /// root and the user's agents' folders, and the builtin root (materialised
 /// under the cache on first use).
-pub fn discover_roots(
+pub(crate) fn discover_roots(
     project: Option<(PathBuf, &std::path::Path)>,
     dirs: &Dirs,
 ) -> std::io::Result<Vec<Root>> {
@@ -115,7 +115,7 @@ pub fn discover_roots(
 
 /// A skill that could not be loaded, skipped with this warning.
 #[derive(Debug, Clone, Serialize)]
-pub struct SkippedSkill {
+pub(crate) struct SkippedSkill {
     /// The directory that was skipped.
     pub dir: PathBuf,
     /// The broken rule's identifier.
@@ -128,7 +128,7 @@ impl SkippedSkill {
     /// What was skipped and why, on one line: the message (which names the
     /// file, and the line and column where it can) after the folder when
     /// it does not name one of its files, then the rule.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let dir = self.dir.display().to_string();
         match self.message.starts_with(&dir) {
             true => format!("{} [{}]", self.message, self.rule),
@@ -155,7 +155,7 @@ fn once_each(skipped: Vec<SkippedSkill>) -> Vec<SkippedSkill> {
 
 /// A skill in the set, with where it came from.
 #[derive(Debug, Clone, Serialize)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The skill.
     #[serde(flatten)]
     pub skill: Box<Skill>,
@@ -172,32 +172,23 @@ pub struct Entry {
 
 /// Every skill of every root, precedence applied.
 #[derive(Debug, Clone, Default)]
-pub struct SkillSet {
+pub(crate) struct SkillSet {
     entries: Vec<Entry>,
     /// Skills that failed to load.
     pub skipped: Vec<SkippedSkill>,
 }
 
 impl SkillSet {
-    /// Loads every skill of `roots` (given highest precedence first).
-    pub fn load(roots: &[Root]) -> SkillSet {
-        SkillSet::load_cached(roots, None)
-    }
-
-    /// [`SkillSet::load`], taking frontmatter from `cache` where it holds
-    /// the file as it is, and adding what it parsed to it.
-    pub fn load_cached(roots: &[Root], cache: Option<&FrontmatterCache>) -> SkillSet {
-        SkillSet::load_listed(roots, SkillSet::list(roots), cache)
-    }
-
     /// The folders of each root, read before anything is loaded (so that
     /// a caller can open the cache meanwhile): one [`Listing`] a root.
-    pub fn list(roots: &[Root]) -> Vec<Listing> {
+    pub(crate) fn list(roots: &[Root]) -> Vec<Listing> {
         roots.iter().map(list_root).collect()
     }
 
-    /// [`SkillSet::load_cached`] over what [`SkillSet::list`] read.
-    pub fn load_listed(
+    /// Every skill of `roots` (given highest precedence first) from what
+    /// [`SkillSet::list`] read, taking frontmatter from `cache` where it
+    /// holds the file as it is, and adding what it parsed to it.
+    pub(crate) fn load_listed(
         roots: &[Root],
         listings: Vec<Listing>,
         cache: Option<&FrontmatterCache>,
@@ -334,17 +325,17 @@ impl SkillSet {
     }
 
     /// Every entry, sorted by name then precedence, shadowed ones included.
-    pub fn all(&self) -> &[Entry] {
+    pub(crate) fn all(&self) -> &[Entry] {
         &self.entries
     }
 
     /// The winning entry of each name, sorted by name.
-    pub fn resolved(&self) -> impl Iterator<Item = &Entry> {
+    pub(crate) fn resolved(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter().filter(|e| e.shadowed_by.is_none())
     }
 
     /// Every entry with this name, winner first.
-    pub fn named(&self, name: &str) -> Vec<&Entry> {
+    pub(crate) fn named(&self, name: &str) -> Vec<&Entry> {
         self.entries
             .iter()
             .filter(|e| e.skill.meta.name == name)
@@ -365,7 +356,7 @@ enum Taken {
 /// The names of the folders in one root, sorted, or why it is not read
 /// (`None` inside when there is no such folder).
 #[derive(Debug)]
-pub struct Listing(Result<Vec<OsString>, Option<SkippedSkill>>);
+pub(crate) struct Listing(Result<Vec<OsString>, Option<SkippedSkill>>);
 
 fn list_root(root: &Root) -> Listing {
     if root.kind != RootKind::Builtin && crate::fsutil::owned_by_someone_else(&root.dir) {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 /// Files recorded, at most, in one snapshot.
-pub const MAX_FILES: usize = 20_000;
+pub(crate) const MAX_FILES: usize = 20_000;
 
 /// Folders not walked: version control (read-only to commands) and
 /// skillpkg's own state (the audit log changes during every run).
@@ -29,7 +29,7 @@ struct Stamp {
 
 /// The files of a workspace at one moment.
 #[derive(Debug, Clone)]
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     workspace: PathBuf,
     files: BTreeMap<PathBuf, Stamp>,
     complete: bool,
@@ -59,7 +59,7 @@ pub struct Changes {
 
 impl Snapshot {
     /// The files of `workspace` now (at most `max_files`).
-    pub fn take(workspace: &Path, max_files: usize) -> Snapshot {
+    pub(crate) fn take(workspace: &Path, max_files: usize) -> Snapshot {
         let mut files = BTreeMap::new();
         let mut complete = true;
         let mut walker = walkdir::WalkDir::new(workspace)
@@ -101,7 +101,7 @@ impl Snapshot {
     }
 
     /// What changed between this snapshot and the workspace now.
-    pub fn changes(&self, max_files: usize) -> Changes {
+    pub(crate) fn changes(&self, max_files: usize) -> Changes {
         let now = Snapshot::take(&self.workspace, max_files);
         let mut files: Vec<(PathBuf, Change)> = Vec::new();
         for (path, stamp) in &now.files {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 /// A path a tool may not use, and why.
 #[derive(Debug, thiserror::Error)]
-pub enum Refused {
+pub(crate) enum Refused {
     /// It resolves outside every allowed directory.
     #[error("{path} is outside the directories this run may use ({allowed})")]
     Outside {
@@ -24,13 +24,13 @@ pub enum Refused {
 
 /// The directories tools may use, canonical.
 #[derive(Debug, Clone)]
-pub struct Confinement {
+pub(crate) struct Confinement {
     allowed: Vec<PathBuf>,
 }
 
 impl Confinement {
     /// Allows `dirs` (canonicalised; ones that do not exist are skipped).
-    pub fn new(dirs: impl IntoIterator<Item = PathBuf>) -> Confinement {
+    pub(crate) fn new(dirs: impl IntoIterator<Item = PathBuf>) -> Confinement {
         Confinement {
             allowed: dirs
                 .into_iter()
@@ -40,7 +40,7 @@ impl Confinement {
     }
 
     /// Allows `dirs`, which are canonical already.
-    pub fn canonical(dirs: Vec<PathBuf>) -> Confinement {
+    pub(crate) fn canonical(dirs: Vec<PathBuf>) -> Confinement {
         Confinement { allowed: dirs }
     }
 
@@ -58,7 +58,7 @@ impl Confinement {
 
     /// An existing path, `relative` to `base` unless absolute, resolved
     /// and checked.
-    pub fn existing(&self, base: &Path, relative: &str) -> Result<PathBuf, Refused> {
+    pub(crate) fn existing(&self, base: &Path, relative: &str) -> Result<PathBuf, Refused> {
         let joined = base.join(relative);
         let resolved = std::fs::canonicalize(&joined).map_err(|_| Refused::Missing {
             path: relative.to_string(),
@@ -76,7 +76,7 @@ impl Confinement {
     /// A path to write, which may not exist yet: its nearest existing
     /// ancestor is resolved and checked, and the rest may not climb out
     /// with `..`.
-    pub fn writable(&self, base: &Path, relative: &str) -> Result<PathBuf, Refused> {
+    pub(crate) fn writable(&self, base: &Path, relative: &str) -> Result<PathBuf, Refused> {
         let refused = || Refused::Outside {
             path: relative.to_string(),
             allowed: self.describe(),

@@ -35,7 +35,7 @@ const DEVICES: [&str; 5] = [
 /// exit code; otherwise `None`. Called first thing in `main`, while the
 /// process has one thread.
 #[allow(clippy::print_stderr)] // the helper reports a failure to skillpkg on stderr
-pub fn main_if_requested() -> Option<i32> {
+pub(crate) fn main_if_requested() -> Option<i32> {
     let mut args = std::env::args_os().skip(1);
     if args.next()? != HELPER_ARG {
         return None;

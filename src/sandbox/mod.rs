@@ -12,20 +12,20 @@
 //! kernel refuses, the sandbox is unavailable: the caller warns once, or
 //! refuses to run with `--require-sandbox`.
 
-pub mod changes;
-pub mod confine;
+pub(crate) mod changes;
+pub(crate) mod confine;
 #[cfg(target_os = "linux")]
-pub mod helper;
-pub mod process;
-pub mod protected;
+pub(crate) mod helper;
+pub(crate) mod process;
+pub(crate) mod protected;
 #[cfg(target_os = "linux")]
 mod seccomp;
-pub mod spec;
-pub mod stores;
+pub(crate) mod spec;
+pub(crate) mod stores;
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 mod sys;
-pub mod write_beneath;
+pub(crate) mod write_beneath;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -37,8 +37,8 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::hint::Hinted;
-pub use protected::ProtectedPaths;
-pub use spec::Spec;
+pub(crate) use protected::ProtectedPaths;
+pub(crate) use spec::Spec;
 use spec::{Bind, Fresh, HELPER_ARG, HELPER_PREFIX, SETUP_FAILED};
 
 /// The program the helper is: this very binary, even if replaced on disk.
@@ -338,7 +338,7 @@ impl Sandbox {
 
 /// When a command's output says the helper could not set the sandbox up,
 /// its message.
-pub fn setup_failure(code: Option<i32>, stderr: &str) -> Option<&str> {
+pub(crate) fn setup_failure(code: Option<i32>, stderr: &str) -> Option<&str> {
     (code == Some(SETUP_FAILED))
         .then(|| stderr.lines().find_map(|l| l.strip_prefix(HELPER_PREFIX)))
         .flatten()
@@ -396,7 +396,7 @@ fn resolver_files() -> Vec<PathBuf> {
 /// What sandboxed commands may not read: skillpkg's `config` dir, the
 /// credential stores of `home` and wherever their tools' variables put
 /// them, the user's runtime folder (agent sockets) and the Docker socket.
-pub fn secret_stores(home: Option<&Path>, config: &Path) -> Vec<PathBuf> {
+pub(crate) fn secret_stores(home: Option<&Path>, config: &Path) -> Vec<PathBuf> {
     let mut paths = vec![config.to_path_buf()];
     paths.extend(stores::credential_stores(home, |name| {
         std::env::var_os(name)
@@ -409,7 +409,7 @@ pub fn secret_stores(home: Option<&Path>, config: &Path) -> Vec<PathBuf> {
 
 /// The home folders commands see fresh: `home` (the `HOME` variable's)
 /// and the account's own, from `/etc/passwd`, when it differs.
-pub fn homes(home: Option<&Path>) -> Vec<PathBuf> {
+pub(crate) fn homes(home: Option<&Path>) -> Vec<PathBuf> {
     let uid = rustix::process::getuid().as_raw();
     let account = std::fs::read_to_string("/etc/passwd")
         .ok()
@@ -426,7 +426,11 @@ pub fn homes(home: Option<&Path>) -> Vec<PathBuf> {
 
 /// Refuses a workspace where the sandbox would protect little: the home
 /// directory (or a folder above it), or one holding skillpkg's config dir.
-pub fn check_workspace(workspace: &Path, home: Option<&Path>, config: &Path) -> Result<(), Hinted> {
+pub(crate) fn check_workspace(
+    workspace: &Path,
+    home: Option<&Path>,
+    config: &Path,
+) -> Result<(), Hinted> {
     // Resolved, or (when it does not exist) its parent resolved.
     let canonical = |path: &Path| {
         std::fs::canonicalize(path)
@@ -466,7 +470,7 @@ pub fn check_workspace(workspace: &Path, home: Option<&Path>, config: &Path) -> 
 /// Whether the sandbox can be set up here: the helper is run once per
 /// process with every step of a real command but the command itself.
 /// `SKILLPKG_SANDBOX_UNAVAILABLE` (a test hook) makes it unavailable.
-pub fn availability() -> Result<(), String> {
+pub(crate) fn availability() -> Result<(), String> {
     static PROBE: OnceLock<Result<(), String>> = OnceLock::new();
     PROBE.get_or_init(probe).clone()
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 /// How a command ended.
 #[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// Its exit code (`None` when killed by a signal).
     pub code: Option<i32>,
     /// Whether it was killed at the timeout.
@@ -26,7 +26,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// The text the model gets back.
-    pub fn report(&self) -> String {
+    pub(crate) fn report(&self) -> String {
         let mut text = String::new();
         if self.timed_out {
             text.push_str("[killed: the command ran past its time limit]\n");
@@ -59,7 +59,7 @@ impl Outcome {
 
 /// Whether an environment variable looks like a secret: API keys,
 /// tokens, passwords, private keys.
-pub fn is_secret(name: &str) -> bool {
+pub(crate) fn is_secret(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
     [
         "_API_KEY",
@@ -79,7 +79,11 @@ pub fn is_secret(name: &str) -> bool {
 /// Runs `command` (built with its program, arguments, working directory
 /// and environment); kills its whole process group after `timeout`; keeps
 /// at most `max_output` bytes of each stream.
-pub fn run(mut command: Command, timeout: Duration, max_output: usize) -> std::io::Result<Outcome> {
+pub(crate) fn run(
+    mut command: Command,
+    timeout: Duration,
+    max_output: usize,
+) -> std::io::Result<Outcome> {
     command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -33,7 +33,7 @@ const CODE_RUNNING_FOLDERS: [&str; 4] = [".cursor", ".codex", ".gemini", ".vscod
 /// Why `relative` (a path inside the workspace, by name) may not be
 /// written, when it may not be; `allowed` lifts version control and the
 /// code-running group.
-pub fn why(relative: &Path, allowed: bool) -> Option<&'static str> {
+pub(crate) fn why(relative: &Path, allowed: bool) -> Option<&'static str> {
     let names: Vec<String> = relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -68,7 +68,7 @@ pub fn why(relative: &Path, allowed: bool) -> Option<&'static str> {
 
 /// Whether `relative` (inside the workspace) is, or lies in, an agent's or
 /// editor's configuration that starts commands, or an `.envrc`.
-pub fn starts_commands(relative: &Path) -> bool {
+pub(crate) fn starts_commands(relative: &Path) -> bool {
     let names: Vec<String> = relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -95,7 +95,7 @@ fn runs_code(names: &[String]) -> bool {
 
 /// The protected paths of one workspace.
 #[derive(Debug, Clone)]
-pub struct ProtectedPaths<'a> {
+pub(crate) struct ProtectedPaths<'a> {
     /// The workspace (canonical).
     pub workspace: &'a Path,
     /// Skill roots and skills' folders (canonical), wherever they are.
@@ -106,7 +106,7 @@ pub struct ProtectedPaths<'a> {
 
 impl ProtectedPaths<'_> {
     /// Why `path` (canonical, inside the workspace) may not be written.
-    pub fn why(&self, path: &Path) -> Option<&'static str> {
+    pub(crate) fn why(&self, path: &Path) -> Option<&'static str> {
         if self.skills.iter().any(|dir| path.starts_with(dir)) {
             return Some("it is part of a skill");
         }
@@ -123,7 +123,7 @@ impl ProtectedPaths<'_> {
     /// inside it: the top-level ones, those a bounded walk finds nested,
     /// and the skills that lie there. Outermost first, none beneath
     /// another.
-    pub fn existing(&self) -> Vec<PathBuf> {
+    pub(crate) fn existing(&self) -> Vec<PathBuf> {
         let mut found = Vec::new();
         let mut walked = 0;
         let mut walker = walkdir::WalkDir::new(self.workspace)
@@ -164,7 +164,7 @@ impl ProtectedPaths<'_> {
 }
 
 /// `paths` sorted, without duplicates and without paths beneath another.
-pub fn outermost(mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
+pub(crate) fn outermost(mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
     paths.sort();
     paths.dedup();
     let mut kept: Vec<PathBuf> = Vec::new();

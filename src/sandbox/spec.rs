@@ -10,14 +10,14 @@ use serde::{Deserialize, Serialize};
 
 /// The hidden first argument that makes `skillpkg` the sandbox helper:
 /// `skillpkg __sandbox-helper <spec as JSON> <program> <args>…`.
-pub const HELPER_ARG: &str = "__sandbox-helper";
+pub(crate) const HELPER_ARG: &str = "__sandbox-helper";
 
 /// What the helper prints before a message of its own on stderr.
-pub const HELPER_PREFIX: &str = "skillpkg sandbox: ";
+pub(crate) const HELPER_PREFIX: &str = "skillpkg sandbox: ";
 
 /// The helper's exit code when it could not set the sandbox up (the
 /// command did not run).
-pub const SETUP_FAILED: i32 = 125;
+pub(crate) const SETUP_FAILED: i32 = 125;
 
 /// A folder the command sees fresh and empty (a tmpfs in its place).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// Folders of the home directory that come back read-only, where they
 /// exist: where installers put the programs scripts run.
-pub const TOOLCHAINS: [&str; 16] = [
+pub(crate) const TOOLCHAINS: [&str; 16] = [
     ".local/bin",
     ".local/lib",
     ".local/share/pipx",
@@ -139,7 +139,7 @@ const IN_A_FOLDER: [(&str, &[&str]); 11] = [
 
 /// The credential stores a command may not read: those of `home`, of the
 /// configuration folder, and wherever `var` (the environment) points.
-pub fn credential_stores(
+pub(crate) fn credential_stores(
     home: Option<&Path>,
     var: impl Fn(&str) -> Option<OsString>,
 ) -> Vec<PathBuf> {
@@ -172,14 +172,14 @@ pub fn credential_stores(
 }
 
 /// The toolchain folders of `home` that exist, canonical.
-pub fn toolchains(home: &Path) -> impl Iterator<Item = PathBuf> + '_ {
+pub(crate) fn toolchains(home: &Path) -> impl Iterator<Item = PathBuf> + '_ {
     TOOLCHAINS
         .iter()
         .filter_map(move |folder| std::fs::canonicalize(home.join(folder)).ok())
 }
 
 /// The home folder of account `uid` in `passwd` (`/etc/passwd`'s text).
-pub fn home_of(passwd: &str, uid: u32) -> Option<PathBuf> {
+pub(crate) fn home_of(passwd: &str, uid: u32) -> Option<PathBuf> {
     passwd.lines().find_map(|line| {
         let fields: Vec<&str> = line.split(':').collect();
         (fields.len() >= 7 && fields[2].parse() == Ok(uid) && !fields[5].is_empty())

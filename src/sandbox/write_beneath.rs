@@ -34,7 +34,7 @@ fn open_or_create_dir_in(dir: &File, name: &OsString) -> std::io::Result<File> {
 
 /// Writes `bytes` to `relative` (plain folder and file names only) beneath
 /// `root`, creating missing folders, never following a symlink.
-pub fn write_beneath(root: &Path, relative: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_beneath(root: &Path, relative: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut names = Vec::new();
     for component in relative.components() {
         match component {

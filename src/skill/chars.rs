@@ -7,30 +7,30 @@ use std::borrow::Cow;
 
 /// Whether `name` holds control characters or bidirectional marks, which
 /// could rewrite a terminal or disguise what a name says.
-pub fn has_unsafe_chars(name: &str) -> bool {
+pub(crate) fn has_unsafe_chars(name: &str) -> bool {
     name.chars().any(|c| c.is_control() || is_bidi_mark(c))
 }
 
 /// Bidirectional marks and isolates, which reorder how text is shown.
-pub fn is_bidi_mark(c: char) -> bool {
+pub(crate) fn is_bidi_mark(c: char) -> bool {
     matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Whether `c` has no place in text shown on one line: a control
 /// character (a line break, a tab, an escape), the Unicode line or
 /// paragraph separator, or a bidirectional mark.
-pub fn breaks_one_line(c: char) -> bool {
+pub(crate) fn breaks_one_line(c: char) -> bool {
     c.is_control() || is_bidi_mark(c) || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 /// Whether `text` holds a character that [`breaks_one_line`].
-pub fn has_line_breaking_chars(text: &str) -> bool {
+pub(crate) fn has_line_breaking_chars(text: &str) -> bool {
     text.chars().any(breaks_one_line)
 }
 
 /// `text` with every character `escaped` picks written out visibly, as
 /// `\u{a}`; borrowed when there is none.
-pub fn escape_chars(text: &str, escaped: impl Fn(char) -> bool) -> Cow<'_, str> {
+pub(crate) fn escape_chars(text: &str, escaped: impl Fn(char) -> bool) -> Cow<'_, str> {
     if !text.chars().any(&escaped) {
         return Cow::Borrowed(text);
     }
@@ -46,7 +46,7 @@ pub fn escape_chars(text: &str, escaped: impl Fn(char) -> bool) -> Cow<'_, str> 
 
 /// `text` as one line that says what it holds: every character that
 /// [`breaks_one_line`] written out as `\u{…}`.
-pub fn one_line_escaped(text: &str) -> Cow<'_, str> {
+pub(crate) fn one_line_escaped(text: &str) -> Cow<'_, str> {
     escape_chars(text, breaks_one_line)
 }
 

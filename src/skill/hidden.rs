@@ -29,7 +29,7 @@ impl std::fmt::Display for HiddenChar {
 }
 
 /// What an invisible character is, or `None` for ordinary characters.
-pub fn describe(c: char) -> Option<&'static str> {
+pub(crate) fn describe(c: char) -> Option<&'static str> {
     Some(match c {
         '\u{202A}'..='\u{202E}' => "bidi embedding or override",
         '\u{2066}'..='\u{2069}' => "bidi isolate",
@@ -45,7 +45,7 @@ pub fn describe(c: char) -> Option<&'static str> {
 
 /// Scans every UTF-8 text file under `dir` (binary files are skipped).
 /// A byte-order mark at the very start of a file is not reported.
-pub fn scan_hidden_unicode(dir: &Path) -> std::io::Result<Vec<HiddenChar>> {
+pub(crate) fn scan_hidden_unicode(dir: &Path) -> std::io::Result<Vec<HiddenChar>> {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let entry = entry.map_err(std::io::Error::other)?;
@@ -61,7 +61,7 @@ pub fn scan_hidden_unicode(dir: &Path) -> std::io::Result<Vec<HiddenChar>> {
 /// [`scan_hidden_unicode`] does. Every character it reports is outside
 /// ASCII, so a caller that knows which files hold only ASCII bytes need
 /// not pass those.
-pub fn scan_files(dir: &Path, relative: &[String]) -> std::io::Result<Vec<HiddenChar>> {
+pub(crate) fn scan_files(dir: &Path, relative: &[String]) -> std::io::Result<Vec<HiddenChar>> {
     let mut found = Vec::new();
     for relative in relative {
         let Ok(text) = String::from_utf8(fs_err::read(dir.join(relative))?) else {

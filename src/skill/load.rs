@@ -22,7 +22,7 @@ use super::{SkillError, pystr};
 
 /// Fields that agents other than the specification define; they are kept
 /// for the agent and load without a warning.
-pub const CLIENT_FIELDS: [&str; 9] = [
+pub(crate) const CLIENT_FIELDS: [&str; 9] = [
     "agent",
     "argument-hint",
     "arguments",
@@ -36,7 +36,7 @@ pub const CLIENT_FIELDS: [&str; 9] = [
 
 /// The rule of the warning a world-writable skill gets: a security
 /// warning, which is always shown.
-pub const WORLD_WRITABLE: &str = "world-writable";
+pub(crate) const WORLD_WRITABLE: &str = "world-writable";
 
 /// Whether anyone may write what `stat` describes (its mode has the
 /// other-write bit).
@@ -47,7 +47,7 @@ fn is_world_writable(stat: Option<&FileStat>) -> bool {
 /// Whether `warning`, one of a [`Skill`]'s, speaks of the user's safety
 /// (anyone may change the skill; a grant it asks for was dropped): such a
 /// warning is always shown, not only with `-v`.
-pub fn is_security_warning(warning: &str) -> bool {
+pub(crate) fn is_security_warning(warning: &str) -> bool {
     [WORLD_WRITABLE, UNSAFE_PATTERN_RULE].iter().any(|rule| {
         warning
             .strip_prefix(rule)
@@ -96,7 +96,7 @@ pub fn load_skill(dir: &Path) -> Result<Skill, SkillError> {
 /// read again, and frontmatter parsed is added to it. `root`, when given,
 /// is the open folder `dir` is a child of: `SKILL.md` is stat'ed relative
 /// to it.
-pub fn load_skill_in(
+pub(crate) fn load_skill_in(
     dir: &Path,
     dir_stat: Option<&FileStat>,
     cache: Option<&FrontmatterCache>,

@@ -2,20 +2,20 @@
 //! validator, the lenient loader and prompt rendering.
 
 pub mod cache;
-pub mod chars;
+pub(crate) mod chars;
 pub mod document;
 mod error;
-pub mod hidden;
-pub mod load;
-pub mod model;
-pub mod name;
-pub mod prompt;
-pub mod pystr;
-pub mod spec;
-pub mod stat;
+pub(crate) mod hidden;
+pub(crate) mod load;
+pub(crate) mod model;
+pub(crate) mod name;
+pub(crate) mod prompt;
+pub(crate) mod pystr;
+pub(crate) mod spec;
+pub(crate) mod stat;
 pub mod strict_yaml;
-pub mod template;
-pub mod tool_pattern;
+pub(crate) mod template;
+pub(crate) mod tool_pattern;
 pub mod validate;
 pub mod yaml;
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::spec::MAX_DESCRIPTION_LENGTH;
 
 /// The most of a `SKILL.md` that activating a skill reads.
-pub const MAX_INSTRUCTIONS: usize = 512 * 1024;
+pub(crate) const MAX_INSTRUCTIONS: usize = 512 * 1024;
 
 /// The frontmatter of a loaded skill.
 #[derive(Debug, Clone, Serialize)]
@@ -193,7 +193,7 @@ fn codex_allows_implicit(dir: &std::path::Path) -> bool {
 }
 
 /// Replaces `{baseDir}` and `${SKILL_DIR}` with the skill directory.
-pub fn resolve_base_dir(text: &str, dir: &std::path::Path) -> String {
+pub(crate) fn resolve_base_dir(text: &str, dir: &std::path::Path) -> String {
     let dir = dir.to_string_lossy();
     text.replace("${SKILL_DIR}", &dir)
         .replace("{baseDir}", &dir)
@@ -202,7 +202,7 @@ pub fn resolve_base_dir(text: &str, dir: &std::path::Path) -> String {
 /// Splits an `allowed-tools` value into patterns. Accepts a space- or
 /// comma-separated string (spaces inside parentheses, as in
 /// `Bash(git add:*)`, are kept) or a list.
-pub fn split_allowed_tools(value: &serde_json::Value) -> Vec<String> {
+pub(crate) fn split_allowed_tools(value: &serde_json::Value) -> Vec<String> {
     match value {
         serde_json::Value::String(s) => split_tool_string(s),
         serde_json::Value::Array(items) => items
@@ -216,7 +216,7 @@ pub fn split_allowed_tools(value: &serde_json::Value) -> Vec<String> {
 
 /// Splits one `allowed-tools` string into patterns: at spaces and commas
 /// outside parentheses.
-pub fn split_tool_string(s: &str) -> Vec<String> {
+pub(crate) fn split_tool_string(s: &str) -> Vec<String> {
     let mut tools = Vec::new();
     let mut current = String::new();
     let mut depth = 0usize;

@@ -4,11 +4,11 @@
 use super::pystr;
 
 /// Longest name, in code points after NFKC normalisation.
-pub const MAX_NAME_LENGTH: usize = 64;
+pub(crate) const MAX_NAME_LENGTH: usize = 64;
 
 /// One way a name breaks the rules, in the reference validator's order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NameProblem {
+pub(crate) enum NameProblem {
     /// More than 64 code points.
     TooLong(usize),
     /// Not equal to its lowercase form.
@@ -23,7 +23,7 @@ pub enum NameProblem {
 
 impl NameProblem {
     /// Stable rule identifier.
-    pub fn rule(&self) -> &'static str {
+    pub(crate) fn rule(&self) -> &'static str {
         match self {
             NameProblem::TooLong(_) => "name-length",
             NameProblem::NotLowercase => "name-lowercase",
@@ -34,7 +34,7 @@ impl NameProblem {
     }
 
     /// The reference validator's message for this problem.
-    pub fn message(&self, name: &str) -> String {
+    pub(crate) fn message(&self, name: &str) -> String {
         match self {
             NameProblem::TooLong(len) => {
                 format!(
@@ -54,12 +54,12 @@ impl NameProblem {
 }
 
 /// The form a name is compared in: stripped, then NFKC-normalised.
-pub fn normalize_name(name: &str) -> String {
+pub(crate) fn normalize_name(name: &str) -> String {
     pystr::nfkc(pystr::strip(name))
 }
 
 /// Checks an already normalised name against every rule.
-pub fn check_name(name: &str) -> Vec<NameProblem> {
+pub(crate) fn check_name(name: &str) -> Vec<NameProblem> {
     let mut problems = Vec::new();
     let len = pystr::len(name);
     if len > MAX_NAME_LENGTH {
@@ -81,7 +81,7 @@ pub fn check_name(name: &str) -> Vec<NameProblem> {
 }
 
 /// Whether a name is valid (non-empty and breaking no rule).
-pub fn is_valid_name(name: &str) -> bool {
+pub(crate) fn is_valid_name(name: &str) -> bool {
     !name.is_empty() && check_name(name).is_empty()
 }
 
@@ -89,7 +89,7 @@ pub fn is_valid_name(name: &str) -> bool {
 /// path component, not empty, no `/` or `\\`, no leading `.`, no control
 /// characters, at most 255 bytes. Names that break the specification's
 /// other rules (case, length, characters) still pass: agents load them.
-pub fn is_safe_folder_name(name: &str) -> bool {
+pub(crate) fn is_safe_folder_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 255
         && !name.starts_with('.')

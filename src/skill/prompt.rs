@@ -4,7 +4,7 @@
 use super::Skill;
 
 /// Python's `html.escape(s, quote=True)`.
-pub fn html_escape(s: &str) -> String {
+pub(crate) fn html_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -25,7 +25,7 @@ fn location(skill: &Skill) -> String {
 }
 
 /// The `<available_skills>` XML block, byte for byte as skills-ref renders it.
-pub fn to_xml(skills: &[&Skill]) -> String {
+pub(crate) fn to_xml(skills: &[&Skill]) -> String {
     if skills.is_empty() {
         return "<available_skills>\n</available_skills>".to_string();
     }
@@ -48,7 +48,7 @@ pub fn to_xml(skills: &[&Skill]) -> String {
 }
 
 /// The same catalog as a Markdown list.
-pub fn to_markdown(skills: &[&Skill]) -> String {
+pub(crate) fn to_markdown(skills: &[&Skill]) -> String {
     let mut out = String::from("## Available skills\n\n");
     if skills.is_empty() {
         out.push_str("(none)\n");

@@ -11,18 +11,18 @@ use unicode_normalization::UnicodeNormalization;
 /// Python's `str.isspace` for one character: Unicode `White_Space` plus the
 /// four ASCII information separators (U+001C..U+001F), which Python counts as
 /// whitespace because of their bidirectional class.
-pub fn is_space(c: char) -> bool {
+pub(crate) fn is_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
 /// Python's `str.strip()` with no argument.
-pub fn strip(s: &str) -> &str {
+pub(crate) fn strip(s: &str) -> &str {
     s.trim_matches(is_space)
 }
 
 /// Python's `str.isalnum` for one character: general category L* or N*
 /// (Nd, Nl, No). Combining marks (Mn, Mc, Me) are not alphanumeric.
-pub fn is_alnum(c: char) -> bool {
+pub(crate) fn is_alnum(c: char) -> bool {
     use GeneralCategory::*;
     matches!(
         get_general_category(c),
@@ -38,12 +38,12 @@ pub fn is_alnum(c: char) -> bool {
 }
 
 /// Python's `len(str)`: the number of code points.
-pub fn len(s: &str) -> usize {
+pub(crate) fn len(s: &str) -> usize {
     s.chars().count()
 }
 
 /// `unicodedata.normalize("NFKC", s)`.
-pub fn nfkc(s: &str) -> String {
+pub(crate) fn nfkc(s: &str) -> String {
     // ASCII is its own NFKC form: most names are ASCII.
     if s.is_ascii() {
         return s.to_string();
@@ -52,13 +52,13 @@ pub fn nfkc(s: &str) -> String {
 }
 
 /// Python's `str.lower()` (full case mapping, final sigma included).
-pub fn lower(s: &str) -> String {
+pub(crate) fn lower(s: &str) -> String {
     s.to_lowercase()
 }
 
 /// Python's universal-newline decoding (`Path.read_text`): `\r\n` and lone
 /// `\r` both become `\n`.
-pub fn universal_newlines(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn universal_newlines(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.contains('\r') {
         return std::borrow::Cow::Borrowed(s);
     }

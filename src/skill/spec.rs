@@ -1,11 +1,11 @@
 //! The limits and fields the Agent Skills specification fixes.
 
 /// Longest description, in code points.
-pub const MAX_DESCRIPTION_LENGTH: usize = 1024;
+pub(crate) const MAX_DESCRIPTION_LENGTH: usize = 1024;
 /// Longest compatibility string, in code points.
-pub const MAX_COMPATIBILITY_LENGTH: usize = 500;
+pub(crate) const MAX_COMPATIBILITY_LENGTH: usize = 500;
 /// The top-level frontmatter fields the specification allows.
-pub const ALLOWED_FIELDS: [&str; 6] = [
+pub(crate) const ALLOWED_FIELDS: [&str; 6] = [
     "allowed-tools",
     "compatibility",
     "description",
@@ -15,4 +15,4 @@ pub const ALLOWED_FIELDS: [&str; 6] = [
 ];
 /// A body longer than this should move detail into `references/` (the
 /// specification's recommendation; `validate --strict` warns).
-pub const MAX_BODY_LINES: usize = 500;
+pub(crate) const MAX_BODY_LINES: usize = 500;

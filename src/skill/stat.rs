@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// A file's identity, size, times and mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FileStat {
+pub(crate) struct FileStat {
     /// Device.
     pub dev: u64,
     /// Inode.
@@ -26,7 +26,7 @@ pub struct FileStat {
 
 impl FileStat {
     /// The stat `metadata` holds.
-    pub fn of(metadata: &std::fs::Metadata) -> FileStat {
+    pub(crate) fn of(metadata: &std::fs::Metadata) -> FileStat {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
@@ -53,14 +53,14 @@ impl FileStat {
     }
 
     /// The stat of `path` (symlinks followed).
-    pub fn of_path(path: &Path) -> std::io::Result<FileStat> {
+    pub(crate) fn of_path(path: &Path) -> std::io::Result<FileStat> {
         std::fs::metadata(path).map(|m| FileStat::of(&m))
     }
 
     /// The stat of `relative` inside the open folder `dir` (symlinks
     /// followed), as [`FileStat::of_path`] of their join would give.
     #[cfg(unix)]
-    pub fn at(dir: &std::fs::File, relative: &Path) -> std::io::Result<FileStat> {
+    pub(crate) fn at(dir: &std::fs::File, relative: &Path) -> std::io::Result<FileStat> {
         use rustix::fs::{AtFlags, FileType, statat};
         let stat = statat(dir, relative, AtFlags::empty())?;
         Ok(FileStat {
@@ -75,7 +75,7 @@ impl FileStat {
     }
 
     /// Whether anyone on the machine may change it.
-    pub fn world_writable(&self) -> bool {
+    pub(crate) fn world_writable(&self) -> bool {
         self.mode & 0o002 != 0
     }
 }

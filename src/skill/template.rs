@@ -4,7 +4,7 @@
 
 /// The version a new skill starts at (`metadata.version`, which
 /// `publish` reads).
-pub const FIRST_VERSION: &str = "0.1.0";
+pub(crate) const FIRST_VERSION: &str = "0.1.0";
 
 /// How the placeholder description starts, before the skill's name.
 const DESCRIPTION_START: &str = "Describe what ";
@@ -21,25 +21,25 @@ const BODY_PLACEHOLDERS: [&str; 4] = [
 ];
 
 /// The description a new skill named `name` gets when none is given.
-pub fn placeholder_description(name: &str) -> String {
+pub(crate) fn placeholder_description(name: &str) -> String {
     format!("{DESCRIPTION_START}{name}{DESCRIPTION_END}")
 }
 
 /// Whether `description` is the template's placeholder, for any name.
-pub fn is_placeholder_description(description: &str) -> bool {
+pub(crate) fn is_placeholder_description(description: &str) -> bool {
     let description = description.trim();
     description.starts_with(DESCRIPTION_START) && description.ends_with(DESCRIPTION_END)
 }
 
 /// The body of a new skill, under the heading `title`.
-pub fn body(title: &str) -> String {
+pub(crate) fn body(title: &str) -> String {
     let [when, first, next, next_more] = BODY_PLACEHOLDERS;
     format!("# {title}\n\n## When to use\n\n{when}\n\n## Steps\n\n{first}\n{next}\n{next_more}\n")
 }
 
 /// The runs of consecutive lines of `body` that are the template's
 /// placeholders, as `(first, last)` 0-based line indices.
-pub fn placeholder_runs(body: &str) -> Vec<(usize, usize)> {
+pub(crate) fn placeholder_runs(body: &str) -> Vec<(usize, usize)> {
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for (i, line) in body.lines().enumerate() {
         if !BODY_PLACEHOLDERS.contains(&line.trim_end()) {

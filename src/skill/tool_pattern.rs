@@ -9,7 +9,7 @@
 /// another control character, a Unicode line or paragraph separator or a
 /// bidirectional mark: the lenient loader drops such a pattern, and
 /// `validate --strict` warns about it.
-pub const UNSAFE_PATTERN_RULE: &str = "allowed-tools-unsafe-chars";
+pub(crate) const UNSAFE_PATTERN_RULE: &str = "allowed-tools-unsafe-chars";
 
 /// About the most characters of an unsafe pattern a message shows,
 /// escaped.
@@ -17,13 +17,13 @@ const SHOWN_PATTERN_CHARS: usize = 60;
 
 /// Whether `pattern` holds a character that could make a prompt listing
 /// it show something else than it says: see [`UNSAFE_PATTERN_RULE`].
-pub fn is_unsafe(pattern: &str) -> bool {
+pub(crate) fn is_unsafe(pattern: &str) -> bool {
     super::chars::has_line_breaking_chars(pattern)
 }
 
 /// What is wrong with an unsafe `pattern`, in words, the pattern shown
 /// escaped on one line and cut short.
-pub fn describe_unsafe(pattern: &str) -> String {
+pub(crate) fn describe_unsafe(pattern: &str) -> String {
     let mut shown = String::new();
     for c in pattern.chars() {
         // Cut between characters, never inside an escape.
@@ -41,7 +41,7 @@ pub fn describe_unsafe(pattern: &str) -> String {
 /// A pattern, read: the skillpkg tools it names and, for `shell`, the
 /// words each command must start with.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolPattern {
+pub(crate) struct ToolPattern {
     /// skillpkg's tool names; none for a name no tool has.
     pub tools: &'static [&'static str],
     /// The words a command must start with (`git` for `Bash(git:*)`);
@@ -50,7 +50,7 @@ pub struct ToolPattern {
 }
 
 /// Reads `pattern`. An unknown name names no tool (fail closed).
-pub fn parse(pattern: &str) -> ToolPattern {
+pub(crate) fn parse(pattern: &str) -> ToolPattern {
     let (name, inner) = match pattern.split_once('(') {
         Some((name, rest)) => (name.trim(), rest.strip_suffix(')').map(str::trim)),
         None => (pattern.trim(), None),
@@ -77,7 +77,7 @@ pub fn parse(pattern: &str) -> ToolPattern {
 
 /// How much a pattern lets a skill do, weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Strength {
+pub(crate) enum Strength {
     /// No tool has its name: it grants nothing.
     Nothing,
     /// Tools that only read (`Read`, `Grep`, `LS`, …).
@@ -93,7 +93,7 @@ pub enum Strength {
 }
 
 /// How much `pattern` lets a skill do: the most any of its tools does.
-pub fn strength(pattern: &str) -> Strength {
+pub(crate) fn strength(pattern: &str) -> Strength {
     let parsed = parse(pattern);
     parsed
         .tools
@@ -112,14 +112,14 @@ pub fn strength(pattern: &str) -> Strength {
 /// Whether a call `pattern` covers can need the user's approval: writing,
 /// commands and scripts do; tools that only read run without it, and a
 /// name no tool has grants nothing to approve.
-pub fn needs_approval(pattern: &str) -> bool {
+pub(crate) fn needs_approval(pattern: &str) -> bool {
     strength(pattern) > Strength::ReadOnly
 }
 
 /// Orders `patterns` weakest first, so that a prompt listing them shows
 /// the strongest last, right before its question. Patterns of equal
 /// strength keep their order.
-pub fn strongest_last<T: AsRef<str>>(patterns: &mut [T]) {
+pub(crate) fn strongest_last<T: AsRef<str>>(patterns: &mut [T]) {
     patterns.sort_by_key(|p| strength(p.as_ref()));
 }
 

@@ -10,7 +10,7 @@ use super::hash;
 /// How one file differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum FileChange {
+pub(crate) enum FileChange {
     /// Present in both, with other contents.
     Modified,
     /// In the archive, not on disk.
@@ -32,7 +32,7 @@ impl std::fmt::Display for FileChange {
 /// Compares the skill installed at `installed` with the archive it was
 /// installed from (extracted into a temporary directory under `scratch`).
 /// Returns every differing file, sorted by path.
-pub fn diff_against_archive(
+pub(crate) fn diff_against_archive(
     installed: &Path,
     archive: &Path,
     name: &str,

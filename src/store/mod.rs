@@ -1,16 +1,16 @@
 //! Archives, hashes and signatures: packing a skill into a deterministic
 //! `.skill` zip, extracting one safely, and minisign signing.
 
-pub mod diff;
+pub(crate) mod diff;
 pub mod extract;
 pub mod hash;
 mod link;
-pub mod names;
-pub mod pack;
+pub(crate) mod names;
+pub(crate) mod pack;
 pub mod signing;
-pub mod stage;
-pub mod trees;
-pub mod verified;
+pub(crate) mod stage;
+pub(crate) mod trees;
+pub(crate) mod verified;
 
 /// A small skill for the store's tests: `SKILL.md` (with a hidden
 /// character), an executable `scripts/run.sh` and `references/deep/a.md`,

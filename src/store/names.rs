@@ -3,16 +3,16 @@
 
 /// Which characters a name may not hold is the skill layer's rule, shared
 /// with what prompts escape.
-pub use crate::skill::chars::{has_unsafe_chars, is_bidi_mark};
+pub(crate) use crate::skill::chars::has_unsafe_chars;
 
 /// Directory names never packed and never extracted: version-control
 /// metadata.
-pub const VCS_DIRS: [&str; 7] = [".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", "CVS"];
+pub(crate) const VCS_DIRS: [&str; 7] = [".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", "CVS"];
 
 /// Whether `name` is a version-control folder's name. Dot-folders match
 /// without regard to case, as case-insensitive file systems treat `.GIT`
 /// as `.git`.
-pub fn is_vcs_dir(name: &str) -> bool {
+pub(crate) fn is_vcs_dir(name: &str) -> bool {
     VCS_DIRS.iter().any(|vcs| match vcs.starts_with('.') {
         true => vcs.eq_ignore_ascii_case(name),
         false => *vcs == name,

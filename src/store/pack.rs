@@ -15,7 +15,7 @@ use zip::{CompressionMethod, DateTime, ZipWriter};
 use super::names::{has_unsafe_chars, is_vcs_dir};
 
 /// File names never packed: operating-system junk and packaging metadata.
-pub const JUNK_FILES: [&str; 5] = [
+pub(crate) const JUNK_FILES: [&str; 5] = [
     ".DS_Store",
     "Thumbs.db",
     "desktop.ini",
@@ -23,11 +23,11 @@ pub const JUNK_FILES: [&str; 5] = [
     ".skillignore",
 ];
 /// The file that lists what else to leave out, in gitignore syntax.
-pub const IGNORE_FILE: &str = ".skillignore";
+pub(crate) const IGNORE_FILE: &str = ".skillignore";
 
 /// Why a tree could not be packed.
 #[derive(Debug, thiserror::Error)]
-pub enum PackError {
+pub(crate) enum PackError {
     /// Reading the tree failed.
     #[error("could not read {path}")]
     Io {
@@ -73,7 +73,7 @@ pub enum PackError {
 
 impl PackError {
     /// What the user can do about it, when there is something.
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             PackError::Symlink { .. } => Some(
                 "replace the link with the file it points to, or list it in .skillignore".into(),
@@ -106,7 +106,7 @@ fn is_excluded(name: &str, is_dir: bool) -> bool {
 }
 
 /// Lists the files of the skill in `dir` that an archive holds, sorted.
-pub fn list_files(dir: &Path) -> Result<Vec<PackedFile>, PackError> {
+pub(crate) fn list_files(dir: &Path) -> Result<Vec<PackedFile>, PackError> {
     let mut builder = ignore::WalkBuilder::new(dir);
     builder
         .standard_filters(false)
@@ -176,7 +176,7 @@ pub fn list_files(dir: &Path) -> Result<Vec<PackedFile>, PackError> {
 }
 
 /// Writes the archive of `files` under `<name>/` to `out`.
-pub fn write_archive<W: Write + std::io::Seek>(
+pub(crate) fn write_archive<W: Write + std::io::Seek>(
     name: &str,
     files: &[PackedFile],
     out: W,
@@ -196,8 +196,9 @@ pub fn write_archive<W: Write + std::io::Seek>(
     Ok(zip.finish()?)
 }
 
-/// Packs the skill `name` in `dir` into bytes.
-pub fn pack_to_bytes(dir: &Path, name: &str) -> Result<Vec<u8>, PackError> {
+/// Packs the skill `name` in `dir` into bytes: for tests of archives.
+#[cfg(test)]
+pub(crate) fn pack_to_bytes(dir: &Path, name: &str) -> Result<Vec<u8>, PackError> {
     let files = list_files(dir)?;
     let cursor = write_archive(name, &files, std::io::Cursor::new(Vec::new()))?;
     Ok(cursor.into_inner())

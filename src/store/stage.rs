@@ -21,7 +21,7 @@ use super::pack::PackedFile;
 
 /// Why a folder cannot be staged.
 #[derive(Debug, thiserror::Error)]
-pub enum StageError {
+pub(crate) enum StageError {
     /// A file or name is refused, as it would be in an archive.
     #[error("refusing {dir}: {refusal}")]
     Refused {
@@ -44,7 +44,7 @@ pub enum StageError {
 /// Copies `files` (listed from the skill folder `dir` by
 /// [`super::pack::list_files`]) into a new staging directory under
 /// `staging_parent`, as the skill `name`.
-pub fn stage_files(
+pub(crate) fn stage_files(
     dir: &Path,
     name: &str,
     files: &[PackedFile],

@@ -65,13 +65,13 @@ pub enum LinkMode {
 
 /// The folder of unpacked trees in a cache directory.
 #[derive(Debug, Clone)]
-pub struct TreeCache {
+pub(crate) struct TreeCache {
     dir: PathBuf,
 }
 
 impl TreeCache {
     /// The trees of the cache directory `cache` (`<cache>/trees`).
-    pub fn new(cache: &Path) -> TreeCache {
+    pub(crate) fn new(cache: &Path) -> TreeCache {
         TreeCache {
             dir: cache.join("trees"),
         }
@@ -80,7 +80,7 @@ impl TreeCache {
     /// Where the tree extracted from the archive `checksum`
     /// (`sha256:<hex>`) is kept: `<cache>/trees/<hex>`. `None` for
     /// anything but a sha256 in lowercase hex.
-    pub fn path_of(&self, checksum: &str) -> Option<PathBuf> {
+    pub(crate) fn path_of(&self, checksum: &str) -> Option<PathBuf> {
         let hex = checksum.strip_prefix("sha256:")?;
         let valid = hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
         valid.then(|| self.dir.join(hex))
@@ -95,7 +95,7 @@ impl TreeCache {
     /// hashes to `tree`; a cached tree that does not is removed, to be
     /// replaced.
     #[allow(clippy::too_many_arguments)]
-    pub fn stage(
+    pub(crate) fn stage(
         &self,
         checksum: &str,
         tree: &str,
@@ -168,7 +168,12 @@ impl TreeCache {
     /// read-only files; where a link fails (another file system), the
     /// staged files are left as they were. Written into a temporary folder and renamed into
     /// place.
-    pub fn keep(&self, staged: &Staged, checksum: &str, mode: LinkMode) -> std::io::Result<()> {
+    pub(crate) fn keep(
+        &self,
+        staged: &Staged,
+        checksum: &str,
+        mode: LinkMode,
+    ) -> std::io::Result<()> {
         let Some(target) = self.path_of(checksum) else {
             return Ok(());
         };
@@ -229,7 +234,7 @@ impl TreeCache {
 
 /// What [`TreeCache::stage`] found.
 #[derive(Debug)]
-pub enum Lookup {
+pub(crate) enum Lookup {
     /// The cached tree, linked or copied as asked, and verified.
     Hit(Staged),
     /// The cached tree, copied and verified, because linking it failed

@@ -33,7 +33,7 @@ const MAX_SIGNATURES: usize = 8;
 
 /// What a full check proved about one archive.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Record {
+pub(crate) struct Record {
     /// `sha256:<hex>` of the archive's bytes.
     pub archive: String,
     /// The `h1:` hash of the tree it unpacks to.
@@ -48,7 +48,7 @@ pub struct Record {
 
 /// A minisign signature that verified over an archive.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Signature {
+pub(crate) struct Signature {
     /// The public key (base64, as the index lists it).
     pub key: String,
     /// The signature file's text, as the index entry holds it.
@@ -60,14 +60,14 @@ pub struct Signature {
 impl Record {
     /// Whether `key` was seen to make `signature` over the archive, with
     /// the trusted comment `comment`.
-    pub fn is_signed(&self, key: &str, signature: &str, comment: &str) -> bool {
+    pub(crate) fn is_signed(&self, key: &str, signature: &str, comment: &str) -> bool {
         self.signatures
             .iter()
             .any(|s| s.key == key && s.signature == signature && s.comment == comment)
     }
 
     /// Adds a signature seen to verify, keeping the newest few.
-    pub fn add_signature(&mut self, signature: Signature) {
+    pub(crate) fn add_signature(&mut self, signature: Signature) {
         if self.signatures.contains(&signature) {
             return;
         }
@@ -86,7 +86,7 @@ struct Sealed {
 
 /// The records in a cache dir, and the key that seals them.
 #[derive(Debug)]
-pub struct Records {
+pub(crate) struct Records {
     dir: PathBuf,
     key_file: PathBuf,
     /// The key, once read or made.
@@ -97,7 +97,7 @@ impl Records {
     /// The records of the cache dir `cache` (`<cache>/verified`), sealed
     /// with the key in the config dir `config`. Nothing is read or made
     /// until a record is asked for or kept.
-    pub fn new(cache: &Path, config: &Path) -> Records {
+    pub(crate) fn new(cache: &Path, config: &Path) -> Records {
         Records {
             dir: cache.join("verified"),
             key_file: config.join(KEY_FILE),
@@ -107,7 +107,7 @@ impl Records {
 
     /// The record of the archive `checksum` (`sha256:<hex>`), if the cache
     /// holds one sealed with this machine's key.
-    pub fn get(&self, checksum: &str) -> Option<Record> {
+    pub(crate) fn get(&self, checksum: &str) -> Option<Record> {
         let path = self.path_of(checksum)?;
         let key = self.key()?;
         let bytes = std::fs::read(path).ok()?;
@@ -120,7 +120,7 @@ impl Records {
 
     /// Keeps `record`, sealed. Only a cache: a record that cannot be kept
     /// (no config dir, a read-only disk) means a full check next time.
-    pub fn put(&self, record: &Record) {
+    pub(crate) fn put(&self, record: &Record) {
         let (Some(path), Some(key)) = (self.path_of(&record.archive), self.key_or_new()) else {
             return;
         };

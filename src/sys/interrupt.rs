@@ -12,7 +12,7 @@ extern "C" fn on_interrupt(_: libc::c_int) {
 }
 
 /// Catches SIGINT, SIGTERM and SIGHUP from now on.
-pub fn catch() {
+pub(crate) fn catch() {
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         // SAFETY: the handler only stores to an atomic, which is
         // async-signal-safe.
@@ -24,18 +24,18 @@ pub fn catch() {
 
 /// Resolves once an interrupt has been requested (checked every 50 ms),
 /// for racing against a model request.
-pub async fn requested_soon() {
+pub(crate) async fn requested_soon() {
     while !requested() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 }
 
 /// Whether the user pressed Ctrl-C.
-pub fn requested() -> bool {
+pub(crate) fn requested() -> bool {
     REQUESTED.load(Ordering::SeqCst)
 }
 
 /// Forgets an earlier Ctrl-C (the REPL starts each input afresh).
-pub fn reset() {
+pub(crate) fn reset() {
     REQUESTED.store(false, Ordering::SeqCst);
 }

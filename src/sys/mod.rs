@@ -2,4 +2,4 @@
 //! the only place outside the sandbox's own `sys` where `unsafe` is
 //! allowed. Everything else reaches the system through `std` or `rustix`.
 
-pub mod interrupt;
+pub(crate) mod interrupt;

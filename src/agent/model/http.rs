@@ -199,7 +199,7 @@ impl Endpoint {
 }
 
 /// Passes the text of a turn read whole to `on_text`, as a stream would.
-pub fn emit_text(turn: &super::Turn, on_text: &mut dyn FnMut(&str)) {
+pub(crate) fn emit_text(turn: &super::Turn, on_text: &mut dyn FnMut(&str)) {
     let text = super::text_of(&turn.blocks);
     if !text.is_empty() {
         on_text(&text);

@@ -2,12 +2,12 @@
 //! and the [`Model`] trait the loop drives.
 
 pub mod anthropic;
-pub mod http;
+pub(crate) mod http;
 pub mod openai;
-pub mod scripted;
-pub mod select;
+pub(crate) mod scripted;
+pub(crate) mod select;
 pub mod sse;
-pub mod windows;
+pub(crate) mod windows;
 
 /// The most content blocks (text, tool calls) one model turn may hold: a
 /// streamed index beyond it is refused before anything is allocated for it.

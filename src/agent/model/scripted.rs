@@ -27,7 +27,7 @@ use crate::hint::Hinted;
 /// The script file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Script {
+pub(crate) struct Script {
     /// The turns, in order.
     pub turns: Vec<ScriptedTurn>,
     /// Replay the last turn forever once the others are used.
@@ -41,7 +41,7 @@ pub struct Script {
 /// One scripted turn.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ScriptedTurn {
+pub(crate) struct ScriptedTurn {
     /// Text of the answer.
     #[serde(default)]
     pub text: Option<String>,
@@ -56,7 +56,7 @@ pub struct ScriptedTurn {
 /// One scripted tool call.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ScriptedCall {
+pub(crate) struct ScriptedCall {
     /// The tool.
     pub name: String,
     /// Its arguments.
@@ -69,7 +69,7 @@ fn empty_object() -> serde_json::Value {
 }
 
 /// The replaying model.
-pub struct Scripted {
+pub(crate) struct Scripted {
     path: PathBuf,
     script: Script,
     next: usize,
@@ -78,7 +78,7 @@ pub struct Scripted {
 
 impl Scripted {
     /// Reads the script at `path`.
-    pub fn load(path: &Path) -> anyhow::Result<Scripted> {
+    pub(crate) fn load(path: &Path) -> anyhow::Result<Scripted> {
         let text = fs_err::read_to_string(path)?;
         let invalid = || {
             Hinted::new(format!("{} is not a valid model script", path.display())).hint(
@@ -107,7 +107,7 @@ impl Scripted {
 }
 
 /// A rough token count: four characters a token.
-pub fn estimate_tokens(chars: usize) -> u64 {
+pub(crate) fn estimate_tokens(chars: usize) -> u64 {
     chars.div_ceil(4) as u64
 }
 

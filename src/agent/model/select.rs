@@ -12,9 +12,9 @@ use crate::env_vars;
 use crate::hint::Hinted;
 
 /// The model used when `ANTHROPIC_API_KEY` is set and nothing else is configured.
-pub const DEFAULT_ANTHROPIC_MODEL: &str = "anthropic:claude-sonnet-4-5";
+pub(crate) const DEFAULT_ANTHROPIC_MODEL: &str = "anthropic:claude-sonnet-4-5";
 /// The model used when `OPENAI_API_KEY` is set and nothing else is configured.
-pub const DEFAULT_OPENAI_MODEL: &str = "openai:gpt-4o";
+pub(crate) const DEFAULT_OPENAI_MODEL: &str = "openai:gpt-4o";
 
 /// The model to use: `--model`, else `SKILLPKG_MODEL`, else `[agent] model`
 /// of skills.toml, else whichever API key the environment (or the
@@ -145,7 +145,7 @@ fn meant_model(spec: &str, cwd: &Path) -> Option<String> {
 /// The model a run would use (see [`choose_model`]) and its context
 /// window, without opening it: what `exec --dry-run` and `prompt --task`
 /// size the catalog by. `None`s when no model is configured.
-pub fn planned_model(
+pub(crate) fn planned_model(
     flag: Option<&str>,
     manifest: Option<&str>,
     credentials: &Credentials,
@@ -160,7 +160,7 @@ pub fn planned_model(
 
 /// The context window of the model `spec` names, without opening a
 /// connection: from the table of known models, or a scripted model's file.
-pub fn context_window_of(spec: &str, cwd: &Path) -> Option<usize> {
+pub(crate) fn context_window_of(spec: &str, cwd: &Path) -> Option<usize> {
     let (provider, model) = spec.split_once(':')?;
     match provider {
         "scripted" => super::scripted::Scripted::load(&cwd.join(model))

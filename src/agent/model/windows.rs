@@ -23,7 +23,7 @@ const WINDOWS: &[(&str, &str, usize)] = &[
 
 /// The context window of `model` at `provider` (`anthropic`, `openai`),
 /// when known.
-pub fn context_window(provider: &str, model: &str) -> Option<usize> {
+pub(crate) fn context_window(provider: &str, model: &str) -> Option<usize> {
     WINDOWS
         .iter()
         .filter(|(p, prefix, _)| *p == provider && model.starts_with(prefix))
@@ -33,7 +33,7 @@ pub fn context_window(provider: &str, model: &str) -> Option<usize> {
 
 /// The provider whose models `model` is named like (`anthropic` for
 /// `claude-sonnet-4-5`, `openai` for `gpt-4o`), when the table knows it.
-pub fn provider_of(model: &str) -> Option<&'static str> {
+pub(crate) fn provider_of(model: &str) -> Option<&'static str> {
     WINDOWS
         .iter()
         .filter(|(_, prefix, _)| model.starts_with(prefix))

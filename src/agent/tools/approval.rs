@@ -14,7 +14,7 @@ const PREVIEW_WIDTH: usize = 100;
 
 /// A call as a prompt shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShownCall {
+pub(crate) struct ShownCall {
     /// What the tool would do: `Allow shell to run:`.
     pub heading: String,
     /// The items, one a line, without indentation.
@@ -22,7 +22,7 @@ pub struct ShownCall {
 }
 
 /// How a call of `tool` with `input` is shown for approval.
-pub fn show(tool: &str, input: &Value) -> ShownCall {
+pub(crate) fn show(tool: &str, input: &Value) -> ShownCall {
     let text = |key: &str| input[key].as_str();
     match (tool, text("command"), text("path")) {
         ("shell", Some(line), _) => ShownCall {

@@ -4,13 +4,13 @@
 //! to the workspace and the skill directories. Their schemas do not grow
 //! with the number of skills.
 
-pub mod approval;
+pub(crate) mod approval;
 pub mod command_line;
 mod commands;
 mod files;
-pub mod policy;
+pub(crate) mod policy;
 mod read;
-pub mod script_line;
+pub(crate) mod script_line;
 mod skills;
 
 use std::collections::{BTreeMap, BTreeSet};

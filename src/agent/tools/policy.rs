@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::command_line;
 
 /// Tools that only read, and run without approval.
-pub const READ_ONLY: [&str; 6] = [
+pub(crate) const READ_ONLY: [&str; 6] = [
     "use_skill",
     "search_skills",
     "read_resource",
@@ -28,7 +28,7 @@ const ALWAYS_AVAILABLE: [&str; 2] = ["use_skill", "search_skills"];
 /// A permission a pattern grants: a tool, for `shell` perhaps only
 /// commands that start with given words.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Grant {
+pub(crate) struct Grant {
     /// skillpkg's tool name.
     pub tool: &'static str,
     /// For `shell`: the words each simple command must start with
@@ -40,7 +40,7 @@ pub struct Grant {
 /// `Edit`, `Bash`, `Bash(git:*)`, `Grep`, `Glob`, `LS`) or skillpkg's own
 /// (see [`crate::skill::tool_pattern::parse`]). An unknown name grants
 /// nothing (fail closed).
-pub fn grants(pattern: &str) -> Vec<Grant> {
+pub(crate) fn grants(pattern: &str) -> Vec<Grant> {
     let parsed = crate::skill::tool_pattern::parse(pattern);
     parsed
         .tools
@@ -57,7 +57,7 @@ pub fn grants(pattern: &str) -> Vec<Grant> {
 
 /// What a pattern lets a skill do, in plain words: what an approval
 /// prompt shows.
-pub fn describe(pattern: &str) -> String {
+pub(crate) fn describe(pattern: &str) -> String {
     let grants = grants(pattern);
     let Some(first) = grants.first() else {
         return "nothing (no tool has this name)".into();
@@ -76,8 +76,10 @@ pub fn describe(pattern: &str) -> String {
 }
 
 impl Grant {
-    /// Whether this grant alone covers a call of `tool` with `input`.
-    pub fn covers(&self, tool: &str, input: &serde_json::Value) -> bool {
+    /// Whether this grant alone covers a call of `tool` with `input`: the
+    /// policy's own reading, for tests of one grant at a time.
+    #[cfg(test)]
+    pub(crate) fn covers(&self, tool: &str, input: &serde_json::Value) -> bool {
         covered_by(std::slice::from_ref(self), tool, input)
     }
 
@@ -131,7 +133,7 @@ fn denied_by(grants: &[Grant], tool: &str, input: &serde_json::Value) -> bool {
 /// tool. An error says why no pattern short of `shell` itself covers a
 /// command line: a part a grant cannot judge (a redirection, a
 /// substitution, …) or an option through which the program runs others.
-pub fn exact_patterns(tool: &str, input: &serde_json::Value) -> Result<Vec<String>, String> {
+pub(crate) fn exact_patterns(tool: &str, input: &serde_json::Value) -> Result<Vec<String>, String> {
     if tool != "shell" {
         return Ok(vec![tool.to_string()]);
     }

@@ -24,7 +24,7 @@ const SYSTEM_BINS: [&str; 2] = ["/bin/", "/usr/bin/"];
 
 /// The words of the command line equivalent to running `script` (inside
 /// the skill folder `dir`, both canonical) with `args`.
-pub fn words(dir: &Path, script: &Path, args: &[String]) -> Vec<String> {
+pub(crate) fn words(dir: &Path, script: &Path, args: &[String]) -> Vec<String> {
     let relative = script
         .strip_prefix(dir)
         .unwrap_or(script)

@@ -11,7 +11,7 @@
 //!
 //! The CLI renders what these return and asks; it decides nothing.
 
-pub mod grants;
-pub mod outside;
-pub mod project;
+pub(crate) mod grants;
+pub(crate) mod outside;
+pub(crate) mod project;
 pub mod record;

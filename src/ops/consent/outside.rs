@@ -15,7 +15,7 @@ use crate::manifest::{DependencySpec, Manifest};
 
 /// A source of `skills.toml` that leads outside the project.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OutsideSource {
+pub(crate) struct OutsideSource {
     /// The dependency's key in `[skills]`.
     pub key: String,
     /// The field and its value as written: `path = "../shared/helper"`.
@@ -28,12 +28,12 @@ pub struct OutsideSource {
 
 impl OutsideSource {
     /// `helper: path = "../shared/helper" (/home/me/shared/helper)`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!("{}: {} ({})", self.key, self.given, self.leads_to())
     }
 
     /// Where the source leads, as messages say it.
-    pub fn leads_to(&self) -> String {
+    pub(crate) fn leads_to(&self) -> String {
         match &self.resolved {
             Some(path) => path.display().to_string(),
             None => "a place on this machine that cannot be resolved".to_string(),
@@ -138,7 +138,7 @@ fn resolve_existing_part(path: &Path) -> Option<PathBuf> {
 /// told (fail closed). Relative paths are the project's, as installs read
 /// them; a relative git path also counts from the working directory,
 /// where git opens it, when it exists there.
-pub fn outside_dependency(
+pub(crate) fn outside_dependency(
     project_dir: &Path,
     key: &str,
     spec: &DependencySpec,
@@ -181,7 +181,7 @@ pub fn outside_dependency(
 /// The dependencies of `manifest` that lead outside `project_dir`, by
 /// key. Registries are not among them: what an index serves is signed by
 /// its publishers' keys, pinned in the lock, wherever the index lies.
-pub fn outside_sources(project_dir: &Path, manifest: &Manifest) -> Vec<OutsideSource> {
+pub(crate) fn outside_sources(project_dir: &Path, manifest: &Manifest) -> Vec<OutsideSource> {
     manifest
         .skills
         .iter()
@@ -192,7 +192,7 @@ pub fn outside_sources(project_dir: &Path, manifest: &Manifest) -> Vec<OutsideSo
 /// Refuses an install that would read `sources` in a project the user has
 /// not trusted (`trusted`), except those whose keys are in `named`: the
 /// user gave them on this command line.
-pub fn check_consented(
+pub(crate) fn check_consented(
     manifest_path: &Path,
     sources: &[OutsideSource],
     trusted: bool,

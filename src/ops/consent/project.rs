@@ -30,7 +30,7 @@ use crate::project::Project;
 
 /// What a project's trust covers.
 #[derive(Debug, Clone)]
-pub struct TrustedSettings<'a> {
+pub(crate) struct TrustedSettings<'a> {
     /// The `[agent]` table of `skills.toml`.
     pub agent: &'a AgentSection,
     /// `skills.lock`, for the grants it records.
@@ -41,7 +41,7 @@ pub struct TrustedSettings<'a> {
 
 /// What a line of [`TrustedSettings::lines`] speaks of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TrustKind {
+pub(crate) enum TrustKind {
     /// A key of the `[agent]` table.
     Setting,
     /// A pattern the lock grants a skill.
@@ -52,7 +52,7 @@ pub enum TrustKind {
 
 impl TrustKind {
     /// The word shown before such a line.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             TrustKind::Setting => "Setting",
             TrustKind::Grant => "Grants",
@@ -64,7 +64,7 @@ impl TrustKind {
 /// One thing trusting a project lets apply, in words, as both
 /// `trust --project` and exec's trust prompt show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TrustLine {
+pub(crate) struct TrustLine {
     /// What it speaks of.
     pub kind: TrustKind,
     /// `[agent] sandbox = "off"`, `acme/runner: Bash(git:*)` or
@@ -100,7 +100,7 @@ impl<'a> TrustedSettings<'a> {
     /// with its value and every grant of the lock that trusting it lets
     /// apply, then the sources outside it installs may then read (the same
     /// answer records them).
-    pub fn question(&self, dir: &Path) -> Vec<String> {
+    pub(crate) fn question(&self, dir: &Path) -> Vec<String> {
         let shown = |line: &TrustLine| format!("  {} {}", line.kind.label(), line.text);
         let (outside, applied): (Vec<_>, Vec<_>) = self
             .lines()
@@ -121,7 +121,7 @@ impl<'a> TrustedSettings<'a> {
 
     /// The settings of the project in `project_dir`, from its `manifest`
     /// and `lock`.
-    pub fn of(
+    pub(crate) fn of(
         project_dir: &Path,
         manifest: &'a Manifest,
         lock: &'a Lockfile,
@@ -135,7 +135,7 @@ impl<'a> TrustedSettings<'a> {
 
     /// Whether the settings that run code (`[agent]`, the lock's grants)
     /// are all unset: an untrusted project then loses nothing in `exec`.
-    pub fn runs_nothing(&self) -> bool {
+    pub(crate) fn runs_nothing(&self) -> bool {
         *self.agent == AgentSection::default() && self.grants().is_empty()
     }
 
@@ -203,7 +203,7 @@ impl<'a> TrustedSettings<'a> {
     /// line of their own), then each pattern the lock grants a skill, the
     /// strongest last, then each source outside the project that installs
     /// may then read.
-    pub fn lines(&self) -> Vec<TrustLine> {
+    pub(crate) fn lines(&self) -> Vec<TrustLine> {
         let line = |kind, text| TrustLine { kind, text };
         let mut lines: Vec<TrustLine> = self
             .setting_lines()
@@ -243,7 +243,7 @@ impl<'a> TrustedSettings<'a> {
     /// What an untrusted project in `dir` has ignored, in words:
     /// `[agent] model, tools in <dir>/skills.toml and the grants in
     /// <dir>/skills.lock`.
-    pub fn describe_ignored(&self, dir: &Path) -> String {
+    pub(crate) fn describe_ignored(&self, dir: &Path) -> String {
         let mut parts = Vec::new();
         let keys = self.agent.keys_set();
         if !keys.is_empty() {
@@ -278,7 +278,7 @@ fn key(project_dir: &Path) -> anyhow::Result<String> {
 
 /// Whether the project in `project_dir` is trusted with `settings`. A
 /// project without settings that run code needs no trust.
-pub fn is_trusted(
+pub(crate) fn is_trusted(
     dirs: &Dirs,
     project_dir: &Path,
     settings: &TrustedSettings,
@@ -305,7 +305,11 @@ pub fn is_trusted(
 }
 
 /// Trusts the project in `project_dir` with `settings`.
-pub fn trust(dirs: &Dirs, project_dir: &Path, settings: &TrustedSettings) -> anyhow::Result<()> {
+pub(crate) fn trust(
+    dirs: &Dirs,
+    project_dir: &Path,
+    settings: &TrustedSettings,
+) -> anyhow::Result<()> {
     let key = key(project_dir)?;
     let hash = settings.hash();
     TrustFile::update(dirs, |file| {
@@ -316,7 +320,7 @@ pub fn trust(dirs: &Dirs, project_dir: &Path, settings: &TrustedSettings) -> any
 /// The skills whose grants `project`'s lock records but which do not
 /// count on this machine, because the project is not trusted (with the
 /// settings it has now): none for a trusted or the global project.
-pub fn inactive_lock_grants(dirs: &Dirs, project: &Project) -> anyhow::Result<Vec<String>> {
+pub(crate) fn inactive_lock_grants(dirs: &Dirs, project: &Project) -> anyhow::Result<Vec<String>> {
     if project.is_global() || !project.manifest_path.is_file() {
         return Ok(Vec::new());
     }
@@ -331,7 +335,7 @@ pub fn inactive_lock_grants(dirs: &Dirs, project: &Project) -> anyhow::Result<Ve
 }
 
 /// Stops trusting the project in `project_dir`. Returns whether it was.
-pub fn revoke(dirs: &Dirs, project_dir: &Path) -> anyhow::Result<bool> {
+pub(crate) fn revoke(dirs: &Dirs, project_dir: &Path) -> anyhow::Result<bool> {
     let key = key(project_dir)?;
     TrustFile::update(dirs, |file| file.projects.remove(&key).is_some())
 }
@@ -340,7 +344,7 @@ pub fn revoke(dirs: &Dirs, project_dir: &Path) -> anyhow::Result<bool> {
 /// (`add`, `install`, `grants approve`, …), so that it stays trusted with
 /// the settings the change leaves. The global project needs no trust.
 #[derive(Debug, Clone, Copy)]
-pub struct KeptTrust {
+pub(crate) struct KeptTrust {
     was_trusted: bool,
     global: bool,
 }
@@ -348,7 +352,7 @@ pub struct KeptTrust {
 impl KeptTrust {
     /// Notes whether `project`, with `manifest` and its lock as they are
     /// now, is trusted.
-    pub fn before(
+    pub(crate) fn before(
         dirs: &Dirs,
         project: &Project,
         manifest: &Manifest,
@@ -372,7 +376,7 @@ impl KeptTrust {
     /// consented to: by trusting the project before the change, or by
     /// naming them (their keys in `named`) on this command line. The
     /// global project is the user's own.
-    pub fn check_outside(
+    pub(crate) fn check_outside(
         &self,
         project: &Project,
         manifest: &Manifest,
@@ -391,7 +395,7 @@ impl KeptTrust {
 
     /// Re-records the trust of a project that was trusted, with the
     /// settings `manifest` and `lock` hold after the change.
-    pub fn after(
+    pub(crate) fn after(
         self,
         dirs: &Dirs,
         project: &Project,

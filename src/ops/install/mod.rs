@@ -25,15 +25,15 @@ mod direct;
 mod fetch;
 mod options;
 mod plan;
-pub mod repo;
+pub(crate) mod repo;
 mod request;
-pub mod targets;
+pub(crate) mod targets;
 mod wanted;
 
-pub use change::{Action, BrokenRules, Change};
-pub use collisions::Replaced;
-pub use options::{GrantAsker, GrantConsent, GrantRequest, InstallOptions, Unlock};
-pub use plan::NotInIndex;
+pub(crate) use change::{Action, Change};
+pub(crate) use collisions::Replaced;
+pub(crate) use options::{GrantAsker, GrantConsent, GrantRequest, InstallOptions, Unlock};
+pub(crate) use plan::NotInIndex;
 use request::{name_the_org, parse_request, suggest_repository};
 
 use std::path::Path;
@@ -109,7 +109,7 @@ impl Editing {
 /// a requirement is recorded as `^<the version resolved>`. A name the
 /// manifest takes from another source is refused unless `replace` names
 /// it (see [`collisions`]).
-pub fn add(
+pub(crate) fn add(
     project: &Project,
     dirs: &Dirs,
     requests: &[String],
@@ -189,7 +189,7 @@ pub fn add(
 /// Adds a path skill under `name` (the skill's own name when `None`),
 /// then installs. A name the manifest takes from another source is
 /// refused unless `replace` names it.
-pub fn add_direct(
+pub(crate) fn add_direct(
     project: &Project,
     cwd: &Path,
     dirs: &Dirs,
@@ -291,7 +291,7 @@ fn refuse_the_install_root(
 /// installs. Names the manifest takes from another source are refused,
 /// all of them before anything is written, unless `replace` names them.
 /// Returns what the repository holds and what changed.
-pub fn add_repo(
+pub(crate) fn add_repo(
     project: &Project,
     dirs: &Dirs,
     request: repo::RepoRequest,
@@ -356,7 +356,7 @@ fn mark_replaced(mut changes: Vec<Change>, replaced: Vec<(String, Replaced)>) ->
 /// it to take over what another installer put in the root. Of the sources
 /// outside the project, those whose keys are in `consented` are read in an
 /// untrusted project too: the user allowed them.
-pub fn add_dependencies(
+pub(crate) fn add_dependencies(
     project: &Project,
     dirs: &Dirs,
     specs: &[(String, DependencySpec)],
@@ -386,7 +386,7 @@ pub fn add_dependencies(
 /// is now (a git source at the commit its `rev` names now), checked and
 /// staged as an install would. Their `h1:` tree is
 /// [`crate::store::hash::tree_hash_of`] of them.
-pub fn source_files(
+pub(crate) fn source_files(
     project: &Project,
     dirs: &Dirs,
     name: &str,
@@ -463,7 +463,7 @@ fn expand_repositories(manifest: &Manifest, names: &[String]) -> anyhow::Result<
 
 /// Removes packages from the manifest and their skills from the root. A
 /// repository's URL removes every skill taken from it.
-pub fn remove(
+pub(crate) fn remove(
     project: &Project,
     dirs: &Dirs,
     names: &[String],
@@ -506,7 +506,7 @@ pub fn remove(
 }
 
 /// Installs what the manifest asks for, keeping locked versions.
-pub fn install(
+pub(crate) fn install(
     project: &Project,
     dirs: &Dirs,
     options: InstallOptions,
@@ -524,7 +524,7 @@ pub fn install(
 
 /// Moves locked versions forward: of `names`, or of every package when
 /// `names` is empty. With `dry_run`, only reports what would change.
-pub fn update(
+pub(crate) fn update(
     project: &Project,
     dirs: &Dirs,
     names: &[String],
@@ -610,7 +610,7 @@ const EXPOSED_IN: &str = "exposed-in";
 /// The agents' folders `[install] targets` names for the project's
 /// manifest as it is: those installs link skills into, and notes on those
 /// that need no link (the agent reads the install root itself).
-pub fn targets_of(project: &Project, dirs: &Dirs) -> anyhow::Result<targets::Targets> {
+pub(crate) fn targets_of(project: &Project, dirs: &Dirs) -> anyhow::Result<targets::Targets> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let root = project.skill_root(manifest.install_root())?;
     targets::resolve_targets(

@@ -73,7 +73,7 @@ impl std::fmt::Debug for InstallOptions<'_> {
 
 /// Which locked versions resolution may move.
 #[derive(Debug, Clone, Default)]
-pub enum Unlock {
+pub(crate) enum Unlock {
     /// None: `install`, `add`, `remove` keep every pin they can.
     #[default]
     Nothing,
@@ -85,7 +85,7 @@ pub enum Unlock {
 
 impl Unlock {
     /// Whether the pin of `name` stays where the lock has it.
-    pub fn keeps(&self, name: &str) -> bool {
+    pub(crate) fn keeps(&self, name: &str) -> bool {
         match self {
             Unlock::Nothing => true,
             Unlock::Everything => false,

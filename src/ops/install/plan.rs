@@ -28,7 +28,7 @@ use crate::resolve::{Candidate, Universe, resolve};
 /// repository `npx skills` would read the name as).
 #[derive(Debug, thiserror::Error)]
 #[error("{name} is not in the index {index}")]
-pub struct NotInIndex {
+pub(crate) struct NotInIndex {
     /// The package, `org/name`.
     pub name: String,
     /// The index, as messages name it.

@@ -12,7 +12,7 @@ use crate::hint::Hinted;
 
 /// One skill of a repository.
 #[derive(Debug, Clone, Serialize)]
-pub struct RepoSkill {
+pub(crate) struct RepoSkill {
     /// Its `name`: the folder it installs into.
     pub name: String,
     /// Its folder in the repository (`None`: the top).
@@ -24,7 +24,7 @@ pub struct RepoSkill {
 
 /// What a repository holds at one commit.
 #[derive(Debug, Clone, Serialize)]
-pub struct RepoListing {
+pub(crate) struct RepoListing {
     /// The repository, as shown (no credentials).
     pub url: String,
     /// The commit read.
@@ -37,7 +37,7 @@ pub struct RepoListing {
 
 /// Where to look.
 #[derive(Debug, Clone, Copy)]
-pub struct RepoRequest<'a> {
+pub(crate) struct RepoRequest<'a> {
     /// The repository URL (or local path).
     pub url: &'a str,
     /// A branch, tag or commit (default: the remote's HEAD).
@@ -49,7 +49,7 @@ pub struct RepoRequest<'a> {
 /// Fetches the repository (once per run, into the cache) and reads the
 /// name and description of each skill it holds, without writing any of
 /// its files but the `SKILL.md`s, into `scratch`.
-pub fn list_repo(
+pub(crate) fn list_repo(
     request: RepoRequest,
     cache: &Path,
     offline: bool,
@@ -125,7 +125,7 @@ pub fn list_repo(
 /// The skills of `listing` that `patterns` pick (globs such as `pdf*`;
 /// all of them when there are none). A pattern that picks nothing is an
 /// error naming the skills there are.
-pub fn pick<'l>(
+pub(crate) fn pick<'l>(
     listing: &'l RepoListing,
     patterns: &[String],
 ) -> anyhow::Result<Vec<&'l RepoSkill>> {

@@ -16,7 +16,7 @@ use crate::roots::agents::{self, Agent};
 /// The agents' folders `[install] targets` name, for a project installing
 /// into `root`.
 #[derive(Debug, Default)]
-pub struct Targets {
+pub(crate) struct Targets {
     /// The folders to expose installed skills in.
     pub folders: Vec<PathBuf>,
     /// Each of those folders as shown (relative to the project when in
@@ -38,7 +38,7 @@ fn folder_of(agent: &Agent, project: &Project, home: Option<&Path>) -> Option<Pa
 
 /// The folders of the agents `names` for `project`, which installs into
 /// `root`. An unknown name is an error listing the known ones.
-pub fn resolve_targets(
+pub(crate) fn resolve_targets(
     project: &Project,
     root: &Path,
     names: &[String],
@@ -104,7 +104,7 @@ fn exposure(exposed: &Path, link_target: &Path) -> Exposure {
 /// Exposes `skill` (a directory of the root) in `target`: a relative
 /// symlink, or a marked copy where links fail; a copy is refreshed each
 /// run. Returns a warning when something skillpkg did not make is in the way.
-pub fn expose(target: &Path, skill: &Path) -> anyhow::Result<Option<String>> {
+pub(crate) fn expose(target: &Path, skill: &Path) -> anyhow::Result<Option<String>> {
     let name = skill.file_name().expect("skills have names");
     let exposed = target.join(name);
     let link_target = relative_path(target, skill);
@@ -136,7 +136,7 @@ pub fn expose(target: &Path, skill: &Path) -> anyhow::Result<Option<String>> {
 }
 
 /// Removes skillpkg's exposure of `skill` from `target`, if it made one.
-pub fn unexpose(target: &Path, skill: &Path) -> anyhow::Result<()> {
+pub(crate) fn unexpose(target: &Path, skill: &Path) -> anyhow::Result<()> {
     let exposed = target.join(skill.file_name().expect("skills have names"));
     if let Exposure::OurLink | Exposure::OurCopy = exposure(&exposed, &relative_path(target, skill))
     {

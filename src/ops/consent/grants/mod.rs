@@ -11,7 +11,7 @@
 //! skillpkg, and its grants are skillpkg's own. Only patterns the skill
 //! asks for count: a record granting more grants nothing extra.
 
-pub mod install;
+pub(crate) mod install;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ use crate::skill::tool_pattern::needs_approval;
 /// Who keeps a skill's approval.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kept_by", rename_all = "snake_case")]
-pub enum Keeper {
+pub(crate) enum Keeper {
     /// Shipped inside skillpkg.
     Builtin,
     /// Installed by skillpkg: the `grants` of this lock entry.
@@ -49,7 +49,7 @@ pub enum Keeper {
 
 /// One skill's grants.
 #[derive(Debug, Clone, Serialize)]
-pub struct SkillGrants {
+pub(crate) struct SkillGrants {
     /// The skill's name.
     pub name: String,
     /// Its folder.
@@ -76,7 +76,7 @@ pub struct SkillGrants {
 impl SkillGrants {
     /// What it asks for that needs approval and does not count now
     /// (tools that only read never need it).
-    pub fn unapproved(&self) -> Vec<&str> {
+    pub(crate) fn unapproved(&self) -> Vec<&str> {
         self.asks
             .iter()
             .filter(|p| !self.approved.contains(p) && needs_approval(p))
@@ -197,7 +197,7 @@ impl Locks<'_> {
 
 /// The grants of every resolved skill that asks for any, with what counts
 /// now.
-pub fn survey(
+pub(crate) fn survey(
     loaded: &LoadedSkills,
     project: &ProjectSettings,
     dirs: &Dirs,
@@ -227,7 +227,7 @@ pub fn survey(
 
 /// The approved grants that count now, by skill name: what `exec` gives
 /// the agent.
-pub fn approved(survey: &[SkillGrants]) -> BTreeMap<String, Vec<String>> {
+pub(crate) fn approved(survey: &[SkillGrants]) -> BTreeMap<String, Vec<String>> {
     survey
         .iter()
         .filter(|g| !g.approved.is_empty())
@@ -250,7 +250,7 @@ fn find<'s>(survey: &'s [SkillGrants], name: &str) -> anyhow::Result<&'s SkillGr
 
 /// What approving or revoking did.
 #[derive(Debug, Clone, Serialize)]
-pub struct GrantChange {
+pub(crate) struct GrantChange {
     /// The skill.
     pub name: String,
     /// The patterns it concerns.
@@ -263,7 +263,7 @@ pub struct GrantChange {
 }
 
 /// Approves (`approve`) or withdraws every grant of the skill `name`.
-pub fn set(
+pub(crate) fn set(
     survey: &[SkillGrants],
     name: &str,
     approve: bool,
