@@ -100,6 +100,27 @@ pub fn shell_path(path: &std::path::Path) -> String {
     shell_quote(&text).into_owned()
 }
 
+/// An error that says what the user can do about it. [`Hinted`] is the
+/// general one; the library's typed errors implement it where they know
+/// what to advise, and the CLI prints the hints of every error of a chain
+/// whose type it lists with [`hints_if`].
+pub trait Advice: std::error::Error + Send + Sync + 'static {
+    /// What the user can do next, most useful first; none when the error
+    /// has nothing to add.
+    fn hints(&self) -> Vec<String>;
+}
+
+impl Advice for Hinted {
+    fn hints(&self) -> Vec<String> {
+        self.hints.clone()
+    }
+}
+
+/// The hints of `cause` when it is an `E`; `None` when it is not.
+pub fn hints_if<E: Advice>(cause: &(dyn std::error::Error + 'static)) -> Option<Vec<String>> {
+    cause.downcast_ref::<E>().map(Advice::hints)
+}
+
 /// The candidate `word` most likely meant, for a "did you mean" hint.
 /// Names compare by their last `/`-separated part, within the org `word`
 /// names (if it names one): an equal name in any org (`pdf-processing` for

@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 
 use crate::env_vars;
-use crate::hint::Hinted;
+use crate::hint::{Hinted, hints_if};
 use crate::ops::install::NotInIndex;
 use crate::store::extract::ExtractError;
 use crate::store::pack::PackError;
@@ -251,21 +251,28 @@ pub(super) fn one_line_safe(text: &str) -> std::borrow::Cow<'_, str> {
 /// The hints of every error in the chain that carries some, outermost
 /// first: [`Hinted`] errors, and the library's typed errors that know what
 /// to advise.
+/// The error types that advise ([`crate::hint::Advice`]): a type whose
+/// errors can reach the CLI inside an `anyhow::Error` is listed here once.
+const ADVISING: [HintsOf; 5] = [
+    hints_if::<Hinted>,
+    hints_if::<NotInIndex>,
+    hints_if::<PackError>,
+    hints_if::<SigningError>,
+    hints_if::<ExtractError>,
+];
+
+/// How the hints of one advising type are found in a chain.
+type HintsOf = fn(&(dyn std::error::Error + 'static)) -> Option<Vec<String>>;
+
 pub(super) fn hints_in(error: &anyhow::Error) -> Vec<String> {
     let mut hints = Vec::new();
     let mut found: Vec<*const Hinted> = Vec::new();
     for cause in error.chain() {
         if let Some(hinted) = cause.downcast_ref::<Hinted>() {
             found.push(hinted);
-            hints.extend(hinted.hints().iter().cloned());
-        } else if let Some(e) = cause.downcast_ref::<NotInIndex>() {
-            hints.extend(e.hints.iter().cloned());
-        } else if let Some(e) = cause.downcast_ref::<PackError>() {
-            hints.extend(e.hint());
-        } else if let Some(e) = cause.downcast_ref::<SigningError>() {
-            hints.extend(e.hint());
-        } else if let Some(e) = cause.downcast_ref::<ExtractError>() {
-            hints.extend(e.hint());
+        }
+        if let Some(advice) = ADVISING.iter().find_map(|hints_of| hints_of(cause)) {
+            hints.extend(advice);
         }
     }
     // A `Hinted` given as context is not a link of the chain; anyhow still
@@ -282,6 +289,38 @@ pub(super) fn hints_in(error: &anyhow::Error) -> Vec<String> {
 mod tests {
     use super::*;
     use anyhow::Context as _;
+
+    #[test]
+    fn every_error_type_that_advises_is_listed() {
+        let printer = include_str!("printer.rs");
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut unlisted = Vec::new();
+        for entry in walkdir::WalkDir::new(&src)
+            .into_iter()
+            .filter_map(Result::ok)
+        {
+            if entry.path().extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            for line in text.lines() {
+                let Some(rest) = line
+                    .strip_prefix("impl crate::hint::Advice for ")
+                    .or_else(|| line.strip_prefix("impl Advice for "))
+                else {
+                    continue;
+                };
+                let name = rest.trim_end_matches(" {");
+                if !printer.contains(&format!("hints_if::<{name}>")) {
+                    unlisted.push(format!("{name} ({})", entry.path().display()));
+                }
+            }
+        }
+        assert!(
+            unlisted.is_empty(),
+            "error types whose hints the CLI would never print (list them in ADVISING): {unlisted:?}"
+        );
+    }
 
     #[test]
     fn hints_are_found_below_context_and_in_typed_errors() {

@@ -163,19 +163,6 @@ pub enum Refusal {
     },
 }
 
-impl ExtractError {
-    /// What the user can do about it, when there is something.
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            ExtractError::Refused { .. } => Some(
-                "the package is broken or built to attack: do not install it, and tell its publisher"
-                    .into(),
-            ),
-            _ => None,
-        }
-    }
-}
-
 /// Extraction failed: names the archive and what was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum ExtractError {
@@ -596,6 +583,20 @@ impl std::io::Write for HashingWriter {
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.file.flush()
+    }
+}
+
+impl crate::hint::Advice for ExtractError {
+    /// What the user can do about it, when there is something.
+    fn hints(&self) -> Vec<String> {
+        let hint: Option<String> = match self {
+            ExtractError::Refused { .. } => Some(
+                "the package is broken or built to attack: do not install it, and tell its publisher"
+                    .into(),
+            ),
+            _ => None,
+        };
+        hint.into_iter().collect()
     }
 }
 

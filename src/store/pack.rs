@@ -71,18 +71,6 @@ pub(crate) enum PackError {
     Zip(#[from] zip::result::ZipError),
 }
 
-impl PackError {
-    /// What the user can do about it, when there is something.
-    pub(crate) fn hint(&self) -> Option<String> {
-        match self {
-            PackError::Symlink { .. } => Some(
-                "replace the link with the file it points to, or list it in .skillignore".into(),
-            ),
-            _ => None,
-        }
-    }
-}
-
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PackError + '_ {
     move |source| PackError::Io {
         path: path.to_path_buf(),
@@ -194,6 +182,19 @@ pub(crate) fn write_archive<W: Write + std::io::Seek>(
         zip.write_all(&bytes).map_err(io(&file.path))?;
     }
     Ok(zip.finish()?)
+}
+
+impl crate::hint::Advice for PackError {
+    /// What the user can do about it, when there is something.
+    fn hints(&self) -> Vec<String> {
+        let hint: Option<String> = match self {
+            PackError::Symlink { .. } => Some(
+                "replace the link with the file it points to, or list it in .skillignore".into(),
+            ),
+            _ => None,
+        };
+        hint.into_iter().collect()
+    }
 }
 
 /// Packs the skill `name` in `dir` into bytes: for tests of archives.

@@ -88,39 +88,6 @@ pub enum SigningError {
     },
 }
 
-impl SigningError {
-    /// What the user can do about it, when there is something.
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            SigningError::KeyReadable { path, .. } => Some(format!(
-                "chmod 600 {}, and consider the key exposed: make a new one with `skillpkg keygen` if others may have read it",
-                crate::hint::shell_path(path)
-            )),
-            SigningError::PublicKeyGiven(path) => Some(match path.with_extension("key") {
-                secret if secret.is_file() => {
-                    format!(
-                        "give its secret key: --key {}",
-                        crate::hint::shell_path(&secret)
-                    )
-                }
-                _ => "give the secret key `skillpkg keygen` wrote beside it (skillpkg.key)".into(),
-            }),
-            SigningError::KeyExists(_) => {
-                Some("choose another directory with --out, or move the old key away".into())
-            }
-            SigningError::NoNewPassword => Some(format!(
-                "set {} to the new password, or pass --no-password for an unencrypted key",
-                env_vars::SKILLPKG_KEY_PASSWORD
-            )),
-            SigningError::NoPassword => Some(format!(
-                "set {} to the password",
-                env_vars::SKILLPKG_KEY_PASSWORD
-            )),
-            _ => None,
-        }
-    }
-}
-
 fn minisign_error(context: &str) -> impl FnOnce(minisign::PError) -> SigningError + '_ {
     move |e| SigningError::Minisign {
         context: context.to_string(),
@@ -364,6 +331,40 @@ pub fn read_public_key(key: &str) -> Result<String, SigningError> {
         message: e.to_string(),
     })?;
     Ok(line)
+}
+
+impl crate::hint::Advice for SigningError {
+    /// What the user can do about it, when there is something.
+    fn hints(&self) -> Vec<String> {
+        let hint: Option<String> = match self {
+            SigningError::KeyReadable { path, .. } => Some(format!(
+                "chmod 600 {}, and consider the key exposed: make a new one with `skillpkg keygen` if others may have read it",
+                crate::hint::shell_path(path)
+            )),
+            SigningError::PublicKeyGiven(path) => Some(match path.with_extension("key") {
+                secret if secret.is_file() => {
+                    format!(
+                        "give its secret key: --key {}",
+                        crate::hint::shell_path(&secret)
+                    )
+                }
+                _ => "give the secret key `skillpkg keygen` wrote beside it (skillpkg.key)".into(),
+            }),
+            SigningError::KeyExists(_) => {
+                Some("choose another directory with --out, or move the old key away".into())
+            }
+            SigningError::NoNewPassword => Some(format!(
+                "set {} to the new password, or pass --no-password for an unencrypted key",
+                env_vars::SKILLPKG_KEY_PASSWORD
+            )),
+            SigningError::NoPassword => Some(format!(
+                "set {} to the password",
+                env_vars::SKILLPKG_KEY_PASSWORD
+            )),
+            _ => None,
+        };
+        hint.into_iter().collect()
+    }
 }
 
 #[cfg(test)]

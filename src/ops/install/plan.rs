@@ -386,3 +386,9 @@ fn candidate_of(
         yanked: entry.yanked,
     }))
 }
+
+impl crate::hint::Advice for NotInIndex {
+    fn hints(&self) -> Vec<String> {
+        self.hints.clone()
+    }
+}
