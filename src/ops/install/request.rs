@@ -53,8 +53,12 @@ pub(super) fn name_the_org(
 fn repository_command(request: &str) -> Option<String> {
     let (source, skill) = crate::manifest::source_arg::github_suggestion(request)?;
     Some(match skill {
-        Some(skill) => format!("skillpkg add {source} --skill {skill}"),
-        None => format!("skillpkg add {source}"),
+        Some(skill) => format!(
+            "skillpkg add {} --skill {}",
+            shell_quote(&source),
+            shell_quote(&skill)
+        ),
+        None => format!("skillpkg add {}", shell_quote(&source)),
     })
 }
 
