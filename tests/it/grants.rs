@@ -378,7 +378,7 @@ fn on_a_terminal_exec_offers_to_trust_an_untrusted_project() {
 fn several_skills_asking_for_grants_are_listed_under_one_warning() {
     let ctx = TestContext::new();
     let app = new_project(&ctx, None);
-    for (name, tools) in [("reader", "Read Grep"), ("git-helper", "Bash(git:*)")] {
+    for (name, tools) in [("reader", "Read Grep Write"), ("git-helper", "Bash(git:*)")] {
         write_skill(
             &app.join("tools"),
             name,
@@ -395,16 +395,16 @@ fn several_skills_asking_for_grants_are_listed_under_one_warning() {
     let out = ctx.ok_in(&app, &["install"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
        Installed git-helper h1:HIwqgzqT
-       Installed reader h1:XgL4l6m6
+       Installed reader h1:fKZ2GxlG
     warning: 2 skills ask to pre-approve tools, and they are not approved, so exec asks before each such call (and refuses without a terminal):
       git-helper  Bash(git:*)
-      reader      Read, Grep
+      reader      Write
     hint: review them with `skillpkg grants list`, approve with `skillpkg grants approve NAME...`, or install with --approve-grants
     ");
     // The hint's command takes them all; then nothing is left to ask.
     ctx.ok_in(&app, &["grants", "approve", "reader", "git-helper"]);
     let lock = lock_of(&app);
-    assert!(lock.contains(r#"grants = ["Grep", "Read"]"#), "{lock}");
+    assert!(lock.contains(r#"grants = ["Grep", "Read", "Write"]"#), "{lock}");
     std::fs::remove_dir_all(app.join(".agents/skills/reader")).unwrap();
     let out = ctx.ok_in(&app, &["install"]);
     assert!(!out.stderr.contains("warning"), "{}", out.stderr);
@@ -676,8 +676,6 @@ fn the_strongest_grant_is_shown_last_at_install_and_at_each_call() {
     assert!(ok, "{shown}");
     insta::assert_snapshot!(prompt_in(&shown, "acme/ops v1.0.0 asks", "[y/N/a = all]"), @r"
     acme/ops v1.0.0 asks to pre-approve, while it is active:
-      Read                     read files
-      Grep                     use grep
       Write                    write files in the workspace
       Bash(echo:*)             run shell commands that are `echo …`
       Bash                     run any shell command

@@ -10,7 +10,7 @@ use std::path::Path;
 use crate::manifest::lock::LockedSkill;
 use crate::ops::install::{Action, Change};
 use crate::ops::install::{GrantConsent, GrantRequest};
-use crate::skill::tool_pattern::UNSAFE_PATTERN_RULE;
+use crate::skill::tool_pattern::{UNSAFE_PATTERN_RULE, needs_approval};
 
 /// The patterns the installed skill in `dir` asks to pre-approve: none
 /// when it cannot be read, or anyone on the machine could have written it.
@@ -47,9 +47,11 @@ pub(crate) fn settle(
             .filter(|p| skill.grants.contains(p))
             .cloned()
             .collect();
+        // Patterns of tools that only read never need approval: never
+        // asked about, never reported as unapproved.
         let unapproved: Vec<String> = asks
             .iter()
-            .filter(|p| !approved.contains(p))
+            .filter(|p| !approved.contains(p) && needs_approval(p))
             .cloned()
             .collect();
         skill.grants = approved.clone();
