@@ -57,7 +57,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         return Ok(ExitStatus::Success);
     }
     let (org, key) = (args.org.unwrap_or_default(), args.key.unwrap_or_default());
-    let trusted = crate::ops::trust::trust(&project, &org, &key, args.replace)?;
+    let trusted = crate::ops::keys::trust(&project, &org, &key, args.replace)?;
     for old in &trusted.removed {
         context
             .printer

@@ -1,5 +1,7 @@
-//! `skillpkg trust <org> --key KEY [--replace]`: accept a signing key for
-//! an org.
+//! Signer policies: which keys may sign an org's packages, pinned in
+//! `skills.lock`. `skillpkg trust <org> --key KEY [--replace]` accepts a
+//! signing key for an org. (Project trust and skill grants, the other two
+//! things users "trust", are consent: `ops/consent/`.)
 
 use crate::manifest::lock::Lockfile;
 use crate::project::Project;
