@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust another signing key for an org (or swap its keys), or this project''s settings')
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
+            [CompletionResult]::new('sbom', 'sbom', [CompletionResultType]::ParameterValue, 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Name indexes in skills.toml''s [registries]')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Show or empty the cache')
@@ -260,6 +261,18 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;sbom' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The document format')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'skillpkg;search' {
@@ -567,6 +580,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust another signing key for an org (or swap its keys), or this project''s settings')
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
+            [CompletionResult]::new('sbom', 'sbom', [CompletionResultType]::ParameterValue, 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Name indexes in skills.toml''s [registries]')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Show or empty the cache')
@@ -626,6 +640,9 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;verify' {
+            break
+        }
+        'skillpkg;help;sbom' {
             break
         }
         'skillpkg;help;search' {

@@ -36,6 +36,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
+            cand sbom 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)'
             cand search 'Search an index''s packages by name and description'
             cand registry 'Name indexes in skills.toml''s [registries]'
             cand cache 'Show or empty the cache'
@@ -239,6 +240,17 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'skillpkg;sbom'= {
+            cand --format 'The document format'
+            cand -g 'The user''s global skills instead of the project''s'
+            cand --global 'The user''s global skills instead of the project''s'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'skillpkg;search'= {
             cand --registry 'A registry named under [registries] (default: the project''s default, else the built-in index)'
@@ -515,6 +527,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
+            cand sbom 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)'
             cand search 'Search an index''s packages by name and description'
             cand registry 'Name indexes in skills.toml''s [registries]'
             cand cache 'Show or empty the cache'
@@ -561,6 +574,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;grants;revoke'= {
         }
         &'skillpkg;help;verify'= {
+        }
+        &'skillpkg;help;sbom'= {
         }
         &'skillpkg;help;search'= {
         }

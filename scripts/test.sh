@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, and every test.
 # The differential tests compare skillpkg's verdicts with the specification's
-# reference validator, and the model adapters are tested against a mock LLM
-# server, so both are installed first if missing (PyPI skills-ref, fakellm).
+# reference validator, the model adapters are tested against a mock LLM
+# server, and SBOMs against the formats' own validators, so these are
+# installed first if missing (PyPI skills-ref, fakellm,
+# cyclonedx-python-lib, spdx-tools).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export RUST_BACKTRACE=0
@@ -12,6 +14,10 @@ if ! python3 -c 'import skills_ref' 2>/dev/null; then
 fi
 if ! python3 -c 'import fakellm' 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check 'fakellm==0.3.5'
+fi
+if ! python3 -c 'import cyclonedx.validation.json, spdx_tools' 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check \
+    'cyclonedx-python-lib[json-validation]==11.12.0' 'spdx-tools==0.8.5'
 fi
 
 cargo fmt --all -- --check

@@ -59,6 +59,11 @@ pub const SKILLPKG_PROGRESS_PAUSE: &str = "SKILLPKG_PROGRESS_PAUSE";
 /// `--require-sandbox`.
 pub const SKILLPKG_SANDBOX_UNAVAILABLE: &str = "SKILLPKG_SANDBOX_UNAVAILABLE";
 
+/// Seconds since the epoch that documents recording when they were made
+/// (`sbom`) record instead of now, for reproducible output
+/// (<https://reproducible-builds.org/specs/source-date-epoch/>).
+pub const SOURCE_DATE_EPOCH: &str = "SOURCE_DATE_EPOCH";
+
 /// The value of the variable `name`, unless it is unset, not Unicode, or
 /// blank: an empty or all-space variable counts as unset, as a shell's
 /// `export KEY=` is meant.

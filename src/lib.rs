@@ -40,3 +40,4 @@ pub mod skill;
 pub mod store;
 #[allow(unsafe_code)]
 pub(crate) mod sys;
+pub(crate) mod time;

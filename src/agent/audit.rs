@@ -46,7 +46,7 @@ impl Audit {
         // Names sort in time order: the stamp has milliseconds.
         let path = runs.join(format!(
             "{}.{:03}Z-{id:06x}.jsonl",
-            utc_stamp(now.as_secs()).trim_end_matches('Z'),
+            crate::time::utc_stamp(now.as_secs()).trim_end_matches('Z'),
             now.subsec_millis()
         ));
         let mut options = std::fs::OpenOptions::new();
@@ -90,39 +90,5 @@ impl Audit {
         // An audit line that cannot be written must not end the run; the
         // final summary says where the log is, and the OS error shows there.
         let _ = self.file.write_all(text.as_bytes());
-    }
-}
-
-/// `YYYYMMDDTHHMMSSZ` for seconds since the epoch (UTC, proleptic Gregorian).
-pub(crate) fn utc_stamp(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Howard Hinnant's civil-from-days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn utc_stamps() {
-        assert_eq!(utc_stamp(0), "19700101T000000Z");
-        assert_eq!(utc_stamp(951_782_400), "20000229T000000Z");
-        assert_eq!(utc_stamp(1_795_000_000), "20261118T110640Z");
     }
 }

@@ -23,6 +23,7 @@ mod prompt;
 mod publish;
 mod registry;
 mod sandbox;
+mod sbom;
 mod search;
 mod show;
 mod trust;
@@ -85,6 +86,8 @@ enum Command {
     Grants(grants::Args),
     /// Check installed skills against skills.lock.
     Verify(verify::Args),
+    /// Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON).
+    Sbom(sbom::Args),
     /// Search an index's packages by name and description.
     Search(search::Args),
     /// Name indexes in skills.toml's [registries].
@@ -304,6 +307,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Trust(args) => trust::run(args, context),
         Command::Grants(args) => grants::run(args, context),
         Command::Verify(args) => verify::run(args, context),
+        Command::Sbom(args) => sbom::run(args, context),
         Command::Search(args) => search::run(args, context),
         Command::Registry(args) => registry::run(args, context),
         Command::Cache(args) => cache::run(args, context),

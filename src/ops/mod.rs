@@ -11,6 +11,7 @@ pub(crate) mod outdated;
 pub mod pack;
 pub mod publish;
 pub(crate) mod registry;
+pub(crate) mod sbom;
 pub(crate) mod search;
 pub(crate) mod skills;
 pub(crate) mod verify;

@@ -404,7 +404,10 @@ fn several_skills_asking_for_grants_are_listed_under_one_warning() {
     // The hint's command takes them all; then nothing is left to ask.
     ctx.ok_in(&app, &["grants", "approve", "reader", "git-helper"]);
     let lock = lock_of(&app);
-    assert!(lock.contains(r#"grants = ["Grep", "Read", "Write"]"#), "{lock}");
+    assert!(
+        lock.contains(r#"grants = ["Grep", "Read", "Write"]"#),
+        "{lock}"
+    );
     std::fs::remove_dir_all(app.join(".agents/skills/reader")).unwrap();
     let out = ctx.ok_in(&app, &["install"]);
     assert!(!out.stderr.contains("warning"), "{}", out.stderr);

@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("parallel", 0),
     ("net", 0),
     ("sys", 0),
+    ("time", 0),
     ("skill", 1),
     ("credentials", 2),
     ("embedded", 2),
@@ -37,12 +38,13 @@ const LAYERS: &[(&str, u8)] = &[
 ];
 
 /// Arrows within one layer that are allowed, each for a reason:
-/// `dirs` and `net` read the environment variables `env_vars` names; a
+/// `dirs`, `net` and `time` read the environment variables `env_vars` names; a
 /// request that failed every attempt is a `hint::Hinted` error; the
 /// builtin root is written out from the trees `embedded` ships.
 const WITHIN_LAYER: &[(&str, &str)] = &[
     ("dirs", "env_vars"),
     ("net", "env_vars"),
+    ("time", "env_vars"),
     ("net", "hint"),
     ("roots", "embedded"),
 ];

@@ -27,6 +27,7 @@ mod repos;
 mod roots;
 mod sample_index;
 mod sandbox;
+mod sbom;
 mod search;
 mod server;
 mod signatures;

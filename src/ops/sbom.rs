@@ -1,0 +1,278 @@
+//! `skillpkg sbom`: what a project has installed, as a software bill of
+//! materials read from `skills.lock` alone: every skill with its source,
+//! version, hashes, signer and dependencies, in CycloneDX 1.6 JSON or SPDX
+//! 2.3 JSON.
+//!
+//! The documents are deterministic for one lock: components in the lock's
+//! order, a serial number and namespace derived from the lock's content,
+//! and SPDX's required creation time taken from `SOURCE_DATE_EPOCH` when
+//! it is set (CycloneDX's is optional and left out).
+
+use serde_json::{Value, json};
+use sha2::{Digest as _, Sha256};
+
+use crate::manifest::lock::{LockedSkill, Lockfile};
+use crate::manifest::source_id::SourceId;
+
+/// The document formats `sbom` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// CycloneDX 1.6, JSON.
+    CycloneDx,
+    /// SPDX 2.3, JSON.
+    Spdx,
+}
+
+/// The bill of materials of `lock`, for the project named `project`,
+/// made at `created` (seconds since the epoch; SPDX records it).
+pub(crate) fn sbom(project: &str, lock: &Lockfile, format: Format, created: u64) -> Value {
+    match format {
+        Format::CycloneDx => cyclonedx(project, lock),
+        Format::Spdx => spdx(project, lock, created),
+    }
+}
+
+/// A UUID made from the lock's content (RFC 4122 layout, version 5 bits
+/// set), so the same lock always gives the same document id.
+fn content_uuid(project: &str, lock: &Lockfile) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(project.as_bytes());
+    hasher.update([0]);
+    hasher.update(lock.to_text().as_bytes());
+    let mut bytes: [u8; 16] = hasher.finalize()[..16].try_into().expect("16 bytes");
+    bytes[6] = (bytes[6] & 0x0f) | 0x50;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}
+
+/// Where a skill came from, as a URL when it has one.
+fn location(skill: &LockedSkill) -> Option<String> {
+    match &skill.source {
+        SourceId::Registry { index } => index.contains("://").then(|| index.clone()),
+        SourceId::Git { origin, .. } => Some(origin.url.clone()),
+        SourceId::Path { .. } => None,
+    }
+}
+
+/// The archive's sha256 in hex, for registry packages.
+fn archive_sha256(skill: &LockedSkill) -> Option<&str> {
+    skill.checksum.as_deref()?.strip_prefix("sha256:")
+}
+
+/// `(group, name)`: `org/name` splits; a plain name has no group.
+fn group_and_name(skill: &LockedSkill) -> (Option<&str>, &str) {
+    match skill.name.split_once('/') {
+        Some((org, name)) => (Some(org), name),
+        None => (None, &skill.name),
+    }
+}
+
+/// Whether the project asked for `skill` itself: no skill of the lock
+/// depends on it.
+fn asked_for(lock: &Lockfile, skill: &LockedSkill) -> bool {
+    !lock
+        .skills
+        .iter()
+        .any(|other| other.dependencies.contains(&skill.name))
+}
+
+fn cyclonedx(project: &str, lock: &Lockfile) -> Value {
+    let reference = |name: &str| format!("skill:{name}");
+    let components: Vec<Value> = lock
+        .skills
+        .iter()
+        .map(|skill| {
+            let (group, name) = group_and_name(skill);
+            let mut component = json!({
+                "type": "library",
+                "bom-ref": reference(&skill.name),
+                "name": name,
+                "version": skill.version,
+            });
+            if let Some(group) = group {
+                component["group"] = json!(group);
+            }
+            if let Some(sha256) = archive_sha256(skill) {
+                component["hashes"] = json!([{ "alg": "SHA-256", "content": sha256 }]);
+            }
+            if let Some(url) = location(skill) {
+                let kind = match skill.source {
+                    SourceId::Git { .. } => "vcs",
+                    _ => "distribution",
+                };
+                component["externalReferences"] = json!([{ "type": kind, "url": url }]);
+            }
+            let mut properties = vec![
+                json!({ "name": "skillpkg:source", "value": skill.source.to_string() }),
+                json!({ "name": "skillpkg:tree", "value": skill.tree }),
+            ];
+            if let Some(signer) = &skill.signer {
+                properties.push(json!({ "name": "skillpkg:signer", "value": signer }));
+            }
+            component["properties"] = json!(properties);
+            component
+        })
+        .collect();
+    let mut dependencies = vec![json!({
+        "ref": "project",
+        "dependsOn": lock
+            .skills
+            .iter()
+            .filter(|s| asked_for(lock, s))
+            .map(|s| reference(&s.name))
+            .collect::<Vec<_>>(),
+    })];
+    dependencies.extend(lock.skills.iter().map(|skill| {
+        json!({
+            "ref": reference(&skill.name),
+            "dependsOn": skill.dependencies.iter().map(|d| reference(d)).collect::<Vec<_>>(),
+        })
+    }));
+    json!({
+        "$schema": "http://cyclonedx.org/schema/bom-1.6.schema.json",
+        "bomFormat": "CycloneDX",
+        "specVersion": "1.6",
+        "serialNumber": format!("urn:uuid:{}", content_uuid(project, lock)),
+        "version": 1,
+        "metadata": {
+            "tools": { "components": [{
+                "type": "application",
+                "name": "skillpkg",
+                "version": env!("CARGO_PKG_VERSION"),
+            }] },
+            "component": { "type": "application", "bom-ref": "project", "name": project },
+        },
+        "components": components,
+        "dependencies": dependencies,
+    })
+}
+
+/// An SPDX id for the skill at `index` of the lock: SPDX ids hold only
+/// letters, digits, `.` and `-`, so other characters become `-`, and the
+/// index keeps two names that differ only there apart.
+fn spdx_id(index: usize, name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(
+            |c| match c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                true => c,
+                false => '-',
+            },
+        )
+        .collect();
+    format!("SPDXRef-Skill-{index}-{safe}")
+}
+
+/// SPDX's download location of a skill: a git skill from a server as
+/// `git+<url>@<commit>#<folder>` (SPDX's VCS form, which knows no
+/// `file://`), anything else `NOASSERTION` (a registry package's archive
+/// URL is the index's to give, and the lock keeps only the index).
+fn spdx_download_location(skill: &LockedSkill) -> String {
+    let SourceId::Git { origin, commit } = &skill.source else {
+        return "NOASSERTION".to_string();
+    };
+    let remote = ["https://", "http://", "ssh://", "git://"]
+        .iter()
+        .any(|scheme| origin.url.starts_with(scheme));
+    if !remote {
+        return "NOASSERTION".to_string();
+    }
+    let url = origin.url.strip_prefix("git://").map_or_else(
+        || format!("git+{}", origin.url),
+        |rest| format!("git+git://{rest}"),
+    );
+    match &origin.subdir {
+        Some(subdir) => format!("{url}@{commit}#{subdir}"),
+        None => format!("{url}@{commit}"),
+    }
+}
+
+fn spdx(project: &str, lock: &Lockfile, created: u64) -> Value {
+    let ids: std::collections::BTreeMap<&str, String> = lock
+        .skills
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name.as_str(), spdx_id(i, &s.name)))
+        .collect();
+    let packages: Vec<Value> = lock
+        .skills
+        .iter()
+        .map(|skill| {
+            let mut package = json!({
+                "SPDXID": ids[skill.name.as_str()],
+                "name": skill.name,
+                "versionInfo": skill.version,
+                "downloadLocation": spdx_download_location(skill),
+                "filesAnalyzed": false,
+                "licenseConcluded": "NOASSERTION",
+                "licenseDeclared": "NOASSERTION",
+                "copyrightText": "NOASSERTION",
+                "supplier": "NOASSERTION",
+            });
+            if let Some(sha256) = archive_sha256(skill) {
+                package["checksums"] = json!([{ "algorithm": "SHA256", "checksumValue": sha256 }]);
+            }
+            let mut comment = format!("skillpkg source {}; tree {}", skill.source, skill.tree);
+            if let Some(signer) = &skill.signer {
+                comment.push_str(&format!("; signed by {signer}"));
+            }
+            package["comment"] = json!(comment);
+            package
+        })
+        .collect();
+    let mut relationships: Vec<Value> = lock
+        .skills
+        .iter()
+        .filter(|s| asked_for(lock, s))
+        .map(|skill| {
+            json!({
+                "spdxElementId": "SPDXRef-DOCUMENT",
+                "relationshipType": "DESCRIBES",
+                "relatedSpdxElement": ids[skill.name.as_str()],
+            })
+        })
+        .collect();
+    for skill in &lock.skills {
+        for dependency in &skill.dependencies {
+            if let Some(target) = ids.get(dependency.as_str()) {
+                relationships.push(json!({
+                    "spdxElementId": ids[skill.name.as_str()],
+                    "relationshipType": "DEPENDS_ON",
+                    "relatedSpdxElement": target,
+                }));
+            }
+        }
+    }
+    json!({
+        "spdxVersion": "SPDX-2.3",
+        "dataLicense": "CC0-1.0",
+        "SPDXID": "SPDXRef-DOCUMENT",
+        "name": format!("{project} skills"),
+        "documentNamespace": format!("https://spdx.org/spdxdocs/skillpkg-{}", content_uuid(project, lock)),
+        "creationInfo": {
+            "created": crate::time::utc_rfc3339(created),
+            "creators": [format!("Tool: skillpkg-{}", env!("CARGO_PKG_VERSION"))],
+        },
+        "packages": packages,
+        "relationships": relationships,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spdx_ids_hold_only_what_spdx_allows_and_stay_apart() {
+        assert_eq!(spdx_id(0, "acme/pdf_x"), "SPDXRef-Skill-0-acme-pdf-x");
+        assert_ne!(spdx_id(0, "acme/pdf"), spdx_id(1, "acme-pdf"));
+    }
+}
