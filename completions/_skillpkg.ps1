@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('sbom', 'sbom', [CompletionResultType]::ParameterValue, 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)')
+            [CompletionResult]::new('signature', 'signature', [CompletionResultType]::ParameterValue, 'Check signatures by hand: `signature verify PATH`')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Name indexes in skills.toml''s [registries]')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Show or empty the cache')
@@ -273,6 +274,40 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'skillpkg;signature' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify a file''s signature; exit 0 only when it verifies')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skillpkg;signature;verify' {
+            [CompletionResult]::new('--minisign-key', '--minisign-key', [CompletionResultType]::ParameterName, 'A minisign public key (its base64 line, or a .pub file) that may have signed it (repeatable)')
+            [CompletionResult]::new('--signature', '--signature', [CompletionResultType]::ParameterName, 'The minisign signature (default: PATH.minisig)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the verdict as JSON on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;signature;help' {
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify a file''s signature; exit 0 only when it verifies')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skillpkg;signature;help;verify' {
+            break
+        }
+        'skillpkg;signature;help;help' {
             break
         }
         'skillpkg;search' {
@@ -581,6 +616,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
             [CompletionResult]::new('sbom', 'sbom', [CompletionResultType]::ParameterValue, 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)')
+            [CompletionResult]::new('signature', 'signature', [CompletionResultType]::ParameterValue, 'Check signatures by hand: `signature verify PATH`')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Name indexes in skills.toml''s [registries]')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Show or empty the cache')
@@ -643,6 +679,13 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;sbom' {
+            break
+        }
+        'skillpkg;help;signature' {
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify a file''s signature; exit 0 only when it verifies')
+            break
+        }
+        'skillpkg;help;signature;verify' {
             break
         }
         'skillpkg;help;search' {

@@ -85,6 +85,9 @@ _skillpkg() {
             skillpkg,show)
                 cmd="skillpkg__subcmd__show"
                 ;;
+            skillpkg,signature)
+                cmd="skillpkg__subcmd__signature"
+                ;;
             skillpkg,trust)
                 cmd="skillpkg__subcmd__trust"
                 ;;
@@ -211,6 +214,9 @@ _skillpkg() {
             skillpkg__subcmd__help,show)
                 cmd="skillpkg__subcmd__help__subcmd__show"
                 ;;
+            skillpkg__subcmd__help,signature)
+                cmd="skillpkg__subcmd__help__subcmd__signature"
+                ;;
             skillpkg__subcmd__help,trust)
                 cmd="skillpkg__subcmd__help__subcmd__trust"
                 ;;
@@ -247,6 +253,9 @@ _skillpkg() {
             skillpkg__subcmd__help__subcmd__registry,add)
                 cmd="skillpkg__subcmd__help__subcmd__registry__subcmd__add"
                 ;;
+            skillpkg__subcmd__help__subcmd__signature,verify)
+                cmd="skillpkg__subcmd__help__subcmd__signature__subcmd__verify"
+                ;;
             skillpkg__subcmd__index,help)
                 cmd="skillpkg__subcmd__index__subcmd__help"
                 ;;
@@ -271,6 +280,18 @@ _skillpkg() {
             skillpkg__subcmd__registry__subcmd__help,help)
                 cmd="skillpkg__subcmd__registry__subcmd__help__subcmd__help"
                 ;;
+            skillpkg__subcmd__signature,help)
+                cmd="skillpkg__subcmd__signature__subcmd__help"
+                ;;
+            skillpkg__subcmd__signature,verify)
+                cmd="skillpkg__subcmd__signature__subcmd__verify"
+                ;;
+            skillpkg__subcmd__signature__subcmd__help,help)
+                cmd="skillpkg__subcmd__signature__subcmd__help__subcmd__help"
+                ;;
+            skillpkg__subcmd__signature__subcmd__help,verify)
+                cmd="skillpkg__subcmd__signature__subcmd__help__subcmd__verify"
+                ;;
             *)
                 ;;
         esac
@@ -278,7 +299,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify sbom search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -708,7 +729,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install import update outdated trust grants verify sbom search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="init add remove install import update outdated trust grants verify sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1130,6 +1151,34 @@ _skillpkg() {
         skillpkg__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__signature)
+            opts="verify"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__signature__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1624,6 +1673,84 @@ _skillpkg() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__signature)
+            opts="-q -v -h --quiet --verbose --help verify help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__signature__subcmd__help)
+            opts="verify help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__signature__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__signature__subcmd__help__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__signature__subcmd__verify)
+            opts="-q -v -h --minisign-key --signature --json --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --minisign-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --signature)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

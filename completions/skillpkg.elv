@@ -37,6 +37,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
             cand sbom 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)'
+            cand signature 'Check signatures by hand: `signature verify PATH`'
             cand search 'Search an index''s packages by name and description'
             cand registry 'Name indexes in skills.toml''s [registries]'
             cand cache 'Show or empty the cache'
@@ -251,6 +252,35 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'skillpkg;signature'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand verify 'Verify a file''s signature; exit 0 only when it verifies'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;signature;verify'= {
+            cand --minisign-key 'A minisign public key (its base64 line, or a .pub file) that may have signed it (repeatable)'
+            cand --signature 'The minisign signature (default: PATH.minisig)'
+            cand --json 'Print the verdict as JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;signature;help'= {
+            cand verify 'Verify a file''s signature; exit 0 only when it verifies'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;signature;help;verify'= {
+        }
+        &'skillpkg;signature;help;help'= {
         }
         &'skillpkg;search'= {
             cand --registry 'A registry named under [registries] (default: the project''s default, else the built-in index)'
@@ -528,6 +558,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
             cand sbom 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)'
+            cand signature 'Check signatures by hand: `signature verify PATH`'
             cand search 'Search an index''s packages by name and description'
             cand registry 'Name indexes in skills.toml''s [registries]'
             cand cache 'Show or empty the cache'
@@ -576,6 +607,11 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;verify'= {
         }
         &'skillpkg;help;sbom'= {
+        }
+        &'skillpkg;help;signature'= {
+            cand verify 'Verify a file''s signature; exit 0 only when it verifies'
+        }
+        &'skillpkg;help;signature;verify'= {
         }
         &'skillpkg;help;search'= {
         }

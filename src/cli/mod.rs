@@ -26,6 +26,7 @@ mod sandbox;
 mod sbom;
 mod search;
 mod show;
+mod signature;
 mod trust;
 mod update;
 mod validate;
@@ -88,6 +89,8 @@ enum Command {
     Verify(verify::Args),
     /// Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON).
     Sbom(sbom::Args),
+    /// Check signatures by hand: `signature verify PATH`.
+    Signature(signature::Args),
     /// Search an index's packages by name and description.
     Search(search::Args),
     /// Name indexes in skills.toml's [registries].
@@ -308,6 +311,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Grants(args) => grants::run(args, context),
         Command::Verify(args) => verify::run(args, context),
         Command::Sbom(args) => sbom::run(args, context),
+        Command::Signature(args) => signature::run(args, context),
         Command::Search(args) => search::run(args, context),
         Command::Registry(args) => registry::run(args, context),
         Command::Cache(args) => cache::run(args, context),

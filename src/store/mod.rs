@@ -7,6 +7,7 @@ pub mod hash;
 mod link;
 pub(crate) mod names;
 pub(crate) mod pack;
+pub(crate) mod provenance;
 pub mod signing;
 pub(crate) mod stage;
 pub(crate) mod trees;

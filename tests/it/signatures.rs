@@ -163,3 +163,85 @@ fn skillpkg_signature_verifies_with_the_cli_and_tampering_fails() {
     flip(&sig_path, signature.find('\n').unwrap() + 10);
     assert!(!cli_verifies(&public_file, &archive, &sig_path));
 }
+
+/// `skillpkg signature verify` checks a file the `minisign` CLI signed,
+/// exits 1 naming the check for a tampered file or another key, and
+/// reports the signer as the lock pins it.
+#[test]
+fn signature_verify_checks_what_the_minisign_cli_signed() {
+    if !has_program("minisign", "minisign") {
+        return;
+    }
+    let ctx = TestContext::new();
+    let dir = ctx.root();
+    let (public, secret) = (dir.join("cli.pub"), dir.join("cli.key"));
+    run(Command::new("minisign")
+        .args(["-G", "-W", "-p"])
+        .arg(&public)
+        .arg("-s")
+        .arg(&secret))
+    .assert_ok();
+    let file = dir.join("notes.txt");
+    std::fs::write(&file, b"signed by hand").unwrap();
+    run(Command::new("minisign")
+        .args(["-S", "-s"])
+        .arg(&secret)
+        .arg("-m")
+        .arg(&file)
+        .args(["-t", "hand-signed"]))
+    .assert_ok();
+    let key = public_line(&public);
+    let path = file.to_str().unwrap();
+    let pub_file = public.to_str().unwrap();
+
+    let out = ctx.ok(&[
+        "signature",
+        "verify",
+        path,
+        "--minisign-key",
+        pub_file,
+        "--json",
+    ]);
+    let verdict: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(verdict["verified"], true);
+    assert_eq!(verdict["signer"]["family"], "minisign");
+    assert_eq!(verdict["signer"]["key"], key.as_str());
+    assert_eq!(verdict["statement"], "hand-signed");
+    assert!(
+        verdict["signature"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:")
+    );
+
+    // Another key: refused, naming the key id the signature names.
+    ctx.ok(&[
+        "keygen",
+        "--out",
+        dir.join("other").to_str().unwrap(),
+        "--no-password",
+    ]);
+    let other = dir.join("other/skillpkg.pub");
+    let out = ctx.fails(&[
+        "signature",
+        "verify",
+        path,
+        "--minisign-key",
+        other.to_str().unwrap(),
+    ]);
+    assert!(
+        out.stderr.contains("which is not among the 1 key(s) given"),
+        "{}",
+        out.stderr
+    );
+    // A tampered file: refused, naming the file and the signature.
+    flip(&file, 2);
+    let out = ctx.fails(&["signature", "verify", path, "--minisign-key", &key]);
+    assert!(
+        out.stderr.contains(&format!(
+            "{path}: the minisign signature {path}.minisig does not verify"
+        )),
+        "{}",
+        out.stderr
+    );
+}

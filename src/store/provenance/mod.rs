@@ -1,0 +1,66 @@
+//! Provenance: who signed what, behind one verifier for every signature
+//! family (DESIGN §7). A [`Verifier`] checks a [`Subject`] (a file's
+//! bytes) and says which [`Signer`] made the signature, in the form
+//! `skills.lock` pins, with the digest of the signature itself.
+//!
+//! Families: [`minisign`] (skillpkg's own packages, and the `minisign`
+//! CLI's signatures). Sigstore bundles and OpenSSF Model Signing come
+//! behind the same trait.
+
+pub(crate) mod minisign;
+
+use serde::Serialize;
+
+/// What a signature is checked against.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Subject<'a> {
+    /// A file's bytes.
+    Bytes(&'a [u8]),
+}
+
+/// Who made a signature, as the lock pins it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "family", rename_all = "lowercase")]
+pub(crate) enum Signer {
+    /// A minisign public key (its base64 line).
+    Minisign {
+        /// The key.
+        key: String,
+    },
+}
+
+impl std::fmt::Display for Signer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Signer::Minisign { key } => write!(f, "minisign key {key}"),
+        }
+    }
+}
+
+/// A signature that verified.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct Verified {
+    /// Who made it.
+    pub signer: Signer,
+    /// `sha256:<hex>` of the signature as given: what the lock records
+    /// beside the signer.
+    pub signature: String,
+    /// What the signature says besides (minisign's trusted comment).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub statement: Option<String>,
+}
+
+/// One signature family's check of one signature.
+pub(crate) trait Verifier {
+    /// The family's name, as `signature verify` reports it.
+    fn family(&self) -> &'static str;
+
+    /// Checks the signature over `subject`: who made it, or why it does
+    /// not verify (an error naming the failed check).
+    fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Verified>;
+}
+
+/// `sha256:<hex>` of `bytes`.
+fn sha256(bytes: &[u8]) -> String {
+    format!("sha256:{}", super::hash::sha256_hex(bytes))
+}
