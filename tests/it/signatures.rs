@@ -37,13 +37,10 @@ fn public_line(pub_file: &Path) -> String {
         .to_string()
 }
 
-#[test]
-fn cli_signature_verifies_in_skillpkg_and_tampering_fails() {
-    if !has_program("minisign", "minisign") {
-        return;
-    }
-    let ctx = TestContext::new();
-    let dir = ctx.root();
+/// A passwordless key pair made by the `minisign` CLI in `dir`, and
+/// `file` signed with it by the CLI, with `comment` as trusted comment:
+/// the public key file.
+fn cli_signed(dir: &Path, file: &Path, comment: &str) -> std::path::PathBuf {
     let (public, secret) = (dir.join("cli.pub"), dir.join("cli.key"));
     run(Command::new("minisign")
         .args(["-G", "-W", "-p"])
@@ -51,17 +48,28 @@ fn cli_signature_verifies_in_skillpkg_and_tampering_fails() {
         .arg("-s")
         .arg(&secret))
     .assert_ok();
-    let archive = dir.join("pkg.skill");
-    std::fs::write(&archive, b"archive bytes for signing").unwrap();
-    let comment = trusted_comment("acme/pkg", "1.0.0", "00ff");
     run(Command::new("minisign")
         .args(["-S", "-s"])
         .arg(&secret)
         .arg("-m")
-        .arg(&archive)
+        .arg(file)
         .arg("-t")
-        .arg(&comment))
+        .arg(comment))
     .assert_ok();
+    public
+}
+
+#[test]
+fn cli_signature_verifies_in_skillpkg_and_tampering_fails() {
+    if !has_program("minisign", "minisign") {
+        return;
+    }
+    let ctx = TestContext::new();
+    let dir = ctx.root();
+    let archive = dir.join("pkg.skill");
+    std::fs::write(&archive, b"archive bytes for signing").unwrap();
+    let comment = trusted_comment("acme/pkg", "1.0.0", "00ff");
+    let public = cli_signed(dir, &archive, &comment);
     let sig_path = dir.join("pkg.skill.minisig");
     let key = public_line(&public);
 
@@ -174,22 +182,9 @@ fn signature_verify_checks_what_the_minisign_cli_signed() {
     }
     let ctx = TestContext::new();
     let dir = ctx.root();
-    let (public, secret) = (dir.join("cli.pub"), dir.join("cli.key"));
-    run(Command::new("minisign")
-        .args(["-G", "-W", "-p"])
-        .arg(&public)
-        .arg("-s")
-        .arg(&secret))
-    .assert_ok();
     let file = dir.join("notes.txt");
     std::fs::write(&file, b"signed by hand").unwrap();
-    run(Command::new("minisign")
-        .args(["-S", "-s"])
-        .arg(&secret)
-        .arg("-m")
-        .arg(&file)
-        .args(["-t", "hand-signed"]))
-    .assert_ok();
+    let public = cli_signed(dir, &file, "hand-signed");
     let key = public_line(&public);
     let path = file.to_str().unwrap();
     let pub_file = public.to_str().unwrap();
