@@ -1271,3 +1271,27 @@ fn prompt_with_a_task_and_budget_renders_the_catalog_exec_builds() {
             .starts_with("<available_skills>\n<skill>\n<name>pdf-processing</name>")
     );
 }
+
+/// A command line that starts with `-` is the command the shell runs,
+/// never options of the shell itself (`sh -c -- LINE`).
+#[test]
+fn a_command_line_starting_with_a_dash_is_a_command_not_shell_options() {
+    let ctx = TestContext::new();
+    let model = script(
+        &ctx,
+        "dash",
+        json!({"turns": [
+            {"tool_calls": [{"name": "shell", "input": {"command": "-v"}}]},
+            {"text": "{{last_tool_result}}"}
+        ]}),
+    );
+    let out = exec(&ctx, &["--model", &model, "--yes", "run it"]).assert_ok();
+    // The shell looked for a program named `-v`; it did not take `-v`
+    // as its own option (which leaves `-c` without its line).
+    assert!(out.stdout.contains("-v: not found"), "{}", out.stdout);
+    assert!(
+        !out.stdout.contains("requires an argument"),
+        "{}",
+        out.stdout
+    );
+}

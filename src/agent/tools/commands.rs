@@ -68,7 +68,9 @@ impl Toolbox<'_> {
         let outcome = self
             .launch(
                 Path::new("/bin/sh"),
-                &["-c".to_string(), command.to_string()],
+                // `--`: a line that starts with `-` is the command, not
+                // options of the shell.
+                &["-c".to_string(), "--".to_string(), command.to_string()],
                 &[],
             )
             .map_err(|e| format!("could not run the shell: {e}"))?;
