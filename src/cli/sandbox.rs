@@ -92,8 +92,8 @@ pub(super) fn sandbox(
     let allow_write = args
         .allow_write
         .iter()
-        .map(|path| resolved(&base.join(path)))
-        .collect();
+        .map(|path| allowed_write(&base, path))
+        .collect::<anyhow::Result<_>>()?;
     Ok(Sandbox {
         mode,
         network: args.allow_network || agent.network == Some(true),
@@ -145,6 +145,43 @@ fn readable(
 
 /// `path` resolved: itself canonical when it exists, else its nearest
 /// existing parent canonical with the rest joined on.
+/// The folder `--allow-write PATH` lets commands write, canonical. A path
+/// inside the workspace that leads through a link is refused: a cloned
+/// repository could plant `.vscode -> .git`, so that allowing what looks
+/// like an editor's settings would lift the protection of `.git`.
+fn allowed_write(base: &Path, path: &Path) -> anyhow::Result<PathBuf> {
+    use std::path::Component;
+    let joined = base.join(path);
+    let target = resolved(&joined);
+    let Ok(relative) = joined.strip_prefix(base) else {
+        return Ok(target);
+    };
+    let mut lexical = resolved(base);
+    for component in relative.components() {
+        match component {
+            Component::Normal(name) => lexical.push(name),
+            Component::ParentDir => {
+                lexical.pop();
+            }
+            _ => {}
+        }
+    }
+    if lexical != target {
+        anyhow::bail!(
+            Hinted::new(format!(
+                "--allow-write {}: it leads through a link, to {}",
+                path.display(),
+                target.display()
+            ))
+            .hint(format!(
+                "if commands may write there, name it as it is: --allow-write {}",
+                crate::hint::shell_path(&target)
+            ))
+        );
+    }
+    Ok(target)
+}
+
 fn resolved(path: &Path) -> PathBuf {
     if let Ok(canonical) = std::fs::canonicalize(path) {
         return canonical;

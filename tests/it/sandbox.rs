@@ -640,3 +640,39 @@ fn a_trusted_projects_sandbox_read_adds_a_folder_and_an_untrusted_one_does_not()
     out.assert_ok();
     assert!(result.contains("a,b"), "{result}");
 }
+
+/// A cloned repository can plant `.vscode -> .git`: allowing what looks
+/// like an editor's settings must not lift the protection of `.git`.
+/// `--allow-write` through a link is refused, naming where it leads.
+#[test]
+fn allow_write_through_a_planted_link_is_refused() {
+    let ctx = TestContext::new();
+    std::fs::create_dir_all(ctx.project.join(".git/hooks")).unwrap();
+    std::os::unix::fs::symlink(".git", ctx.project.join(".vscode")).unwrap();
+    let model = script(
+        &ctx,
+        "hook",
+        json!({"turns": [
+            {"tool_calls": [{"name": "write_file", "input": {"path": ".vscode/hooks/pre-commit", "content": "evil"}}]},
+            {"text": "done"}
+        ]}),
+    );
+    let out = run(ctx.command().args([
+        "exec",
+        "--model",
+        &model,
+        "--yes",
+        "--allow-write",
+        ".vscode",
+        "go",
+    ]));
+    let out = out.assert_fails();
+    assert!(
+        out.stderr
+            .contains("--allow-write .vscode: it leads through a link, to "),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("/.git"), "{}", out.stderr);
+    assert!(!ctx.project.join(".git/hooks/pre-commit").exists());
+}
