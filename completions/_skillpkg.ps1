@@ -290,6 +290,13 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         'skillpkg;signature;verify' {
             [CompletionResult]::new('--minisign-key', '--minisign-key', [CompletionResultType]::ParameterName, 'A minisign public key (its base64 line, or a .pub file) that may have signed it (repeatable)')
             [CompletionResult]::new('--signature', '--signature', [CompletionResultType]::ParameterName, 'The minisign signature (default: PATH.minisig)')
+            [CompletionResult]::new('--bundle', '--bundle', [CompletionResultType]::ParameterName, 'A Sigstore bundle (JSON) to verify instead of a minisign signature')
+            [CompletionResult]::new('--identity', '--identity', [CompletionResultType]::ParameterName, 'The identity that must have signed the bundle: the certificate''s email or workflow URI, exactly')
+            [CompletionResult]::new('--identity-regexp', '--identity-regexp', [CompletionResultType]::ParameterName, 'A regex that must match the whole signing identity, instead of --identity')
+            [CompletionResult]::new('--issuer', '--issuer', [CompletionResultType]::ParameterName, 'The OIDC issuer that must have vouched for the identity')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The public key (PEM) of a keyed Sigstore bundle, instead of an identity')
+            [CompletionResult]::new('--trusted-root', '--trusted-root', [CompletionResultType]::ParameterName, 'The trusted_root.json to verify the bundle against (default: the public-good Sigstore root embedded in skillpkg)')
+            [CompletionResult]::new('--staging', '--staging', [CompletionResultType]::ParameterName, 'Verify against Sigstore''s staging instance instead')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the verdict as JSON on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')

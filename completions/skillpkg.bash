@@ -1737,7 +1737,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__signature__subcmd__verify)
-            opts="-q -v -h --minisign-key --signature --json --quiet --verbose --help"
+            opts="-q -v -h --minisign-key --signature --bundle --identity --identity-regexp --issuer --key --trusted-root --staging --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1748,6 +1748,30 @@ _skillpkg() {
                     return 0
                     ;;
                 --signature)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bundle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --identity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --identity-regexp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --issuer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trusted-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

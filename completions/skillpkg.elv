@@ -266,6 +266,13 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;signature;verify'= {
             cand --minisign-key 'A minisign public key (its base64 line, or a .pub file) that may have signed it (repeatable)'
             cand --signature 'The minisign signature (default: PATH.minisig)'
+            cand --bundle 'A Sigstore bundle (JSON) to verify instead of a minisign signature'
+            cand --identity 'The identity that must have signed the bundle: the certificate''s email or workflow URI, exactly'
+            cand --identity-regexp 'A regex that must match the whole signing identity, instead of --identity'
+            cand --issuer 'The OIDC issuer that must have vouched for the identity'
+            cand --key 'The public key (PEM) of a keyed Sigstore bundle, instead of an identity'
+            cand --trusted-root 'The trusted_root.json to verify the bundle against (default: the public-good Sigstore root embedded in skillpkg)'
+            cand --staging 'Verify against Sigstore''s staging instance instead'
             cand --json 'Print the verdict as JSON on stdout'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'

@@ -177,6 +177,13 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and not __f
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and not __fish_seen_subcommand_from verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l minisign-key -d 'A minisign public key (its base64 line, or a .pub file) that may have signed it (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l signature -d 'The minisign signature (default: PATH.minisig)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l bundle -d 'A Sigstore bundle (JSON) to verify instead of a minisign signature' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l identity -d 'The identity that must have signed the bundle: the certificate\'s email or workflow URI, exactly' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l identity-regexp -d 'A regex that must match the whole signing identity, instead of --identity' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l issuer -d 'The OIDC issuer that must have vouched for the identity' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l key -d 'The public key (PEM) of a keyed Sigstore bundle, instead of an identity' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l trusted-root -d 'The trusted_root.json to verify the bundle against (default: the public-good Sigstore root embedded in skillpkg)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l staging -d 'Verify against Sigstore\'s staging instance instead'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l json -d 'Print the verdict as JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Print more detail'

@@ -2,7 +2,9 @@
 
 use super::{Context, ExitStatus};
 use crate::hint::Hinted;
+use crate::store::provenance::sigstore::{Policy, Root, Sigstore};
 use crate::store::provenance::{Subject, Verifier, minisign::Minisign};
+use std::path::{Path, PathBuf};
 
 /// Check signatures by hand.
 #[derive(Debug, clap::Args)]
@@ -17,53 +19,173 @@ enum SignatureCommand {
     Verify(VerifyArgs),
 }
 
-/// Verify a file's detached signature with the keys given. Exits 0 only
-/// when it verifies; otherwise says which file or check failed.
+/// Verify a file's detached signature: a minisign signature with the keys
+/// given, or a Sigstore bundle against an identity and issuer (or a key)
+/// and a trusted root. Exits 0 only when it verifies; otherwise says which
+/// file or check failed.
 #[derive(Debug, clap::Args)]
+#[command(group(
+    clap::ArgGroup::new("sigstore_policy")
+        .args(["identity", "identity_regexp", "key"])
+        .requires("bundle")
+))]
 struct VerifyArgs {
-    /// The signed file.
-    path: std::path::PathBuf,
+    /// The signed file, or `sha256:<64 hex>` (its digest) for a Sigstore
+    /// bundle when no such file exists.
+    path: PathBuf,
     /// A minisign public key (its base64 line, or a .pub file) that may
     /// have signed it (repeatable).
-    #[arg(long = "minisign-key", value_name = "KEY", required = true)]
+    #[arg(
+        long = "minisign-key",
+        value_name = "KEY",
+        required_unless_present = "bundle",
+        conflicts_with = "bundle"
+    )]
     minisign_keys: Vec<String>,
     /// The minisign signature (default: PATH.minisig).
-    #[arg(long, value_name = "FILE")]
-    signature: Option<std::path::PathBuf>,
+    #[arg(long, value_name = "FILE", conflicts_with = "bundle")]
+    signature: Option<PathBuf>,
+    /// A Sigstore bundle (JSON) to verify instead of a minisign signature.
+    #[arg(long, value_name = "FILE", requires = "sigstore_policy")]
+    bundle: Option<PathBuf>,
+    /// The identity that must have signed the bundle: the certificate's
+    /// email or workflow URI, exactly.
+    #[arg(long, value_name = "ID", requires = "issuer")]
+    identity: Option<String>,
+    /// A regex that must match the whole signing identity, instead of
+    /// --identity.
+    #[arg(long = "identity-regexp", value_name = "REGEX", requires = "issuer")]
+    identity_regexp: Option<String>,
+    /// The OIDC issuer that must have vouched for the identity.
+    #[arg(long, value_name = "URL", requires = "bundle", conflicts_with = "key")]
+    issuer: Option<String>,
+    /// The public key (PEM) of a keyed Sigstore bundle, instead of an
+    /// identity.
+    #[arg(long, value_name = "PEM")]
+    key: Option<PathBuf>,
+    /// The trusted_root.json to verify the bundle against (default: the
+    /// public-good Sigstore root embedded in skillpkg).
+    #[arg(long = "trusted-root", value_name = "FILE", requires = "bundle")]
+    trusted_root: Option<PathBuf>,
+    /// Verify against Sigstore's staging instance instead.
+    #[arg(long, requires = "bundle", conflicts_with = "trusted_root")]
+    staging: bool,
     /// Print the verdict as JSON on stdout.
     #[arg(long)]
     json: bool,
 }
 
+/// `sha256:<64 hex>` as a digest.
+fn parse_digest(text: &str) -> Option<[u8; 32]> {
+    let hex = text.strip_prefix("sha256:")?;
+    if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut digest = [0u8; 32];
+    for (i, byte) in digest.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(digest)
+}
+
+fn read_text(path: &Path, what: &str, hint: &str) -> anyhow::Result<String> {
+    fs_err::read_to_string(path).map_err(|e| {
+        Hinted::new(format!("could not read the {what} {}: {e}", path.display()))
+            .hint(hint)
+            .into()
+    })
+}
+
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let SignatureCommand::Verify(args) = args.command;
-    let bytes = fs_err::read(&args.path).map_err(|e| {
-        Hinted::new(format!("could not read {}: {e}", args.path.display()))
-            .hint("give the file that was signed")
-    })?;
-    let signature_path = args.signature.clone().unwrap_or_else(|| {
-        let mut name = args.path.clone().into_os_string();
-        name.push(".minisig");
-        name.into()
-    });
-    let signature = fs_err::read_to_string(&signature_path).map_err(|e| {
-        Hinted::new(format!(
-            "could not read the signature {}: {e}",
-            signature_path.display()
-        ))
-        .hint("give it with --signature FILE")
-    })?;
-    let keys = args
-        .minisign_keys
-        .iter()
-        .map(|key| crate::store::signing::read_public_key(key))
-        .collect::<Result<Vec<_>, _>>()?;
-    let verifier = Minisign {
-        keys,
-        signature,
-        comment: None,
+    let digest = match args.path.to_str().and_then(parse_digest) {
+        Some(digest) if args.bundle.is_some() && !args.path.exists() => Some(digest),
+        _ => None,
     };
-    let verified = verifier.verify(Subject::Bytes(&bytes)).map_err(|e| {
+    let bytes = match digest {
+        Some(_) => Vec::new(),
+        None => fs_err::read(&args.path).map_err(|e| {
+            Hinted::new(format!("could not read {}: {e}", args.path.display()))
+                .hint("give the file that was signed")
+        })?,
+    };
+    let subject = match digest {
+        Some(digest) => Subject::Sha256(digest),
+        None => Subject::Bytes(&bytes),
+    };
+    let (verifier, signature_path): (Box<dyn Verifier>, PathBuf) = match &args.bundle {
+        Some(bundle_path) => {
+            let bundle = read_text(
+                bundle_path,
+                "bundle",
+                "give the Sigstore bundle's JSON file",
+            )?;
+            let policy = match (
+                &args.key,
+                &args.identity,
+                &args.identity_regexp,
+                &args.issuer,
+            ) {
+                (Some(key), ..) => Policy::Key(read_text(
+                    key,
+                    "public key",
+                    "give the signer's public key as a PEM file",
+                )?),
+                (None, Some(identity), _, Some(issuer)) => Policy::Identity {
+                    identity: identity.clone(),
+                    issuer: issuer.clone(),
+                },
+                (None, None, Some(pattern), Some(issuer)) => Policy::IdentityPattern {
+                    pattern: pattern.clone(),
+                    issuer: issuer.clone(),
+                },
+                _ => unreachable!(
+                    "clap requires --identity/--identity-regexp with --issuer, or --key"
+                ),
+            };
+            let root = match &args.trusted_root {
+                Some(path) => Root::Json(read_text(
+                    path,
+                    "trusted root",
+                    "give a trusted_root.json, or leave --trusted-root out for Sigstore's public-good root",
+                )?),
+                None if args.staging => Root::Staging,
+                None => Root::Production,
+            };
+            let verifier = Sigstore {
+                bundle,
+                policy,
+                root,
+            };
+            (Box::new(verifier), bundle_path.clone())
+        }
+        None => {
+            let signature_path = args.signature.clone().unwrap_or_else(|| {
+                let mut name = args.path.clone().into_os_string();
+                name.push(".minisig");
+                name.into()
+            });
+            let signature = fs_err::read_to_string(&signature_path).map_err(|e| {
+                Hinted::new(format!(
+                    "could not read the signature {}: {e}",
+                    signature_path.display()
+                ))
+                .hint("give it with --signature FILE")
+            })?;
+            let keys = args
+                .minisign_keys
+                .iter()
+                .map(|key| crate::store::signing::read_public_key(key))
+                .collect::<Result<Vec<_>, _>>()?;
+            let verifier = Minisign {
+                keys,
+                signature,
+                comment: None,
+            };
+            (Box::new(verifier), signature_path)
+        }
+    };
+    let verified = verifier.verify(subject).map_err(|e| {
         e.context(format!(
             "{}: the {} signature {} does not verify",
             args.path.display(),

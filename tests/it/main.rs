@@ -31,6 +31,7 @@ mod sbom;
 mod search;
 mod server;
 mod signatures;
+mod sigstore;
 mod sources;
 mod threats;
 mod tls;

@@ -24,7 +24,12 @@ impl Verifier for Minisign {
     }
 
     fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Verified> {
-        let Subject::Bytes(bytes) = subject;
+        let Subject::Bytes(bytes) = subject else {
+            anyhow::bail!(
+                Hinted::new("a minisign signature is checked against the file, not its digest")
+                    .hint("give the signed file's path")
+            );
+        };
         let named = signing::signature_key_id(&self.signature).ok_or_else(|| {
             Hinted::new("the minisign signature cannot be read")
                 .hint("give the .minisig file the minisign CLI or `skillpkg publish` wrote")

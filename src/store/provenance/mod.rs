@@ -4,10 +4,12 @@
 //! `skills.lock` pins, with the digest of the signature itself.
 //!
 //! Families: [`minisign`] (skillpkg's own packages, and the `minisign`
-//! CLI's signatures). Sigstore bundles and OpenSSF Model Signing come
-//! behind the same trait.
+//! CLI's signatures) and [`sigstore`] (Sigstore bundles, keyless or
+//! keyed). OpenSSF Model Signing comes behind the same trait.
 
 pub(crate) mod minisign;
+mod ring_provider;
+pub(crate) mod sigstore;
 
 use serde::Serialize;
 
@@ -16,15 +18,30 @@ use serde::Serialize;
 pub(crate) enum Subject<'a> {
     /// A file's bytes.
     Bytes(&'a [u8]),
+    /// A file known only by its SHA-256 digest.
+    Sha256([u8; 32]),
 }
 
 /// Who made a signature, as the lock pins it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "family", rename_all = "lowercase")]
+#[serde(tag = "family", rename_all = "kebab-case")]
 pub(crate) enum Signer {
     /// A minisign public key (its base64 line).
     Minisign {
         /// The key.
+        key: String,
+    },
+    /// A keyless Sigstore signature: the certificate's identity and the
+    /// OIDC issuer that vouched for it.
+    Sigstore {
+        /// The SAN: an email, or a workflow URI.
+        identity: String,
+        /// The OIDC issuer.
+        issuer: String,
+    },
+    /// A keyed Sigstore signature.
+    SigstoreKey {
+        /// `sha256:<hex>` of the public key (its DER SubjectPublicKeyInfo).
         key: String,
     },
 }
@@ -33,6 +50,10 @@ impl std::fmt::Display for Signer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Signer::Minisign { key } => write!(f, "minisign key {key}"),
+            Signer::Sigstore { identity, issuer } => {
+                write!(f, "{identity} (issuer {issuer})")
+            }
+            Signer::SigstoreKey { key } => write!(f, "Sigstore key {key}"),
         }
     }
 }
