@@ -99,9 +99,18 @@ fn read_text(path: &Path, what: &str, hint: &str) -> anyhow::Result<String> {
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let SignatureCommand::Verify(args) = args.command;
     let digest = match args.path.to_str().and_then(parse_digest) {
-        Some(digest) if args.bundle.is_some() && !args.path.exists() => Some(digest),
+        Some(digest) if !args.path.exists() => Some(digest),
         _ => None,
     };
+    if digest.is_some() && args.bundle.is_none() {
+        anyhow::bail!(
+            Hinted::new(format!(
+                "{}: a minisign signature is checked against the file, not its digest",
+                args.path.display()
+            ))
+            .hint("give the signed file's path")
+        );
+    }
     let bytes = match digest {
         Some(_) => Vec::new(),
         None => fs_err::read(&args.path).map_err(|e| {

@@ -229,6 +229,24 @@ fn signature_verify_checks_what_the_minisign_cli_signed() {
         "{}",
         out.stderr
     );
+    // A digest in place of the file: minisign signs the file's bytes, so
+    // it is refused, saying to give the file.
+    let digest = format!("sha256:{}", "ab".repeat(32));
+    let out = ctx.fails(&[
+        "signature",
+        "verify",
+        &digest,
+        "--minisign-key",
+        &key,
+        "--signature",
+        &format!("{path}.minisig"),
+    ]);
+    assert!(
+        out.stderr
+            .contains("a minisign signature is checked against the file, not its digest"),
+        "{}",
+        out.stderr
+    );
     // A tampered file: refused, naming the file and the signature.
     flip(&file, 2);
     let out = ctx.fails(&["signature", "verify", path, "--minisign-key", &key]);
