@@ -77,15 +77,9 @@ struct VerifyArgs {
 
 /// `sha256:<64 hex>` as a digest.
 fn parse_digest(text: &str) -> Option<[u8; 32]> {
-    let hex = text.strip_prefix("sha256:")?;
-    if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let mut digest = [0u8; 32];
-    for (i, byte) in digest.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
-    }
-    Some(digest)
+    crate::store::hash::unhex(text.strip_prefix("sha256:")?)?
+        .try_into()
+        .ok()
 }
 
 fn read_text(path: &Path, what: &str, hint: &str) -> anyhow::Result<String> {

@@ -42,7 +42,7 @@ fn content_uuid(project: &str, lock: &Lockfile) -> String {
     let mut bytes: [u8; 16] = hasher.finalize()[..16].try_into().expect("16 bytes");
     bytes[6] = (bytes[6] & 0x0f) | 0x50;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = crate::store::hash::hex(&bytes);
     format!(
         "{}-{}-{}-{}-{}",
         &hex[..8],
@@ -75,13 +75,13 @@ fn group_and_name(skill: &LockedSkill) -> (Option<&str>, &str) {
     }
 }
 
-/// Whether the project asked for `skill` itself: no skill of the lock
-/// depends on it.
-fn asked_for(lock: &Lockfile, skill: &LockedSkill) -> bool {
-    !lock
-        .skills
+/// The names some skill of the lock depends on: the rest the project
+/// asked for itself. Found once per document, not once per skill.
+fn depended_on(lock: &Lockfile) -> std::collections::BTreeSet<&str> {
+    lock.skills
         .iter()
-        .any(|other| other.dependencies.contains(&skill.name))
+        .flat_map(|s| s.dependencies.iter().map(String::as_str))
+        .collect()
 }
 
 fn cyclonedx(project: &str, lock: &Lockfile) -> Value {
@@ -121,12 +121,13 @@ fn cyclonedx(project: &str, lock: &Lockfile) -> Value {
             component
         })
         .collect();
+    let depended = depended_on(lock);
     let mut dependencies = vec![json!({
         "ref": "project",
         "dependsOn": lock
             .skills
             .iter()
-            .filter(|s| asked_for(lock, s))
+            .filter(|s| !depended.contains(s.name.as_str()))
             .map(|s| reference(&s.name))
             .collect::<Vec<_>>(),
     })];
@@ -228,10 +229,11 @@ fn spdx(project: &str, lock: &Lockfile, created: u64) -> Value {
             package
         })
         .collect();
+    let depended = depended_on(lock);
     let mut relationships: Vec<Value> = lock
         .skills
         .iter()
-        .filter(|s| asked_for(lock, s))
+        .filter(|s| !depended.contains(s.name.as_str()))
         .map(|skill| {
             json!({
                 "spdxElementId": "SPDXRef-DOCUMENT",

@@ -66,5 +66,7 @@ impl Verifier for Minisign {
 
 /// A key id as minisign prints it: 16 hex digits, most significant first.
 fn hex(id: &[u8; 8]) -> String {
-    id.iter().rev().map(|b| format!("{b:02X}")).collect()
+    let mut reversed = *id;
+    reversed.reverse();
+    crate::store::hash::hex(&reversed).to_uppercase()
 }
