@@ -291,6 +291,11 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../shared/corpus/anthropics-skills");
         if !root.is_dir() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "the skills corpus must be at {} under CI",
+                root.display()
+            );
             eprintln!(
                 "SKIPPED: the skills corpus is not at {}; the corpus ranking table did not run",
                 root.display()

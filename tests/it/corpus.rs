@@ -8,6 +8,11 @@ use crate::common::{TestContext, reference_verdicts, skillpkg_verdicts};
 fn corpus_skills() -> Option<Vec<PathBuf>> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/anthropics-skills");
     let Ok(entries) = std::fs::read_dir(&root) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the skills corpus must be at {} under CI",
+            root.display()
+        );
         eprintln!(
             "SKIPPED: the skills corpus is not at {}; corpus tests did not run",
             root.display()
@@ -108,6 +113,10 @@ fn prompt_matches_the_reference_to_prompt() {
         .args(&dirs)
         .output();
     let Ok(reference) = reference else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "`agentskills` (skills-ref) must be installed under CI"
+        );
         eprintln!("SKIPPED: `agentskills` (pip install skills-ref==0.1.1) is not installed");
         return;
     };

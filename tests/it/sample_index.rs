@@ -95,6 +95,11 @@ fn pdf_script_extracts_text_from_a_real_pdf() {
     }
     let pdf = repo().join("../shared/corpus/anthropics-skills/theme-factory/theme-showcase.pdf");
     if !pdf.is_file() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the corpus PDF must be at {} under CI",
+            pdf.display()
+        );
         eprintln!("SKIPPED: the corpus PDF is not at {}", pdf.display());
         return;
     }
