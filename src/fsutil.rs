@@ -3,6 +3,24 @@
 use std::io::Write;
 use std::path::Path;
 
+/// `path` with `.` and `..` resolved by name alone, without asking the
+/// file system (so a link is not followed): what the path says, to
+/// compare with where it really leads.
+pub(crate) fn lexically_normal(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// Writes `bytes` to a temporary file beside `path`, syncs it, then renames
 /// it over `path`: readers never see a half-written file, and a killed
 /// process leaves the old file intact. The file keeps the mode it had, and

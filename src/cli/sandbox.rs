@@ -150,23 +150,12 @@ fn readable(
 /// repository could plant `.vscode -> .git`, so that allowing what looks
 /// like an editor's settings would lift the protection of `.git`.
 fn allowed_write(base: &Path, path: &Path) -> anyhow::Result<PathBuf> {
-    use std::path::Component;
     let joined = base.join(path);
     let target = resolved(&joined);
     let Ok(relative) = joined.strip_prefix(base) else {
         return Ok(target);
     };
-    let mut lexical = resolved(base);
-    for component in relative.components() {
-        match component {
-            Component::Normal(name) => lexical.push(name),
-            Component::ParentDir => {
-                lexical.pop();
-            }
-            _ => {}
-        }
-    }
-    if lexical != target {
+    if crate::fsutil::lexically_normal(&resolved(base).join(relative)) != target {
         anyhow::bail!(
             Hinted::new(format!(
                 "--allow-write {}: it leads through a link, to {}",

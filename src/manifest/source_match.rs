@@ -168,17 +168,7 @@ fn folder(path: &Path, cwd: &Path) -> PathBuf {
     if let Ok(canonical) = joined.canonicalize() {
         return canonical;
     }
-    let mut out = PathBuf::new();
-    for component in joined.components() {
-        match component {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
+    crate::fsutil::lexically_normal(&joined)
 }
 
 #[cfg(test)]
