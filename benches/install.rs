@@ -77,6 +77,7 @@ fn build_index(temp: &Path) -> PathBuf {
             deps: Vec::new(),
             desc: format!("Benchmark package {i}. Use when measuring installs."),
             sig: String::new(),
+            sigstore: None,
             yanked: false,
             size: 60_000,
             invalid: Vec::new(),

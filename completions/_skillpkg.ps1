@@ -178,8 +178,16 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;trust' {
-            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Its minisign public key: a `.pub` file or its base64 line. It is added to the org''s pinned keys; packages signed by any of them install')
-            [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Make KEY the org''s only pinned key, removing the others (the org changed its key); locked packages they signed are re-checked against it on the next install')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'A minisign public key of the org (a `.pub` file or its base64 line), added to the keys skills.lock pins for it')
+            [CompletionResult]::new('--oms-root', '--oms-root', [CompletionResultType]::ParameterName, 'A PEM file of OMS root certificates: skills from SOURCE must carry a `skill.oms.sig` whose certificate chains to one of them')
+            [CompletionResult]::new('--sigstore-identity', '--sigstore-identity', [CompletionResultType]::ParameterName, 'The Sigstore identity (certificate email or workflow URI, exactly) that must sign SOURCE''s packages')
+            [CompletionResult]::new('--sigstore-identity-regexp', '--sigstore-identity-regexp', [CompletionResultType]::ParameterName, 'A regex the whole Sigstore identity must match, instead of --sigstore-identity')
+            [CompletionResult]::new('--sigstore-issuer', '--sigstore-issuer', [CompletionResultType]::ParameterName, 'The OIDC issuer that must vouch for the Sigstore identity')
+            [CompletionResult]::new('--trusted-root', '--trusted-root', [CompletionResultType]::ParameterName, 'The trusted_root.json Sigstore signatures are checked against (default: Sigstore''s public-good root)')
+            [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Make this the only signer SOURCE accepts, and drop what skills.lock pinned for its skills, so that the next install records the new signer (the source changed who signs)')
+            [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'With SOURCE: remove its signer policy')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the signer policies: yours, and the keys skills.lock pins')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'With --list: print JSON on stdout')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Trust this project''s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project')
             [CompletionResult]::new('--revoke', '--revoke', [CompletionResultType]::ParameterName, 'With --project: stop trusting it')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
@@ -490,6 +498,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index: a folder, a git repository path, or a git URL (git+https://…, file://…)')
             [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'The organisation to publish under (org/name)')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The minisign secret key file that signs the archive (default: the config directory''s skillpkg.key, which `skillpkg keygen` writes)')
+            [CompletionResult]::new('--sigstore-bundle', '--sigstore-bundle', [CompletionResultType]::ParameterName, 'A Sigstore bundle over the archive, made in CI over the `.skill` that `pack` wrote (cosign sign-blob writes one): recorded in the index entry beside the minisign signature, or instead of it when no --key is given and there is no default key')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The version (default: the skill''s metadata.version)')
             [CompletionResult]::new('--dependencies', '--dependencies', [CompletionResultType]::ParameterName, 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)')
             [CompletionResult]::new('--allow-invalid', '--allow-invalid', [CompletionResultType]::ParameterName, 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks')

@@ -1513,7 +1513,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__publish)
-            opts="-q -v -h --index --org --key --version --dependencies --allow-invalid --json --quiet --verbose --help"
+            opts="-q -v -h --index --org --key --sigstore-bundle --version --dependencies --allow-invalid --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1528,6 +1528,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sigstore-bundle)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1783,13 +1787,33 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__trust)
-            opts="-g -q -v -h --key --replace --project --revoke --global --quiet --verbose --help"
+            opts="-g -q -v -h --key --oms-root --sigstore-identity --sigstore-identity-regexp --sigstore-issuer --trusted-root --replace --remove --list --json --project --revoke --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --oms-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sigstore-identity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sigstore-identity-regexp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sigstore-issuer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trusted-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -130,8 +130,16 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s g -l glob
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l key -d 'Its minisign public key: a `.pub` file or its base64 line. It is added to the org\'s pinned keys; packages signed by any of them install' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l replace -d 'Make KEY the org\'s only pinned key, removing the others (the org changed its key); locked packages they signed are re-checked against it on the next install'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l key -d 'A minisign public key of the org (a `.pub` file or its base64 line), added to the keys skills.lock pins for it' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l oms-root -d 'A PEM file of OMS root certificates: skills from SOURCE must carry a `skill.oms.sig` whose certificate chains to one of them' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l sigstore-identity -d 'The Sigstore identity (certificate email or workflow URI, exactly) that must sign SOURCE\'s packages' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l sigstore-identity-regexp -d 'A regex the whole Sigstore identity must match, instead of --sigstore-identity' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l sigstore-issuer -d 'The OIDC issuer that must vouch for the Sigstore identity' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l trusted-root -d 'The trusted_root.json Sigstore signatures are checked against (default: Sigstore\'s public-good root)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l replace -d 'Make this the only signer SOURCE accepts, and drop what skills.lock pinned for its skills, so that the next install records the new signer (the source changed who signs)'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l remove -d 'With SOURCE: remove its signer policy'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l list -d 'List the signer policies: yours, and the keys skills.lock pins'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l json -d 'With --list: print JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l project -d 'Trust this project\'s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l revoke -d 'With --project: stop trusting it'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s g -l global -d 'The user\'s global skills instead of the project\'s'
@@ -261,6 +269,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand keygen" -s h -l help -
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l index -d 'The index: a folder, a git repository path, or a git URL (git+https://…, file://…)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l org -d 'The organisation to publish under (org/name)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l key -d 'The minisign secret key file that signs the archive (default: the config directory\'s skillpkg.key, which `skillpkg keygen` writes)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l sigstore-bundle -d 'A Sigstore bundle over the archive, made in CI over the `.skill` that `pack` wrote (cosign sign-blob writes one): recorded in the index entry beside the minisign signature, or instead of it when no --key is given and there is no default key' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l version -d 'The version (default: the skill\'s metadata.version)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l dependencies -d 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l allow-invalid -d 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks'

@@ -1,24 +1,80 @@
-//! `skillpkg trust <org> --key KEY [--replace]` and `skillpkg trust --project [--revoke]`
+//! `skillpkg trust SOURCE (--key KEY | --oms-root CERT | --sigstore-identity
+//! ID --sigstore-issuer URL) [--replace]`, `trust SOURCE --remove`,
+//! `trust --list` and `trust --project [--revoke]`
 
 use super::{Context, ExitStatus};
+use crate::ops::keys::policy;
 
-/// Trust a signing key for an org (added to the keys skills.lock pins for
-/// it, or with --replace instead of them), or this project's own settings
-/// on this machine.
+/// Say who may sign a source's skills: a minisign key for an org (pinned
+/// in skills.lock), OMS root certificates or Sigstore identities for an org
+/// or any source `add` takes (kept in your config, checked on every
+/// install); list those policies; or trust this project's own settings on
+/// this machine.
 #[derive(Debug, clap::Args)]
+#[command(group(
+    clap::ArgGroup::new("signer")
+        .args(["key", "oms_root", "sigstore_identity", "sigstore_identity_regexp", "revoke_source"])
+))]
 pub(super) struct Args {
-    /// The organisation.
-    #[arg(required_unless_present = "project", conflicts_with = "project")]
-    org: Option<String>,
-    /// Its minisign public key: a `.pub` file or its base64 line. It is
-    /// added to the org's pinned keys; packages signed by any of them install.
-    #[arg(long, required_unless_present = "project", conflicts_with = "project")]
+    /// An org (`nvidia`), or a source as `add` takes it: a repository URL,
+    /// `github:owner/repo`, `git+…`, `oci://…` or a folder.
+    #[arg(
+        value_name = "SOURCE",
+        required_unless_present_any = ["project", "list"],
+        conflicts_with_all = ["project", "list"],
+        requires = "signer"
+    )]
+    source: Option<String>,
+    /// A minisign public key of the org (a `.pub` file or its base64 line),
+    /// added to the keys skills.lock pins for it.
+    #[arg(long)]
     key: Option<String>,
-    /// Make KEY the org's only pinned key, removing the others (the org
-    /// changed its key); locked packages they signed are re-checked
-    /// against it on the next install.
-    #[arg(long, requires = "key")]
+    /// A PEM file of OMS root certificates: skills from SOURCE must carry a
+    /// `skill.oms.sig` whose certificate chains to one of them.
+    #[arg(long = "oms-root", value_name = "CERT")]
+    oms_root: Option<std::path::PathBuf>,
+    /// The Sigstore identity (certificate email or workflow URI, exactly)
+    /// that must sign SOURCE's packages.
+    #[arg(
+        long = "sigstore-identity",
+        value_name = "ID",
+        requires = "sigstore_issuer"
+    )]
+    sigstore_identity: Option<String>,
+    /// A regex the whole Sigstore identity must match, instead of
+    /// --sigstore-identity.
+    #[arg(
+        long = "sigstore-identity-regexp",
+        value_name = "REGEX",
+        requires = "sigstore_issuer",
+        conflicts_with = "sigstore_identity"
+    )]
+    sigstore_identity_regexp: Option<String>,
+    /// The OIDC issuer that must vouch for the Sigstore identity.
+    #[arg(long = "sigstore-issuer", value_name = "URL")]
+    sigstore_issuer: Option<String>,
+    /// The trusted_root.json Sigstore signatures are checked against
+    /// (default: Sigstore's public-good root).
+    #[arg(
+        long = "trusted-root",
+        value_name = "FILE",
+        requires = "sigstore_issuer"
+    )]
+    trusted_root: Option<std::path::PathBuf>,
+    /// Make this the only signer SOURCE accepts, and drop what skills.lock
+    /// pinned for its skills, so that the next install records the new
+    /// signer (the source changed who signs).
+    #[arg(long, requires = "source")]
     replace: bool,
+    /// With SOURCE: remove its signer policy.
+    #[arg(long = "remove", id = "revoke_source")]
+    revoke_source: bool,
+    /// List the signer policies: yours, and the keys skills.lock pins.
+    #[arg(long, conflicts_with = "project")]
+    list: bool,
+    /// With --list: print JSON on stdout.
+    #[arg(long, requires = "list")]
+    json: bool,
     /// Trust this project's own settings that run code on this machine: its
     /// `[agent]` table, the grants its skills.lock records, and the sources
     /// its skills.toml names outside the project.
@@ -33,6 +89,9 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    if args.list {
+        return list(&args, context);
+    }
     let project = context.project(args.global)?;
     if args.project {
         let dirs = context.dirs()?.clone();
@@ -56,8 +115,72 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         }
         return Ok(ExitStatus::Success);
     }
-    let (org, key) = (args.org.unwrap_or_default(), args.key.unwrap_or_default());
-    let trusted = crate::ops::keys::trust(&project, &org, &key, args.replace)?;
+    let source = args.source.clone().unwrap_or_default();
+    if let Some(key) = &args.key {
+        return trust_key(context, &project, &source, key, args.replace);
+    }
+    let dirs = context.dirs()?.clone();
+    if args.revoke_source {
+        let was = policy::revoke(&dirs, &source, &context.cwd)?;
+        match was {
+            true => context
+                .printer
+                .status("Removed", format_args!("the signer policy of {source}")),
+            false => context
+                .printer
+                .status("Unchanged", format_args!("{source} had no signer policy")),
+        }
+        return Ok(ExitStatus::Success);
+    }
+    let accept = match (&args.oms_root, &args.sigstore_issuer) {
+        (Some(path), _) => policy::Accept::OmsRoots(read_text(path, "OMS root certificate")?),
+        (None, Some(issuer)) => policy::Accept::Sigstore {
+            identity: policy::SigstoreIdentity {
+                identity: args
+                    .sigstore_identity
+                    .clone()
+                    .or(args.sigstore_identity_regexp.clone())
+                    .unwrap_or_default(),
+                regexp: args.sigstore_identity_regexp.is_some(),
+                issuer: issuer.clone(),
+            },
+            root: match &args.trusted_root {
+                Some(path) => Some(read_text(path, "trusted root")?),
+                None => None,
+            },
+        },
+        (None, None) => unreachable!("clap requires a signer with SOURCE"),
+    };
+    let accepted = policy::accept(&dirs, &source, &context.cwd, accept, args.replace)?;
+    if args.replace {
+        let dropped = crate::ops::keys::forget_pins(&project, &accepted)?;
+        for name in dropped {
+            context.printer.status(
+                "Unpinned",
+                format_args!("the signer of {name}: the next install records the new one"),
+            );
+        }
+    }
+    context.printer.status(
+        "Trusted",
+        format_args!(
+            "{} for {}",
+            describe_signers(&accepted).join(" or "),
+            accepted.source
+        ),
+    );
+    Ok(ExitStatus::Success)
+}
+
+/// `trust ORG --key KEY`: a minisign key pinned in the project's lock.
+fn trust_key(
+    context: &Context,
+    project: &crate::project::Project,
+    org: &str,
+    key: &str,
+    replace: bool,
+) -> anyhow::Result<ExitStatus> {
+    let trusted = crate::ops::keys::trust(project, org, key, replace)?;
     for old in &trusted.removed {
         context
             .printer
@@ -75,6 +198,92 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         "Trusted",
         format_args!("key {} of org '{org}'{already} ({count})", trusted.key),
     );
+    Ok(ExitStatus::Success)
+}
+
+fn read_text(path: &std::path::Path, what: &str) -> anyhow::Result<String> {
+    fs_err::read_to_string(path).map_err(|e| {
+        crate::hint::Hinted::new(format!("could not read the {what} {}: {e}", path.display()))
+            .hint("give the file's path")
+            .into()
+    })
+}
+
+/// Each signer a policy accepts, as one phrase.
+fn describe_signers(policy: &policy::Policy) -> Vec<String> {
+    let mut signers: Vec<String> = policy
+        .oms_roots
+        .iter()
+        .flat_map(|pem| policy::root_certificates(pem).unwrap_or_default())
+        .map(|root| {
+            format!(
+                "OMS certificates of root {} ({})",
+                root.subject, root.fingerprint
+            )
+        })
+        .collect();
+    let root = match &policy.sigstore_root {
+        Some(json) => format!(
+            ", trusted root sha256:{}",
+            crate::store::hash::sha256_hex(json.as_bytes())
+        ),
+        None => String::new(),
+    };
+    signers.extend(
+        policy
+            .sigstore
+            .iter()
+            .map(|identity| format!("Sigstore {identity}{root}")),
+    );
+    signers
+}
+
+/// `trust --list`: the user's policies, then the keys the lock pins.
+fn list(args: &Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let dirs = context.dirs()?.clone();
+    let policies = policy::Policies::load(&dirs)?;
+    let keys = match context.project(args.global) {
+        Ok(project) => crate::manifest::lock::Lockfile::load(&project.lock_path)?.keys,
+        Err(_) => Default::default(),
+    };
+    if args.json {
+        let policies: Vec<_> = policies
+            .policies
+            .iter()
+            .map(|policy| {
+                serde_json::json!({
+                    "source": policy.source,
+                    "signers": describe_signers(policy),
+                })
+            })
+            .collect();
+        context
+            .printer
+            .json(&serde_json::json!({ "policies": policies, "keys": keys }))?;
+        return Ok(ExitStatus::Success);
+    }
+    if policies.policies.is_empty() && keys.is_empty() {
+        context.printer.status(
+            "Empty",
+            "no signer policies and no pinned keys (see `skillpkg trust --help`)",
+        );
+    }
+    for policy in &policies.policies {
+        context
+            .printer
+            .data(format!("{} (your policy):", policy.source));
+        for signer in describe_signers(policy) {
+            context.printer.data(format!("  {signer}"));
+        }
+    }
+    for (org, keys) in &keys {
+        context
+            .printer
+            .data(format!("{org} (keys skills.lock pins):"));
+        for key in keys {
+            context.printer.data(format!("  minisign key {key}"));
+        }
+    }
     Ok(ExitStatus::Success)
 }
 

@@ -102,6 +102,7 @@ mod tests {
             deps: Vec::new(),
             desc: format!("version {vers}"),
             sig: String::new(),
+            sigstore: None,
             yanked,
             size: 0,
             invalid: Vec::new(),

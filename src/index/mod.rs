@@ -124,6 +124,10 @@ pub struct IndexEntry {
     /// The full text of the `.minisig` file.
     #[serde(default)]
     pub sig: String,
+    /// A Sigstore bundle over the archive, beside or instead of `sig`:
+    /// checked under the signer policy of the package's org or index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigstore: Option<serde_json::Value>,
     /// Whether the version is yanked.
     #[serde(default)]
     pub yanked: bool,

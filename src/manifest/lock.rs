@@ -29,9 +29,14 @@ pub struct LockedSkill {
     pub checksum: Option<String>,
     /// `h1:<base64>` of the installed tree.
     pub tree: String,
-    /// The minisign public key that signed the archive.
+    /// What verified it: a minisign public key, or a Sigstore or OMS
+    /// signer (DESIGN §5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signer: Option<String>,
+    pub signer: Option<LockedSigner>,
+    /// `sha256:<hex>` of the Sigstore bundle or OMS signature that
+    /// verified it (not recorded for minisign).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
     /// `org/name` of each dependency.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<String>,
@@ -39,6 +44,91 @@ pub struct LockedSkill {
     /// pre-approve tools once the project is trusted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub grants: Vec<String>,
+}
+
+/// What verified a locked skill, as `skills.lock` spells it: a minisign
+/// key as a string, any other family as a one-key table
+/// (`{ sigstore = { identity = "…", issuer = "…" } }`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum LockedSigner {
+    /// A minisign public key (its base64 line).
+    Minisign(String),
+    /// A Sigstore or OMS signer.
+    Other(SignerTable),
+}
+
+/// A signer of a family other than minisign.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum SignerTable {
+    /// A keyless Sigstore signature.
+    Sigstore {
+        /// The certificate's identity (an email or a workflow URI).
+        identity: String,
+        /// The OIDC issuer that vouched for it.
+        issuer: String,
+        /// `sha256:<hex>` of the trusted root it was verified against,
+        /// kept in the lock's `[roots]`; absent: Sigstore's public-good
+        /// root.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        root: Option<String>,
+    },
+    /// A keyed Sigstore signature: `sha256:<hex>` of the key's DER.
+    SigstoreKey {
+        /// The key's fingerprint.
+        key: String,
+    },
+    /// An OpenSSF Model Signing certificate.
+    Oms {
+        /// The signing certificate's subject.
+        subject: String,
+        /// `sha256:<hex>` of the root certificate it chains to, kept in
+        /// the lock's `[roots]`.
+        chain: String,
+    },
+    /// An OpenSSF Model Signing key: `sha256:<hex>` of the key's DER.
+    OmsKey {
+        /// The key's fingerprint.
+        key: String,
+    },
+}
+
+impl LockedSigner {
+    /// The minisign key, when a minisign signature verified it.
+    pub fn minisign_key(&self) -> Option<&str> {
+        match self {
+            LockedSigner::Minisign(key) => Some(key),
+            LockedSigner::Other(_) => None,
+        }
+    }
+
+    /// The `[roots]` entry its re-verification needs, if any.
+    pub fn root(&self) -> Option<&str> {
+        match self {
+            LockedSigner::Other(SignerTable::Oms { chain, .. }) => Some(chain),
+            LockedSigner::Other(SignerTable::Sigstore { root, .. }) => root.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for LockedSigner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LockedSigner::Minisign(key) => write!(f, "minisign key {key}"),
+            LockedSigner::Other(SignerTable::Sigstore {
+                identity, issuer, ..
+            }) => write!(f, "{identity} (issuer {issuer})"),
+            LockedSigner::Other(SignerTable::SigstoreKey { key }) => {
+                write!(f, "Sigstore key {key}")
+            }
+            LockedSigner::Other(SignerTable::Oms { subject, chain }) => {
+                write!(f, "{subject} (OMS root {chain})")
+            }
+            LockedSigner::Other(SignerTable::OmsKey { key }) => write!(f, "OMS key {key}"),
+        }
+    }
 }
 
 impl LockedSkill {
@@ -102,6 +192,11 @@ pub struct Lockfile {
     /// Each org's pinned signing keys (trust on first use).
     #[serde(default)]
     pub keys: BTreeMap<String, Vec<String>>,
+    /// What re-verifying its signers needs, by `sha256:<hex>`: OMS root
+    /// certificates (PEM) and Sigstore trusted roots other than the
+    /// public-good one (JSON), so that a teammate re-verifies offline.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub roots: BTreeMap<String, String>,
 }
 
 impl Default for Lockfile {
@@ -110,6 +205,7 @@ impl Default for Lockfile {
             version: LOCK_VERSION,
             skills: Vec::new(),
             keys: BTreeMap::new(),
+            roots: BTreeMap::new(),
         }
     }
 }
@@ -187,8 +283,17 @@ impl Lockfile {
             keys.sort();
             keys.dedup();
         }
+        // Only the roots some signer needs.
+        let needed: std::collections::BTreeSet<&str> = self
+            .skills
+            .iter()
+            .filter_map(|skill| skill.signer.as_ref()?.root())
+            .collect();
+        sorted
+            .roots
+            .retain(|root, _| needed.contains(root.as_str()));
         let body = toml::to_string(&sorted).expect("lockfile serialises");
-        format!("{HEADER}{body}")
+        format!("{HEADER}{}", inline_signers(&body))
     }
 
     /// Writes the lockfile atomically (temp file + rename).
@@ -208,6 +313,38 @@ impl Lockfile {
     }
 }
 
+/// `body` with each skill's `signer` table written inline on its entry's
+/// `signer =` line, as DESIGN §5 spells it, rather than as sub-tables
+/// after the entry: one line per signer reads and diffs as one fact.
+fn inline_signers(body: &str) -> String {
+    if !body.contains("[skill.signer") {
+        return body.to_string();
+    }
+    let mut document: toml_edit::DocumentMut =
+        body.parse().expect("the lockfile just written parses");
+    if let Some(skills) = document
+        .get_mut("skill")
+        .and_then(toml_edit::Item::as_array_of_tables_mut)
+    {
+        for skill in skills.iter_mut() {
+            let Some(signer) = skill.get_mut("signer") else {
+                continue;
+            };
+            if let Some(table) = signer.as_table_mut() {
+                let mut inline = std::mem::take(table).into_inline_table();
+                for (_, value) in inline.iter_mut() {
+                    if let Some(nested) = value.as_inline_table_mut() {
+                        nested.fmt();
+                    }
+                }
+                inline.fmt();
+                *signer = toml_edit::value(inline);
+            }
+        }
+    }
+    document.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,7 +356,8 @@ mod tests {
             source: SourceId::registry("https://skills.example.com/index/"),
             checksum: Some("sha256:9f2c".into()),
             tree: "h1:Qm9v".into(),
-            signer: Some("RWQf".into()),
+            signer: Some(LockedSigner::Minisign("RWQf".into())),
+            signature: None,
             dependencies: vec!["acme/z".into(), "acme/base".into()],
             grants: vec!["Read".into(), "Bash(pdftotext:*)".into()],
         }
@@ -252,6 +390,49 @@ mod tests {
         );
         let parsed = Lockfile::parse(&text, Path::new("skills.lock")).unwrap();
         assert_eq!(parsed.to_text(), text);
+    }
+
+    #[test]
+    fn signers_of_every_family_round_trip_with_the_roots_they_need() {
+        let mut lock = Lockfile::default();
+        let mut oms = skill("nv-skill");
+        oms.signer = Some(LockedSigner::Other(SignerTable::Oms {
+            subject: "CN=Signing 001".into(),
+            chain: "sha256:aa".into(),
+        }));
+        oms.signature = Some("sha256:bb".into());
+        let mut sigstore = skill("acme/sigstore");
+        sigstore.signer = Some(LockedSigner::Other(SignerTable::Sigstore {
+            identity:
+                "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main"
+                    .into(),
+            issuer: "https://token.actions.githubusercontent.com".into(),
+            root: None,
+        }));
+        lock.skills.extend([oms, sigstore, skill("acme/minisign")]);
+        lock.roots.insert("sha256:aa".into(), "PEM".into());
+        lock.roots.insert("sha256:unused".into(), "PEM".into());
+        let text = lock.to_text();
+        assert!(
+            text.contains(
+                "signer = { oms = { subject = \"CN=Signing 001\", chain = \"sha256:aa\" } }"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("signer = \"RWQf\""), "{text}");
+        assert!(!text.contains("sha256:unused"), "unneeded roots go: {text}");
+        let parsed = Lockfile::parse(&text, Path::new("skills.lock")).unwrap();
+        assert_eq!(parsed.to_text(), text);
+        assert_eq!(
+            parsed
+                .get("nv-skill")
+                .unwrap()
+                .signer
+                .as_ref()
+                .unwrap()
+                .root(),
+            Some("sha256:aa")
+        );
     }
 
     #[test]

@@ -6,12 +6,6 @@ pub(crate) mod misplaced;
 pub mod shorthand;
 pub(crate) mod source_arg;
 pub mod source_id;
-// Tested ahead of its caller: the per-source signer policies of
-// `trust SOURCE` (DESIGN §7). `expect` fails the build once it is used.
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "the per-source signer policies build on it")
-)]
 pub(crate) mod source_match;
 pub(crate) mod unknown;
 

@@ -25,7 +25,8 @@ const CASE_INSENSITIVE_HOSTS: [&str; 4] =
     ["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"];
 
 /// A source in the one spelling policies and installs are compared in.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub(crate) enum CanonicalSource {
     /// An org of an index (`nvidia`): its packages, from any index.
     Org(String),
@@ -41,6 +42,26 @@ pub(crate) enum CanonicalSource {
 }
 
 impl CanonicalSource {
+    /// A folder on this machine (relative to `cwd`), canonical.
+    pub(crate) fn folder(path: &Path, cwd: &Path) -> CanonicalSource {
+        CanonicalSource::Folder(folder(path, cwd))
+    }
+
+    /// The folder `subdir` (a `/`-separated path) inside this source.
+    pub(crate) fn within(mut self, subdir: &str) -> CanonicalSource {
+        match &mut self {
+            CanonicalSource::Location { host, segments } => {
+                let fold_case = CASE_INSENSITIVE_HOSTS.contains(&host.as_str());
+                push_segments(segments, subdir, fold_case);
+            }
+            CanonicalSource::Folder(path) => {
+                *path = crate::fsutil::lexically_normal(&path.join(subdir));
+            }
+            CanonicalSource::Org(_) => {}
+        }
+        self
+    }
+
     /// Whether a policy on `self` covers `source`.
     pub(crate) fn covers(&self, source: &CanonicalSource) -> bool {
         match (self, source) {

@@ -127,8 +127,13 @@ pub struct PublishRequest<'a> {
     pub index: &'a str,
     /// The organisation to publish under.
     pub org: &'a str,
-    /// The minisign secret key file.
-    pub key: &'a Path,
+    /// The minisign secret key file; `None` publishes with a Sigstore
+    /// bundle alone.
+    pub key: Option<&'a Path>,
+    /// A Sigstore bundle (JSON) over the archive, made in CI over the
+    /// `.skill` that `pack` wrote: recorded in the entry beside or
+    /// instead of the minisign signature.
+    pub sigstore_bundle: Option<&'a str>,
     /// Overrides `metadata.version`.
     pub version: Option<&'a str>,
     /// Overrides `metadata.dependencies` (comma-separated `org/name@req`).
@@ -151,20 +156,31 @@ pub struct Published {
     pub size: u64,
 }
 
-/// Packs, signs and adds a skill to an index.
+/// Packs, signs and adds a skill to an index. `skill_dir` may also be a
+/// `.skill` that `pack` wrote (the archive a Sigstore bundle was made
+/// over), published byte for byte once it is checked to be exactly what
+/// `pack` makes of its files.
 pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Published> {
     let validity = match request.allow_invalid {
         true => Validity::Lenient,
         false => Validity::Reference,
     };
+    let unpacked = match request.skill_dir.is_file() {
+        true => Some(unpack_for_publishing(request.skill_dir)?),
+        false => None,
+    };
+    let skill_dir = unpacked
+        .as_ref()
+        .map(|(_, _, dir)| dir.clone())
+        .unwrap_or(request.skill_dir.to_path_buf());
     let PackedSkill {
         skill,
         bytes: archive,
         broken_rules,
         ..
-    } = crate::ops::pack::pack_skill(request.skill_dir, validity).map_err(|e| {
+    } = crate::ops::pack::pack_skill(&skill_dir, validity).map_err(|e| {
         // A package name follows the naming rules whatever else is allowed.
-        let name_is_valid = crate::skill::load_skill(request.skill_dir)
+        let name_is_valid = crate::skill::load_skill(&skill_dir)
             .is_ok_and(|s| crate::skill::name::is_valid_name(&s.meta.name));
         match validity == Validity::Reference && name_is_valid {
             true => e.context(
@@ -201,12 +217,32 @@ pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Pub
                 .with_context(|| format!("invalid dependencies for {package}"))?,
             None => Vec::new(),
         };
-    let key = SigningKey::load(request.key)?;
+    if let Some((given, _, _)) = &unpacked
+        && *given != archive
+    {
+        bail!(
+            Hinted::new(format!(
+                "{} is not the archive `skillpkg pack` makes of its own files",
+                request.skill_dir.display()
+            ))
+            .hint(
+                "publish the .skill that `skillpkg pack` wrote, unchanged, or the skill's folder"
+            )
+        );
+    }
     let cksum = hash::sha256_hex(&archive);
-    let sig = key.sign(
-        &archive,
-        &trusted_comment(&package.to_string(), &version, &cksum),
-    )?;
+    let sigstore = match request.sigstore_bundle {
+        Some(text) => Some(sigstore_bundle_over(text, &cksum, request.skill_dir)?),
+        None => None,
+    };
+    let key = request.key.map(SigningKey::load).transpose()?;
+    let sig = match &key {
+        Some(key) => key.sign(
+            &archive,
+            &trusted_comment(&package.to_string(), &version, &cksum),
+        )?,
+        None => String::new(),
+    };
     let entry = IndexEntry {
         name: package.to_string(),
         vers: version.clone(),
@@ -214,17 +250,29 @@ pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Pub
         deps,
         desc: skill.meta.description.clone(),
         sig,
+        sigstore,
         yanked: false,
         size: archive.len() as u64,
         invalid: broken_rules,
     };
-    let public_key = key.public_key();
+    let public_key = key.as_ref().map(SigningKey::public_key);
     change_index(request.index, cache, |index| {
         let config = index.config()?;
-        let allowed = config
-            .keys
-            .get(&package.org)
-            .is_some_and(|keys| keys.contains(&public_key));
+        let org_keys = config.keys.get(&package.org);
+        let Some(public_key) = &public_key else {
+            if org_keys.is_some_and(|keys| !keys.is_empty()) {
+                bail!(
+                    Hinted::new(format!(
+                        "org '{}' signs its packages with minisign keys in {}/config.json, so {package} needs a minisign signature too",
+                        package.org, request.index
+                    ))
+                    .hint("pass --key (a Sigstore bundle may go beside it)")
+                );
+            }
+            index.add_version(&package, &entry, &archive)?;
+            return Ok(format!("Publish {package}@{version}"));
+        };
+        let allowed = org_keys.is_some_and(|keys| keys.contains(public_key));
         if !allowed {
             bail!(
                 Hinted::new(format!(
@@ -249,6 +297,82 @@ pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Pub
         size: archive.len() as u64,
         cksum,
     })
+}
+
+/// The bytes of a `.skill` file, and its files unpacked (with every check
+/// an install makes) into a folder named after the skill, in a scratch
+/// folder that lives as long as the returned guard.
+fn unpack_for_publishing(
+    path: &Path,
+) -> anyhow::Result<(Vec<u8>, tempfile::TempDir, std::path::PathBuf)> {
+    let refused = |e: &dyn std::fmt::Display| {
+        anyhow::anyhow!(
+            Hinted::new(format!("{} cannot be published: {e}", path.display()))
+                .hint("publish a skill's folder, or the .skill that `skillpkg pack` wrote")
+        )
+    };
+    let bytes = fs_err::read(path)?;
+    let scratch = crate::fsutil::private_tempdir("skillpkg-publish-", None)?;
+    let staged = crate::store::extract::extract(
+        path,
+        None,
+        scratch.path(),
+        &crate::store::extract::Limits::default(),
+    )
+    .map_err(|e| refused(&e))?;
+    let skill = crate::skill::load_skill(&staged.path()).map_err(|e| refused(&e))?;
+    if !crate::skill::name::is_safe_folder_name(&skill.meta.name) {
+        return Err(refused(&format!(
+            "its skill name {:?} is no folder name",
+            skill.meta.name
+        )));
+    }
+    let dir = scratch.path().join(&skill.meta.name);
+    staged.persist(&dir)?;
+    Ok((bytes, scratch, dir))
+}
+
+/// The Sigstore bundle `text`, checked to be a bundle over the archive
+/// whose sha256 is `cksum` (a message signature's digest, or a DSSE
+/// statement's subject). Who signed it is checked at install time,
+/// against the policy for the org.
+fn sigstore_bundle_over(
+    text: &str,
+    cksum: &str,
+    archive: &Path,
+) -> anyhow::Result<serde_json::Value> {
+    use base64::Engine as _;
+    let bundle: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| anyhow::anyhow!("the Sigstore bundle is not JSON: {e}"))?;
+    let media_type = bundle["mediaType"].as_str().unwrap_or_default();
+    if !media_type.starts_with("application/vnd.dev.sigstore.bundle") {
+        bail!("the Sigstore bundle has no Sigstore bundle media type (it has {media_type:?})");
+    }
+    let message_digest = bundle["messageSignature"]["messageDigest"]["digest"]
+        .as_str()
+        .and_then(|b64| base64::engine::general_purpose::STANDARD.decode(b64).ok())
+        .map(|bytes| hash::hex(&bytes));
+    let statement_digests: Vec<String> = bundle["dsseEnvelope"]["payload"]
+        .as_str()
+        .and_then(|b64| base64::engine::general_purpose::STANDARD.decode(b64).ok())
+        .and_then(|payload| serde_json::from_slice::<serde_json::Value>(&payload).ok())
+        .and_then(|statement| statement["subject"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|subject| subject["digest"]["sha256"].as_str().map(str::to_string))
+        .collect();
+    if message_digest.as_deref() != Some(cksum) && !statement_digests.iter().any(|d| d == cksum) {
+        bail!(
+            Hinted::new(format!(
+                "the Sigstore bundle does not sign {} (sha256:{cksum})",
+                archive.display()
+            ))
+            .hint(
+                "make the bundle over the .skill that `skillpkg pack` wrote, and publish that file"
+            )
+        );
+    }
+    Ok(bundle)
 }
 
 /// Sets or clears the `yanked` flag of `org/name@version`. Returns false

@@ -115,7 +115,7 @@ fn cyclonedx(project: &str, lock: &Lockfile) -> Value {
                 json!({ "name": "skillpkg:tree", "value": skill.tree }),
             ];
             if let Some(signer) = &skill.signer {
-                properties.push(json!({ "name": "skillpkg:signer", "value": signer }));
+                properties.push(json!({ "name": "skillpkg:signer", "value": signer.to_string() }));
             }
             component["properties"] = json!(properties);
             component

@@ -66,8 +66,11 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
             if let Some(archive) = cached.filter(|a| a.is_file()) {
                 result.files = diff_against_archive(&dir, &archive, skill_name, scratch.path())?;
             }
-        } else if let Some(signer) = &skill.signer
-            && !lock.keys.get(org).is_some_and(|keys| keys.contains(signer))
+        } else if let Some(signer) = skill.signer.as_ref().and_then(|s| s.minisign_key())
+            && !lock
+                .keys
+                .get(org)
+                .is_some_and(|keys| keys.iter().any(|key| key == signer))
         {
             result.status = "untrusted-signer";
         }

@@ -91,6 +91,7 @@ impl Publisher {
             name: package.clone(),
             vers: "1.0.0".into(),
             sig: key.sign(&archive, &comment).unwrap(),
+            sigstore: None,
             size: archive.len() as u64,
             cksum,
             deps: Vec::new(),

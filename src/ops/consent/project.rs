@@ -456,6 +456,7 @@ mod tests {
             checksum: None,
             tree: "h1:x".into(),
             signer: None,
+            signature: None,
             dependencies: Vec::new(),
             grants: grants.iter().map(|g| g.to_string()).collect(),
         }

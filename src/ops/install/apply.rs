@@ -4,6 +4,7 @@
 //! and a skill edited since it was installed is replaced only with
 //! `--force`.
 
+use super::provenance::Proven;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -58,7 +59,9 @@ impl Apply<'_> {
             |prepared| {
                 let prepared = prepared?;
                 let asks = prepared.asks.clone();
+                let proven = prepared.ready.provenance.proven.clone();
                 let (skill, change) = self.install_one(prepared)?;
+                applied.proven.push(proven);
                 applied.locked.push(skill);
                 applied.changes.push(change);
                 applied.asks.push(asks);
@@ -192,7 +195,17 @@ impl Apply<'_> {
             source: ready.source,
             checksum: ready.checksum,
             tree,
-            signer: ready.signer,
+            signer: match &ready.provenance.proven {
+                Some(proven) => Some(proven.signer.clone()),
+                None => ready
+                    .signer
+                    .map(crate::manifest::lock::LockedSigner::Minisign),
+            },
+            signature: ready
+                .provenance
+                .proven
+                .as_ref()
+                .map(|p| p.signature.clone()),
             dependencies: ready.dependencies,
             // Settled once every skill is in place (see `grants`).
             grants: old.map(|o| o.grants.clone()).unwrap_or_default(),
@@ -439,6 +452,8 @@ pub(super) struct Applied {
     pub changes: Vec<Change>,
     /// What each locked skill's `allowed-tools` asks to pre-approve.
     pub asks: Vec<Vec<String>>,
+    /// What proved each locked skill's provenance beyond minisign.
+    pub proven: Vec<Option<Proven>>,
 }
 
 /// Renames the staged skill into `target`, moving any old tree aside first

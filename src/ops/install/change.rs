@@ -207,6 +207,7 @@ mod tests {
             checksum: None,
             tree: tree.into(),
             signer: None,
+            signature: None,
             dependencies: Vec::new(),
             grants: Vec::new(),
         }

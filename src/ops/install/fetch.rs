@@ -3,6 +3,7 @@
 //! of its org whose trusted comment names this package, version and
 //! checksum) before anything touches the root.
 
+use super::provenance::{ArchiveStage, Provenance};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -59,6 +60,9 @@ pub(super) struct Ready<'a> {
     /// record rather than read: to check in full if its tree must be
     /// unpacked after all.
     pub unchecked: Option<&'a Planned<'a>>,
+    /// What its Sigstore bundle proved, and whether its tree's OMS
+    /// signature must be checked.
+    pub provenance: ArchiveStage,
     /// What the user should know about how it was verified.
     pub warnings: Vec<String>,
     /// The specification's rules it breaks, installed anyway.
@@ -79,6 +83,7 @@ pub(super) fn fetch_all<'a>(
     keys: &mut BTreeMap<String, Vec<String>>,
     dirs: &Dirs,
     records: &Records,
+    provenance: &Provenance,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Ready<'a>>> {
     for planned in planned {
@@ -111,6 +116,24 @@ pub(super) fn fetch_all<'a>(
     });
     let mut ready = Vec::new();
     for (planned, checked) in planned.iter().zip(checked) {
+        let checked = checked?;
+        let name = planned.package.to_string();
+        let bundle = planned
+            .entry
+            .sigstore
+            .as_ref()
+            .map(|bundle| bundle.to_string());
+        let stage = provenance.check_archive(
+            &name,
+            &planned.entry.vers,
+            &planned.source(),
+            &planned.entry.cksum,
+            bundle.as_deref(),
+        )?;
+        let unpoliced_bundle = bundle.is_some() && !provenance.applies(&name, &planned.source());
+        if unpoliced_bundle && !options.allow_unsigned {
+            check_not_only_sigstore(planned)?;
+        }
         let Verified {
             archive,
             signer,
@@ -119,7 +142,12 @@ pub(super) fn fetch_all<'a>(
             files,
             signature,
             read,
-        } = settle_signer(planned, checked?, keys, options.allow_unsigned)?;
+        } = settle_signer(
+            planned,
+            checked,
+            keys,
+            options.allow_unsigned || stage.proven.is_some(),
+        )?;
         let pin = pin_of(planned, old_lock);
         check_pinned_signer(planned, pin, signer.as_deref())?;
         if let (Some(pin), Some(tree)) = (pin, &tree)
@@ -134,14 +162,20 @@ pub(super) fn fetch_all<'a>(
             ));
         }
         let mut warnings = Vec::new();
-        if signer.is_none() && planned.registry.remote {
+        if unpoliced_bundle {
+            warnings.push(format!(
+                "{name}@{} carries a Sigstore bundle, but no signer policy says who must sign it, so it was not checked; set one with `skillpkg trust {} --sigstore-identity ID --sigstore-issuer URL`",
+                planned.entry.vers, planned.package.org
+            ));
+        }
+        if signer.is_none() && stage.proven.is_none() && planned.registry.remote {
             warnings.push(format!(
                 "{}@{} is not signed; installed because --allow-unsigned was given (org '{}' has no signing keys)",
                 planned.package, planned.entry.vers, planned.package.org
             ));
         }
         ready.push(Ready {
-            name: planned.package.to_string(),
+            name,
             skill: &planned.package.name,
             version: planned.entry.vers.clone(),
             source: planned.source(),
@@ -155,6 +189,7 @@ pub(super) fn fetch_all<'a>(
             executables: Some(executables),
             signature,
             unchecked: (!read).then_some(planned),
+            provenance: stage,
             warnings,
             broken_rules: planned.entry.invalid.clone(),
         });
@@ -177,11 +212,41 @@ pub(super) fn fetch_all<'a>(
             executables: None,
             signature: None,
             unchecked: None,
+            provenance: ArchiveStage {
+                proven: None,
+                needs_tree: provenance.applies(&skill.name, &skill.source),
+            },
             warnings: Vec::new(),
             broken_rules: skill.broken_rules.clone(),
         });
     }
+    // Fails closed until the tree stage checks `skill.oms.sig`.
+    if let Some(ready) = ready.iter().find(|ready| ready.provenance.needs_tree) {
+        bail!(
+            "{}: a signer policy or the lock asks for an OMS signature, which this build cannot check yet; nothing was installed",
+            ready.name
+        );
+    }
     Ok(ready)
+}
+
+/// A package from a remote index that a Sigstore bundle alone signs, when
+/// no policy says who must sign it, is as unsigned as any other: refused
+/// without --allow-unsigned, with what to do.
+fn check_not_only_sigstore(planned: &Planned) -> anyhow::Result<()> {
+    if !planned.entry.sig.trim().is_empty() || !planned.registry.remote {
+        return Ok(());
+    }
+    let org = &planned.package.org;
+    bail!(
+        Hinted::new(format!(
+            "{}@{} is signed only with a Sigstore bundle, and no signer policy says who must sign it, so it counts as not signed",
+            planned.package, planned.entry.vers
+        ))
+        .hint(format!(
+            "if you know who signs org '{org}', say so with `skillpkg trust {org} --sigstore-identity ID --sigstore-issuer URL`, then add it again"
+        ))
+    )
 }
 
 /// The lock's entry for exactly this version of this package from this
@@ -214,7 +279,7 @@ fn check_pinned_signer(
     pin: Option<&LockedSkill>,
     signer: Option<&str>,
 ) -> anyhow::Result<()> {
-    let Some(locked) = pin.and_then(|p| p.signer.as_deref()) else {
+    let Some(locked) = pin.and_then(|p| p.signer.as_ref()?.minisign_key()) else {
         return Ok(());
     };
     if signer != Some(locked) {
@@ -599,11 +664,14 @@ fn check_signer_pinned(
 /// index pin its keys again as if on first use.
 pub(super) fn check_signers_pinned(lock: &Lockfile, lock_path: &Path) -> anyhow::Result<()> {
     for skill in &lock.skills {
-        let (Some(signer), Some((org, _))) = (&skill.signer, skill.name.split_once('/')) else {
+        let (Some(signer), Some((org, _))) = (
+            skill.signer.as_ref().and_then(|s| s.minisign_key()),
+            skill.name.split_once('/'),
+        ) else {
             continue;
         };
         let keys = lock.keys.get(org).map(Vec::as_slice).unwrap_or_default();
-        if keys.contains(signer) {
+        if keys.iter().any(|key| key == signer) {
             continue;
         }
         let pins = match keys.is_empty() {

@@ -25,6 +25,7 @@ mod direct;
 mod fetch;
 mod options;
 mod plan;
+mod provenance;
 pub(crate) mod repo;
 mod request;
 pub(crate) mod targets;
@@ -686,6 +687,12 @@ fn sync(
 
     let mut keys = old_lock.keys.clone();
     let records = crate::store::verified::Records::new(&dirs.cache, &dirs.config);
+    let policies = crate::ops::keys::policy::Policies::load(dirs)?.policies;
+    let provenance = provenance::Provenance {
+        policies: &policies,
+        project_dir: &project.dir,
+        old_lock: &old_lock,
+    };
     let ready = fetch::fetch_all(
         &planned,
         &registries,
@@ -694,6 +701,7 @@ fn sync(
         &mut keys,
         dirs,
         &records,
+        &provenance,
         options,
     )?;
     let apply = apply::Apply {
@@ -710,7 +718,9 @@ fn sync(
         locked: mut skills,
         mut changes,
         asks,
+        proven,
     } = apply.run(ready)?;
+    let roots = provenance.roots(proven.iter().flatten());
     take_back_former_exposures(project, &root, &targets, &old_lock, &skills)?;
     // `--locked` promises the lock does not change: nothing is approved.
     let consent = match options.locked {
@@ -723,6 +733,7 @@ fn sync(
         Lockfile {
             skills,
             keys,
+            roots,
             ..Lockfile::default()
         },
         changes,

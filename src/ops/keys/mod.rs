@@ -3,6 +3,8 @@
 //! signing key for an org. (Project trust and skill grants, the other two
 //! things users "trust", are consent: `ops/consent/`.)
 
+pub(crate) mod policy;
+
 use crate::manifest::lock::Lockfile;
 use crate::project::Project;
 use crate::store::signing::read_public_key;
@@ -59,7 +61,11 @@ pub(crate) fn trust(
     let prefix = format!("{org}/");
     for skill in &mut lock.skills {
         if skill.name.starts_with(&prefix) {
-            skill.signer.take_if(|signer| !pinned.contains(signer));
+            skill.signer.take_if(|signer| {
+                signer
+                    .minisign_key()
+                    .is_some_and(|key| !pinned.iter().any(|pinned| pinned == key))
+            });
         }
     }
     lock.write(&project.lock_path)?;
@@ -69,4 +75,35 @@ pub(crate) fn trust(
         removed,
         pinned,
     })
+}
+
+/// Drops the Sigstore and OMS signers the project's lock pins for skills
+/// that `policy` covers: the user accepted a new signer for its source,
+/// and the next install records whichever one it accepts (checksums and
+/// trees stay pinned). Returns the skills unpinned.
+pub(crate) fn forget_pins(
+    project: &Project,
+    policy: &policy::Policy,
+) -> anyhow::Result<Vec<String>> {
+    let _lock = project.lock()?;
+    let mut lock = Lockfile::load(&project.lock_path)?;
+    let mut dropped = Vec::new();
+    for skill in &mut lock.skills {
+        let sources = policy::sources_of(&skill.name, &skill.source, &project.dir);
+        let covered = !policy::covering(std::slice::from_ref(policy), &sources).is_empty();
+        if covered
+            && skill
+                .signer
+                .as_ref()
+                .is_some_and(|s| s.minisign_key().is_none())
+        {
+            skill.signer = None;
+            skill.signature = None;
+            dropped.push(skill.name.clone());
+        }
+    }
+    if !dropped.is_empty() {
+        lock.write(&project.lock_path)?;
+    }
+    Ok(dropped)
 }

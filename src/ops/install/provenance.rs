@@ -1,0 +1,263 @@
+//! Signer policies and pinned signers at install time (DESIGN §5, §7):
+//! every install whose source a policy covers (the user's, or one a
+//! trusted project adds) must be signed by a signer the policy accepts,
+//! and one whose lock entry pins a Sigstore or OMS signer must be signed
+//! by that very signer, on every transport. A registry entry's Sigstore
+//! bundle is checked over the archive's digest before anything is put in
+//! place; a `skill.oms.sig` over the tree about to be put in place.
+//!
+//! What verified a skill is pinned in its lock entry (`signer`, with the
+//! signature's digest), and what re-verifying it needs (an OMS root, a
+//! private Sigstore trusted root) in the lock's `[roots]`, so that a
+//! teammate's `install --locked` re-verifies offline with no policy.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::bail;
+
+use crate::hint::Hinted;
+use crate::manifest::lock::{LockedSigner, LockedSkill, Lockfile, SignerTable};
+use crate::manifest::source_id::SourceId;
+use crate::ops::keys::policy::{Policy, SigstoreIdentity, covering, sources_of};
+use crate::store::provenance::sigstore::{self, Sigstore};
+use crate::store::provenance::{Signer, Subject, Verifier as _};
+
+/// What proved a skill's provenance, for its lock entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Proven {
+    /// Who signed.
+    pub signer: LockedSigner,
+    /// `sha256:<hex>` of the signature.
+    pub signature: String,
+    /// The `[roots]` entry re-verifying it needs: fingerprint and text.
+    pub root: Option<(String, String)>,
+}
+
+/// The policies in force and the pins of the lock before this install.
+pub(crate) struct Provenance<'a> {
+    /// The user's policies and those a trusted project adds.
+    pub policies: &'a [Policy],
+    /// The project, which path sources are relative to.
+    pub project_dir: &'a Path,
+    /// The lock before this install: its pinned signers and `[roots]`.
+    pub old_lock: &'a Lockfile,
+}
+
+/// Where a skill stands after its archive's signatures were checked.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ArchiveStage {
+    /// What its Sigstore bundle proved.
+    pub proven: Option<Proven>,
+    /// Whether a policy or pin still needs its tree's `skill.oms.sig`.
+    pub needs_tree: bool,
+}
+
+impl Provenance<'_> {
+    /// The policies covering `name` from `source`.
+    fn covering(&self, name: &str, source: &SourceId) -> Vec<&Policy> {
+        covering(self.policies, &sources_of(name, source, self.project_dir))
+    }
+
+    /// The Sigstore or OMS signer the old lock pins for `name`.
+    fn pin(&self, name: &str) -> Option<&LockedSkill> {
+        self.old_lock.get(name).filter(|pin| {
+            pin.signer
+                .as_ref()
+                .is_some_and(|s| s.minisign_key().is_none())
+        })
+    }
+
+    /// Whether anything requires `name` from `source` to be signed beyond
+    /// minisign: a policy covers it or the lock pins such a signer.
+    pub(crate) fn applies(&self, name: &str, source: &SourceId) -> bool {
+        self.pin(name).is_some() || !self.covering(name, source).is_empty()
+    }
+
+    /// Checks a registry package's Sigstore `bundle` (its entry's) over the
+    /// archive whose sha256 is `checksum` (hex) against every policy
+    /// covering it that names Sigstore identities, and against its pinned
+    /// Sigstore signer. Policies that accept OMS roots, and an OMS pin, are
+    /// left for [`Provenance::check_tree`].
+    pub(crate) fn check_archive(
+        &self,
+        name: &str,
+        version: &str,
+        source: &SourceId,
+        checksum: &str,
+        bundle: Option<&str>,
+    ) -> anyhow::Result<ArchiveStage> {
+        let policies = self.covering(name, source);
+        let pin = self.pin(name);
+        let mut stage = ArchiveStage::default();
+        let digest =
+            crate::store::hash::unhex(checksum).and_then(|bytes| <[u8; 32]>::try_from(bytes).ok());
+        let verify =
+            |identity: &SigstoreIdentity, root: Option<&String>| -> anyhow::Result<Proven> {
+                let (Some(bundle), Some(digest)) = (bundle, digest) else {
+                    bail!("it carries no Sigstore bundle");
+                };
+                let verifier = Sigstore {
+                    bundle: bundle.to_string(),
+                    policy: match identity.regexp {
+                        true => sigstore::Policy::IdentityPattern {
+                            pattern: identity.identity.clone(),
+                            issuer: identity.issuer.clone(),
+                        },
+                        false => sigstore::Policy::Identity {
+                            identity: identity.identity.clone(),
+                            issuer: identity.issuer.clone(),
+                        },
+                    },
+                    root: match root {
+                        Some(json) => sigstore::Root::Json(json.clone()),
+                        None => sigstore::Root::Production,
+                    },
+                };
+                let verified = verifier.verify(Subject::Sha256(digest))?;
+                let root = root.map(|json| (sha256_text(json), json.clone()));
+                let Signer::Sigstore { identity, issuer } = verified.signer else {
+                    bail!("the bundle is not a keyless Sigstore signature");
+                };
+                Ok(Proven {
+                    signer: LockedSigner::Other(SignerTable::Sigstore {
+                        identity,
+                        issuer,
+                        root: root.as_ref().map(|(fingerprint, _)| fingerprint.clone()),
+                    }),
+                    signature: verified.signature,
+                    root,
+                })
+            };
+        for policy in &policies {
+            if policy.sigstore.is_empty() {
+                stage.needs_tree = true;
+                continue;
+            }
+            let mut failures = Vec::new();
+            let proven = policy.sigstore.iter().find_map(|identity| {
+                verify(identity, policy.sigstore_root.as_ref())
+                    .map_err(|e| failures.push(format!("{identity}: {e:#}")))
+                    .ok()
+            });
+            match proven {
+                Some(proven) => {
+                    stage.proven.get_or_insert(proven);
+                }
+                None if !policy.oms_roots.is_empty() => stage.needs_tree = true,
+                None => bail!(refused(name, version, policy, &failures)),
+            }
+        }
+        if let Some(pin) = pin
+            && let Some(LockedSigner::Other(SignerTable::Sigstore {
+                identity,
+                issuer,
+                root,
+            })) = &pin.signer
+        {
+            let root_text = match root {
+                Some(fingerprint) => Some(self.lock_root(name, fingerprint)?),
+                None => None,
+            };
+            let pinned = SigstoreIdentity {
+                identity: identity.clone(),
+                regexp: false,
+                issuer: issuer.clone(),
+            };
+            match &stage.proven {
+                Some(proven) => check_same_signer(name, version, pin, proven, &policies)?,
+                None => match verify(&pinned, root_text.as_ref()) {
+                    Ok(proven) => stage.proven = Some(proven),
+                    Err(e) => bail!(pin_broken(name, version, pin, &e)),
+                },
+            }
+        } else if pin.is_some() {
+            stage.needs_tree = true;
+        }
+        Ok(stage)
+    }
+
+    /// The `[roots]` entry `fingerprint` of the old lock.
+    fn lock_root(&self, name: &str, fingerprint: &str) -> anyhow::Result<String> {
+        match self.old_lock.roots.get(fingerprint) {
+            Some(text) => Ok(text.clone()),
+            None => bail!(
+                Hinted::new(format!(
+                    "skills.lock pins the signer of {name} to root {fingerprint}, but its [roots] table lacks it"
+                ))
+                .hint("restore skills.lock from version control; nothing was installed")
+            ),
+        }
+    }
+
+    /// The `[roots]` the new lock carries: the old lock's, with those the
+    /// proofs of this install add (the lock keeps only those in use).
+    pub(crate) fn roots<'p>(
+        &self,
+        proven: impl IntoIterator<Item = &'p Proven>,
+    ) -> BTreeMap<String, String> {
+        let mut roots = self.old_lock.roots.clone();
+        for proven in proven {
+            if let Some((fingerprint, text)) = &proven.root {
+                roots.insert(fingerprint.clone(), text.clone());
+            }
+        }
+        roots
+    }
+}
+
+/// `sha256:<hex>` of a text.
+fn sha256_text(text: &str) -> String {
+    format!("sha256:{}", crate::store::hash::sha256_hex(text.as_bytes()))
+}
+
+/// The refusal of a skill no signer of `policy` signed.
+fn refused(name: &str, version: &str, policy: &Policy, failures: &[String]) -> Hinted {
+    Hinted::new(format!(
+        "{name}@{version} is refused: your signer policy for {} requires a signature it does not carry ({})",
+        policy.source,
+        failures.join("; ")
+    ))
+    .hint(format!(
+        "nothing was installed; `skillpkg trust --list` shows the policy, `skillpkg trust {} … --replace` changes it if the source really changed its signer",
+        crate::hint::shell_quote(&policy.source)
+    ))
+}
+
+/// The refusal of a skill whose lock pins a signer that did not sign it.
+fn pin_broken(name: &str, version: &str, pin: &LockedSkill, error: &anyhow::Error) -> Hinted {
+    let signer = pin.signer.as_ref().expect("a pin has a signer");
+    Hinted::new(format!(
+        "{name}@{version}: skills.lock pins its signer to {signer}, but that signer's signature does not verify: {error:#}"
+    ))
+    .hint("nothing was installed; if the source really changed its signer, set a policy for it with `skillpkg trust SOURCE … --replace`")
+}
+
+/// A skill a policy let in, signed by another signer than its pin.
+fn check_same_signer(
+    name: &str,
+    version: &str,
+    pin: &LockedSkill,
+    proven: &Proven,
+    policies: &[&Policy],
+) -> anyhow::Result<()> {
+    let Some(pinned) = &pin.signer else {
+        return Ok(());
+    };
+    if *pinned == proven.signer {
+        return Ok(());
+    }
+    let source = policies
+        .first()
+        .map(|policy| crate::hint::shell_quote(&policy.source))
+        .unwrap_or_else(|| "SOURCE".into());
+    bail!(
+        Hinted::new(format!(
+            "{name}@{version}: skills.lock pins its signer to {pinned}, but it is now signed by {}",
+            proven.signer
+        ))
+        .hint(format!(
+            "nothing was installed; if the source really changed its signer, accept it with `skillpkg trust {source} … --replace`, then install again"
+        ))
+    )
+}
