@@ -242,8 +242,14 @@ fn describe_signers(policy: &policy::Policy) -> Vec<String> {
 fn list(args: &Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
     let policies = policy::Policies::load(&dirs)?;
-    let keys = match context.project(args.global) {
-        Ok(project) => crate::manifest::lock::Lockfile::load(&project.lock_path)?.keys,
+    let (keys, required) = match context.project(args.global) {
+        Ok(project) => {
+            let manifest = crate::manifest::Manifest::load(&project.manifest_path)?;
+            (
+                crate::manifest::lock::Lockfile::load(&project.lock_path)?.keys,
+                policy::project_policies(&project, &manifest)?,
+            )
+        }
         Err(_) => Default::default(),
     };
     if args.json {
@@ -257,12 +263,21 @@ fn list(args: &Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
                 })
             })
             .collect();
-        context
-            .printer
-            .json(&serde_json::json!({ "policies": policies, "keys": keys }))?;
+        let required: Vec<_> = required
+            .iter()
+            .map(|policy| {
+                serde_json::json!({
+                    "source": policy.source,
+                    "signers": describe_signers(policy),
+                })
+            })
+            .collect();
+        context.printer.json(
+            &serde_json::json!({ "policies": policies, "project": required, "keys": keys }),
+        )?;
         return Ok(ExitStatus::Success);
     }
-    if policies.policies.is_empty() && keys.is_empty() {
+    if policies.policies.is_empty() && required.is_empty() && keys.is_empty() {
         context.printer.status(
             "Empty",
             "no signer policies and no pinned keys (see `skillpkg trust --help`)",
@@ -272,6 +287,14 @@ fn list(args: &Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
         context
             .printer
             .data(format!("{} (your policy):", policy.source));
+        for signer in describe_signers(policy) {
+            context.printer.data(format!("  {signer}"));
+        }
+    }
+    for policy in &required {
+        context
+            .printer
+            .data(format!("{} (skills.toml requires):", policy.source));
         for signer in describe_signers(policy) {
             context.printer.data(format!("  {signer}"));
         }

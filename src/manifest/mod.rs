@@ -138,6 +138,30 @@ pub struct RegistrySpec {
     pub index: String,
 }
 
+/// What a project requires of a source's signer (`[signers]`): an OMS
+/// root certificate, or a Sigstore identity and issuer. These only add to
+/// the user's policies, never relax or replace them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct SignerRequirement {
+    /// A PEM file of OMS root certificates, inside the project.
+    #[serde(default)]
+    pub oms_root: Option<String>,
+    /// The Sigstore identity, exactly.
+    #[serde(default)]
+    pub sigstore_identity: Option<String>,
+    /// A regex the whole Sigstore identity must match.
+    #[serde(default)]
+    pub sigstore_identity_regexp: Option<String>,
+    /// The OIDC issuer vouching for the Sigstore identity.
+    #[serde(default)]
+    pub sigstore_issuer: Option<String>,
+    /// A `trusted_root.json` inside the project (default: Sigstore's
+    /// public-good root).
+    #[serde(default)]
+    pub trusted_root: Option<String>,
+}
+
 /// `[install]`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InstallSection {
@@ -204,6 +228,9 @@ pub struct Manifest {
     /// Agent settings.
     #[serde(default)]
     pub agent: AgentSection,
+    /// Signers the project requires, by org or source.
+    #[serde(default)]
+    pub signers: BTreeMap<String, SignerRequirement>,
 }
 
 impl Manifest {

@@ -7,6 +7,7 @@
 const KNOWN: &[(&str, Option<&[&str]>)] = &[
     ("skills", None),
     ("registries", None),
+    ("signers", None),
     ("install", Some(&["root", "targets"])),
     (
         "agent",

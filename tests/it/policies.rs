@@ -267,3 +267,59 @@ fn a_signer_change_on_update_names_both_signers_until_trust_replace_accepts_it()
         "{lock}"
     );
 }
+
+#[test]
+fn a_project_adds_requirements_to_the_users_policy_and_never_relaxes_it() {
+    let ctx = TestContext::new();
+    let server = sigstore_index(&ctx);
+    let app = new_project(&ctx, Some(&server.url()));
+    trust_identity(&ctx, IDENTITY, false);
+    std::fs::copy(fixture("trusted_root.json"), app.join("trusted_root.json")).unwrap();
+    let manifest = app.join("skills.toml");
+    let original = std::fs::read_to_string(&manifest).unwrap();
+
+    // The project requires another identity as well: both must hold.
+    std::fs::write(
+        &manifest,
+        format!(
+            "{original}\n[signers]\nacme = {{ sigstore-identity = {OTHER_IDENTITY:?}, sigstore-issuer = {ISSUER:?}, trusted-root = \"trusted_root.json\" }}\n"
+        ),
+    )
+    .unwrap();
+    let out = ctx.ok_in(&app, &["trust", "--list"]);
+    assert!(
+        out.stdout.contains("acme (skills.toml requires):"),
+        "{}",
+        out.stdout
+    );
+    let out = ctx.fails_in(&app, &["add", "acme/signed-skill"]);
+    assert!(
+        out.stderr.contains("your signer policy for acme requires")
+            && out.stderr.contains(OTHER_IDENTITY),
+        "{}",
+        out.stderr
+    );
+
+    // A root file outside the project is not read.
+    std::fs::write(
+        &manifest,
+        format!("{original}\n[signers]\nacme = {{ oms-root = \"../index/config.json\" }}\n"),
+    )
+    .unwrap();
+    let out = ctx.fails_in(&app, &["add", "acme/signed-skill"]);
+    assert!(
+        out.stderr.contains("[signers] \"acme\"") && out.stderr.contains("outside"),
+        "{}",
+        out.stderr
+    );
+
+    // The project's own requirement met, the user's policy met: installed.
+    std::fs::write(
+        &manifest,
+        format!(
+            "{original}\n[signers]\nacme = {{ sigstore-identity = {IDENTITY:?}, sigstore-issuer = {ISSUER:?}, trusted-root = \"trusted_root.json\" }}\n"
+        ),
+    )
+    .unwrap();
+    ctx.ok_in(&app, &["add", "acme/signed-skill"]);
+}

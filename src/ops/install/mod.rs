@@ -687,7 +687,10 @@ fn sync(
 
     let mut keys = old_lock.keys.clone();
     let records = crate::store::verified::Records::new(&dirs.cache, &dirs.config);
-    let policies = crate::ops::keys::policy::Policies::load(dirs)?.policies;
+    let mut policies = crate::ops::keys::policy::Policies::load(dirs)?.policies;
+    policies.extend(crate::ops::keys::policy::project_policies(
+        project, manifest,
+    )?);
     let provenance = provenance::Provenance {
         policies: &policies,
         project_dir: &project.dir,

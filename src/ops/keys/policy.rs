@@ -305,6 +305,84 @@ pub(crate) fn sources_of(
     sources
 }
 
+/// The policies a project's `[signers]` adds: each an org or source with
+/// an OMS root (a PEM file inside the project) or a Sigstore identity.
+/// They apply whether or not the project is trusted: they can only add
+/// checks, never relax the user's. Errors name `skills.toml` and the source.
+pub(crate) fn project_policies(
+    project: &crate::project::Project,
+    manifest: &crate::manifest::Manifest,
+) -> anyhow::Result<Vec<Policy>> {
+    let mut policies = Vec::new();
+    for (source, requirement) in &manifest.signers {
+        let problem = |what: String| {
+            anyhow::anyhow!(
+                Hinted::new(format!(
+                    "{}: [signers] {source:?}: {what}",
+                    project.manifest_path.display()
+                ))
+                .hint("give `oms-root = \"FILE\"`, or `sigstore-identity` (or `sigstore-identity-regexp`) with `sigstore-issuer`, files inside the project")
+            )
+        };
+        let read = |file: &str, what: &str| -> anyhow::Result<String> {
+            let path = project.dir.join(file);
+            project
+                .check_inside(&path, what)
+                .map_err(|e| problem(format!("{e:#}")))?;
+            fs_err::read_to_string(&path).map_err(|e| problem(format!("{e}")))
+        };
+        let canonical =
+            canonical_source(source, &project.dir).map_err(|e| problem(format!("{e:#}")))?;
+        let mut policy = Policy {
+            source: source.clone(),
+            canonical,
+            oms_roots: Vec::new(),
+            sigstore: Vec::new(),
+            sigstore_root: None,
+        };
+        if let Some(file) = &requirement.oms_root {
+            let text = read(file, "an OMS root of [signers]")?;
+            let roots = root_certificates(&text).map_err(|e| problem(format!("{file}: {e:#}")))?;
+            policy.oms_roots = roots.into_iter().map(|root| root.pem).collect();
+        }
+        let identity = match (
+            &requirement.sigstore_identity,
+            &requirement.sigstore_identity_regexp,
+        ) {
+            (Some(identity), None) => Some((identity, false)),
+            (None, Some(pattern)) => Some((pattern, true)),
+            (Some(_), Some(_)) => {
+                return Err(problem(
+                    "give sigstore-identity or sigstore-identity-regexp, not both".into(),
+                ));
+            }
+            (None, None) => None,
+        };
+        match (identity, &requirement.sigstore_issuer) {
+            (Some((identity, regexp)), Some(issuer)) => policy.sigstore.push(SigstoreIdentity {
+                identity: identity.clone(),
+                regexp,
+                issuer: issuer.clone(),
+            }),
+            (None, None) => {}
+            _ => {
+                return Err(problem(
+                    "a Sigstore identity needs sigstore-issuer, and sigstore-issuer an identity"
+                        .into(),
+                ));
+            }
+        }
+        if let Some(file) = &requirement.trusted_root {
+            policy.sigstore_root = Some(read(file, "a trusted root of [signers]")?);
+        }
+        if policy.oms_roots.is_empty() && policy.sigstore.is_empty() {
+            return Err(problem("it names no signer".into()));
+        }
+        policies.push(policy);
+    }
+    Ok(policies)
+}
+
 /// How a policy names its source: a folder by its canonical path (the
 /// text given may be relative), anything else as given.
 fn shown_source(source: &str, canonical: &CanonicalSource) -> String {
