@@ -30,6 +30,11 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             context
                 .printer
                 .data(format_args!("{}@{version}: {}", result.name, result.status));
+            if let Some(signature) = &result.signature {
+                context
+                    .printer
+                    .data(format_args!("  signature: {signature}"));
+            }
             for (path, change) in &result.files {
                 context.printer.data(format_args!("  {change}: {path}"));
             }

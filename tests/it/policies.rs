@@ -323,3 +323,36 @@ fn a_project_adds_requirements_to_the_users_policy_and_never_relaxes_it() {
     .unwrap();
     ctx.ok_in(&app, &["add", "acme/signed-skill"]);
 }
+
+#[test]
+fn verify_re_checks_the_pinned_sigstore_signature_offline() {
+    let ctx = TestContext::new();
+    let _server = sigstore_index(&ctx);
+    let index = ctx.root().join("index");
+    let app = new_project(&ctx, Some(index.to_str().unwrap()));
+    trust_identity(&ctx, IDENTITY, false);
+    ctx.ok_in(&app, &["add", "acme/signed-skill"]);
+    let out = ctx.ok_in(&app, &["verify", "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report[0]["status"], "ok", "{report}");
+    assert!(report[0].get("signature").is_none(), "{report}");
+
+    // The index's entry now carries another bundle: the files are as
+    // locked, the signature is not.
+    let entry = index.join("index/acme/signed-skill");
+    let line = std::fs::read_to_string(&entry).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    json["sigstore"] = serde_json::from_str(
+        &std::fs::read_to_string(fixture("signed-skill.other-identity.sigstore.json")).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(&entry, format!("{json}\n")).unwrap();
+    let out = ctx.fails_in(&app, &["verify"]);
+    assert!(
+        out.stdout
+            .contains("acme/signed-skill@1.0.0: bad-signature")
+            && out.stdout.contains("signature:"),
+        "{}",
+        out.stdout
+    );
+}

@@ -1,4 +1,7 @@
-//! `skillpkg verify`: re-hash installed skills against `skills.lock`.
+//! `skillpkg verify`: re-hash installed skills against `skills.lock`, and
+//! re-check their signatures offline against the signers it pins.
+
+mod signatures;
 
 use anyhow::Context as _;
 use serde::Serialize;
@@ -21,8 +24,12 @@ pub(crate) struct Verified {
     /// skill without `metadata.version`, its short commit or tree hash.
     #[serde(skip)]
     pub shown_version: String,
-    /// `ok`, `modified`, `missing` or `untrusted-signer`.
+    /// `ok`, `modified`, `missing`, `untrusted-signer` or `bad-signature`.
     pub status: &'static str,
+    /// Why its signature does not verify, or could not be re-checked
+    /// offline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
     /// Files that differ from the installed archive (when it is cached).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<(String, FileChange)>,
@@ -43,6 +50,7 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
     let scratch = crate::fsutil::private_tempdir("skillpkg-verify-", None)
         .context("could not make a scratch folder for the comparison")?;
     let mut results = Vec::new();
+    let mut indexes = signatures::OfflineIndexes::default();
     for skill in &lock.skills {
         let skill_name = skill.name.rsplit('/').next().unwrap_or(&skill.name);
         let dir = root.join(skill_name);
@@ -52,6 +60,7 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
             version: skill.version.clone(),
             shown_version: skill.shown_version(),
             status: "ok",
+            signature: None,
             files: Vec::new(),
         };
         if !dir.is_dir() {
@@ -73,6 +82,17 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
                 .is_some_and(|keys| keys.iter().any(|key| key == signer))
         {
             result.status = "untrusted-signer";
+        } else {
+            match signatures::recheck(skill, &lock, &project.dir, dirs, &mut indexes) {
+                Some(signatures::SignatureCheck::Broken(why)) => {
+                    result.status = "bad-signature";
+                    result.signature = Some(why);
+                }
+                Some(signatures::SignatureCheck::Unavailable(why)) => {
+                    result.signature = Some(format!("not re-checked: {why}"));
+                }
+                Some(signatures::SignatureCheck::Verified) | None => {}
+            }
         }
         results.push(result);
     }

@@ -1,0 +1,155 @@
+//! `verify` re-checks each locked skill's signature offline, against the
+//! signer the lock pins and what the lock carries (`[keys]`, `[roots]`):
+//! a Sigstore bundle from the index entry in the cache over the archive's
+//! digest; a minisign signature from the same entry over the cached
+//! archive. What the cache lacks is said, not guessed.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::dirs::Dirs;
+use crate::index::PackageName;
+use crate::index::source::{Registry, open_registry};
+use crate::manifest::lock::{LockedSigner, LockedSkill, Lockfile, SignerTable};
+use crate::manifest::source_id::SourceId;
+use crate::store::provenance::sigstore::{self, Sigstore};
+use crate::store::provenance::{Signer, Subject, Verifier as _};
+
+/// What re-checking a skill's signature found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SignatureCheck {
+    /// It verifies, by the pinned signer.
+    Verified,
+    /// It could not be re-checked offline (why).
+    Unavailable(String),
+    /// It does not verify (why).
+    Broken(String),
+}
+
+/// The indexes opened so far, by label, read from the cache only.
+#[derive(Default)]
+pub(crate) struct OfflineIndexes {
+    opened: HashMap<String, Option<Registry>>,
+}
+
+impl OfflineIndexes {
+    fn get(&mut self, label: &str, project_dir: &Path, dirs: &Dirs) -> Option<&Registry> {
+        self.opened
+            .entry(label.to_string())
+            .or_insert_with(|| {
+                let spec = (label != crate::index::source::BUILTIN_REGISTRY).then_some(label);
+                open_registry(spec, project_dir, dirs, true).ok()
+            })
+            .as_ref()
+    }
+}
+
+/// Re-checks the signature of `skill` (a registry package whose lock entry
+/// names a signer), offline. `None`: nothing to re-check here.
+pub(crate) fn recheck(
+    skill: &LockedSkill,
+    lock: &Lockfile,
+    project_dir: &Path,
+    dirs: &Dirs,
+    indexes: &mut OfflineIndexes,
+) -> Option<SignatureCheck> {
+    let signer = skill.signer.as_ref()?;
+    let SourceId::Registry { index } = &skill.source else {
+        return None;
+    };
+    let checksum = skill.checksum.as_deref()?.strip_prefix("sha256:")?;
+    let (LockedSigner::Minisign(_) | LockedSigner::Other(SignerTable::Sigstore { .. })) = signer
+    else {
+        return None;
+    };
+    let unavailable = |why: &str| Some(SignatureCheck::Unavailable(why.to_string()));
+    let Some(registry) = indexes.get(index, project_dir, dirs) else {
+        return unavailable("its index is not in the cache");
+    };
+    let Ok(package) = skill.name.parse::<PackageName>() else {
+        return None;
+    };
+    let entries = match registry.entries(&package) {
+        Ok(entries) => entries,
+        Err(_) => return unavailable("its index entry is not in the cache"),
+    };
+    let Some(entry) = entries
+        .iter()
+        .find(|entry| entry.vers == skill.version && entry.cksum == checksum)
+    else {
+        return Some(SignatureCheck::Broken(format!(
+            "the index no longer lists version {} with checksum sha256:{checksum}",
+            skill.version
+        )));
+    };
+    Some(match signer {
+        LockedSigner::Minisign(key) => {
+            let archive = dirs
+                .cache
+                .join("archives")
+                .join(format!("{checksum}.skill"));
+            let Ok(bytes) = fs_err::read(&archive) else {
+                return unavailable("its archive is not in the cache");
+            };
+            if crate::store::hash::sha256_hex(&bytes) != checksum {
+                return Some(SignatureCheck::Broken(
+                    "the cached archive does not match the lock's checksum".into(),
+                ));
+            }
+            let comment =
+                crate::store::signing::trusted_comment(&skill.name, &skill.version, checksum);
+            match crate::store::signing::verify_for(key, &bytes, &entry.sig, &comment) {
+                Ok(()) => SignatureCheck::Verified,
+                Err(e) => SignatureCheck::Broken(format!("the minisign signature by {key}: {e}")),
+            }
+        }
+        LockedSigner::Other(SignerTable::Sigstore {
+            identity,
+            issuer,
+            root,
+        }) => {
+            let Some(bundle) = &entry.sigstore else {
+                return Some(SignatureCheck::Broken(
+                    "the index entry carries no Sigstore bundle".into(),
+                ));
+            };
+            let root = match root {
+                None => sigstore::Root::Production,
+                Some(fingerprint) => match lock.roots.get(fingerprint) {
+                    Some(json) => sigstore::Root::Json(json.clone()),
+                    None => {
+                        return Some(SignatureCheck::Broken(format!(
+                            "the lock's [roots] lacks {fingerprint}"
+                        )));
+                    }
+                },
+            };
+            let verifier = Sigstore {
+                bundle: bundle.to_string(),
+                policy: sigstore::Policy::Identity {
+                    identity: identity.clone(),
+                    issuer: issuer.clone(),
+                },
+                root,
+            };
+            let digest = crate::store::hash::unhex(checksum)
+                .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())?;
+            match verifier.verify(Subject::Sha256(digest)) {
+                Ok(verified) if matches!(verified.signer, Signer::Sigstore { .. }) => {
+                    match Some(&verified.signature) == skill.signature.as_ref()
+                        || skill.signature.is_none()
+                    {
+                        true => SignatureCheck::Verified,
+                        false => SignatureCheck::Broken(format!(
+                            "the index entry's bundle ({}) is not the one the lock pins",
+                            verified.signature
+                        )),
+                    }
+                }
+                Ok(_) => SignatureCheck::Broken("the bundle is not keyless".into()),
+                Err(e) => SignatureCheck::Broken(format!("{e:#}")),
+            }
+        }
+        _ => return None,
+    })
+}
