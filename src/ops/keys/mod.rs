@@ -38,7 +38,10 @@ pub(crate) fn trust(
     replace: bool,
 ) -> anyhow::Result<Trusted> {
     if !crate::skill::name::is_valid_name(org) {
-        anyhow::bail!("invalid org name '{org}'");
+        anyhow::bail!(
+            crate::hint::Hinted::new(format!("'{org}' is not an org: minisign keys are pinned per org"))
+                .hint("for a repository or another source, say who signs it with --oms-root CERT or --sigstore-identity ID --sigstore-issuer URL")
+        );
     }
     let key = read_public_key(key)?;
     let _lock = project.lock()?;
