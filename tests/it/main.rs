@@ -20,6 +20,7 @@ mod install;
 mod keys;
 mod layers;
 mod models;
+mod oms;
 mod publish;
 mod readme;
 mod registries;
