@@ -291,20 +291,22 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify a file''s signature; exit 0 only when it verifies')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify a file''s or a skill folder''s signature; exit 0 only when it verifies')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'skillpkg;signature;verify' {
             [CompletionResult]::new('--minisign-key', '--minisign-key', [CompletionResultType]::ParameterName, 'A minisign public key (its base64 line, or a .pub file) that may have signed it (repeatable)')
-            [CompletionResult]::new('--signature', '--signature', [CompletionResultType]::ParameterName, 'The minisign signature (default: PATH.minisig)')
+            [CompletionResult]::new('--signature', '--signature', [CompletionResultType]::ParameterName, 'The minisign signature (default: PATH.minisig), or a folder''s OMS signature (default: PATH/skill.oms.sig)')
             [CompletionResult]::new('--bundle', '--bundle', [CompletionResultType]::ParameterName, 'A Sigstore bundle (JSON) to verify instead of a minisign signature')
             [CompletionResult]::new('--identity', '--identity', [CompletionResultType]::ParameterName, 'The identity that must have signed the bundle: the certificate''s email or workflow URI, exactly')
             [CompletionResult]::new('--identity-regexp', '--identity-regexp', [CompletionResultType]::ParameterName, 'A regex that must match the whole signing identity, instead of --identity')
             [CompletionResult]::new('--issuer', '--issuer', [CompletionResultType]::ParameterName, 'The OIDC issuer that must have vouched for the identity')
-            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The public key (PEM) of a keyed Sigstore bundle, instead of an identity')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The public key (PEM) of a keyed Sigstore bundle, instead of an identity, or of a folder''s OMS signature made with a bare key')
             [CompletionResult]::new('--trusted-root', '--trusted-root', [CompletionResultType]::ParameterName, 'The trusted_root.json to verify the bundle against (default: the public-good Sigstore root embedded in skillpkg)')
+            [CompletionResult]::new('--oms-root', '--oms-root', [CompletionResultType]::ParameterName, 'The root certificates (PEM, one or more) a folder''s OMS signature must chain to')
             [CompletionResult]::new('--staging', '--staging', [CompletionResultType]::ParameterName, 'Verify against Sigstore''s staging instance instead')
+            [CompletionResult]::new('--ignore-unsigned-files', '--ignore-unsigned-files', [CompletionResultType]::ParameterName, 'Check only the files a folder''s OMS signature lists: a file it does not list is let be (a listed one must still be there)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the verdict as JSON on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -315,7 +317,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;signature;help' {
-            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify a file''s signature; exit 0 only when it verifies')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify a file''s or a skill folder''s signature; exit 0 only when it verifies')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -698,7 +700,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;signature' {
-            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify a file''s signature; exit 0 only when it verifies')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify a file''s or a skill folder''s signature; exit 0 only when it verifies')
             break
         }
         'skillpkg;help;signature;verify' {

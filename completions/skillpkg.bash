@@ -1741,7 +1741,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__signature__subcmd__verify)
-            opts="-q -v -h --minisign-key --signature --bundle --identity --identity-regexp --issuer --key --trusted-root --staging --json --quiet --verbose --help"
+            opts="-q -v -h --minisign-key --signature --bundle --identity --identity-regexp --issuer --key --trusted-root --staging --oms-root --ignore-unsigned-files --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1776,6 +1776,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --trusted-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --oms-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

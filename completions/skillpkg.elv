@@ -268,19 +268,21 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
-            cand verify 'Verify a file''s signature; exit 0 only when it verifies'
+            cand verify 'Verify a file''s or a skill folder''s signature; exit 0 only when it verifies'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;signature;verify'= {
             cand --minisign-key 'A minisign public key (its base64 line, or a .pub file) that may have signed it (repeatable)'
-            cand --signature 'The minisign signature (default: PATH.minisig)'
+            cand --signature 'The minisign signature (default: PATH.minisig), or a folder''s OMS signature (default: PATH/skill.oms.sig)'
             cand --bundle 'A Sigstore bundle (JSON) to verify instead of a minisign signature'
             cand --identity 'The identity that must have signed the bundle: the certificate''s email or workflow URI, exactly'
             cand --identity-regexp 'A regex that must match the whole signing identity, instead of --identity'
             cand --issuer 'The OIDC issuer that must have vouched for the identity'
-            cand --key 'The public key (PEM) of a keyed Sigstore bundle, instead of an identity'
+            cand --key 'The public key (PEM) of a keyed Sigstore bundle, instead of an identity, or of a folder''s OMS signature made with a bare key'
             cand --trusted-root 'The trusted_root.json to verify the bundle against (default: the public-good Sigstore root embedded in skillpkg)'
+            cand --oms-root 'The root certificates (PEM, one or more) a folder''s OMS signature must chain to'
             cand --staging 'Verify against Sigstore''s staging instance instead'
+            cand --ignore-unsigned-files 'Check only the files a folder''s OMS signature lists: a file it does not list is let be (a listed one must still be there)'
             cand --json 'Print the verdict as JSON on stdout'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
@@ -290,7 +292,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;signature;help'= {
-            cand verify 'Verify a file''s signature; exit 0 only when it verifies'
+            cand verify 'Verify a file''s or a skill folder''s signature; exit 0 only when it verifies'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;signature;help;verify'= {
@@ -625,7 +627,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;sbom'= {
         }
         &'skillpkg;help;signature'= {
-            cand verify 'Verify a file''s signature; exit 0 only when it verifies'
+            cand verify 'Verify a file''s or a skill folder''s signature; exit 0 only when it verifies'
         }
         &'skillpkg;help;signature;verify'= {
         }

@@ -181,22 +181,24 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand sbom" -s h -l help -d 
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and not __fish_seen_subcommand_from verify help" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and not __fish_seen_subcommand_from verify help" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and not __fish_seen_subcommand_from verify help" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and not __fish_seen_subcommand_from verify help" -f -a "verify" -d 'Verify a file\'s signature; exit 0 only when it verifies'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and not __fish_seen_subcommand_from verify help" -f -a "verify" -d 'Verify a file\'s or a skill folder\'s signature; exit 0 only when it verifies'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and not __fish_seen_subcommand_from verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l minisign-key -d 'A minisign public key (its base64 line, or a .pub file) that may have signed it (repeatable)' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l signature -d 'The minisign signature (default: PATH.minisig)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l signature -d 'The minisign signature (default: PATH.minisig), or a folder\'s OMS signature (default: PATH/skill.oms.sig)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l bundle -d 'A Sigstore bundle (JSON) to verify instead of a minisign signature' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l identity -d 'The identity that must have signed the bundle: the certificate\'s email or workflow URI, exactly' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l identity-regexp -d 'A regex that must match the whole signing identity, instead of --identity' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l issuer -d 'The OIDC issuer that must have vouched for the identity' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l key -d 'The public key (PEM) of a keyed Sigstore bundle, instead of an identity' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l key -d 'The public key (PEM) of a keyed Sigstore bundle, instead of an identity, or of a folder\'s OMS signature made with a bare key' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l trusted-root -d 'The trusted_root.json to verify the bundle against (default: the public-good Sigstore root embedded in skillpkg)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l oms-root -d 'The root certificates (PEM, one or more) a folder\'s OMS signature must chain to' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l staging -d 'Verify against Sigstore\'s staging instance instead'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l ignore-unsigned-files -d 'Check only the files a folder\'s OMS signature lists: a file it does not list is let be (a listed one must still be there)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -l json -d 'Print the verdict as JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Verify a file\'s signature; exit 0 only when it verifies'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Verify a file\'s or a skill folder\'s signature; exit 0 only when it verifies'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand signature; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand search" -l registry -d 'A registry named under [registries] (default: the project\'s default, else the built-in index)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand search" -l json -d 'Print JSON on stdout'
@@ -373,7 +375,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_s
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from grants" -f -a "list" -d 'List the skills whose allowed-tools ask for tools, and what is approved'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from grants" -f -a "approve" -d 'Approve every tool these skills\' allowed-tools ask for'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from grants" -f -a "revoke" -d 'Withdraw these skills\' approved grants'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from signature" -f -a "verify" -d 'Verify a file\'s signature; exit 0 only when it verifies'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from signature" -f -a "verify" -d 'Verify a file\'s or a skill folder\'s signature; exit 0 only when it verifies'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "add" -d 'Add an index to skills.toml\'s [registries] under NAME, for `skillpkg add org/name --registry NAME`; with --default (and no NAME), the index packages come from when no registry is named'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from cache" -f -a "dir" -d 'Print the cache directory'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from cache" -f -a "clean" -d 'Delete everything in the cache; it is rebuilt on demand'

@@ -2,6 +2,7 @@
 
 use super::{Context, ExitStatus};
 use crate::hint::Hinted;
+use crate::store::provenance::oms::{Oms, OmsTrust, SIGNATURE_FILE};
 use crate::store::provenance::sigstore::{Policy, Root, Sigstore};
 use crate::store::provenance::{Subject, Verifier, minisign::Minisign};
 use std::path::{Path, PathBuf};
@@ -15,34 +16,38 @@ pub(super) struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum SignatureCommand {
-    /// Verify a file's signature; exit 0 only when it verifies.
+    /// Verify a file's or a skill folder's signature; exit 0 only when it
+    /// verifies.
     Verify(VerifyArgs),
 }
 
-/// Verify a file's detached signature: a minisign signature with the keys
-/// given, or a Sigstore bundle against an identity and issuer (or a key)
-/// and a trusted root. Exits 0 only when it verifies; otherwise says which
-/// file or check failed.
+/// Verify a file's detached signature (a minisign signature with the keys
+/// given, or a Sigstore bundle against an identity and issuer, or a key,
+/// and a trusted root), or a skill folder's OpenSSF Model Signing
+/// signature (its `skill.oms.sig`, against root certificates or a key).
+/// Exits 0 only when it verifies; otherwise says which file or check
+/// failed.
 #[derive(Debug, clap::Args)]
 #[command(group(
     clap::ArgGroup::new("sigstore_policy")
         .args(["identity", "identity_regexp", "key"])
-        .requires("bundle")
 ))]
+#[command(group(clap::ArgGroup::new("oms_policy").args(["oms_root", "key"])))]
 struct VerifyArgs {
     /// The signed file, or `sha256:<64 hex>` (its digest) for a Sigstore
-    /// bundle when no such file exists.
+    /// bundle when no such file exists, or a skill folder for its OMS
+    /// signature.
     path: PathBuf,
     /// A minisign public key (its base64 line, or a .pub file) that may
     /// have signed it (repeatable).
     #[arg(
         long = "minisign-key",
         value_name = "KEY",
-        required_unless_present = "bundle",
-        conflicts_with = "bundle"
+        conflicts_with_all = ["bundle", "oms_root", "key"]
     )]
     minisign_keys: Vec<String>,
-    /// The minisign signature (default: PATH.minisig).
+    /// The minisign signature (default: PATH.minisig), or a folder's OMS
+    /// signature (default: PATH/skill.oms.sig).
     #[arg(long, value_name = "FILE", conflicts_with = "bundle")]
     signature: Option<PathBuf>,
     /// A Sigstore bundle (JSON) to verify instead of a minisign signature.
@@ -50,17 +55,17 @@ struct VerifyArgs {
     bundle: Option<PathBuf>,
     /// The identity that must have signed the bundle: the certificate's
     /// email or workflow URI, exactly.
-    #[arg(long, value_name = "ID", requires = "issuer")]
+    #[arg(long, value_name = "ID", requires_all = ["issuer", "bundle"])]
     identity: Option<String>,
     /// A regex that must match the whole signing identity, instead of
     /// --identity.
-    #[arg(long = "identity-regexp", value_name = "REGEX", requires = "issuer")]
+    #[arg(long = "identity-regexp", value_name = "REGEX", requires_all = ["issuer", "bundle"])]
     identity_regexp: Option<String>,
     /// The OIDC issuer that must have vouched for the identity.
     #[arg(long, value_name = "URL", requires = "bundle", conflicts_with = "key")]
     issuer: Option<String>,
     /// The public key (PEM) of a keyed Sigstore bundle, instead of an
-    /// identity.
+    /// identity, or of a folder's OMS signature made with a bare key.
     #[arg(long, value_name = "PEM")]
     key: Option<PathBuf>,
     /// The trusted_root.json to verify the bundle against (default: the
@@ -70,6 +75,22 @@ struct VerifyArgs {
     /// Verify against Sigstore's staging instance instead.
     #[arg(long, requires = "bundle", conflicts_with = "trusted_root")]
     staging: bool,
+    /// The root certificates (PEM, one or more) a folder's OMS signature
+    /// must chain to.
+    #[arg(
+        long = "oms-root",
+        value_name = "CERT",
+        conflicts_with_all = ["bundle", "key", "trusted_root", "staging"]
+    )]
+    oms_root: Option<PathBuf>,
+    /// Check only the files a folder's OMS signature lists: a file it
+    /// does not list is let be (a listed one must still be there).
+    #[arg(
+        long = "ignore-unsigned-files",
+        requires = "oms_policy",
+        conflicts_with = "bundle"
+    )]
+    ignore_unsigned_files: bool,
     /// Print the verdict as JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -92,10 +113,44 @@ fn read_text(path: &Path, what: &str, hint: &str) -> anyhow::Result<String> {
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let SignatureCommand::Verify(args) = args.command;
+    let folder = args.path.is_dir();
     let digest = match args.path.to_str().and_then(parse_digest) {
         Some(digest) if !args.path.exists() => Some(digest),
         _ => None,
     };
+    let oms = args.oms_root.is_some() || (args.key.is_some() && args.bundle.is_none());
+    if oms && !folder {
+        anyhow::bail!(
+            Hinted::new(format!(
+                "{}: an OMS signature covers a skill folder, and this is not one",
+                args.path.display()
+            ))
+            .hint("give the signed skill folder, or --bundle FILE with --key for a Sigstore bundle over a file")
+        );
+    }
+    if args.bundle.is_none() && !oms && args.minisign_keys.is_empty() {
+        anyhow::bail!(match folder {
+            true => Hinted::new(format!(
+                "{}: a folder's OMS signature needs what its signer must chain to",
+                args.path.display()
+            ))
+            .hint("give --oms-root CERT (the root certificates, PEM) or --key PEM (the signer's public key)"),
+            false => Hinted::new(format!(
+                "{}: nothing to check the signature against",
+                args.path.display()
+            ))
+            .hint("give --minisign-key KEY, or --bundle FILE with --identity ID --issuer URL or --key PEM"),
+        });
+    }
+    if folder && !args.minisign_keys.is_empty() {
+        anyhow::bail!(
+            Hinted::new(format!(
+                "{}: a minisign signature signs files, not folders",
+                args.path.display()
+            ))
+            .hint("give --oms-root CERT or --key PEM for the folder's OMS signature")
+        );
+    }
     if digest.is_some() && args.bundle.is_none() {
         anyhow::bail!(
             Hinted::new(format!(
@@ -107,6 +162,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     }
     let bytes = match digest {
         Some(_) => Vec::new(),
+        None if folder => Vec::new(),
         None => fs_err::read(&args.path).map_err(|e| {
             Hinted::new(format!("could not read {}: {e}", args.path.display()))
                 .hint("give the file that was signed")
@@ -114,79 +170,13 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     };
     let subject = match digest {
         Some(digest) => Subject::Sha256(digest),
+        None if folder => Subject::Folder(&args.path),
         None => Subject::Bytes(&bytes),
     };
     let (verifier, signature_path): (Box<dyn Verifier>, PathBuf) = match &args.bundle {
-        Some(bundle_path) => {
-            let bundle = read_text(
-                bundle_path,
-                "bundle",
-                "give the Sigstore bundle's JSON file",
-            )?;
-            let policy = match (
-                &args.key,
-                &args.identity,
-                &args.identity_regexp,
-                &args.issuer,
-            ) {
-                (Some(key), ..) => Policy::Key(read_text(
-                    key,
-                    "public key",
-                    "give the signer's public key as a PEM file",
-                )?),
-                (None, Some(identity), _, Some(issuer)) => Policy::Identity {
-                    identity: identity.clone(),
-                    issuer: issuer.clone(),
-                },
-                (None, None, Some(pattern), Some(issuer)) => Policy::IdentityPattern {
-                    pattern: pattern.clone(),
-                    issuer: issuer.clone(),
-                },
-                _ => unreachable!(
-                    "clap requires --identity/--identity-regexp with --issuer, or --key"
-                ),
-            };
-            let root = match &args.trusted_root {
-                Some(path) => Root::Json(read_text(
-                    path,
-                    "trusted root",
-                    "give a trusted_root.json, or leave --trusted-root out for Sigstore's public-good root",
-                )?),
-                None if args.staging => Root::Staging,
-                None => Root::Production,
-            };
-            let verifier = Sigstore {
-                bundle,
-                policy,
-                root,
-            };
-            (Box::new(verifier), bundle_path.clone())
-        }
-        None => {
-            let signature_path = args.signature.clone().unwrap_or_else(|| {
-                let mut name = args.path.clone().into_os_string();
-                name.push(".minisig");
-                name.into()
-            });
-            let signature = fs_err::read_to_string(&signature_path).map_err(|e| {
-                Hinted::new(format!(
-                    "could not read the signature {}: {e}",
-                    signature_path.display()
-                ))
-                .hint("give it with --signature FILE")
-            })?;
-            let keys = args
-                .minisign_keys
-                .iter()
-                .map(|key| crate::store::signing::read_public_key(key))
-                .collect::<Result<Vec<_>, _>>()?;
-            let verifier = Minisign {
-                keys,
-                signature,
-                comment: None,
-            };
-            (Box::new(verifier), signature_path)
-        }
+        Some(bundle_path) => (sigstore(&args, bundle_path)?, bundle_path.clone()),
+        None if oms => oms_verifier(&args)?,
+        None => minisign(&args)?,
     };
     let verified = verifier.verify(subject).map_err(|e| {
         e.context(format!(
@@ -211,4 +201,108 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         );
     }
     Ok(ExitStatus::Success)
+}
+
+/// The Sigstore verifier for `--bundle`.
+fn sigstore(args: &VerifyArgs, bundle_path: &Path) -> anyhow::Result<Box<dyn Verifier>> {
+    let bundle = read_text(
+        bundle_path,
+        "bundle",
+        "give the Sigstore bundle's JSON file",
+    )?;
+    let policy = match (
+        &args.key,
+        &args.identity,
+        &args.identity_regexp,
+        &args.issuer,
+    ) {
+        (Some(key), ..) => Policy::Key(read_text(
+            key,
+            "public key",
+            "give the signer's public key as a PEM file",
+        )?),
+        (None, Some(identity), _, Some(issuer)) => Policy::Identity {
+            identity: identity.clone(),
+            issuer: issuer.clone(),
+        },
+        (None, None, Some(pattern), Some(issuer)) => Policy::IdentityPattern {
+            pattern: pattern.clone(),
+            issuer: issuer.clone(),
+        },
+        _ => unreachable!("clap requires --identity/--identity-regexp with --issuer, or --key"),
+    };
+    let root = match &args.trusted_root {
+        Some(path) => Root::Json(read_text(
+            path,
+            "trusted root",
+            "give a trusted_root.json, or leave --trusted-root out for Sigstore's public-good root",
+        )?),
+        None if args.staging => Root::Staging,
+        None => Root::Production,
+    };
+    Ok(Box::new(Sigstore {
+        bundle,
+        policy,
+        root,
+    }))
+}
+
+/// The OMS verifier for a folder, with `--oms-root` or `--key`, and the
+/// signature's path.
+fn oms_verifier(args: &VerifyArgs) -> anyhow::Result<(Box<dyn Verifier>, PathBuf)> {
+    let signature_path = args
+        .signature
+        .clone()
+        .unwrap_or_else(|| args.path.join(SIGNATURE_FILE));
+    let bundle = read_text(
+        &signature_path,
+        "signature",
+        "give the folder's OMS signature with --signature FILE",
+    )?;
+    let trust = match (&args.oms_root, &args.key) {
+        (Some(roots), _) => OmsTrust::Roots(read_text(
+            roots,
+            "root certificates",
+            "give the root certificates the signer chains to, as a PEM file",
+        )?),
+        (None, Some(key)) => OmsTrust::Key(read_text(
+            key,
+            "public key",
+            "give the signer's public key as a PEM file",
+        )?),
+        (None, None) => unreachable!("an OMS check is chosen by --oms-root or --key"),
+    };
+    let verifier = Oms {
+        bundle,
+        trust,
+        ignore_unsigned_files: args.ignore_unsigned_files,
+    };
+    Ok((Box::new(verifier), signature_path))
+}
+
+/// The minisign verifier for `--minisign-key`, and the signature's path.
+fn minisign(args: &VerifyArgs) -> anyhow::Result<(Box<dyn Verifier>, PathBuf)> {
+    let signature_path = args.signature.clone().unwrap_or_else(|| {
+        let mut name = args.path.clone().into_os_string();
+        name.push(".minisig");
+        name.into()
+    });
+    let signature = fs_err::read_to_string(&signature_path).map_err(|e| {
+        Hinted::new(format!(
+            "could not read the signature {}: {e}",
+            signature_path.display()
+        ))
+        .hint("give it with --signature FILE")
+    })?;
+    let keys = args
+        .minisign_keys
+        .iter()
+        .map(|key| crate::store::signing::read_public_key(key))
+        .collect::<Result<Vec<_>, _>>()?;
+    let verifier = Minisign {
+        keys,
+        signature,
+        comment: None,
+    };
+    Ok((Box::new(verifier), signature_path))
 }

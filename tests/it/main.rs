@@ -20,6 +20,7 @@ mod install;
 mod keys;
 mod layers;
 mod models;
+mod oms;
 mod policies;
 mod publish;
 mod readme;

@@ -24,11 +24,16 @@ impl Verifier for Minisign {
     }
 
     fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Verified> {
-        let Subject::Bytes(bytes) = subject else {
-            anyhow::bail!(
+        let bytes = match subject {
+            Subject::Bytes(bytes) => bytes,
+            Subject::Sha256(_) => anyhow::bail!(
                 Hinted::new("a minisign signature is checked against the file, not its digest")
                     .hint("give the signed file's path")
-            );
+            ),
+            Subject::Folder(_) => anyhow::bail!(
+                Hinted::new("a minisign signature signs files, not folders")
+                    .hint("give the signed file's path")
+            ),
         };
         let named = signing::signature_key_id(&self.signature).ok_or_else(|| {
             Hinted::new("the minisign signature cannot be read")

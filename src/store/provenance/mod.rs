@@ -1,13 +1,16 @@
 //! Provenance: who signed what, behind one verifier for every signature
 //! family (DESIGN §7). A [`Verifier`] checks a [`Subject`] (a file's
-//! bytes) and says which [`Signer`] made the signature, in the form
-//! `skills.lock` pins, with the digest of the signature itself.
+//! bytes, or a skill folder) and says which [`Signer`] made the
+//! signature, in the form `skills.lock` pins, with the digest of the
+//! signature itself.
 //!
 //! Families: [`minisign`] (skillpkg's own packages, and the `minisign`
-//! CLI's signatures) and [`sigstore`] (Sigstore bundles, keyless or
-//! keyed). OpenSSF Model Signing comes behind the same trait.
+//! CLI's signatures), [`sigstore`] (Sigstore bundles, keyless or keyed)
+//! and [`oms`] (OpenSSF Model Signing over a skill folder, by a
+//! certificate chain or a key).
 
 pub(crate) mod minisign;
+pub(crate) mod oms;
 mod ring_provider;
 pub(crate) mod sigstore;
 
@@ -20,6 +23,8 @@ pub(crate) enum Subject<'a> {
     Bytes(&'a [u8]),
     /// A file known only by its SHA-256 digest.
     Sha256([u8; 32]),
+    /// A skill folder, every file of which the signature lists.
+    Folder(&'a std::path::Path),
 }
 
 /// Who made a signature, as the lock pins it.
@@ -44,6 +49,19 @@ pub(crate) enum Signer {
         /// `sha256:<hex>` of the public key (its DER SubjectPublicKeyInfo).
         key: String,
     },
+    /// An OMS signature by a certificate chaining to a given root.
+    Oms {
+        /// The leaf certificate's subject, in RFC 4514 text
+        /// (`CN=…,O=…,C=…`).
+        subject: String,
+        /// `sha256:<hex>` of the DER of the root the chain ended at.
+        chain: String,
+    },
+    /// An OMS signature by a bare key.
+    OmsKey {
+        /// `sha256:<hex>` of the public key (its DER SubjectPublicKeyInfo).
+        key: String,
+    },
 }
 
 impl std::fmt::Display for Signer {
@@ -54,6 +72,8 @@ impl std::fmt::Display for Signer {
                 write!(f, "{identity} (issuer {issuer})")
             }
             Signer::SigstoreKey { key } => write!(f, "Sigstore key {key}"),
+            Signer::Oms { subject, chain } => write!(f, "{subject} (root {chain})"),
+            Signer::OmsKey { key } => write!(f, "OMS key {key}"),
         }
     }
 }
@@ -84,4 +104,38 @@ pub(crate) trait Verifier {
 /// `sha256:<hex>` of `bytes`.
 fn sha256(bytes: &[u8]) -> String {
     format!("sha256:{}", super::hash::sha256_hex(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each family refuses what it does not sign, saying so.
+    #[test]
+    fn every_family_refuses_subjects_it_does_not_sign() {
+        let folder = Subject::Folder(std::path::Path::new("skill"));
+        let minisign = minisign::Minisign {
+            keys: Vec::new(),
+            signature: String::new(),
+            comment: None,
+        };
+        let refusal = |verifier: &dyn Verifier, subject| {
+            format!("{:#}", verifier.verify(subject).unwrap_err())
+        };
+        assert!(refusal(&minisign, folder).contains("minisign signature signs files, not folders"));
+        let sigstore = sigstore::Sigstore {
+            bundle: String::new(),
+            policy: sigstore::Policy::Key(String::new()),
+            root: sigstore::Root::Production,
+        };
+        assert!(refusal(&sigstore, folder).contains("Sigstore bundle signs files, not folders"));
+        let oms = oms::Oms {
+            bundle: String::new(),
+            trust: oms::OmsTrust::Key(String::new()),
+            ignore_unsigned_files: false,
+        };
+        for subject in [Subject::Bytes(b"x"), Subject::Sha256([0; 32])] {
+            assert!(refusal(&oms, subject).contains("covers a skill folder, not a file"));
+        }
+    }
 }

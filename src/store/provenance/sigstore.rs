@@ -53,6 +53,9 @@ impl Verifier for Sigstore {
     }
 
     fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Verified> {
+        if let Subject::Folder(_) = subject {
+            return Err(not_a_file());
+        }
         super::ring_provider::install();
         let root = match &self.root {
             Root::Production => TrustedRoot::from_json(SIGSTORE_PRODUCTION_TRUSTED_ROOT),
@@ -71,6 +74,7 @@ impl Verifier for Sigstore {
             Subject::Sha256(digest) => {
                 check(verifier.verify(Sha256Hash::new(digest), &bundle, policy))
             }
+            Subject::Folder(_) => Err(not_a_file()),
         };
         let signer = match &self.policy {
             Policy::Identity { identity, issuer } => {
@@ -114,4 +118,11 @@ impl Verifier for Sigstore {
             statement: None,
         })
     }
+}
+
+/// The refusal of a folder: a bundle signs one file.
+fn not_a_file() -> anyhow::Error {
+    crate::hint::Hinted::new("a Sigstore bundle signs files, not folders")
+        .hint("give the signed file's path, or verify a folder's OMS signature")
+        .into()
 }
