@@ -21,6 +21,7 @@ mod keys;
 mod layers;
 mod models;
 mod oms;
+mod oms_policies;
 mod policies;
 mod publish;
 mod readme;

@@ -4,7 +4,7 @@
 //! and a skill edited since it was installed is replaced only with
 //! `--force`.
 
-use super::provenance::Proven;
+use super::provenance::{Proven, Provenance};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -36,6 +36,8 @@ pub(super) struct Apply<'a> {
     pub cache: &'a Path,
     /// The cache's sealed records of verified archives.
     pub records: &'a Records,
+    /// The signer policies and pins each skill's tree is checked against.
+    pub provenance: &'a Provenance<'a>,
     /// How to behave.
     pub options: InstallOptions<'a>,
     /// Whether the warning that links fell back to copies was given.
@@ -105,6 +107,17 @@ impl Apply<'_> {
                 Some((staged, tree))
             }
         };
+        // Its OMS signature, over the very tree put in place.
+        let tree_path = match &staged {
+            Some((staged, _)) => staged.path(),
+            None => target.clone(),
+        };
+        ready.provenance.proven = self.provenance.check_tree(
+            &ready.name,
+            &ready.version,
+            &tree_path,
+            &ready.provenance,
+        )?;
         // What it asks to pre-approve, read here on a worker: the staged
         // tree is the one put in place.
         let (asks, dropped) = match &staged {

@@ -212,20 +212,10 @@ pub(super) fn fetch_all<'a>(
             executables: None,
             signature: None,
             unchecked: None,
-            provenance: ArchiveStage {
-                proven: None,
-                needs_tree: provenance.applies(&skill.name, &skill.source),
-            },
+            provenance: provenance.direct_stage(&skill.name, &skill.source),
             warnings: Vec::new(),
             broken_rules: skill.broken_rules.clone(),
         });
-    }
-    // Fails closed until the tree stage checks `skill.oms.sig`.
-    if let Some(ready) = ready.iter().find(|ready| ready.provenance.needs_tree) {
-        bail!(
-            "{}: a signer policy or the lock asks for an OMS signature, which this build cannot check yet; nothing was installed",
-            ready.name
-        );
     }
     Ok(ready)
 }

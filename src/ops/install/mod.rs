@@ -714,6 +714,7 @@ fn sync(
         old_lock: &old_lock,
         cache: &dirs.cache,
         records: &records,
+        provenance: &provenance,
         options,
         link_failure_said: Default::default(),
     };

@@ -19,7 +19,8 @@ use anyhow::bail;
 use crate::hint::Hinted;
 use crate::manifest::lock::{LockedSigner, LockedSkill, Lockfile, SignerTable};
 use crate::manifest::source_id::SourceId;
-use crate::ops::keys::policy::{Policy, SigstoreIdentity, covering, sources_of};
+use crate::ops::keys::policy::{Policy, SigstoreIdentity, covering, root_certificates, sources_of};
+use crate::store::provenance::oms::{self, Oms, OmsTrust};
 use crate::store::provenance::sigstore::{self, Sigstore};
 use crate::store::provenance::{Signer, Subject, Verifier as _};
 
@@ -51,12 +52,20 @@ pub(crate) struct ArchiveStage {
     pub proven: Option<Proven>,
     /// Whether a policy or pin still needs its tree's `skill.oms.sig`.
     pub needs_tree: bool,
+    /// The policies (by index) that its tree's `skill.oms.sig` must meet.
+    pub pending: Vec<usize>,
 }
 
 impl Provenance<'_> {
-    /// The policies covering `name` from `source`.
-    fn covering(&self, name: &str, source: &SourceId) -> Vec<&Policy> {
-        covering(self.policies, &sources_of(name, source, self.project_dir))
+    /// The policies covering `name` from `source`, with their indices.
+    fn covering(&self, name: &str, source: &SourceId) -> Vec<(usize, &Policy)> {
+        let sources = sources_of(name, source, self.project_dir);
+        let covering = covering(self.policies, &sources);
+        self.policies
+            .iter()
+            .enumerate()
+            .filter(|(_, policy)| covering.iter().any(|c| std::ptr::eq(*c, *policy)))
+            .collect()
     }
 
     /// The Sigstore or OMS signer the old lock pins for `name`.
@@ -129,9 +138,10 @@ impl Provenance<'_> {
                     root,
                 })
             };
-        for policy in &policies {
+        for &(index, policy) in &policies {
             if policy.sigstore.is_empty() {
                 stage.needs_tree = true;
+                stage.pending.push(index);
                 continue;
             }
             let mut failures = Vec::new();
@@ -144,7 +154,10 @@ impl Provenance<'_> {
                 Some(proven) => {
                     stage.proven.get_or_insert(proven);
                 }
-                None if !policy.oms_roots.is_empty() => stage.needs_tree = true,
+                None if !policy.oms_roots.is_empty() => {
+                    stage.needs_tree = true;
+                    stage.pending.push(index);
+                }
                 None => bail!(refused(name, version, policy, &failures)),
             }
         }
@@ -165,7 +178,7 @@ impl Provenance<'_> {
                 issuer: issuer.clone(),
             };
             match &stage.proven {
-                Some(proven) => check_same_signer(name, version, pin, proven, &policies)?,
+                Some(proven) => check_same_signer(name, version, pin, proven, &sources(&policies))?,
                 None => match verify(&pinned, root_text.as_ref()) {
                     Ok(proven) => stage.proven = Some(proven),
                     Err(e) => bail!(pin_broken(name, version, pin, &e)),
@@ -175,6 +188,104 @@ impl Provenance<'_> {
             stage.needs_tree = true;
         }
         Ok(stage)
+    }
+
+    /// Where a path or git skill stands before its tree is checked: every
+    /// policy covering it, and its pin, wait for its `skill.oms.sig`.
+    pub(crate) fn direct_stage(&self, name: &str, source: &SourceId) -> ArchiveStage {
+        let pending: Vec<usize> = self
+            .covering(name, source)
+            .into_iter()
+            .map(|(index, _)| index)
+            .collect();
+        ArchiveStage {
+            proven: None,
+            needs_tree: !pending.is_empty() || self.pin(name).is_some(),
+            pending,
+        }
+    }
+
+    /// Checks the `skill.oms.sig` of the tree about to be put in place
+    /// (`tree`) against the policies `stage` left pending and the OMS
+    /// signer the lock pins; returns what proved the skill (the archive
+    /// stage's proof, if any, else the OMS signature's).
+    pub(crate) fn check_tree(
+        &self,
+        name: &str,
+        version: &str,
+        tree: &Path,
+        stage: &ArchiveStage,
+    ) -> anyhow::Result<Option<Proven>> {
+        let mut proven = stage.proven.clone();
+        if !stage.needs_tree {
+            return Ok(proven);
+        }
+        let signature_path = tree.join(oms::SIGNATURE_FILE);
+        let bundle = match fs_err::read_to_string(&signature_path) {
+            Ok(text) => Some(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e.into()),
+        };
+        let verify = |roots: String| -> anyhow::Result<Proven> {
+            let Some(bundle) = &bundle else {
+                bail!("it carries no {}", oms::SIGNATURE_FILE);
+            };
+            let verified = Oms {
+                bundle: bundle.clone(),
+                trust: OmsTrust::Roots(roots.clone()),
+                ignore_unsigned_files: false,
+            }
+            .verify(Subject::Folder(tree))?;
+            let Signer::Oms { subject, chain } = verified.signer else {
+                bail!("the OMS signature is not by a certificate");
+            };
+            let root = root_certificates(&roots)?
+                .into_iter()
+                .find(|root| root.fingerprint == chain)
+                .map(|root| (chain.clone(), root.pem));
+            Ok(Proven {
+                signer: LockedSigner::Other(SignerTable::Oms { subject, chain }),
+                signature: verified.signature,
+                root,
+            })
+        };
+        let mut sources = Vec::new();
+        for &index in &stage.pending {
+            let policy = &self.policies[index];
+            sources.push(policy.source.as_str());
+            if policy.oms_roots.is_empty() {
+                bail!(refused(
+                    name,
+                    version,
+                    policy,
+                    &["it names Sigstore signers, and only registry entries carry Sigstore bundles (a repository or folder is signed with skill.oms.sig, which --oms-root accepts)".to_string()]
+                ));
+            }
+            match verify(policy.oms_roots.join("\n")) {
+                Ok(oms) => {
+                    proven.get_or_insert(oms);
+                }
+                Err(e) => bail!(refused(name, version, policy, &[format!("{e:#}")])),
+            }
+        }
+        if let Some(pin) = self.pin(name)
+            && let Some(LockedSigner::Other(SignerTable::Oms { chain, .. })) = &pin.signer
+        {
+            match &proven {
+                Some(proven) => check_same_signer(name, version, pin, proven, &sources)?,
+                None => {
+                    let root = self.lock_root(name, chain)?;
+                    match verify(root) {
+                        Ok(oms) => {
+                            check_same_signer(name, version, pin, &oms, &sources)?;
+                            proven = Some(oms);
+                        }
+                        Err(e) => bail!(pin_broken(name, version, pin, &e)),
+                    }
+                }
+            }
+        }
+        Ok(proven)
     }
 
     /// The `[roots]` entry `fingerprint` of the old lock.
@@ -204,6 +315,14 @@ impl Provenance<'_> {
         }
         roots
     }
+}
+
+/// The sources of `policies`, as refusals name them.
+fn sources<'p>(policies: &[(usize, &'p Policy)]) -> Vec<&'p str> {
+    policies
+        .iter()
+        .map(|(_, policy)| policy.source.as_str())
+        .collect()
 }
 
 /// `sha256:<hex>` of a text.
@@ -239,7 +358,7 @@ fn check_same_signer(
     version: &str,
     pin: &LockedSkill,
     proven: &Proven,
-    policies: &[&Policy],
+    sources: &[&str],
 ) -> anyhow::Result<()> {
     let Some(pinned) = &pin.signer else {
         return Ok(());
@@ -247,9 +366,9 @@ fn check_same_signer(
     if *pinned == proven.signer {
         return Ok(());
     }
-    let source = policies
+    let source = sources
         .first()
-        .map(|policy| crate::hint::shell_quote(&policy.source))
+        .map(|source| crate::hint::shell_quote(source))
         .unwrap_or_else(|| "SOURCE".into());
     bail!(
         Hinted::new(format!(

@@ -83,7 +83,7 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
         {
             result.status = "untrusted-signer";
         } else {
-            match signatures::recheck(skill, &lock, &project.dir, dirs, &mut indexes) {
+            match signatures::recheck(skill, &dir, &lock, &project.dir, dirs, &mut indexes) {
                 Some(signatures::SignatureCheck::Broken(why)) => {
                     result.status = "bad-signature";
                     result.signature = Some(why);

@@ -2,7 +2,8 @@
 //! signer the lock pins and what the lock carries (`[keys]`, `[roots]`):
 //! a Sigstore bundle from the index entry in the cache over the archive's
 //! digest; a minisign signature from the same entry over the cached
-//! archive. What the cache lacks is said, not guessed.
+//! archive; an OMS signature over the installed tree. What the cache
+//! lacks is said, not guessed.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -12,6 +13,7 @@ use crate::index::PackageName;
 use crate::index::source::{Registry, open_registry};
 use crate::manifest::lock::{LockedSigner, LockedSkill, Lockfile, SignerTable};
 use crate::manifest::source_id::SourceId;
+use crate::store::provenance::oms::{self, Oms, OmsTrust};
 use crate::store::provenance::sigstore::{self, Sigstore};
 use crate::store::provenance::{Signer, Subject, Verifier as _};
 
@@ -44,16 +46,47 @@ impl OfflineIndexes {
     }
 }
 
-/// Re-checks the signature of `skill` (a registry package whose lock entry
-/// names a signer), offline. `None`: nothing to re-check here.
+/// Re-checks the `skill.oms.sig` of the skill installed in `dir` against
+/// the OMS signer the lock pins and the root its `[roots]` carries.
+fn recheck_oms(dir: &Path, subject: &str, chain: &str, lock: &Lockfile) -> SignatureCheck {
+    let Some(root) = lock.roots.get(chain) else {
+        return SignatureCheck::Broken(format!("the lock's [roots] lacks {chain}"));
+    };
+    let bundle = match fs_err::read_to_string(dir.join(oms::SIGNATURE_FILE)) {
+        Ok(bundle) => bundle,
+        Err(e) => return SignatureCheck::Broken(format!("{e}")),
+    };
+    let verifier = Oms {
+        bundle,
+        trust: OmsTrust::Roots(root.clone()),
+        ignore_unsigned_files: false,
+    };
+    match verifier.verify(Subject::Folder(dir)) {
+        Ok(verified) => match verified.signer {
+            Signer::Oms {
+                subject: signed_by,
+                chain: signed_chain,
+            } if signed_by == subject && signed_chain == chain => SignatureCheck::Verified,
+            other => SignatureCheck::Broken(format!("it is signed by {other}, not {subject}")),
+        },
+        Err(e) => SignatureCheck::Broken(format!("{e:#}")),
+    }
+}
+
+/// Re-checks the signature of `skill`, installed in `dir`, offline.
+/// `None`: nothing to re-check.
 pub(crate) fn recheck(
     skill: &LockedSkill,
+    dir: &Path,
     lock: &Lockfile,
     project_dir: &Path,
     dirs: &Dirs,
     indexes: &mut OfflineIndexes,
 ) -> Option<SignatureCheck> {
     let signer = skill.signer.as_ref()?;
+    if let LockedSigner::Other(SignerTable::Oms { subject, chain }) = signer {
+        return Some(recheck_oms(dir, subject, chain, lock));
+    }
     let SourceId::Registry { index } = &skill.source else {
         return None;
     };
