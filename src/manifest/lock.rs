@@ -313,6 +313,26 @@ impl Lockfile {
     }
 }
 
+/// Where a key of a `[[skill]]` entry goes: the order of [`LockedSkill`]'s
+/// fields.
+fn field_order(key: &toml_edit::Key) -> usize {
+    const ORDER: [&str; 9] = [
+        "name",
+        "version",
+        "source",
+        "checksum",
+        "tree",
+        "signer",
+        "signature",
+        "dependencies",
+        "grants",
+    ];
+    ORDER
+        .iter()
+        .position(|known| *known == key.get())
+        .unwrap_or(ORDER.len())
+}
+
 /// `body` with each skill's `signer` table written inline on its entry's
 /// `signer =` line, as DESIGN §5 spells it, rather than as sub-tables
 /// after the entry: one line per signer reads and diffs as one fact.
@@ -340,6 +360,8 @@ fn inline_signers(body: &str) -> String {
                 inline.fmt();
                 *signer = toml_edit::value(inline);
             }
+            // Back in the entry's order, which the sub-table had left.
+            skill.sort_values_by(|a, _, b, _| field_order(a).cmp(&field_order(b)));
         }
     }
     document.to_string()

@@ -53,7 +53,7 @@ fn a_git_skill_under_an_oms_policy_is_pinned_to_its_signer_and_a_changed_file_is
     git(&repo, &["commit", "-q", "-am", "unsigned change"]);
     let out = ctx.fails_in(&app, &["update"]);
     assert!(
-        out.stderr.contains("is refused: your signer policy for")
+        out.stderr.contains("is refused by your signer policy for")
             && out.stderr.contains("SKILL.md"),
         "the refusal names the policy and the file: {}",
         out.stderr

@@ -96,7 +96,7 @@ fn a_package_with_a_sigstore_bundle_installs_under_its_identity_policy_and_no_ot
     let out = ctx.fails_in(&app, &["add", "acme/signed-skill"]);
     assert!(
         out.stderr
-            .contains("your signer policy for acme requires a signature")
+            .contains("v1.0.0 is refused by your signer policy for acme")
             && out.stderr.contains(OTHER_IDENTITY),
         "the refusal names the policy and whom it wants: {}",
         out.stderr
@@ -294,7 +294,8 @@ fn a_project_adds_requirements_to_the_users_policy_and_never_relaxes_it() {
     );
     let out = ctx.fails_in(&app, &["add", "acme/signed-skill"]);
     assert!(
-        out.stderr.contains("your signer policy for acme requires")
+        out.stderr
+            .contains("is refused by your signer policy for acme")
             && out.stderr.contains(OTHER_IDENTITY),
         "{}",
         out.stderr

@@ -114,7 +114,11 @@ impl Apply<'_> {
         };
         ready.provenance.proven = self.provenance.check_tree(
             &ready.name,
-            &ready.version,
+            &crate::manifest::lock::shown_version(
+                &ready.version,
+                &ready.source,
+                ready.tree.as_deref(),
+            ),
             &tree_path,
             &ready.provenance,
         )?;

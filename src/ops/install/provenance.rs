@@ -333,7 +333,7 @@ fn sha256_text(text: &str) -> String {
 /// The refusal of a skill no signer of `policy` signed.
 fn refused(name: &str, version: &str, policy: &Policy, failures: &[String]) -> Hinted {
     Hinted::new(format!(
-        "{name}@{version} is refused: your signer policy for {} requires a signature it does not carry ({})",
+        "{name} {version} is refused by your signer policy for {}: {}",
         policy.source,
         failures.join("; ")
     ))
@@ -347,7 +347,7 @@ fn refused(name: &str, version: &str, policy: &Policy, failures: &[String]) -> H
 fn pin_broken(name: &str, version: &str, pin: &LockedSkill, error: &anyhow::Error) -> Hinted {
     let signer = pin.signer.as_ref().expect("a pin has a signer");
     Hinted::new(format!(
-        "{name}@{version}: skills.lock pins its signer to {signer}, but that signer's signature does not verify: {error:#}"
+        "{name} {version}: skills.lock pins its signer to {signer}, but that signer's signature does not verify: {error:#}"
     ))
     .hint("nothing was installed; if the source really changed its signer, set a policy for it with `skillpkg trust SOURCE … --replace`")
 }
@@ -372,7 +372,7 @@ fn check_same_signer(
         .unwrap_or_else(|| "SOURCE".into());
     bail!(
         Hinted::new(format!(
-            "{name}@{version}: skills.lock pins its signer to {pinned}, but it is now signed by {}",
+            "{name} {version}: skills.lock pins its signer to {pinned}, but it is now signed by {}",
             proven.signer
         ))
         .hint(format!(
