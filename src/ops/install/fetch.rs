@@ -125,7 +125,7 @@ pub(super) fn fetch_all<'a>(
             .map(|bundle| bundle.to_string());
         let stage = provenance.check_archive(
             &name,
-            &&format!("v{}", planned.entry.vers),
+            &format!("v{}", planned.entry.vers),
             &planned.source(),
             &planned.entry.cksum,
             bundle.as_deref(),
