@@ -92,8 +92,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     if args.list {
         return list(&args, context);
     }
-    let project = context.project(args.global)?;
     if args.project {
+        let project = context.project(args.global)?;
         let dirs = context.dirs()?.clone();
         let manifest = crate::manifest::Manifest::load(&project.manifest_path)?;
         if args.revoke {
@@ -117,6 +117,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     }
     let source = args.source.clone().unwrap_or_default();
     if let Some(key) = &args.key {
+        let project = context.project(args.global)?;
         return trust_key(context, &project, &source, key, args.replace);
     }
     let dirs = context.dirs()?.clone();
@@ -152,7 +153,9 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         (None, None) => unreachable!("clap requires a signer with SOURCE"),
     };
     let accepted = policy::accept(&dirs, &source, &context.cwd, accept, args.replace)?;
-    if args.replace {
+    // Policies are the user's; a project's lock, when there is one here,
+    // forgets the signers the replaced policy pinned.
+    if let (true, Ok(project)) = (args.replace, context.project(args.global)) {
         let dropped = crate::ops::keys::forget_pins(&project, &accepted)?;
         for name in dropped {
             context.printer.status(

@@ -156,12 +156,16 @@ fn a_teammate_re_verifies_the_pinned_sigstore_signer_with_no_policy_of_their_own
 fn trust_list_shows_policies_and_remove_drops_them() {
     let ctx = TestContext::new();
     trust_identity(&ctx, IDENTITY, false);
-    ctx.ok(&[
-        "trust",
-        "github:NVIDIA/skills",
-        "--oms-root",
-        fixture("ca.pem").to_str().unwrap(),
-    ]);
+    // Policies are the user's: no project is needed to set one.
+    ctx.ok_in(
+        ctx.root(),
+        &[
+            "trust",
+            "github:NVIDIA/skills",
+            "--oms-root",
+            fixture("ca.pem").to_str().unwrap(),
+        ],
+    );
     let out = ctx.ok(&["trust", "--list"]);
     assert!(out.stdout.contains("acme (your policy):"), "{}", out.stdout);
     assert!(out.stdout.contains(IDENTITY), "{}", out.stdout);
