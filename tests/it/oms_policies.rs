@@ -52,6 +52,10 @@ fn a_git_skill_under_an_oms_policy_is_pinned_to_its_signer_and_a_changed_file_is
     std::fs::write(&skill_md, format!("{text}\nOne more line.\n")).unwrap();
     git(&repo, &["commit", "-q", "-am", "unsigned change"]);
     let out = ctx.fails_in(&app, &["update"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: signed [SHORT] is refused by your signer policy for [TEMP]/repo: SKILL.md was changed after signing
+    hint: nothing was installed; `skillpkg trust --list` shows the policy, and `skillpkg trust [TEMP]/repo --oms-root CERT --replace` changes it if the source really changed its signer
+    ");
     assert!(
         out.stderr.contains("is refused by your signer policy for")
             && out.stderr.contains("SKILL.md"),

@@ -228,13 +228,19 @@ fn a_signer_change_on_update_names_both_signers_until_trust_replace_accepts_it()
             .unwrap(),
     ]);
     let out = ctx.fails_in(&app, &["update"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: acme/signed-skill v1.1.0: skills.lock pins its signer to https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main (issuer https://token.actions.githubusercontent.com), but it is now signed by https://github.com/acme/skills/.github/workflows/other.yml@refs/heads/main (issuer https://token.actions.githubusercontent.com)
+    hint: nothing was installed; if the source really changed its signer, accept it with `skillpkg trust acme --sigstore-identity https://github.com/acme/skills/.github/workflows/other.yml@refs/heads/main --sigstore-issuer https://token.actions.githubusercontent.com --trusted-root FILE --replace`, then install again
+    ");
     assert!(
         out.stderr
             .contains(&format!("skills.lock pins its signer to {IDENTITY}"))
             && out
                 .stderr
                 .contains(&format!("but it is now signed by {CHANGED}"))
-            && out.stderr.contains("skillpkg trust acme … --replace"),
+            && out
+                .stderr
+                .contains("skillpkg trust acme --sigstore-identity"),
         "{}",
         out.stderr
     );

@@ -338,9 +338,33 @@ fn refused(name: &str, version: &str, policy: &Policy, failures: &[String]) -> H
         failures.join("; ")
     ))
     .hint(format!(
-        "nothing was installed; `skillpkg trust --list` shows the policy, `skillpkg trust {} … --replace` changes it if the source really changed its signer",
-        crate::hint::shell_quote(&policy.source)
+        "nothing was installed; `skillpkg trust --list` shows the policy, and `skillpkg trust {} {} --replace` changes it if the source really changed its signer",
+        crate::hint::shell_quote(&policy.source),
+        match policy.oms_roots.is_empty() {
+            true => "--sigstore-identity ID --sigstore-issuer URL",
+            false => "--oms-root CERT",
+        }
     ))
+}
+
+/// The flags of `trust SOURCE … --replace` that accept `signer`.
+fn accepting_flags(signer: &LockedSigner) -> String {
+    match signer {
+        LockedSigner::Other(SignerTable::Sigstore {
+            identity,
+            issuer,
+            root,
+        }) => format!(
+            "--sigstore-identity {} --sigstore-issuer {}{}",
+            crate::hint::shell_quote(identity),
+            crate::hint::shell_quote(issuer),
+            match root {
+                Some(_) => " --trusted-root FILE",
+                None => "",
+            }
+        ),
+        _ => "--oms-root CERT".to_string(),
+    }
 }
 
 /// The refusal of a skill whose lock pins a signer that did not sign it.
@@ -376,7 +400,8 @@ fn check_same_signer(
             proven.signer
         ))
         .hint(format!(
-            "nothing was installed; if the source really changed its signer, accept it with `skillpkg trust {source} … --replace`, then install again"
+            "nothing was installed; if the source really changed its signer, accept it with `skillpkg trust {source} {} --replace`, then install again",
+            accepting_flags(&proven.signer)
         ))
     )
 }
