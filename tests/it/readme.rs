@@ -59,6 +59,11 @@ fn every_line_of_the_readmes_quick_start_runs() {
         "helper",
         &skill_md("helper", "Helps. Use when asked."),
     );
+    // NVIDIA's root and one of its signed skills, stood in for by the OMS
+    // fixtures.
+    let oms = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/oms");
+    std::fs::copy(oms.join("root.pem"), demo.join("nv-agent-root-cert.pem")).unwrap();
+    crate::common::copy_dir(&oms.join("signed"), &demo.join("skills/cuda"));
     let model = ctx.root().join("model.json");
     std::fs::write(&model, r#"[{"text": "The report says revenue grew."}]"#).unwrap();
 
