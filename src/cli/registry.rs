@@ -56,9 +56,10 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         }
     };
     let project = context.project(args.global)?;
+    let dirs = context.dirs()?.clone();
     let shown = project.shown(&project.manifest_path).display().to_string();
     for name in names {
-        match add_registry(&project, name, url, args.git)? {
+        match add_registry(&project, &dirs, name, url, args.git)? {
             RegistryAdded::Added { name, index } => context.printer.status(
                 "Added",
                 format_args!("registry '{name}' ({index}) to {shown}"),

@@ -156,7 +156,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     // Policies are the user's; a project's lock, when there is one here,
     // forgets the signers the replaced policy pinned.
     if let (true, Ok(project)) = (args.replace, context.project(args.global)) {
-        let dropped = crate::ops::keys::forget_pins(&project, &accepted)?;
+        let dropped = crate::ops::keys::forget_pins(&project, &dirs, &accepted)?;
         for name in dropped {
             context.printer.status(
                 "Unpinned",
@@ -177,13 +177,14 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
 
 /// `trust ORG --key KEY`: a minisign key pinned in the project's lock.
 fn trust_key(
-    context: &Context,
+    context: &mut Context,
     project: &crate::project::Project,
     org: &str,
     key: &str,
     replace: bool,
 ) -> anyhow::Result<ExitStatus> {
-    let trusted = crate::ops::keys::trust(project, org, key, replace)?;
+    let dirs = context.dirs()?.clone();
+    let trusted = crate::ops::keys::trust(project, &dirs, org, key, replace)?;
     for old in &trusted.removed {
         context
             .printer

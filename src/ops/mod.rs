@@ -2,6 +2,7 @@
 //! The CLI parses arguments, calls these, and renders what they return.
 
 pub mod consent;
+pub(crate) mod edit;
 pub mod import;
 pub(crate) mod init;
 pub(crate) mod install;

@@ -2,11 +2,9 @@
 //! `skills.toml` (DESIGN §4), editing the file in place so that its
 //! comments and order stay.
 
-use anyhow::{Context as _, bail};
+use anyhow::bail;
 
 use crate::hint::{Hinted, shell_quote};
-use crate::manifest::Manifest;
-use crate::manifest::edit::ManifestDocument;
 use crate::project::Project;
 
 /// The name of the registry used when a dependency names none.
@@ -48,6 +46,7 @@ pub(crate) fn index_spec(url: &str, git: bool) -> String {
 /// manifest is edited by hand for that.
 pub(crate) fn add_registry(
     project: &Project,
+    dirs: &crate::dirs::Dirs,
     name: &str,
     url: &str,
     git: bool,
@@ -57,11 +56,9 @@ pub(crate) fn add_registry(
         bail!("the index URL is empty");
     }
     let index = index_spec(url, git);
-    let _lock = project.lock()?;
+    let mut edit = crate::ops::edit::Edit::open(project, dirs)?;
     let path = &project.manifest_path;
-    let text = fs_err::read_to_string(path)?;
-    let manifest = Manifest::parse(&text, path)?;
-    match manifest.registries.get(name) {
+    match edit.manifest.registries.get(name) {
         Some(existing) if existing.index == index => {
             return Ok(RegistryAdded::Unchanged {
                 name: name.to_string(),
@@ -82,10 +79,8 @@ pub(crate) fn add_registry(
         ),
         None => {}
     }
-    let mut doc = ManifestDocument::parse(&text, path)?;
-    doc.set_registry(name, &index)?;
-    crate::fsutil::write_atomically(path, doc.to_text().as_bytes())
-        .with_context(|| format!("could not write {}", path.display()))?;
+    edit.doc.set_registry(name, &index)?;
+    edit.commit()?;
     Ok(RegistryAdded::Added {
         name: name.to_string(),
         index,

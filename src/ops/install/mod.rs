@@ -43,67 +43,32 @@ use anyhow::{Context as _, bail};
 
 use crate::dirs::Dirs;
 use crate::hint::{Hinted, shell_quote};
-use crate::manifest::edit::ManifestDocument;
 use crate::manifest::lock::Lockfile;
 use crate::manifest::{DependencySpec, Manifest};
-use crate::ops::consent::project::KeptTrust;
+use crate::ops::edit::Edit;
 use crate::project::Project;
 
-/// A project's manifest opened for a change, with the project locked
-/// against other runs until it is dropped.
-struct Editing {
-    _lock: crate::fsutil::FileLock,
-    /// The manifest as data.
-    manifest: Manifest,
-    /// The manifest as a document, for edits that keep its comments.
-    doc: ManifestDocument,
-    /// Whether the project was trusted before the change.
-    trust: KeptTrust,
-}
-
-impl Editing {
-    fn open(project: &Project, dirs: &Dirs) -> anyhow::Result<Editing> {
-        let lock = project.lock()?;
-        let text = fs_err::read_to_string(&project.manifest_path)?;
-        let manifest = Manifest::parse(&text, &project.manifest_path)?;
-        Ok(Editing {
-            trust: KeptTrust::before(dirs, project, &manifest)?,
-            manifest,
-            doc: ManifestDocument::parse(&text, &project.manifest_path)?,
-            _lock: lock,
-        })
-    }
-
-    /// Installs what the edited manifest asks for, keeping every pin it
-    /// can. Sources outside the project are read only in a project trusted
-    /// before the change, or when their keys are in `named`: the user gave
-    /// them on this command line.
-    fn install(
-        &self,
-        project: &Project,
-        dirs: &Dirs,
-        options: InstallOptions,
-        named: &[String],
-    ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
-        self.trust.check_outside(project, &self.manifest, named)?;
-        sync(
-            project,
-            &self.manifest,
-            dirs,
-            options,
-            &Unlock::Nothing,
-            false,
-        )
-    }
-
-    /// Writes `lock`, then the edited manifest, each atomically; a
-    /// project trusted before stays trusted.
-    fn save(&self, project: &Project, dirs: &Dirs, lock: &Lockfile) -> anyhow::Result<()> {
-        lock.write(&project.lock_path)?;
-        crate::fsutil::write_atomically(&project.manifest_path, self.doc.to_text().as_bytes())
-            .with_context(|| format!("could not write {}", project.manifest_path.display()))?;
-        self.trust.after(dirs, project, &self.manifest, lock)
-    }
+/// Installs what the edited manifest asks for, keeping every pin it can,
+/// into `edit.lock`. Sources outside the project are read only in a
+/// project trusted before the change, or when their keys are in `named`:
+/// the user gave them on this command line.
+fn install_edited(
+    edit: &mut Edit,
+    dirs: &Dirs,
+    options: InstallOptions,
+    named: &[String],
+) -> anyhow::Result<Vec<Change>> {
+    edit.check_outside(named)?;
+    let (lock, changes) = sync(
+        edit.project,
+        &edit.manifest,
+        dirs,
+        options,
+        &Unlock::Nothing,
+        false,
+    )?;
+    edit.lock = lock;
+    Ok(changes)
 }
 
 /// Adds packages to the manifest, then installs. A package given without
@@ -118,7 +83,7 @@ pub(crate) fn add(
     replace: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let mut edit = Editing::open(project, dirs)?;
+    let mut edit = Edit::open(project, dirs)?;
     if let Some(name) = registry
         && !edit.manifest.registries.contains_key(name)
     {
@@ -155,7 +120,7 @@ pub(crate) fn add(
     let registry_named = parsed.iter().find(|(package, _)| {
         registry.is_none() && edit.manifest.registries.contains_key(&package.org)
     });
-    let (lock, changes) = match edit.install(project, dirs, options, &[]) {
+    let changes = match install_edited(&mut edit, dirs, options, &[]) {
         Ok(installed) => installed,
         Err(e) => match registry_named {
             Some((package, _)) => {
@@ -175,7 +140,8 @@ pub(crate) fn add(
         let req = match req {
             Some(req) => req.to_string(),
             None => {
-                let locked = lock
+                let locked = edit
+                    .lock
                     .get(&name)
                     .expect("every requested package is resolved");
                 format!("^{}", locked.version)
@@ -183,7 +149,7 @@ pub(crate) fn add(
         };
         edit.doc.set_dependency(&name, &spec_for(req, registry))?;
     }
-    edit.save(project, dirs, &lock)?;
+    edit.commit()?;
     Ok(mark_replaced(changes, replaced))
 }
 
@@ -199,7 +165,7 @@ pub(crate) fn add_direct(
     replace: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let mut edit = Editing::open(project, dirs)?;
+    let mut edit = Edit::open(project, dirs)?;
     if let Some(path) = &spec.path {
         // Recorded relative to the project when it lies inside it.
         let absolute = cwd.join(path);
@@ -235,9 +201,9 @@ pub(crate) fn add_direct(
     let wanted = [(name.clone(), spec.clone())];
     let replaced = collisions::check(&project.dir, &edit.manifest, &wanted, replace, false)?;
     edit.manifest.skills.insert(name.clone(), spec.clone());
-    let (lock, changes) = edit.install(project, dirs, options, std::slice::from_ref(&name))?;
+    let changes = install_edited(&mut edit, dirs, options, std::slice::from_ref(&name))?;
     edit.doc.set_dependency(&name, &spec)?;
-    edit.save(project, dirs, &lock)?;
+    edit.commit()?;
     Ok(mark_replaced(changes, replaced))
 }
 
@@ -301,7 +267,7 @@ pub(crate) fn add_repo(
     replace: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<(repo::RepoListing, Vec<Change>)> {
-    let mut edit = Editing::open(project, dirs)?;
+    let mut edit = Edit::open(project, dirs)?;
     fs_err::create_dir_all(project.staging_dir())?;
     let scratch = crate::fsutil::private_tempdir(".list-", Some(&project.staging_dir()))?;
     let listing = repo::list_repo(request, &dirs.cache, options.offline, scratch.path())?;
@@ -333,11 +299,11 @@ pub(crate) fn add_repo(
         edit.manifest.skills.insert(key.clone(), spec.clone());
     }
     let named: Vec<String> = added.iter().map(|(key, _)| key.clone()).collect();
-    let (lock, changes) = edit.install(project, dirs, options, &named)?;
+    let changes = install_edited(&mut edit, dirs, options, &named)?;
     for (key, spec) in &added {
         edit.doc.set_dependency(key, spec)?;
     }
-    edit.save(project, dirs, &lock)?;
+    edit.commit()?;
     Ok((listing, mark_replaced(changes, replaced)))
 }
 
@@ -364,7 +330,7 @@ pub(crate) fn add_dependencies(
     consented: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let mut edit = Editing::open(project, dirs)?;
+    let mut edit = Edit::open(project, dirs)?;
     let mut added = Vec::new();
     for (key, spec) in specs {
         if edit.manifest.skills.contains_key(key) {
@@ -374,11 +340,11 @@ pub(crate) fn add_dependencies(
         edit.manifest.skills.insert(key.clone(), spec.clone());
         added.push((key, spec));
     }
-    let (lock, changes) = edit.install(project, dirs, options, consented)?;
+    let changes = install_edited(&mut edit, dirs, options, consented)?;
     for (key, spec) in added {
         edit.doc.set_dependency(key, spec)?;
     }
-    edit.save(project, dirs, &lock)?;
+    edit.commit()?;
     Ok(changes)
 }
 
@@ -470,7 +436,7 @@ pub(crate) fn remove(
     names: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let mut edit = Editing::open(project, dirs)?;
+    let mut edit = Edit::open(project, dirs)?;
     let names = expand_repositories(&edit.manifest, names)?;
     for name in &names {
         if edit.manifest.skills.remove(name).is_none() {
@@ -501,8 +467,8 @@ pub(crate) fn remove(
         }
         edit.doc.remove_dependency(name)?;
     }
-    let (lock, changes) = edit.install(project, dirs, options, &[])?;
-    edit.save(project, dirs, &lock)?;
+    let changes = install_edited(&mut edit, dirs, options, &[])?;
+    edit.commit()?;
     Ok(changes)
 }
 
@@ -512,14 +478,9 @@ pub(crate) fn install(
     dirs: &Dirs,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let project = project.clone();
-    let _lock = project.lock()?;
-    let manifest = Manifest::load(&project.manifest_path)?;
-    let trust = KeptTrust::before(dirs, &project, &manifest)?;
-    trust.check_outside(&project, &manifest, &[])?;
-    let (lock, changes) = sync(&project, &manifest, dirs, options, &Unlock::Nothing, false)?;
-    lock.write(&project.lock_path)?;
-    trust.after(dirs, &project, &manifest, &lock)?;
+    let mut edit = Edit::open(project, dirs)?;
+    let changes = install_edited(&mut edit, dirs, options, &[])?;
+    edit.commit()?;
     Ok(changes)
 }
 
@@ -532,11 +493,9 @@ pub(crate) fn update(
     dry_run: bool,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let project = project.clone();
-    let _lock = project.lock()?;
-    let manifest = Manifest::load(&project.manifest_path)?;
-    let old_lock = Lockfile::load(&project.lock_path)?;
-    let names = expand_repositories(&manifest, names)?;
+    let mut edit = Edit::open(project, dirs)?;
+    let old_lock = &edit.lock;
+    let names = expand_repositories(&edit.manifest, names)?;
     let unlock = if names.is_empty() {
         Unlock::Everything
     } else {
@@ -557,12 +516,11 @@ pub(crate) fn update(
         }
         Unlock::Packages(names.iter().cloned().collect())
     };
-    let trust = KeptTrust::before(dirs, &project, &manifest)?;
-    trust.check_outside(&project, &manifest, &[])?;
-    let (lock, changes) = sync(&project, &manifest, dirs, options, &unlock, dry_run)?;
+    edit.check_outside(&[])?;
+    let (lock, changes) = sync(project, &edit.manifest, dirs, options, &unlock, dry_run)?;
     if !dry_run {
-        lock.write(&project.lock_path)?;
-        trust.after(dirs, &project, &manifest, &lock)?;
+        edit.lock = lock;
+        edit.commit()?;
     }
     Ok(changes)
 }

@@ -5,7 +5,8 @@
 
 pub(crate) mod policy;
 
-use crate::manifest::lock::Lockfile;
+use crate::dirs::Dirs;
+use crate::ops::edit::Edit;
 use crate::project::Project;
 use crate::store::signing::read_public_key;
 
@@ -33,6 +34,7 @@ pub(crate) struct Trusted {
 /// (unchanged) archive now.
 pub(crate) fn trust(
     project: &Project,
+    dirs: &Dirs,
     org: &str,
     key: &str,
     replace: bool,
@@ -44,8 +46,8 @@ pub(crate) fn trust(
         );
     }
     let key = read_public_key(key)?;
-    let _lock = project.lock()?;
-    let mut lock = Lockfile::load(&project.lock_path)?;
+    let mut edit = Edit::open(project, dirs)?;
+    let lock = &mut edit.lock;
     let pinned = lock.keys.entry(org.to_string()).or_default();
     let already = pinned.contains(&key);
     let removed = match replace {
@@ -71,7 +73,7 @@ pub(crate) fn trust(
             });
         }
     }
-    lock.write(&project.lock_path)?;
+    edit.commit()?;
     Ok(Trusted {
         key,
         already,
@@ -86,12 +88,12 @@ pub(crate) fn trust(
 /// trees stay pinned). Returns the skills unpinned.
 pub(crate) fn forget_pins(
     project: &Project,
+    dirs: &Dirs,
     policy: &policy::Policy,
 ) -> anyhow::Result<Vec<String>> {
-    let _lock = project.lock()?;
-    let mut lock = Lockfile::load(&project.lock_path)?;
+    let mut edit = Edit::open(project, dirs)?;
     let mut dropped = Vec::new();
-    for skill in &mut lock.skills {
+    for skill in &mut edit.lock.skills {
         let sources = policy::sources_of(&skill.name, &skill.source, &project.dir);
         let covered = !policy::covering(std::slice::from_ref(policy), &sources).is_empty();
         if covered
@@ -106,7 +108,7 @@ pub(crate) fn forget_pins(
         }
     }
     if !dropped.is_empty() {
-        lock.write(&project.lock_path)?;
+        edit.commit()?;
     }
     Ok(dropped)
 }

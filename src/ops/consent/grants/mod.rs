@@ -22,9 +22,7 @@ use serde::Serialize;
 use super::record::{SkillApproval, TrustFile};
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
-use crate::manifest::Manifest;
 use crate::manifest::lock::Lockfile;
-use crate::ops::consent::project::KeptTrust;
 use crate::ops::skills::{LoadedSkills, ProjectSettings};
 use crate::project::Project;
 use crate::roots::{Entry, RootKind};
@@ -320,18 +318,16 @@ fn set_in_lock(
         true => Project::global(dirs)?,
         false => Project::at(dir),
     };
-    let _guard = project.lock()?;
-    let manifest = Manifest::load(&project.manifest_path)?;
-    let trust = KeptTrust::before(dirs, &project, &manifest)?;
-    let mut lock = Lockfile::load(lock_path)?;
-    let entry = lock
+    let mut edit = crate::ops::edit::Edit::open(&project, dirs)?;
+    let entry = edit
+        .lock
         .skills
         .iter_mut()
         .find(|s| s.name == name)
         .ok_or_else(|| anyhow::anyhow!("{name} is no longer in {}", lock_path.display()))?;
     entry.grants = grants.to_vec();
-    lock.write(lock_path)?;
-    trust.after(dirs, &project, &manifest, &lock)?;
+    let (manifest, lock) = (edit.manifest.clone(), edit.lock.clone());
+    edit.commit()?;
     let trusted = project.is_global()
         || crate::ops::consent::project::is_trusted(
             dirs,
