@@ -581,7 +581,13 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
     };
     if args.list {
         let scratch = crate::fsutil::private_tempdir("skillpkg-list-", None)?;
-        let listing = list_repo(request, &dirs.cache, args.flags.offline, scratch.path())?;
+        let listing = list_repo(
+            &crate::git::Resolver::default(),
+            request,
+            &dirs.cache,
+            args.flags.offline,
+            scratch.path(),
+        )?;
         print_listing(context, &listing);
         return Ok(ExitStatus::Success);
     }

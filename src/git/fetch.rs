@@ -72,6 +72,7 @@ pub(crate) fn callbacks<'a>() -> RemoteCallbacks<'a> {
 /// not there yet), else what `rev` names (a branch, a tag or a commit id;
 /// the remote's HEAD when `None`). With `offline`, nothing is fetched.
 pub(crate) fn fetch_commit(
+    resolver: &Resolver,
     url: &str,
     rev: Option<&str>,
     pinned: Option<&str>,
@@ -85,7 +86,7 @@ pub(crate) fn fetch_commit(
     // clone links rather than packs: fetching from it would have libgit2
     // build and delta-compress a pack of everything only to unpack it.
     if let Some(dir) = local_repository(&remote_url) {
-        return read_local(&dir, &remote_url, rev, pinned);
+        return read_local(resolver, &dir, &remote_url, rev, pinned);
     }
     if let Some(path) = missing_local_path(&remote_url) {
         let mut error = Hinted::new(format!("there is no repository at {}", path.display()));
@@ -133,7 +134,7 @@ pub(crate) fn fetch_commit(
         .transpose()?
         // What this run resolved before: one view of a repository per run,
         // and one fetch however many of its skills are installed.
-        .or_else(|| resolved_before(&remote_url, rev));
+        .or_else(|| resolver.before(&remote_url, rev));
     let have = |oid: git2::Oid| repo.find_commit(oid).is_ok();
     if let Some(oid) = pinned
         && have(oid)
@@ -180,7 +181,7 @@ pub(crate) fn fetch_commit(
         return Ok((repo, oid));
     }
     let oid = resolve(&repo, rev).map_err(|()| missing_rev(&url, rev))?;
-    remember_resolved(&remote_url, rev, oid);
+    resolver.remember(&remote_url, rev, oid);
     Ok((repo, oid))
 }
 
@@ -190,13 +191,14 @@ pub(crate) fn fetch_commit(
 /// is gone; `None` when they are the same files (a commit elsewhere in the
 /// repository changes nothing for the skill in `subdir`).
 pub(crate) fn folder_moved(
+    resolver: &Resolver,
     url: &str,
     rev: Option<&str>,
     locked: &str,
     subdir: Option<&str>,
     cache: &Path,
 ) -> anyhow::Result<Option<String>> {
-    let (repo, now) = fetch_commit(url, rev, None, cache, false)?;
+    let (repo, now) = fetch_commit(resolver, url, rev, None, cache, false)?;
     if now.to_string() == locked {
         return Ok(None);
     }
@@ -207,7 +209,7 @@ pub(crate) fn folder_moved(
     let folder_then = match repo.find_commit(locked_id) {
         Ok(_) => folder_tree_id(&repo, locked_id, subdir)?,
         Err(_) => {
-            let (repo, locked_id) = fetch_commit(url, rev, Some(locked), cache, false)?;
+            let (repo, locked_id) = fetch_commit(resolver, url, rev, Some(locked), cache, false)?;
             folder_tree_id(&repo, locked_id, subdir)?
         }
     };
@@ -217,6 +219,7 @@ pub(crate) fn folder_moved(
 /// [`fetch_commit`] for the repository in the git directory `dir`: the
 /// commit `pinned`, or what `rev` names there (HEAD when `None`).
 fn read_local(
+    resolver: &Resolver,
     dir: &Path,
     remote_url: &str,
     rev: Option<&str>,
@@ -226,7 +229,7 @@ fn read_local(
     let repo = Repository::open(dir).with_context(|| format!("could not open {url}"))?;
     // One view of the repository per run, however many of its skills.
     if pinned.is_none()
-        && let Some(oid) = resolved_before(remote_url, rev)
+        && let Some(oid) = resolver.before(remote_url, rev)
     {
         return Ok((repo, oid));
     }
@@ -247,7 +250,7 @@ fn read_local(
     let oid = commit
         .map(|c| c.id())
         .ok_or_else(|| missing_rev(&url, rev))?;
-    remember_resolved(remote_url, rev, oid);
+    resolver.remember(remote_url, rev, oid);
     Ok((repo, oid))
 }
 
@@ -310,28 +313,85 @@ fn resolve(repo: &Repository, rev: Option<&str>) -> Result<git2::Oid, ()> {
     commit.map(|c| c.id()).ok_or(())
 }
 
-fn resolved_before(url: &str, rev: Option<&str>) -> Option<git2::Oid> {
-    let resolved = RESOLVED.lock().ok()?;
-    resolved
-        .as_ref()?
-        .get(&(url.to_string(), rev.map(str::to_string)))
-        .copied()
+/// The commits one run resolved, by repository URL and revision: one
+/// view of each repository per run (an `add` that lists a repository and
+/// then installs from it sees one commit, however the branch moves
+/// meanwhile), and one fetch however many of its skills are installed.
+/// Each run owns one; nothing is shared between runs in one process.
+#[derive(Debug, Default)]
+pub(crate) struct Resolver {
+    resolved: std::sync::Mutex<std::collections::HashMap<(String, Option<String>), git2::Oid>>,
 }
 
-fn remember_resolved(url: &str, rev: Option<&str>, oid: git2::Oid) {
-    if let Ok(mut resolved) = RESOLVED.lock() {
+impl Resolver {
+    fn before(&self, url: &str, rev: Option<&str>) -> Option<git2::Oid> {
+        let resolved = self.resolved.lock().ok()?;
         resolved
-            .get_or_insert_with(Default::default)
-            .insert((url.to_string(), rev.map(str::to_string)), oid);
+            .get(&(url.to_string(), rev.map(str::to_string)))
+            .copied()
+    }
+
+    fn remember(&self, url: &str, rev: Option<&str>, oid: git2::Oid) {
+        if let Ok(mut resolved) = self.resolved.lock() {
+            resolved.insert((url.to_string(), rev.map(str::to_string)), oid);
+        }
     }
 }
-
-/// The commits this process resolved, by repository URL and revision.
-type Resolved = std::collections::HashMap<(String, Option<String>), git2::Oid>;
-
-static RESOLVED: std::sync::Mutex<Option<Resolved>> = std::sync::Mutex::new(None);
 
 /// The URL git2 should use: `git+` stripped.
 pub(crate) fn git_url(spec: &str) -> String {
     spec.strip_prefix("git+").unwrap_or(spec).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Commits a file with `text` on the repository's current branch.
+    fn commit(repo: &Repository, text: &str) -> git2::Oid {
+        let dir = repo.workdir().unwrap();
+        std::fs::write(dir.join("SKILL.md"), text).unwrap();
+        let mut index = repo.index().unwrap();
+        index.add_path(Path::new("SKILL.md")).unwrap();
+        index.write().unwrap();
+        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let who = git2::Signature::now("t", "t@example.com").unwrap();
+        let parent = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+        let parents: Vec<&git2::Commit> = parent.iter().collect();
+        repo.commit(Some("HEAD"), &who, &who, text, &tree, &parents)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_run_keeps_its_view_of_a_repository_and_the_next_run_sees_it_move() {
+        let temp = tempfile::tempdir().unwrap();
+        let repo = Repository::init(temp.path().join("repo")).unwrap();
+        let first = commit(&repo, "one");
+        let url = format!("file://{}", temp.path().join("repo").display());
+        let cache = temp.path().join("cache");
+
+        let run = Resolver::default();
+        assert_eq!(
+            fetch_commit(&run, &url, None, None, &cache, true)
+                .unwrap()
+                .1,
+            first
+        );
+        let second = commit(&repo, "two");
+        assert_eq!(
+            fetch_commit(&run, &url, None, None, &cache, true)
+                .unwrap()
+                .1,
+            first,
+            "one run, one view"
+        );
+        let next = Resolver::default();
+        assert_eq!(
+            fetch_commit(&next, &url, None, None, &cache, true)
+                .unwrap()
+                .1,
+            second,
+            "another run sees the branch move"
+        );
+    }
 }

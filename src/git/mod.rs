@@ -9,8 +9,8 @@ mod fetch_error;
 mod push;
 pub(crate) mod tree;
 
+pub(crate) use fetch::{Resolver, fetch_commit, folder_moved, git_url};
 pub(crate) use fetch::{callbacks, local_repository};
-pub(crate) use fetch::{fetch_commit, folder_moved, git_url};
 pub(crate) use push::DEFAULT_BRANCH;
 pub(crate) use push::{clean_untracked, commit_all, push, remote_branch};
 pub(crate) use tree::export_tree;

@@ -38,6 +38,8 @@ pub(crate) struct Edit<'a> {
     pub lock: Lockfile,
     /// Whether the project was trusted before the change.
     trust: KeptTrust,
+    /// The git commits this run resolved: one view of each repository.
+    pub git: crate::git::Resolver,
 }
 
 impl<'a> Edit<'a> {
@@ -55,6 +57,7 @@ impl<'a> Edit<'a> {
             project,
             dirs,
             _lock: lock,
+            git: crate::git::Resolver::default(),
         })
     }
 

@@ -95,6 +95,8 @@ pub(crate) fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Outdate
 /// not make a skill outdated; a skill pinned to a commit id never moves).
 /// Each repository is fetched once.
 fn moved_git_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
+    // One view of each repository for the whole report.
+    let resolver = crate::git::Resolver::default();
     let mut moved = Vec::new();
     for skill in &lock.skills {
         let SourceId::Git { origin, commit } = &skill.source else {
@@ -108,6 +110,7 @@ fn moved_git_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated
             continue;
         }
         let Some(now) = crate::git::folder_moved(
+            &resolver,
             &origin.url,
             origin.rev.as_deref(),
             commit,

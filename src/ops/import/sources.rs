@@ -86,7 +86,13 @@ pub(super) fn spec_of(
                 rev: entry.git_ref.as_deref(),
                 subdir: None,
             };
-            let listing = match list_repo(request, &dirs.cache, options.offline, scratch.path()) {
+            let listing = match list_repo(
+                &crate::git::Resolver::default(),
+                request,
+                &dirs.cache,
+                options.offline,
+                scratch.path(),
+            ) {
                 Ok(listing) => listing,
                 Err(e) => return Ok(Err(format!("its source {url} cannot be read ({e:#})"))),
             };

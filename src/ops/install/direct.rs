@@ -57,6 +57,8 @@ pub(crate) struct Fetching<'a> {
     pub validity: Validity,
     /// The root skills are installed into.
     pub root: &'a Path,
+    /// The commits this run resolved.
+    pub git: &'a crate::git::Resolver,
 }
 
 /// A locked git skill that is in the root exactly as the lock pins it
@@ -127,6 +129,7 @@ pub(crate) fn prepare(
         staging,
         validity,
         root,
+        git,
     } = *fetching;
     if let Some(in_place) = already_in_place(name, origin, locked, root)? {
         return Ok(in_place);
@@ -152,7 +155,7 @@ pub(crate) fn prepare(
                 } if *locked_origin == origin => Some(commit.as_str()),
                 _ => None,
             });
-            let (repo, commit) = crate::git::fetch_commit(url, rev, pinned, cache, offline)
+            let (repo, commit) = crate::git::fetch_commit(git, url, rev, pinned, cache, offline)
                 .with_context(|| format!("'{name}': could not get {shown}"))?;
             let exported = checkout.path().join("skill");
             crate::git::export_tree(&repo, commit, subdir, &exported)

@@ -62,6 +62,7 @@ fn install_edited(
     let (lock, changes) = sync(
         edit.project,
         &edit.manifest,
+        &edit.git,
         dirs,
         options,
         &Unlock::Nothing,
@@ -270,7 +271,13 @@ pub(crate) fn add_repo(
     let mut edit = Edit::open(project, dirs)?;
     fs_err::create_dir_all(project.staging_dir())?;
     let scratch = crate::fsutil::private_tempdir(".list-", Some(&project.staging_dir()))?;
-    let listing = repo::list_repo(request, &dirs.cache, options.offline, scratch.path())?;
+    let listing = repo::list_repo(
+        &edit.git,
+        request,
+        &dirs.cache,
+        options.offline,
+        scratch.path(),
+    )?;
     let picked = repo::pick(&listing, patterns)?;
     if name.is_some() && picked.len() != 1 {
         bail!(
@@ -372,6 +379,7 @@ pub(crate) fn source_files(
         staging: &project.staging_dir(),
         validity: options.validity(),
         root: &root,
+        git: &crate::git::Resolver::default(),
     };
     // Without a lock entry, nothing is kept in place: it is always staged.
     match direct::prepare(name, &origin, None, &fetching)?.staged {
@@ -517,7 +525,15 @@ pub(crate) fn update(
         Unlock::Packages(names.iter().cloned().collect())
     };
     edit.check_outside(&[])?;
-    let (lock, changes) = sync(project, &edit.manifest, dirs, options, &unlock, dry_run)?;
+    let (lock, changes) = sync(
+        project,
+        &edit.manifest,
+        &edit.git,
+        dirs,
+        options,
+        &unlock,
+        dry_run,
+    )?;
     if !dry_run {
         edit.lock = lock;
         edit.commit()?;
@@ -596,6 +612,7 @@ fn note_yanked(changes: &mut [Change], pins: Vec<crate::ops::yanked::YankedPin>)
 fn sync(
     project: &Project,
     manifest: &Manifest,
+    git: &crate::git::Resolver,
     dirs: &Dirs,
     options: InstallOptions,
     unlock: &Unlock,
@@ -616,7 +633,9 @@ fn sync(
         project.check_inside(target, "the install target folder")?;
     }
 
-    let mut requests = plan::gather(project, &root, manifest, &old_lock, unlock, dirs, options)?;
+    let mut requests = plan::gather(
+        project, &root, manifest, &old_lock, unlock, dirs, git, options,
+    )?;
     let registries = plan::open_registries(&requests, project, dirs, options.offline)?;
     let planned = plan::resolve_all(&requests, &registries, &old_lock, unlock, options.progress)?;
     let yanked: Vec<_> = planned.iter().filter_map(|p| p.yanked.clone()).collect();

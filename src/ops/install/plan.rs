@@ -72,6 +72,7 @@ impl Planned<'_> {
 
 /// Reads the manifest's wants; path and git skills are fetched, validated
 /// and staged now, since their dependencies join the requirements.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn gather(
     project: &Project,
     root: &Path,
@@ -79,6 +80,7 @@ pub(super) fn gather(
     old_lock: &Lockfile,
     unlock: &Unlock,
     dirs: &Dirs,
+    git: &crate::git::Resolver,
     options: InstallOptions,
 ) -> anyhow::Result<Requests> {
     let mut requests = Requests {
@@ -92,6 +94,7 @@ pub(super) fn gather(
         staging: &project.staging_dir(),
         validity: options.validity(),
         root,
+        git,
     };
     for (name, spec) in &manifest.skills {
         let origin = match spec.source(name)? {

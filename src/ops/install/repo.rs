@@ -50,14 +50,16 @@ pub(crate) struct RepoRequest<'a> {
 /// name and description of each skill it holds, without writing any of
 /// its files but the `SKILL.md`s, into `scratch`.
 pub(crate) fn list_repo(
+    git: &crate::git::Resolver,
     request: RepoRequest,
     cache: &Path,
     offline: bool,
     scratch: &Path,
 ) -> anyhow::Result<RepoListing> {
     let (shown, _) = crate::net::split_credentials(request.url)?;
-    let (repo, commit) = crate::git::fetch_commit(request.url, request.rev, None, cache, offline)
-        .with_context(|| format!("could not get {shown}"))?;
+    let (repo, commit) =
+        crate::git::fetch_commit(git, request.url, request.rev, None, cache, offline)
+            .with_context(|| format!("could not get {shown}"))?;
     let folders = match request.subdir {
         Some(subdir) => vec![subdir.trim_matches('/').to_string()],
         None => skill_folders(&repo, commit, &shown)?,
