@@ -303,7 +303,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--identity-regexp', '--identity-regexp', [CompletionResultType]::ParameterName, 'A regex that must match the whole signing identity, instead of --identity')
             [CompletionResult]::new('--issuer', '--issuer', [CompletionResultType]::ParameterName, 'The OIDC issuer that must have vouched for the identity')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The public key (PEM) of a keyed Sigstore bundle, instead of an identity, or of a folder''s OMS signature made with a bare key')
-            [CompletionResult]::new('--trusted-root', '--trusted-root', [CompletionResultType]::ParameterName, 'The trusted_root.json to verify the bundle against (default: the public-good Sigstore root embedded in skillpkg)')
+            [CompletionResult]::new('--trusted-root', '--trusted-root', [CompletionResultType]::ParameterName, 'The trusted_root.json to verify the bundle (or a folder''s keyless OMS signature) against (default: the public-good Sigstore root embedded in skillpkg)')
             [CompletionResult]::new('--oms-root', '--oms-root', [CompletionResultType]::ParameterName, 'The root certificates (PEM, one or more) a folder''s OMS signature must chain to')
             [CompletionResult]::new('--staging', '--staging', [CompletionResultType]::ParameterName, 'Verify against Sigstore''s staging instance instead')
             [CompletionResult]::new('--ignore-unsigned-files', '--ignore-unsigned-files', [CompletionResultType]::ParameterName, 'Check only the files a folder''s OMS signature lists: a file it does not list is let be (a listed one must still be there)')

@@ -279,7 +279,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --identity-regexp 'A regex that must match the whole signing identity, instead of --identity'
             cand --issuer 'The OIDC issuer that must have vouched for the identity'
             cand --key 'The public key (PEM) of a keyed Sigstore bundle, instead of an identity, or of a folder''s OMS signature made with a bare key'
-            cand --trusted-root 'The trusted_root.json to verify the bundle against (default: the public-good Sigstore root embedded in skillpkg)'
+            cand --trusted-root 'The trusted_root.json to verify the bundle (or a folder''s keyless OMS signature) against (default: the public-good Sigstore root embedded in skillpkg)'
             cand --oms-root 'The root certificates (PEM, one or more) a folder''s OMS signature must chain to'
             cand --staging 'Verify against Sigstore''s staging instance instead'
             cand --ignore-unsigned-files 'Check only the files a folder''s OMS signature lists: a file it does not list is let be (a listed one must still be there)'

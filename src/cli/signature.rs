@@ -55,25 +55,30 @@ struct VerifyArgs {
     bundle: Option<PathBuf>,
     /// The identity that must have signed the bundle: the certificate's
     /// email or workflow URI, exactly.
-    #[arg(long, value_name = "ID", requires_all = ["issuer", "bundle"])]
+    #[arg(long, value_name = "ID", requires = "issuer")]
     identity: Option<String>,
     /// A regex that must match the whole signing identity, instead of
     /// --identity.
-    #[arg(long = "identity-regexp", value_name = "REGEX", requires_all = ["issuer", "bundle"])]
+    #[arg(long = "identity-regexp", value_name = "REGEX", requires = "issuer")]
     identity_regexp: Option<String>,
     /// The OIDC issuer that must have vouched for the identity.
-    #[arg(long, value_name = "URL", requires = "bundle", conflicts_with = "key")]
+    #[arg(long, value_name = "URL", conflicts_with = "key")]
     issuer: Option<String>,
     /// The public key (PEM) of a keyed Sigstore bundle, instead of an
     /// identity, or of a folder's OMS signature made with a bare key.
     #[arg(long, value_name = "PEM")]
     key: Option<PathBuf>,
-    /// The trusted_root.json to verify the bundle against (default: the
-    /// public-good Sigstore root embedded in skillpkg).
-    #[arg(long = "trusted-root", value_name = "FILE", requires = "bundle")]
+    /// The trusted_root.json to verify the bundle (or a folder's keyless
+    /// OMS signature) against (default: the public-good Sigstore root
+    /// embedded in skillpkg).
+    #[arg(
+        long = "trusted-root",
+        value_name = "FILE",
+        requires = "sigstore_policy"
+    )]
     trusted_root: Option<PathBuf>,
     /// Verify against Sigstore's staging instance instead.
-    #[arg(long, requires = "bundle", conflicts_with = "trusted_root")]
+    #[arg(long, requires = "sigstore_policy", conflicts_with = "trusted_root")]
     staging: bool,
     /// The root certificates (PEM, one or more) a folder's OMS signature
     /// must chain to.
@@ -118,7 +123,18 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         Some(digest) if !args.path.exists() => Some(digest),
         _ => None,
     };
-    let oms = args.oms_root.is_some() || (args.key.is_some() && args.bundle.is_none());
+    let identity = args.identity.is_some() || args.identity_regexp.is_some();
+    if identity && args.bundle.is_none() && !folder {
+        anyhow::bail!(
+            Hinted::new(format!(
+                "{}: an identity is checked in a Sigstore bundle, and none was given",
+                args.path.display()
+            ))
+            .hint("give --bundle FILE, or a skill folder for its keyless OMS signature")
+        );
+    }
+    let oms = args.bundle.is_none()
+        && (args.oms_root.is_some() || args.key.is_some() || (identity && folder));
     if oms && !folder {
         anyhow::bail!(
             Hinted::new(format!(
@@ -134,7 +150,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
                 "{}: a folder's OMS signature needs what its signer must chain to",
                 args.path.display()
             ))
-            .hint("give --oms-root CERT (the root certificates, PEM) or --key PEM (the signer's public key)"),
+            .hint("give --oms-root CERT (the root certificates, PEM), --key PEM (the signer's public key), or --identity ID --issuer URL (a keyless signature)"),
             false => Hinted::new(format!(
                 "{}: nothing to check the signature against",
                 args.path.display()
@@ -210,28 +226,44 @@ fn sigstore(args: &VerifyArgs, bundle_path: &Path) -> anyhow::Result<Box<dyn Ver
         "bundle",
         "give the Sigstore bundle's JSON file",
     )?;
-    let policy = match (
-        &args.key,
-        &args.identity,
-        &args.identity_regexp,
-        &args.issuer,
-    ) {
-        (Some(key), ..) => Policy::Key(read_text(
-            key,
-            "public key",
-            "give the signer's public key as a PEM file",
-        )?),
-        (None, Some(identity), _, Some(issuer)) => Policy::Identity {
-            identity: identity.clone(),
-            issuer: issuer.clone(),
+    Ok(Box::new(Sigstore {
+        bundle,
+        policy: sigstore_policy(args)?,
+        root: sigstore_root(args)?,
+    }))
+}
+
+/// The signer a Sigstore signature must be by: `--key`, or `--identity`
+/// (`--identity-regexp`) with `--issuer`.
+fn sigstore_policy(args: &VerifyArgs) -> anyhow::Result<Policy> {
+    Ok(
+        match (
+            &args.key,
+            &args.identity,
+            &args.identity_regexp,
+            &args.issuer,
+        ) {
+            (Some(key), ..) => Policy::Key(read_text(
+                key,
+                "public key",
+                "give the signer's public key as a PEM file",
+            )?),
+            (None, Some(identity), _, Some(issuer)) => Policy::Identity {
+                identity: identity.clone(),
+                issuer: issuer.clone(),
+            },
+            (None, None, Some(pattern), Some(issuer)) => Policy::IdentityPattern {
+                pattern: pattern.clone(),
+                issuer: issuer.clone(),
+            },
+            _ => unreachable!("clap requires --identity/--identity-regexp with --issuer, or --key"),
         },
-        (None, None, Some(pattern), Some(issuer)) => Policy::IdentityPattern {
-            pattern: pattern.clone(),
-            issuer: issuer.clone(),
-        },
-        _ => unreachable!("clap requires --identity/--identity-regexp with --issuer, or --key"),
-    };
-    let root = match &args.trusted_root {
+    )
+}
+
+/// The trusted root a Sigstore signature is checked against.
+fn sigstore_root(args: &VerifyArgs) -> anyhow::Result<Root> {
+    Ok(match &args.trusted_root {
         Some(path) => Root::Json(read_text(
             path,
             "trusted root",
@@ -239,12 +271,7 @@ fn sigstore(args: &VerifyArgs, bundle_path: &Path) -> anyhow::Result<Box<dyn Ver
         )?),
         None if args.staging => Root::Staging,
         None => Root::Production,
-    };
-    Ok(Box::new(Sigstore {
-        bundle,
-        policy,
-        root,
-    }))
+    })
 }
 
 /// The OMS verifier for a folder, with `--oms-root` or `--key`, and the
@@ -270,7 +297,7 @@ fn oms_verifier(args: &VerifyArgs) -> anyhow::Result<(Box<dyn Verifier>, PathBuf
             "public key",
             "give the signer's public key as a PEM file",
         )?),
-        (None, None) => unreachable!("an OMS check is chosen by --oms-root or --key"),
+        (None, None) => OmsTrust::Sigstore(sigstore_policy(args)?, sigstore_root(args)?),
     };
     let verifier = Oms {
         bundle,

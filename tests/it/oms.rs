@@ -396,7 +396,7 @@ fn folders_and_files_take_only_the_flags_that_fit_them() {
     let out = ctx.fails(&["signature", "verify", "signed"]);
     insta::assert_snapshot!(out.stderr, @"
     error: signed: a folder's OMS signature needs what its signer must chain to
-    hint: give --oms-root CERT (the root certificates, PEM) or --key PEM (the signer's public key)
+    hint: give --oms-root CERT (the root certificates, PEM), --key PEM (the signer's public key), or --identity ID --issuer URL (a keyless signature)
     ");
     let out = ctx.fails(&[
         "signature",

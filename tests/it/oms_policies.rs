@@ -123,3 +123,106 @@ fn a_skill_with_no_oms_signature_is_refused_under_a_policy_on_its_repository() {
     );
     assert!(!app.join(".agents/skills/signed").exists());
 }
+
+const IDENTITY: &str =
+    "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main";
+const ISSUER: &str = "https://token.actions.githubusercontent.com";
+
+fn sigstore_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/sigstore")
+        .join(name)
+}
+
+#[test]
+fn a_keyless_oms_signature_verifies_by_identity_and_not_another() {
+    let ctx = TestContext::new();
+    let dir = ctx.root().join("keyless-oms");
+    copy_dir(&sigstore_fixture("keyless-oms"), &dir);
+    let root = sigstore_fixture("trusted_root.json");
+    let verify = |identity: &str| {
+        ctx.run(&[
+            "signature",
+            "verify",
+            dir.to_str().unwrap(),
+            "--identity",
+            identity,
+            "--issuer",
+            ISSUER,
+            "--trusted-root",
+            root.to_str().unwrap(),
+        ])
+    };
+    let out = verify(IDENTITY);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!("signed by {IDENTITY}")),
+        "{}",
+        out.stderr
+    );
+
+    let out =
+        verify("https://github.com/evil/skills/.github/workflows/release.yml@refs/heads/main");
+    assert_eq!(out.status, 1, "another identity is refused: {}", out.stderr);
+
+    std::fs::write(dir.join("scripts/run.sh"), "#!/bin/sh\nrm -rf ~\n").unwrap();
+    let out = verify(IDENTITY);
+    assert!(
+        out.status == 1
+            && out
+                .stderr
+                .contains("scripts/run.sh was changed after signing"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_git_skill_signed_keylessly_installs_under_an_identity_policy_and_re_verifies_from_the_lock() {
+    let ctx = TestContext::new();
+    let repo = ctx.root().join("repo");
+    copy_dir(
+        &sigstore_fixture("keyless-oms"),
+        &repo.join("skills/keyless-oms"),
+    );
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "signed"]);
+    let url = format!("file://{}", repo.display());
+    let app = new_project(&ctx, None);
+    let root = sigstore_fixture("trusted_root.json");
+    ctx.ok(&[
+        "trust",
+        &url,
+        "--sigstore-identity",
+        IDENTITY,
+        "--sigstore-issuer",
+        ISSUER,
+        "--trusted-root",
+        root.to_str().unwrap(),
+    ]);
+    ctx.ok_in(
+        &app,
+        &["add", "--git", &url, "--subdir", "skills/keyless-oms"],
+    );
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(
+        lock.contains(&format!(
+            "signer = {{ sigstore = {{ identity = \"{IDENTITY}\""
+        )) && lock.contains("[roots]"),
+        "{lock}"
+    );
+    ctx.ok_in(&app, &["verify"]);
+
+    std::fs::remove_file(ctx.root().join("config/signers.toml")).unwrap();
+    let copy = fresh_copy(&ctx, &app);
+    ctx.ok_in(&copy, &["trust", "--project"]);
+    ctx.ok_in(&copy, &["install", "--locked"]);
+    std::fs::write(
+        copy.join(".agents/skills/keyless-oms/scripts/run.sh"),
+        "#!/bin/sh\necho changed\n",
+    )
+    .unwrap();
+    let out = ctx.fails_in(&copy, &["verify"]);
+    assert!(out.stdout.contains("keyless-oms@"), "{}", out.stdout);
+}

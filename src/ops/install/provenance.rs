@@ -22,7 +22,7 @@ use crate::manifest::source_id::SourceId;
 use crate::ops::keys::policy::{Policy, SigstoreIdentity, covering, root_certificates, sources_of};
 use crate::store::provenance::oms::{self, Oms, OmsTrust};
 use crate::store::provenance::sigstore::{self, Sigstore};
-use crate::store::provenance::{Signer, Subject, Verifier as _};
+use crate::store::provenance::{Signer, Subject, Verified, Verifier as _};
 
 /// What proved a skill's provenance, for its lock entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,35 +108,10 @@ impl Provenance<'_> {
                 };
                 let verifier = Sigstore {
                     bundle: bundle.to_string(),
-                    policy: match identity.regexp {
-                        true => sigstore::Policy::IdentityPattern {
-                            pattern: identity.identity.clone(),
-                            issuer: identity.issuer.clone(),
-                        },
-                        false => sigstore::Policy::Identity {
-                            identity: identity.identity.clone(),
-                            issuer: identity.issuer.clone(),
-                        },
-                    },
-                    root: match root {
-                        Some(json) => sigstore::Root::Json(json.clone()),
-                        None => sigstore::Root::Production,
-                    },
+                    policy: sigstore_policy(identity),
+                    root: sigstore_root(root),
                 };
-                let verified = verifier.verify(Subject::Sha256(digest))?;
-                let root = root.map(|json| (sha256_text(json), json.clone()));
-                let Signer::Sigstore { identity, issuer } = verified.signer else {
-                    bail!("the bundle is not a keyless Sigstore signature");
-                };
-                Ok(Proven {
-                    signer: LockedSigner::Other(SignerTable::Sigstore {
-                        identity,
-                        issuer,
-                        root: root.as_ref().map(|(fingerprint, _)| fingerprint.clone()),
-                    }),
-                    signature: verified.signature,
-                    root,
-                })
+                keyless_proof(verifier.verify(Subject::Sha256(digest))?, root)
             };
         for &(index, policy) in &policies {
             if policy.sigstore.is_empty() {
@@ -249,43 +224,84 @@ impl Provenance<'_> {
                 root,
             })
         };
+        // `model_signing sign sigstore`: the same file, signed keylessly.
+        let keyless =
+            |identity: &SigstoreIdentity, root: Option<&String>| -> anyhow::Result<Proven> {
+                let Some(bundle) = &bundle else {
+                    bail!("it carries no {}", oms::SIGNATURE_FILE);
+                };
+                let verified = Oms {
+                    bundle: bundle.clone(),
+                    trust: OmsTrust::Sigstore(sigstore_policy(identity), sigstore_root(root)),
+                    ignore_unsigned_files: false,
+                }
+                .verify(Subject::Folder(tree))?;
+                keyless_proof(verified, root)
+            };
         let mut sources = Vec::new();
         for &index in &stage.pending {
             let policy = &self.policies[index];
             sources.push(policy.source.as_str());
-            if policy.oms_roots.is_empty() {
-                bail!(refused(
-                    name,
-                    version,
-                    policy,
-                    &["it names Sigstore signers, and only registry entries carry Sigstore bundles (a repository or folder is signed with skill.oms.sig, which --oms-root accepts)".to_string()]
-                ));
+            let mut failures = Vec::new();
+            let mut found = None;
+            if !policy.oms_roots.is_empty() {
+                match verify(policy.oms_roots.join("\n")) {
+                    Ok(oms) => found = Some(oms),
+                    Err(e) => failures.push(format!("{e:#}")),
+                }
             }
-            match verify(policy.oms_roots.join("\n")) {
-                Ok(oms) => {
+            for identity in &policy.sigstore {
+                if found.is_some() {
+                    break;
+                }
+                match keyless(identity, policy.sigstore_root.as_ref()) {
+                    Ok(oms) => found = Some(oms),
+                    Err(e) => failures.push(format!("{identity}: {e:#}")),
+                }
+            }
+            match found {
+                Some(oms) => {
                     proven.get_or_insert(oms);
                 }
-                Err(e) => bail!(refused(name, version, policy, &[format!("{e:#}")])),
+                None => bail!(refused(name, version, policy, &failures)),
             }
         }
-        if let Some(pin) = self.pin(name)
-            && let Some(LockedSigner::Other(SignerTable::Oms { chain, .. })) = &pin.signer
-        {
-            match &proven {
-                Some(proven) => check_same_signer(name, version, pin, proven, &sources)?,
-                None => {
-                    let root = self.lock_root(name, chain)?;
-                    match verify(root) {
-                        Ok(oms) => {
-                            check_same_signer(name, version, pin, &oms, &sources)?;
-                            proven = Some(oms);
-                        }
-                        Err(e) => bail!(pin_broken(name, version, pin, &e)),
-                    }
-                }
-            }
+        let Some(pin) = self.pin(name) else {
+            return Ok(proven);
+        };
+        if let Some(proven) = &proven {
+            check_same_signer(name, version, pin, proven, &sources)?;
+            return Ok(Some(proven.clone()));
         }
-        Ok(proven)
+        let again = match &pin.signer {
+            Some(LockedSigner::Other(SignerTable::Oms { chain, .. })) => {
+                verify(self.lock_root(name, chain)?)
+            }
+            Some(LockedSigner::Other(SignerTable::Sigstore {
+                identity,
+                issuer,
+                root,
+            })) => {
+                let root = root
+                    .as_ref()
+                    .map(|fingerprint| self.lock_root(name, fingerprint))
+                    .transpose()?;
+                let pinned = SigstoreIdentity {
+                    identity: identity.clone(),
+                    regexp: false,
+                    issuer: issuer.clone(),
+                };
+                keyless(&pinned, root.as_ref())
+            }
+            _ => return Ok(None),
+        };
+        match again {
+            Ok(oms) => {
+                check_same_signer(name, version, pin, &oms, &sources)?;
+                Ok(Some(oms))
+            }
+            Err(e) => bail!(pin_broken(name, version, pin, &e)),
+        }
     }
 
     /// The `[roots]` entry `fingerprint` of the old lock.
@@ -323,6 +339,45 @@ fn sources<'p>(policies: &[(usize, &'p Policy)]) -> Vec<&'p str> {
         .iter()
         .map(|(_, policy)| policy.source.as_str())
         .collect()
+}
+
+/// The Sigstore verifier's policy for `identity`.
+fn sigstore_policy(identity: &SigstoreIdentity) -> sigstore::Policy {
+    match identity.regexp {
+        true => sigstore::Policy::IdentityPattern {
+            pattern: identity.identity.clone(),
+            issuer: identity.issuer.clone(),
+        },
+        false => sigstore::Policy::Identity {
+            identity: identity.identity.clone(),
+            issuer: identity.issuer.clone(),
+        },
+    }
+}
+
+/// The trusted root: a `trusted_root.json`'s text, or the public-good one.
+fn sigstore_root(root: Option<&String>) -> sigstore::Root {
+    match root {
+        Some(json) => sigstore::Root::Json(json.clone()),
+        None => sigstore::Root::Production,
+    }
+}
+
+/// What a keyless Sigstore signature, verified against `root`, proves.
+fn keyless_proof(verified: Verified, root: Option<&String>) -> anyhow::Result<Proven> {
+    let root = root.map(|json| (sha256_text(json), json.clone()));
+    let Signer::Sigstore { identity, issuer } = verified.signer else {
+        bail!("the signature is not a keyless Sigstore signature");
+    };
+    Ok(Proven {
+        signer: LockedSigner::Other(SignerTable::Sigstore {
+            identity,
+            issuer,
+            root: root.as_ref().map(|(fingerprint, _)| fingerprint.clone()),
+        }),
+        signature: verified.signature,
+        root,
+    })
 }
 
 /// `sha256:<hex>` of a text.

@@ -73,6 +73,45 @@ fn recheck_oms(dir: &Path, subject: &str, chain: &str, lock: &Lockfile) -> Signa
     }
 }
 
+/// Re-checks the keyless `skill.oms.sig` of the skill installed in `dir`
+/// against the Sigstore identity the lock pins.
+fn recheck_keyless_oms(
+    dir: &Path,
+    identity: &str,
+    issuer: &str,
+    root: Option<&str>,
+    lock: &Lockfile,
+) -> SignatureCheck {
+    let root = match root {
+        None => sigstore::Root::Production,
+        Some(fingerprint) => match lock.roots.get(fingerprint) {
+            Some(json) => sigstore::Root::Json(json.clone()),
+            None => {
+                return SignatureCheck::Broken(format!("the lock's [roots] lacks {fingerprint}"));
+            }
+        },
+    };
+    let bundle = match fs_err::read_to_string(dir.join(oms::SIGNATURE_FILE)) {
+        Ok(bundle) => bundle,
+        Err(e) => return SignatureCheck::Broken(format!("{e}")),
+    };
+    let verifier = Oms {
+        bundle,
+        trust: OmsTrust::Sigstore(
+            sigstore::Policy::Identity {
+                identity: identity.to_string(),
+                issuer: issuer.to_string(),
+            },
+            root,
+        ),
+        ignore_unsigned_files: false,
+    };
+    match verifier.verify(Subject::Folder(dir)) {
+        Ok(_) => SignatureCheck::Verified,
+        Err(e) => SignatureCheck::Broken(format!("{e:#}")),
+    }
+}
+
 /// Re-checks the signature of `skill`, installed in `dir`, offline.
 /// `None`: nothing to re-check.
 pub(crate) fn recheck(
@@ -86,6 +125,23 @@ pub(crate) fn recheck(
     let signer = skill.signer.as_ref()?;
     if let LockedSigner::Other(SignerTable::Oms { subject, chain }) = signer {
         return Some(recheck_oms(dir, subject, chain, lock));
+    }
+    if let (
+        LockedSigner::Other(SignerTable::Sigstore {
+            identity,
+            issuer,
+            root,
+        }),
+        SourceId::Path { .. } | SourceId::Git { .. },
+    ) = (signer, &skill.source)
+    {
+        return Some(recheck_keyless_oms(
+            dir,
+            identity,
+            issuer,
+            root.as_deref(),
+            lock,
+        ));
     }
     let SourceId::Registry { index } = &skill.source else {
         return None;

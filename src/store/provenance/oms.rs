@@ -38,6 +38,10 @@ pub(crate) enum OmsTrust {
     Roots(String),
     /// Key flow: the signer's public key, PEM text.
     Key(String),
+    /// Keyless flow (`model_signing sign sigstore`): a Fulcio certificate
+    /// and a Rekor entry, checked by the Sigstore verifier against this
+    /// identity policy and trusted root.
+    Sigstore(super::sigstore::Policy, super::sigstore::Root),
 }
 
 /// An OMS signature over a skill folder and what it must prove.
@@ -66,6 +70,9 @@ impl Verifier for Oms {
             );
         };
         super::ring_provider::install();
+        if let OmsTrust::Sigstore(policy, root) = &self.trust {
+            return self.verify_keyless(dir, policy, root);
+        }
         let bundle = Bundle::parse(&self.bundle)?;
         let (signer, key) = match &self.trust {
             OmsTrust::Roots(pem) => {
@@ -101,6 +108,7 @@ impl Verifier for Oms {
                 let fingerprint = super::sha256(&key);
                 (Signer::OmsKey { key: fingerprint }, key)
             }
+            OmsTrust::Sigstore(..) => unreachable!("the keyless flow returned above"),
         };
         let envelope = &bundle.dsse_envelope;
         let payload = base64_field(&envelope.payload).context("the envelope's payload")?;
@@ -120,6 +128,49 @@ impl Verifier for Oms {
         folder::check(dir, &signed, self.ignore_unsigned_files)?;
         Ok(Verified {
             signer,
+            signature: super::sha256(self.bundle.as_bytes()),
+            statement: None,
+        })
+    }
+}
+
+impl Oms {
+    /// The keyless flow: the statement's subject digest is what the
+    /// Sigstore bundle must sign (the Sigstore verifier binds it to the
+    /// in-toto subject and checks certificate, log entry and identity),
+    /// then the folder is held against the statement as in the other flows.
+    fn verify_keyless(
+        &self,
+        dir: &std::path::Path,
+        policy: &super::sigstore::Policy,
+        root: &super::sigstore::Root,
+    ) -> anyhow::Result<Verified> {
+        let bundle: serde_json::Value =
+            serde_json::from_str(&self.bundle).context("the bundle is not JSON")?;
+        let envelope = &bundle["dsseEnvelope"];
+        if envelope["payloadType"] != PAYLOAD_TYPE {
+            anyhow::bail!("the bundle holds no in-toto DSSE envelope ({PAYLOAD_TYPE})");
+        }
+        let payload = base64_field(envelope["payload"].as_str().unwrap_or_default())
+            .context("the envelope's payload")?;
+        let signed = read_statement(&payload)?;
+        let statement: Statement =
+            serde_json::from_slice(&payload).context("the signed statement cannot be read")?;
+        let subject: [u8; 32] = statement
+            .subject
+            .first()
+            .and_then(|subject| crate::store::hash::unhex(&subject.digest.sha256))
+            .and_then(|bytes| bytes.try_into().ok())
+            .context("the statement's subject digest is not a sha256")?;
+        let verified = super::sigstore::Sigstore {
+            bundle: self.bundle.clone(),
+            policy: policy.clone(),
+            root: root.clone(),
+        }
+        .verify(Subject::Sha256(subject))?;
+        folder::check(dir, &signed, self.ignore_unsigned_files)?;
+        Ok(Verified {
+            signer: verified.signer,
             signature: super::sha256(self.bundle.as_bytes()),
             statement: None,
         })
