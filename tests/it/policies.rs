@@ -367,3 +367,32 @@ fn verify_re_checks_the_pinned_sigstore_signature_offline() {
         out.stdout
     );
 }
+
+#[test]
+fn verify_reads_no_index_that_only_the_lock_names() {
+    let ctx = TestContext::new();
+    let _server = sigstore_index(&ctx);
+    let index = ctx.root().join("index");
+    let app = new_project(&ctx, Some(index.to_str().unwrap()));
+    trust_identity(&ctx, IDENTITY, false);
+    ctx.ok_in(&app, &["add", "acme/signed-skill"]);
+    // A cloned lock names another index (here: another spelling of a
+    // folder outside the project) for the same entry.
+    let lock_path = app.join("skills.lock");
+    let lock = std::fs::read_to_string(&lock_path).unwrap();
+    let elsewhere = format!("{}/./", index.display());
+    std::fs::write(
+        &lock_path,
+        lock.replace(
+            &format!("registry+{}", index.display()),
+            &format!("registry+{elsewhere}"),
+        ),
+    )
+    .unwrap();
+    let out = ctx.ok_in(&app, &["verify", "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        report[0]["signature"], "not re-checked: skills.toml names no index it came from",
+        "{report}"
+    );
+}

@@ -50,7 +50,7 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
     let scratch = crate::fsutil::private_tempdir("skillpkg-verify-", None)
         .context("could not make a scratch folder for the comparison")?;
     let mut results = Vec::new();
-    let mut indexes = signatures::OfflineIndexes::default();
+    let mut indexes = signatures::OfflineIndexes::of(&manifest);
     for skill in &lock.skills {
         let skill_name = skill.name.rsplit('/').next().unwrap_or(&skill.name);
         let dir = root.join(skill_name);

@@ -28,14 +28,41 @@ pub(crate) enum SignatureCheck {
     Broken(String),
 }
 
-/// The indexes opened so far, by label, read from the cache only.
-#[derive(Default)]
+/// The indexes opened so far, by label, read from the cache only: the
+/// built-in one and those `skills.toml` names, never a place only the
+/// lock names (a cloned lock may not make skillpkg read outside the
+/// project, DESIGN §11).
 pub(crate) struct OfflineIndexes {
+    /// The labels of the indexes the manifest names.
+    named: Vec<String>,
     opened: HashMap<String, Option<Registry>>,
 }
 
 impl OfflineIndexes {
-    fn get(&mut self, label: &str, project_dir: &Path, dirs: &Dirs) -> Option<&Registry> {
+    /// The indexes `manifest` names, none opened yet.
+    pub(crate) fn of(manifest: &crate::manifest::Manifest) -> OfflineIndexes {
+        let named = manifest
+            .registries
+            .values()
+            .filter_map(|registry| crate::net::split_credentials(&registry.index).ok())
+            .map(|(label, _)| label)
+            .chain([crate::index::source::BUILTIN_REGISTRY.to_string()])
+            .collect();
+        OfflineIndexes {
+            named,
+            opened: HashMap::new(),
+        }
+    }
+
+    fn get(
+        &mut self,
+        label: &str,
+        project_dir: &Path,
+        dirs: &Dirs,
+    ) -> Result<&Registry, &'static str> {
+        if !self.named.iter().any(|named| named == label) {
+            return Err("skills.toml names no index it came from");
+        }
         self.opened
             .entry(label.to_string())
             .or_insert_with(|| {
@@ -43,6 +70,7 @@ impl OfflineIndexes {
                 open_registry(spec, project_dir, dirs, true).ok()
             })
             .as_ref()
+            .ok_or("its index is not in the cache")
     }
 }
 
@@ -152,8 +180,9 @@ pub(crate) fn recheck(
         return None;
     };
     let unavailable = |why: &str| Some(SignatureCheck::Unavailable(why.to_string()));
-    let Some(registry) = indexes.get(index, project_dir, dirs) else {
-        return unavailable("its index is not in the cache");
+    let registry = match indexes.get(index, project_dir, dirs) {
+        Ok(registry) => registry,
+        Err(why) => return unavailable(why),
     };
     let Ok(package) = skill.name.parse::<PackageName>() else {
         return None;
