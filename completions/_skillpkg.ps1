@@ -71,7 +71,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;add' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'The registry (a name under [registries]) to take them from')
-            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Install the skill in this folder (pinned by content hash)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Install the skill in this folder (pinned by content hash), or each skill of the plugin it holds (plugin.json, .claude-plugin/, .codex-plugin/)')
             [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'Install the skill from this git repository (pinned by commit), whatever form its URL has (it is not probed or rewritten)')
             [CompletionResult]::new('--rev', '--rev', [CompletionResultType]::ParameterName, 'Of a repository: the branch, tag or commit (default: the remote''s HEAD)')
             [CompletionResult]::new('--subdir', '--subdir', [CompletionResultType]::ParameterName, 'Of a repository: the skill''s folder inside it (default: every skill the repository holds)')

@@ -66,7 +66,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;add'= {
             cand --registry 'The registry (a name under [registries]) to take them from'
-            cand --path 'Install the skill in this folder (pinned by content hash)'
+            cand --path 'Install the skill in this folder (pinned by content hash), or each skill of the plugin it holds (plugin.json, .claude-plugin/, .codex-plugin/)'
             cand --git 'Install the skill from this git repository (pinned by commit), whatever form its URL has (it is not probed or rewritten)'
             cand --rev 'Of a repository: the branch, tag or commit (default: the remote''s HEAD)'
             cand --subdir 'Of a repository: the skill''s folder inside it (default: every skill the repository holds)'

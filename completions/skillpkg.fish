@@ -61,7 +61,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand init" -s q -l quiet -d
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand init" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand init" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l registry -d 'The registry (a name under [registries]) to take them from' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l path -d 'Install the skill in this folder (pinned by content hash)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l path -d 'Install the skill in this folder (pinned by content hash), or each skill of the plugin it holds (plugin.json, .claude-plugin/, .codex-plugin/)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l git -d 'Install the skill from this git repository (pinned by commit), whatever form its URL has (it is not probed or rewritten)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l rev -d 'Of a repository: the branch, tag or commit (default: the remote\'s HEAD)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l subdir -d 'Of a repository: the skill\'s folder inside it (default: every skill the repository holds)' -r
