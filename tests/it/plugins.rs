@@ -327,3 +327,317 @@ fn claude_code_and_codex_plugins_are_read_for_their_skills() {
        Installed gamma [SHORT]
     "#);
 }
+
+/// The problems of an Agent Plugins 1.0.0 manifest, by the rules of the
+/// specification (§5.2–§5.5; `schemas/1.0.0/plugin.schema.json` says the
+/// same): a JSON object of the closed field set, `$schema` (the 1.0.0
+/// identifier) and `name` required, `name` 1–64 of `a-z0-9.-` starting
+/// and ending alphanumeric without `--` or `..`, the other fields of
+/// their types. Written apart from skillpkg's reader, on purpose.
+fn manifest_problems(value: &serde_json::Value) -> Vec<String> {
+    use serde_json::Value;
+    const FIELDS: [&str; 10] = [
+        "$schema",
+        "name",
+        "version",
+        "description",
+        "author",
+        "homepage",
+        "repository",
+        "license",
+        "keywords",
+        "extensions",
+    ];
+    let Some(fields) = value.as_object() else {
+        return vec!["not an object".into()];
+    };
+    let mut problems = Vec::new();
+    for key in fields.keys() {
+        if !FIELDS.contains(&key.as_str()) {
+            problems.push(format!("field {key} is outside the closed set"));
+        }
+    }
+    if fields.get("$schema") != Some(&Value::String(SCHEMA.into())) {
+        problems.push("$schema is not the 1.0.0 identifier".into());
+    }
+    match fields.get("name").and_then(Value::as_str) {
+        None => problems.push("name is missing or not a string".into()),
+        Some(name) => {
+            let alnum = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+            let ok = (1..=64).contains(&name.chars().count())
+                && name.chars().all(|c| alnum(c) || c == '-' || c == '.')
+                && name.starts_with(alnum)
+                && name.ends_with(alnum)
+                && !name.contains("--")
+                && !name.contains("..");
+            if !ok {
+                problems.push(format!("name {name:?} breaks the naming rules"));
+            }
+        }
+    }
+    for (key, value) in fields {
+        let ok = match key.as_str() {
+            "version" | "description" | "homepage" | "repository" | "license" => value.is_string(),
+            "keywords" => value
+                .as_array()
+                .is_some_and(|a| a.iter().all(Value::is_string)),
+            "author" => value.as_object().is_some_and(|a| {
+                a.iter()
+                    .all(|(k, v)| ["name", "email", "url"].contains(&k.as_str()) && v.is_string())
+            }),
+            "extensions" => value
+                .as_object()
+                .is_some_and(|e| e.values().all(Value::is_object)),
+            _ => true,
+        };
+        if !ok {
+            problems.push(format!("field {key} has the wrong type"));
+        }
+    }
+    problems
+}
+
+#[test]
+fn the_manifest_check_knows_the_rules() {
+    let good = serde_json::json!({"$schema": SCHEMA, "name": "a.b-c", "author": {"name": "x"}, "keywords": ["k"], "extensions": {"com.x": {}}});
+    assert!(manifest_problems(&good).is_empty());
+    for bad in [
+        serde_json::json!({"name": "a"}),
+        serde_json::json!({"$schema": SCHEMA.replace("1.0.0", "1.0.1"), "name": "a"}),
+        serde_json::json!({"$schema": SCHEMA}),
+        serde_json::json!({"$schema": SCHEMA, "name": "a--b"}),
+        serde_json::json!({"$schema": SCHEMA, "name": "a", "skills": "./s"}),
+        serde_json::json!({"$schema": SCHEMA, "name": "a", "version": 1}),
+        serde_json::json!({"$schema": SCHEMA, "name": "a", "author": {"phone": "1"}}),
+        serde_json::json!({"$schema": SCHEMA, "name": "a", "extensions": {"com.x": 1}}),
+    ] {
+        assert!(!manifest_problems(&bad).is_empty(), "{bad}");
+    }
+}
+
+/// Every file under `dir`, by relative path: its bytes and whether it is
+/// executable.
+fn files(dir: &Path) -> std::collections::BTreeMap<String, (Vec<u8>, bool)> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mut files = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            let metadata = std::fs::symlink_metadata(&path).unwrap();
+            if metadata.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            assert!(metadata.is_file(), "{}", path.display());
+            let relative = path.strip_prefix(dir).unwrap().display().to_string();
+            let executable = metadata.permissions().mode() & 0o111 != 0;
+            files.insert(relative, (std::fs::read(&path).unwrap(), executable));
+        }
+    }
+    files
+}
+
+/// A project with the plugin fixture's two skills (from git) and a path
+/// skill with an executable script, installed.
+fn exporting_project(ctx: &TestContext) -> PathBuf {
+    let app = new_project(ctx, None);
+    let url = plugin_repo(ctx, "plugin", "plugin.json", &manifest(""));
+    ctx.ok_in(&app, &["add", "--git", &url]);
+    let helper = ctx.root().join("helper");
+    add_skill(ctx.root(), "helper");
+    std::fs::create_dir_all(helper.join("scripts")).unwrap();
+    std::fs::write(helper.join("scripts/run.sh"), "#!/bin/sh\necho hi\n").unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(
+        helper.join("scripts/run.sh"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    ctx.ok_in(&app, &["add", "--path", helper.to_str().unwrap()]);
+    app
+}
+
+#[test]
+fn export_plugin_writes_the_locked_skills_as_a_valid_agent_plugin() {
+    let ctx = TestContext::new();
+    let app = exporting_project(&ctx);
+    let args = [
+        "export",
+        "plugin",
+        "dist/bundle",
+        "--name",
+        "acme-bundle",
+        "--version",
+        "1.0.0",
+        "--description",
+        "The skills acme uses.",
+    ];
+    let out = ctx.ok_in(&app, &args);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+        Exported 3 skills (alpha, beta, helper) as the Agent Plugin acme-bundle 1.0.0 in dist/bundle
+    ");
+    let bundle = app.join("dist/bundle");
+    let text = read(&bundle.join("plugin.json"));
+    insta::assert_snapshot!(text, @r#"
+    {
+      "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+      "name": "acme-bundle",
+      "version": "1.0.0",
+      "description": "The skills acme uses."
+    }
+    "#);
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(manifest_problems(&value), Vec::<String>::new());
+    // plugin.json and skills/, nothing else; each skill byte for byte as
+    // installed, executable bits kept.
+    let top: Vec<String> = std::fs::read_dir(&bundle)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(top, ["plugin.json", "skills"]);
+    for name in ["alpha", "beta", "helper"] {
+        let installed = files(&app.join(".agents/skills").join(name));
+        assert_eq!(
+            files(&bundle.join("skills").join(name)),
+            installed,
+            "{name}"
+        );
+    }
+    assert!(files(&bundle.join("skills/helper"))["scripts/run.sh"].1);
+    // Nothing is left beside it.
+    let beside: Vec<_> = std::fs::read_dir(app.join("dist")).unwrap().collect();
+    assert_eq!(beside.len(), 1);
+
+    // It reads back as a plugin: another project installs the same skills.
+    let other = ctx.root().join("other");
+    ctx.ok(&["init", other.to_str().unwrap()]);
+    let out = ctx.ok_in(&other, &["add", "--path", bundle.to_str().unwrap()]);
+    assert!(
+        out.stderr.contains("Plugin acme-bundle 1.0.0, an Agent Plugin (plugin.json), holds 3 skills: alpha, beta, helper"),
+        "{}",
+        out.stderr
+    );
+    for name in ["alpha", "beta", "helper"] {
+        assert_eq!(
+            files(&other.join(".agents/skills").join(name)),
+            files(&app.join(".agents/skills").join(name))
+        );
+    }
+
+    // Again: a plugin folder is replaced only with --force.
+    let out = ctx.fails_in(&app, &args);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: dist/bundle is not empty
+    hint: pass --force to replace a plugin folder exported before, or name another folder
+    ");
+    let forced: Vec<&str> = args.iter().copied().chain(["--force"]).collect();
+    let out = ctx.ok_in(&app, &forced);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+        Exported 3 skills (alpha, beta, helper) as the Agent Plugin acme-bundle 1.0.0 in dist/bundle, replacing the plugin that was there
+    ");
+}
+
+#[test]
+fn export_plugin_refuses_an_edited_or_missing_skill_and_writes_nothing() {
+    let ctx = TestContext::new();
+    let app = exporting_project(&ctx);
+    let args = [
+        "export",
+        "plugin",
+        "out",
+        "--name",
+        "acme",
+        "--version",
+        "1",
+    ];
+    std::fs::write(
+        app.join(".agents/skills/beta/SKILL.md"),
+        "---\nname: beta\ndescription: Changed.\n---\n",
+    )
+    .unwrap();
+    let out = ctx.fails_in(&app, &args);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: beta at .agents/skills/beta was modified since it was installed (its files no longer match skills.lock), so it is not exported
+    hint: `skillpkg verify` shows what changed; `skillpkg install --force` puts back what skills.lock pins
+    ");
+    std::fs::write(app.join(".agents/skills/helper/extra.md"), "added\n").unwrap();
+    ctx.ok_in(&app, &["install", "--force"]);
+    std::fs::remove_dir_all(app.join(".agents/skills/alpha")).unwrap();
+    let out = ctx.fails_in(&app, &args);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: alpha is locked in skills.lock but not installed at .agents/skills/alpha
+    hint: run `skillpkg install` to install what skills.lock pins, then export
+    ");
+    // Nothing written, nothing left beside it.
+    let left: Vec<String> = std::fs::read_dir(&app)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("out") || name.contains("export"))
+        .collect();
+    assert_eq!(left, Vec::<String>::new());
+}
+
+#[test]
+fn export_plugin_writes_only_where_it_should() {
+    let ctx = TestContext::new();
+    let app = exporting_project(&ctx);
+    let export = |out: &str, name: &str, force: bool| {
+        let mut args = vec![
+            "export",
+            "plugin",
+            out,
+            "--name",
+            name,
+            "--version",
+            "1.0.0",
+        ];
+        if force {
+            args.push("--force");
+        }
+        ctx.run_in(&app, &args)
+    };
+    let mut transcript = String::new();
+    std::fs::create_dir_all(app.join("notes")).unwrap();
+    std::fs::write(app.join("notes/todo.md"), "keep me\n").unwrap();
+    for (out, name, force) in [
+        ("dist", "Acme", false),
+        ("notes", "acme", false),
+        ("notes", "acme", true),
+        (".", "acme", true),
+        ("..", "acme", true),
+        (".agents/skills/new", "acme", false),
+    ] {
+        let run = export(out, name, force);
+        assert_eq!(run.status, 1, "{out}: {}", run.stderr);
+        transcript.push_str(&ctx.redact(&run.transcript()));
+    }
+    insta::assert_snapshot!(transcript, @r#"
+    $ skillpkg export plugin dist --name Acme --version 1.0.0
+    error: the plugin name "Acme" holds characters other than a-z, 0-9, '-' and '.'
+    hint: Agent Plugins names are 1 to 64 of a-z, 0-9, '-' and '.', starting and ending with a letter or digit, e.g. acme-tools
+    $ skillpkg export plugin notes --name acme --version 1.0.0
+    error: notes is not empty
+    hint: pass --force to replace a plugin folder exported before, or name another folder
+    $ skillpkg export plugin notes --name acme --version 1.0.0 --force
+    error: notes holds files but no plugin.json: --force replaces only a plugin folder
+    hint: name another folder, or empty this one yourself
+    $ skillpkg export plugin . --name acme --version 1.0.0 --force
+    error: . is the project or a folder holding it: the plugin is not written over it
+    hint: name a folder of its own, e.g. dist/plugin
+    $ skillpkg export plugin .. --name acme --version 1.0.0 --force
+    error: .. is the project or a folder holding it: the plugin is not written over it
+    hint: name a folder of its own, e.g. dist/plugin
+    $ skillpkg export plugin .agents/skills/new --name acme --version 1.0.0
+    error: .agents/skills/new is in the install root .agents/skills, where skillpkg installs skills
+    hint: name a folder of its own, e.g. dist/plugin
+    "#);
+    assert_eq!(read(&app.join("notes/todo.md")), "keep me\n");
+    assert!(!app.join("dist").exists());
+    // An empty folder is filled.
+    std::fs::create_dir_all(app.join("empty")).unwrap();
+    assert_eq!(export("empty", "acme", false).status, 0);
+    assert!(app.join("empty/plugin.json").is_file());
+}

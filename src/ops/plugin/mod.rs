@@ -3,6 +3,7 @@
 //! skills out as an Agent Plugin (`export plugin`).
 
 pub(crate) mod discover;
+pub(crate) mod export;
 pub(crate) mod manifest;
 pub(crate) mod tree;
 
