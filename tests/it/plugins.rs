@@ -328,6 +328,47 @@ fn claude_code_and_codex_plugins_are_read_for_their_skills() {
     "#);
 }
 
+#[test]
+fn plugin_json_is_the_one_manifest_read_and_a_plugin_without_skills_says_so() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    // Beside plugin.json, another agent's manifest neither adds skills nor
+    // breaks the plugin (§5.1).
+    let plugin = plugin_folder(&ctx, "portable", "plugin.json", &manifest(""));
+    std::fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
+    std::fs::write(
+        plugin.join(".claude-plugin/plugin.json"),
+        r#"{"name": "x", "skills": "./extra"}"#,
+    )
+    .unwrap();
+    add_skill(&plugin.join("extra"), "one");
+    std::fs::create_dir_all(plugin.join(".codex-plugin")).unwrap();
+    std::fs::write(plugin.join(".codex-plugin/plugin.json"), "not json").unwrap();
+    let url = commit(&plugin);
+    let listed = ctx.ok_in(&app, &["add", "--git", &url, "--list"]);
+    insta::assert_snapshot!(ctx.redact(&listed.stdout), @"
+    alpha  skills/alpha  alpha. Use when testing.
+    beta   skills/beta   beta. Use when testing.
+    ");
+    // Its skills are picked as a repository's are.
+    ctx.ok_in(&app, &["add", "--git", &url, "--skill", "beta"]);
+    assert!(app.join(".agents/skills/beta").is_dir());
+    assert!(!app.join(".agents/skills/alpha").exists());
+
+    // A plugin of MCP servers alone has nothing to install.
+    let mcp_only = ctx.root().join("mcp-only");
+    std::fs::create_dir_all(&mcp_only).unwrap();
+    std::fs::write(mcp_only.join("plugin.json"), manifest("")).unwrap();
+    std::fs::write(mcp_only.join("mcp.json"), "{}").unwrap();
+    let url = commit(&mcp_only);
+    let out = ctx.fails_in(&app, &["add", "--git", &url]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+    error: file://[TEMP]/mcp-only: the plugin acme-tools 1.2.0 holds no skill agents can load
+    hint: its MCP servers (mcp.json) are left out: skillpkg installs the plugin's skills, and does not run or register MCP servers
+    hint: a plugin's skills are folders with a SKILL.md in its skills/ folder
+    ");
+}
+
 /// The problems of an Agent Plugins 1.0.0 manifest, by the rules of the
 /// specification (§5.2–§5.5; `schemas/1.0.0/plugin.schema.json` says the
 /// same): a JSON object of the closed field set, `$schema` (the 1.0.0

@@ -67,16 +67,16 @@ pub(crate) fn list_repo(
     // A folder holding a SKILL.md is a skill; one holding a plugin
     // manifest, a plugin, whose skills are where it says.
     let top = request.subdir.map_or("", |s| s.trim_matches('/'));
+    let origin = match top {
+        "" => shown.clone(),
+        top => format!("folder '{top}' of {shown}"),
+    };
     let plugin = match read_skill_md(&repo, commit, top)? {
         Some(_) => None,
         None => {
             let tree = GitTree {
                 paths: CommitPaths::new(&repo, commit)?,
                 top: top.to_string(),
-            };
-            let origin = match top {
-                "" => shown.clone(),
-                top => format!("folder '{top}' of {shown}"),
             };
             crate::ops::plugin::find(&tree, &origin)?
         }
@@ -145,7 +145,7 @@ pub(crate) fn list_repo(
     if listing.skills.is_empty()
         && let Some(plugin) = &listing.plugin
     {
-        bail!(plugin.holds_no_skill(&shown, &listing.skipped));
+        bail!(plugin.holds_no_skill(&origin, &listing.skipped));
     }
     if listing.skills.is_empty() {
         let mut error = Hinted::new(format!("{shown} holds no skill agents can load"));
