@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust another signing key for an org (or swap its keys), or this project''s settings')
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the locked skills out for other tools: `export plugin OUT`')
             [CompletionResult]::new('sbom', 'sbom', [CompletionResultType]::ParameterValue, 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)')
             [CompletionResult]::new('signature', 'signature', [CompletionResultType]::ParameterValue, 'Check signatures by hand: `signature verify PATH`')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
@@ -71,7 +72,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;add' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'The registry (a name under [registries]) to take them from')
-            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Install the skill in this folder (pinned by content hash)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Install the skill in this folder (pinned by content hash), or each skill of the plugin it holds (plugin.json, .claude-plugin/, .codex-plugin/)')
             [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'Install the skill from this git repository (pinned by commit), whatever form its URL has (it is not probed or rewritten)')
             [CompletionResult]::new('--rev', '--rev', [CompletionResultType]::ParameterName, 'Of a repository: the branch, tag or commit (default: the remote''s HEAD)')
             [CompletionResult]::new('--subdir', '--subdir', [CompletionResultType]::ParameterName, 'Of a repository: the skill''s folder inside it (default: every skill the repository holds)')
@@ -270,6 +271,43 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;export' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('plugin', 'plugin', [CompletionResultType]::ParameterValue, 'Write the locked skills as an Agent Plugin folder (plugin.json and skills/), for agents that load Agent Plugins')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skillpkg;export;plugin' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The plugin''s name: 1 to 64 of a-z, 0-9, ''-'' and ''.''')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The plugin''s version (semver recommended)')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'The plugin''s description')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace OUT when it is a plugin folder written before (it holds a plugin.json)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Export the user''s global skills instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Export the user''s global skills instead of the project''s')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;export;help' {
+            [CompletionResult]::new('plugin', 'plugin', [CompletionResultType]::ParameterValue, 'Write the locked skills as an Agent Plugin folder (plugin.json and skills/), for agents that load Agent Plugins')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skillpkg;export;help;plugin' {
+            break
+        }
+        'skillpkg;export;help;help' {
             break
         }
         'skillpkg;sbom' {
@@ -633,6 +671,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust another signing key for an org (or swap its keys), or this project''s settings')
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the locked skills out for other tools: `export plugin OUT`')
             [CompletionResult]::new('sbom', 'sbom', [CompletionResultType]::ParameterValue, 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)')
             [CompletionResult]::new('signature', 'signature', [CompletionResultType]::ParameterValue, 'Check signatures by hand: `signature verify PATH`')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search an index''s packages by name and description')
@@ -694,6 +733,13 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;verify' {
+            break
+        }
+        'skillpkg;help;export' {
+            [CompletionResult]::new('plugin', 'plugin', [CompletionResultType]::ParameterValue, 'Write the locked skills as an Agent Plugin folder (plugin.json and skills/), for agents that load Agent Plugins')
+            break
+        }
+        'skillpkg;help;export;plugin' {
             break
         }
         'skillpkg;help;sbom' {

@@ -31,6 +31,9 @@ _skillpkg() {
             skillpkg,exec)
                 cmd="skillpkg__subcmd__exec"
                 ;;
+            skillpkg,export)
+                cmd="skillpkg__subcmd__export"
+                ;;
             skillpkg,grants)
                 cmd="skillpkg__subcmd__grants"
                 ;;
@@ -121,6 +124,18 @@ _skillpkg() {
             skillpkg__subcmd__cache__subcmd__help,help)
                 cmd="skillpkg__subcmd__cache__subcmd__help__subcmd__help"
                 ;;
+            skillpkg__subcmd__export,help)
+                cmd="skillpkg__subcmd__export__subcmd__help"
+                ;;
+            skillpkg__subcmd__export,plugin)
+                cmd="skillpkg__subcmd__export__subcmd__plugin"
+                ;;
+            skillpkg__subcmd__export__subcmd__help,help)
+                cmd="skillpkg__subcmd__export__subcmd__help__subcmd__help"
+                ;;
+            skillpkg__subcmd__export__subcmd__help,plugin)
+                cmd="skillpkg__subcmd__export__subcmd__help__subcmd__plugin"
+                ;;
             skillpkg__subcmd__grants,approve)
                 cmd="skillpkg__subcmd__grants__subcmd__approve"
                 ;;
@@ -159,6 +174,9 @@ _skillpkg() {
                 ;;
             skillpkg__subcmd__help,exec)
                 cmd="skillpkg__subcmd__help__subcmd__exec"
+                ;;
+            skillpkg__subcmd__help,export)
+                cmd="skillpkg__subcmd__help__subcmd__export"
                 ;;
             skillpkg__subcmd__help,grants)
                 cmd="skillpkg__subcmd__help__subcmd__grants"
@@ -238,6 +256,9 @@ _skillpkg() {
             skillpkg__subcmd__help__subcmd__cache,dir)
                 cmd="skillpkg__subcmd__help__subcmd__cache__subcmd__dir"
                 ;;
+            skillpkg__subcmd__help__subcmd__export,plugin)
+                cmd="skillpkg__subcmd__help__subcmd__export__subcmd__plugin"
+                ;;
             skillpkg__subcmd__help__subcmd__grants,approve)
                 cmd="skillpkg__subcmd__help__subcmd__grants__subcmd__approve"
                 ;;
@@ -299,7 +320,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -602,6 +623,88 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__export)
+            opts="-q -v -h --quiet --verbose --help plugin help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__export__subcmd__help)
+            opts="plugin help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__export__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__export__subcmd__help__subcmd__plugin)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__export__subcmd__plugin)
+            opts="-g -q -v -h --name --version --description --force --global --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__grants)
             opts="-q -v -h --quiet --verbose --help list approve revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -729,7 +832,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install import update outdated trust grants verify sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="init add remove install import update outdated trust grants verify export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -829,6 +932,34 @@ _skillpkg() {
         skillpkg__subcmd__help__subcmd__exec)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__export)
+            opts="plugin"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__export__subcmd__plugin)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

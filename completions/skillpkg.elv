@@ -36,6 +36,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
+            cand export 'Write the locked skills out for other tools: `export plugin OUT`'
             cand sbom 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)'
             cand signature 'Check signatures by hand: `signature verify PATH`'
             cand search 'Search an index''s packages by name and description'
@@ -66,7 +67,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;add'= {
             cand --registry 'The registry (a name under [registries]) to take them from'
-            cand --path 'Install the skill in this folder (pinned by content hash)'
+            cand --path 'Install the skill in this folder (pinned by content hash), or each skill of the plugin it holds (plugin.json, .claude-plugin/, .codex-plugin/)'
             cand --git 'Install the skill from this git repository (pinned by commit), whatever form its URL has (it is not probed or rewritten)'
             cand --rev 'Of a repository: the branch, tag or commit (default: the remote''s HEAD)'
             cand --subdir 'Of a repository: the skill''s folder inside it (default: every skill the repository holds)'
@@ -249,6 +250,38 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'skillpkg;export'= {
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand plugin 'Write the locked skills as an Agent Plugin folder (plugin.json and skills/), for agents that load Agent Plugins'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;export;plugin'= {
+            cand --name 'The plugin''s name: 1 to 64 of a-z, 0-9, ''-'' and ''.'''
+            cand --version 'The plugin''s version (semver recommended)'
+            cand --description 'The plugin''s description'
+            cand --force 'Replace OUT when it is a plugin folder written before (it holds a plugin.json)'
+            cand -g 'Export the user''s global skills instead of the project''s'
+            cand --global 'Export the user''s global skills instead of the project''s'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;export;help'= {
+            cand plugin 'Write the locked skills as an Agent Plugin folder (plugin.json and skills/), for agents that load Agent Plugins'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;export;help;plugin'= {
+        }
+        &'skillpkg;export;help;help'= {
         }
         &'skillpkg;sbom'= {
             cand --format 'The document format'
@@ -575,6 +608,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
+            cand export 'Write the locked skills out for other tools: `export plugin OUT`'
             cand sbom 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)'
             cand signature 'Check signatures by hand: `signature verify PATH`'
             cand search 'Search an index''s packages by name and description'
@@ -623,6 +657,11 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;grants;revoke'= {
         }
         &'skillpkg;help;verify'= {
+        }
+        &'skillpkg;help;export'= {
+            cand plugin 'Write the locked skills as an Agent Plugin folder (plugin.json and skills/), for agents that load Agent Plugins'
+        }
+        &'skillpkg;help;export;plugin'= {
         }
         &'skillpkg;help;sbom'= {
         }

@@ -86,7 +86,9 @@ pub(super) struct AddArgs {
     /// The registry (a name under [registries]) to take them from.
     #[arg(long, conflicts_with_all = ["path", "git"])]
     registry: Option<String>,
-    /// Install the skill in this folder (pinned by content hash).
+    /// Install the skill in this folder (pinned by content hash), or each
+    /// skill of the plugin it holds (plugin.json, .claude-plugin/,
+    /// .codex-plugin/).
     #[arg(long, value_name = "DIR", conflicts_with = "git")]
     path: Option<std::path::PathBuf>,
     /// Install the skill from this git repository (pinned by commit),
@@ -369,7 +371,7 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
             ..Default::default()
         };
         let project = context.project(args.flags.global)?;
-        let changes = crate::ops::install::add_direct(
+        let (plugin, changes) = crate::ops::install::add_direct(
             &project,
             &cwd,
             &dirs,
@@ -378,6 +380,10 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
             &args.replace,
             args.flags.options(false, context),
         )?;
+        if let Some(added) = &plugin {
+            let names: Vec<&str> = added.skills.iter().map(String::as_str).collect();
+            super::install_warnings::plugin(context, &added.plugin, &names);
+        }
         report(context, &changes);
         report_targets(context, &project, &changes);
         return Ok(ExitStatus::Success);
@@ -588,6 +594,7 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
             args.flags.offline,
             scratch.path(),
         )?;
+        plugin_of(context, &listing);
         print_listing(context, &listing);
         return Ok(ExitStatus::Success);
     }
@@ -601,6 +608,7 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
         &args.replace,
         args.flags.options(false, context),
     )?;
+    plugin_of(context, &listing);
     super::install_warnings::skipped_folders(context, &listing);
     if args.subdir.is_none() {
         let count = listing.skills.len();
@@ -617,6 +625,14 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
     report(context, &changes);
     report_targets(context, &project, &changes);
     Ok(ExitStatus::Success)
+}
+
+/// Says what plugin a repository is, if it is one.
+fn plugin_of(context: &Context, listing: &crate::ops::install::repo::RepoListing) {
+    if let Some(plugin) = &listing.plugin {
+        let names: Vec<&str> = listing.skills.iter().map(|s| s.name.as_str()).collect();
+        super::install_warnings::plugin(context, plugin, &names);
+    }
 }
 
 /// One line per skill of a repository: name, folder, description.

@@ -84,3 +84,28 @@ pub(super) fn skipped_folders(context: &Context, listing: &crate::ops::install::
         }
     }
 }
+
+/// Says that a source is a plugin, which skills it holds, and what it
+/// reports (unknown manifest fields, paths skipped, MCP servers left out).
+pub(super) fn plugin(context: &Context, plugin: &crate::ops::plugin::Plugin, skills: &[&str]) {
+    let kinds: Vec<String> = plugin
+        .kinds
+        .iter()
+        .map(|kind| format!("{} ({})", kind.shown(), kind.manifest()))
+        .collect();
+    context.printer.status(
+        "Plugin",
+        format_args!(
+            "{}, {}, holds {}: {}",
+            plugin.title(),
+            kinds.join(" and "),
+            super::printer::count(skills.len(), "skill"),
+            skills.join(", ")
+        ),
+    );
+    for warning in &plugin.warnings {
+        context
+            .printer
+            .warn(format_args!("plugin {}: {warning}", plugin.title()));
+    }
+}

@@ -6,6 +6,7 @@ mod cache;
 mod completions;
 mod eval;
 mod exec;
+mod export;
 mod grants;
 mod import;
 mod index;
@@ -87,6 +88,8 @@ enum Command {
     Grants(grants::Args),
     /// Check installed skills against skills.lock.
     Verify(verify::Args),
+    /// Write the locked skills out for other tools: `export plugin OUT`.
+    Export(export::Args),
     /// Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON).
     Sbom(sbom::Args),
     /// Check signatures by hand: `signature verify PATH`.
@@ -310,6 +313,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Trust(args) => trust::run(args, context),
         Command::Grants(args) => grants::run(args, context),
         Command::Verify(args) => verify::run(args, context),
+        Command::Export(args) => export::run(args, context),
         Command::Sbom(args) => sbom::run(args, context),
         Command::Signature(args) => signature::run(args, context),
         Command::Search(args) => search::run(args, context),

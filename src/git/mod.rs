@@ -6,6 +6,7 @@
 pub(crate) mod discover;
 mod fetch;
 mod fetch_error;
+pub(crate) mod paths;
 mod push;
 pub(crate) mod tree;
 

@@ -338,6 +338,36 @@ fn copy_verified(
     Ok(Some((digests, non_ascii)))
 }
 
+/// Copies an installed skill's tree `from` into the new folder `to` as
+/// [`copy_verified`] does, each file executable when its source is: the
+/// sha256 of each file written, by relative path; `None` when the tree
+/// holds anything but folders and regular files, a name that is not
+/// UTF-8, or more than the extraction limits allow.
+pub(crate) fn copy_tree(
+    from: &Path,
+    to: &Path,
+) -> std::io::Result<Option<BTreeMap<String, String>>> {
+    let mut executables = BTreeSet::new();
+    #[cfg(unix)]
+    for entry in walkdir::WalkDir::new(from)
+        .follow_links(false)
+        .follow_root_links(false)
+        .min_depth(1)
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let entry = entry.map_err(std::io::Error::other)?;
+        let metadata = entry.metadata().map_err(std::io::Error::other)?;
+        if metadata.is_file()
+            && metadata.permissions().mode() & 0o111 != 0
+            && let Some(relative) = relative_name(entry.path(), from)
+        {
+            executables.insert(relative);
+        }
+    }
+    let copied = copy_verified(from, to, &executables, &Limits::default())?;
+    Ok(copied.map(|(digests, _)| digests))
+}
+
 /// Makes `file` a copy-on-write clone of `source` (`FICLONE`: btrfs, XFS,
 /// bcachefs, …); false where the file system cannot, and the caller
 /// copies.

@@ -22,6 +22,7 @@ mod layers;
 mod models;
 mod oms;
 mod oms_policies;
+mod plugins;
 mod policies;
 mod publish;
 mod readme;

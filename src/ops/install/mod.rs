@@ -25,6 +25,7 @@ mod direct;
 mod fetch;
 mod options;
 mod plan;
+mod plugin_folder;
 mod provenance;
 pub(crate) mod repo;
 mod request;
@@ -35,6 +36,7 @@ pub(crate) use change::{Action, Change};
 pub(crate) use collisions::Replaced;
 pub(crate) use options::{GrantAsker, GrantConsent, GrantRequest, InstallOptions, Unlock};
 pub(crate) use plan::NotInIndex;
+pub(crate) use plugin_folder::AddedPlugin;
 use request::{name_the_org, parse_request, suggest_repository};
 
 use std::path::Path;
@@ -70,6 +72,30 @@ fn install_edited(
     )?;
     edit.lock = lock;
     Ok(changes)
+}
+
+/// Adds `added` (name and source each) to the manifest, refusing names it
+/// takes from another source unless `replace` names them (with `--skill`
+/// offered when `pickable`), installs, and commits the edit.
+fn add_all(
+    mut edit: Edit,
+    dirs: &Dirs,
+    added: Vec<(String, DependencySpec)>,
+    replace: &[String],
+    pickable: bool,
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let replaced = collisions::check(&edit.project.dir, &edit.manifest, &added, replace, pickable)?;
+    for (key, spec) in &added {
+        edit.manifest.skills.insert(key.clone(), spec.clone());
+    }
+    let named: Vec<String> = added.iter().map(|(key, _)| key.clone()).collect();
+    let changes = install_edited(&mut edit, dirs, options, &named)?;
+    for (key, spec) in &added {
+        edit.doc.set_dependency(key, spec)?;
+    }
+    edit.commit()?;
+    Ok(mark_replaced(changes, replaced))
 }
 
 /// Adds packages to the manifest, then installs. A package given without
@@ -155,8 +181,9 @@ pub(crate) fn add(
 }
 
 /// Adds a path skill under `name` (the skill's own name when `None`),
-/// then installs. A name the manifest takes from another source is
-/// refused unless `replace` names it.
+/// then installs; a folder that is a plugin adds each of its skills
+/// ([`plugin_folder`]), and is returned. A name the manifest takes from
+/// another source is refused unless `replace` names it.
 pub(crate) fn add_direct(
     project: &Project,
     cwd: &Path,
@@ -165,8 +192,8 @@ pub(crate) fn add_direct(
     mut spec: crate::manifest::DetailedSpec,
     replace: &[String],
     options: InstallOptions,
-) -> anyhow::Result<Vec<Change>> {
-    let mut edit = Edit::open(project, dirs)?;
+) -> anyhow::Result<(Option<AddedPlugin>, Vec<Change>)> {
+    let edit = Edit::open(project, dirs)?;
     if let Some(path) = &spec.path {
         // Recorded relative to the project when it lies inside it.
         let absolute = cwd.join(path);
@@ -181,11 +208,17 @@ pub(crate) fn add_direct(
         let absolute = fs_err::canonicalize(&absolute)
             .with_context(|| format!("no skill folder at {}", absolute.display()))?;
         refuse_the_install_root(project, cwd, &edit.manifest, &absolute, path)?;
-        let project_dir = fs_err::canonicalize(&project.dir)?;
-        spec.path = Some(match absolute.strip_prefix(&project_dir) {
-            Ok(relative) => relative.display().to_string(),
-            Err(_) => absolute.display().to_string(),
-        });
+        if let Some(plugin) = plugin_folder::find(&absolute, path)? {
+            let folder = plugin_folder::PluginFolder {
+                dir: &absolute,
+                given: path,
+                plugin,
+            };
+            let (added, specs) = folder.specs(project, name)?;
+            let changes = add_all(edit, dirs, specs, replace, false, options)?;
+            return Ok((Some(added), changes));
+        }
+        spec.path = Some(plugin_folder::recorded(project, &absolute)?);
     }
     let name = match (name, &spec.path) {
         (Some(name), _) => name.to_string(),
@@ -199,13 +232,8 @@ pub(crate) fn add_direct(
     };
     let spec = DependencySpec::Detailed(spec);
     spec.source(&name)?;
-    let wanted = [(name.clone(), spec.clone())];
-    let replaced = collisions::check(&project.dir, &edit.manifest, &wanted, replace, false)?;
-    edit.manifest.skills.insert(name.clone(), spec.clone());
-    let changes = install_edited(&mut edit, dirs, options, std::slice::from_ref(&name))?;
-    edit.doc.set_dependency(&name, &spec)?;
-    edit.commit()?;
-    Ok(mark_replaced(changes, replaced))
+    let changes = add_all(edit, dirs, vec![(name, spec)], replace, false, options)?;
+    Ok((None, changes))
 }
 
 /// Refuses a path dependency on `folder` (canonical; `given` as the user
@@ -268,7 +296,7 @@ pub(crate) fn add_repo(
     replace: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<(repo::RepoListing, Vec<Change>)> {
-    let mut edit = Edit::open(project, dirs)?;
+    let edit = Edit::open(project, dirs)?;
     fs_err::create_dir_all(project.staging_dir())?;
     let scratch = crate::fsutil::private_tempdir(".list-", Some(&project.staging_dir()))?;
     let listing = repo::list_repo(
@@ -301,17 +329,8 @@ pub(crate) fn add_repo(
         spec.source(&key)?;
         added.push((key, spec));
     }
-    let replaced = collisions::check(&project.dir, &edit.manifest, &added, replace, true)?;
-    for (key, spec) in &added {
-        edit.manifest.skills.insert(key.clone(), spec.clone());
-    }
-    let named: Vec<String> = added.iter().map(|(key, _)| key.clone()).collect();
-    let changes = install_edited(&mut edit, dirs, options, &named)?;
-    for (key, spec) in &added {
-        edit.doc.set_dependency(key, spec)?;
-    }
-    edit.commit()?;
-    Ok((listing, mark_replaced(changes, replaced)))
+    let changes = add_all(edit, dirs, added, replace, true, options)?;
+    Ok((listing, changes))
 }
 
 /// `changes`, with the names `add --replace` gave to another source

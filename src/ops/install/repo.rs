@@ -8,7 +8,9 @@ use anyhow::{Context as _, bail};
 use serde::Serialize;
 
 use crate::git::discover::{read_skill_md, skill_folders};
+use crate::git::paths::CommitPaths;
 use crate::hint::Hinted;
+use crate::ops::plugin::tree::GitTree;
 
 /// One skill of a repository.
 #[derive(Debug, Clone, Serialize)]
@@ -33,6 +35,10 @@ pub(crate) struct RepoListing {
     pub skills: Vec<RepoSkill>,
     /// Folders holding a SKILL.md that agents cannot load, with why.
     pub skipped: Vec<String>,
+    /// The plugin the repository (or the folder `subdir` names) is, whose
+    /// skills these are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<crate::ops::plugin::Plugin>,
 }
 
 /// Where to look.
@@ -60,15 +66,41 @@ pub(crate) fn list_repo(
     let (repo, commit) =
         crate::git::fetch_commit(git, request.url, request.rev, None, cache, offline)
             .with_context(|| format!("could not get {shown}"))?;
-    let folders = match request.subdir {
-        Some(subdir) => vec![subdir.trim_matches('/').to_string()],
-        None => skill_folders(&repo, commit, &shown)?,
+    // A folder holding a SKILL.md is a skill; one holding a plugin
+    // manifest, a plugin, whose skills are where it says.
+    let top = request.subdir.map_or("", |s| s.trim_matches('/'));
+    let origin = match top {
+        "" => shown.clone(),
+        top => format!("folder '{top}' of {shown}"),
+    };
+    let plugin = match read_skill_md(&repo, commit, top)? {
+        Some(_) => None,
+        None => {
+            let tree = GitTree {
+                paths: CommitPaths::new(&repo, commit)?,
+                top: top.to_string(),
+            };
+            crate::ops::plugin::find(&tree, &origin)?
+        }
+    };
+    let folders = match (&plugin, request.subdir) {
+        (Some(plugin), _) => plugin
+            .skills
+            .iter()
+            .map(|folder| match (top, folder.as_str()) {
+                ("", folder) | (folder, "") => folder.to_string(),
+                (top, folder) => format!("{top}/{folder}"),
+            })
+            .collect(),
+        (None, Some(_)) => vec![top.to_string()],
+        (None, None) => skill_folders(&repo, commit, &shown)?,
     };
     let mut listing = RepoListing {
         url: shown.clone(),
         commit: commit.to_string(),
         skills: Vec::new(),
         skipped: Vec::new(),
+        plugin,
     };
     for (i, folder) in folders.iter().enumerate() {
         let place = match folder.as_str() {
@@ -111,6 +143,11 @@ pub(crate) fn list_repo(
                 )
             )),
         }
+    }
+    if listing.skills.is_empty()
+        && let Some(plugin) = &listing.plugin
+    {
+        bail!(plugin.holds_no_skill(&origin, &listing.skipped));
     }
     if listing.skills.is_empty() {
         let mut error = Hinted::new(format!("{shown} holds no skill agents can load"));
