@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 use serde::Serialize;
 
+use crate::manifest::lock::LockedSkill;
 use crate::roots::{Entry, RootKind};
 
 use super::{Context, ExitStatus};
@@ -26,6 +27,27 @@ struct Shown<'a> {
     entry: &'a Entry,
     files: Vec<String>,
     shadows: Vec<ShadowedCopy<'a>>,
+    /// Its entry in the project's skills.lock, when the lock manages it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    locked: Option<LockedSkill>,
+}
+
+/// The project lock's entry for the skill installed in `dir`, when `dir`
+/// is a folder of the project's install root that the lock manages.
+fn locked_entry(context: &mut Context, dir: &Path) -> Option<LockedSkill> {
+    let project = context.project(false).ok()?;
+    let manifest = crate::manifest::Manifest::load(&project.manifest_path).ok()?;
+    let root = project.skill_root(manifest.install_root()).ok()?;
+    let parent = fs_err::canonicalize(dir.parent()?).ok()?;
+    if parent != fs_err::canonicalize(&root).ok()? {
+        return None;
+    }
+    let folder = dir.file_name()?.to_str()?;
+    crate::manifest::lock::Lockfile::load(&project.lock_path)
+        .ok()?
+        .skills
+        .into_iter()
+        .find(|skill| skill.folder() == folder)
 }
 
 #[derive(Serialize)]
@@ -110,6 +132,10 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
                 dir: &e.skill.dir,
             })
             .collect(),
+        locked: match winner.root {
+            RootKind::Project => locked_entry(context, &winner.skill.dir),
+            _ => None,
+        },
     };
     if args.json {
         context.printer.json(&shown)?;
@@ -144,6 +170,16 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     }
     for (key, value) in &meta.extra {
         p.data(format_args!("{:15}{value}", format!("{key}:")));
+    }
+    if let Some(locked) = &shown.locked {
+        p.data(format_args!(
+            "locked:        {} from {}",
+            locked.shown_version(),
+            locked.source
+        ));
+        if let Some(signer) = &locked.signer {
+            p.data(format_args!("signed by:     {signer}"));
+        }
     }
     for copy in &shown.shadows {
         p.data(format_args!(

@@ -45,6 +45,15 @@ fn a_git_skill_under_an_oms_policy_is_pinned_to_its_signer_and_a_changed_file_is
         "the lock carries the root: {lock}"
     );
     ctx.ok_in(&app, &["verify"]);
+    let out = ctx.ok_in(&app, &["show", "signed"]);
+    assert!(
+        out.stdout.contains("\nlocked:        ")
+            && out
+                .stdout
+                .contains("\nsigned by:     CN=skillpkg test OMS signer"),
+        "show says where the skill came from and who signed it: {}",
+        out.stdout
+    );
 
     // Upstream changes a file without signing again.
     let skill_md = repo.join("skills/signed/SKILL.md");
