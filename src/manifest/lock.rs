@@ -149,8 +149,8 @@ pub const UNVERSIONED: &str = "0.0.0";
 
 /// How reports show a skill's version: `v1.2.0` for a package, and for a
 /// path or git skill with a `metadata.version`; else, instead of the
-/// [`UNVERSIONED`] placeholder, the git commit (short) or the tree hash
-/// (short `h1:`) that pins it.
+/// [`UNVERSIONED`] placeholder, the git commit (short), the OCI manifest
+/// digest (short `sha256:`) or the tree hash (short `h1:`) that pins it.
 ///
 /// ```
 /// use skillpkg::manifest::lock::shown_version;
@@ -165,6 +165,10 @@ pub const UNVERSIONED: &str = "0.0.0";
 pub fn shown_version(version: &str, source: &SourceId, tree: Option<&str>) -> String {
     match (version == UNVERSIONED, source, tree) {
         (true, SourceId::Git { commit, .. }, _) => short_commit(commit),
+        (true, SourceId::Oci { digest, .. }, _) => {
+            let hex = digest.strip_prefix("sha256:").unwrap_or(digest);
+            format!("sha256:{}", short_commit(hex))
+        }
         (true, SourceId::Path { .. }, Some(tree)) => short_tree(tree),
         _ => format!("v{version}"),
     }

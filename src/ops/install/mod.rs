@@ -23,6 +23,7 @@ mod change;
 mod collisions;
 mod direct;
 mod fetch;
+mod oci;
 mod options;
 mod plan;
 mod provenance;
@@ -94,6 +95,29 @@ impl Editing {
             &Unlock::Nothing,
             false,
         )
+    }
+
+    /// Adds `spec` under `key` (refused when the manifest takes `key`
+    /// from another source, unless `replace` names it), installs, reading
+    /// its source even in an untrusted project (the user named it), and
+    /// saves.
+    fn add_one(
+        mut self,
+        project: &Project,
+        dirs: &Dirs,
+        key: String,
+        spec: DependencySpec,
+        replace: &[String],
+        options: InstallOptions,
+    ) -> anyhow::Result<Vec<Change>> {
+        spec.source(&key)?;
+        let wanted = [(key.clone(), spec.clone())];
+        let replaced = collisions::check(&project.dir, &self.manifest, &wanted, replace, false)?;
+        self.manifest.skills.insert(key.clone(), spec.clone());
+        let (lock, changes) = self.install(project, dirs, options, std::slice::from_ref(&key))?;
+        self.doc.set_dependency(&key, &spec)?;
+        self.save(project, dirs, &lock)?;
+        Ok(mark_replaced(changes, replaced))
     }
 
     /// Writes `lock`, then the edited manifest, each atomically; a
@@ -199,7 +223,7 @@ pub(crate) fn add_direct(
     replace: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
-    let mut edit = Editing::open(project, dirs)?;
+    let edit = Editing::open(project, dirs)?;
     if let Some(path) = &spec.path {
         // Recorded relative to the project when it lies inside it.
         let absolute = cwd.join(path);
@@ -230,15 +254,54 @@ pub(crate) fn add_direct(
         }
         (None, None) => bail!("give --path, or add a git repository with add_repo"),
     };
-    let spec = DependencySpec::Detailed(spec);
-    spec.source(&name)?;
-    let wanted = [(name.clone(), spec.clone())];
-    let replaced = collisions::check(&project.dir, &edit.manifest, &wanted, replace, false)?;
-    edit.manifest.skills.insert(name.clone(), spec.clone());
-    let (lock, changes) = edit.install(project, dirs, options, std::slice::from_ref(&name))?;
-    edit.doc.set_dependency(&name, &spec)?;
-    edit.save(project, dirs, &lock)?;
-    Ok(mark_replaced(changes, replaced))
+    edit.add_one(
+        project,
+        dirs,
+        name,
+        DependencySpec::Detailed(spec),
+        replace,
+        options,
+    )
+}
+
+/// Adds the skill of the artifact `reference` names under its own name,
+/// recorded with the tag or digest given, then installs.
+pub(crate) fn add_oci(
+    project: &Project,
+    dirs: &Dirs,
+    reference: &crate::manifest::oci_ref::OciReference,
+    replace: &[String],
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    let edit = Editing::open(project, dirs)?;
+    // Its name is its skill's: the artifact is read once to learn it (the
+    // install reads its layer from the cache).
+    let staging = project.staging_dir();
+    fs_err::create_dir_all(&staging)?;
+    let scratch = crate::fsutil::private_tempdir(".source-", Some(&staging))?;
+    let exported = oci::export(
+        &reference.repository,
+        &reference.pin,
+        scratch.path(),
+        &options.registries(dirs),
+    )
+    .with_context(|| format!("could not get oci://{reference}"))?;
+    let key = crate::skill::load_skill(&exported.dir)
+        .with_context(|| format!("could not read the skill in oci://{reference}"))?
+        .meta
+        .name;
+    drop(scratch);
+    let (tag, digest) = match &reference.pin {
+        crate::manifest::oci_ref::OciPin::Tag(tag) => (Some(tag.clone()), None),
+        crate::manifest::oci_ref::OciPin::Digest(digest) => (None, Some(digest.clone())),
+    };
+    let spec = DependencySpec::Detailed(crate::manifest::DetailedSpec {
+        oci: Some(reference.repository.clone()),
+        tag,
+        digest,
+        ..Default::default()
+    });
+    edit.add_one(project, dirs, key, spec, replace, options)
 }
 
 /// Refuses a path dependency on `folder` (canonical; `given` as the user
@@ -395,7 +458,7 @@ pub(crate) fn source_files(
     options: InstallOptions,
 ) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
     let crate::manifest::Source::Direct(origin) = spec.source(name)? else {
-        bail!("'{name}' is no path or git dependency");
+        bail!("'{name}' is no path, git or OCI dependency");
     };
     let manifest = Manifest::load(&project.manifest_path)?;
     let root = project.skill_root(manifest.install_root())?;
@@ -406,6 +469,7 @@ pub(crate) fn source_files(
         staging: &project.staging_dir(),
         validity: options.validity(),
         root: &root,
+        registries: options.registries(dirs),
     };
     // Without a lock entry, nothing is kept in place: it is always staged.
     match direct::prepare(name, &origin, None, &fetching)?.staged {
@@ -567,47 +631,6 @@ pub(crate) fn update(
     Ok(changes)
 }
 
-/// Takes away the links (and marked copies) skillpkg made of the skills
-/// of `old_lock` and `installed` in agents' folders that are no longer
-/// targets. A folder that resolves outside the project is left alone.
-fn take_back_former_exposures(
-    project: &Project,
-    root: &Path,
-    targets: &[std::path::PathBuf],
-    old_lock: &Lockfile,
-    installed: &[crate::manifest::lock::LockedSkill],
-) -> anyhow::Result<()> {
-    // Only folders skillpkg exposed skills in (as recorded by the last
-    // install here): a link another tool made the same way, such as
-    // `npx skills`' `.claude/skills/<name>` link, is not skillpkg's to take.
-    let record = project.state_dir().join(EXPOSED_IN);
-    let recorded = std::fs::read_to_string(&record).unwrap_or_default();
-    for folder in recorded.lines().map(std::path::PathBuf::from) {
-        if !folder.is_absolute() || folder == root || targets.contains(&folder) {
-            continue;
-        }
-        if !folder.is_dir() || project.check_inside(&folder, "an agent's folder").is_err() {
-            continue;
-        }
-        for skill in old_lock.skills.iter().chain(installed) {
-            targets::unexpose(&folder, &root.join(skill.folder()))?;
-        }
-    }
-    let now: String = targets
-        .iter()
-        .map(|t| format!("{}\n", t.display()))
-        .collect();
-    if now != recorded {
-        crate::fsutil::ignore_in_git(&project.state_dir())?;
-        crate::fsutil::write_cache_file(&record, now.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// The file in `.skillpkg/` that lists the folders the last install
-/// exposed skills in, one absolute path a line.
-const EXPOSED_IN: &str = "exposed-in";
-
 /// The agents' folders `[install] targets` names for the project's
 /// manifest as it is: those installs link skills into, and notes on those
 /// that need no link (the agent reads the install root itself).
@@ -725,7 +748,7 @@ fn sync(
         proven,
     } = apply.run(ready)?;
     let roots = provenance.roots(proven.iter().flatten());
-    take_back_former_exposures(project, &root, &targets, &old_lock, &skills)?;
+    targets::take_back_former_exposures(project, &root, &targets, &old_lock, &skills)?;
     // `--locked` promises the lock does not change: nothing is approved.
     let consent = match options.locked {
         true => GrantConsent::Leave,

@@ -92,6 +92,7 @@ pub(super) fn gather(
         staging: &project.staging_dir(),
         validity: options.validity(),
         root,
+        registries: options.registries(dirs),
     };
     for (name, spec) in &manifest.skills {
         let origin = match spec.source(name)? {
