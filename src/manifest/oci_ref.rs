@@ -52,18 +52,7 @@ impl fmt::Display for OciReference {
 /// `HOST/REPO@sha256:…`; the error says what is wrong, quoting `text`.
 pub(crate) fn parse_reference(text: &str) -> Result<OciReference, String> {
     let shown = format!("oci://{text}");
-    let (rest, digest) = match text.split_once('@') {
-        Some((rest, digest)) => (rest, Some(digest)),
-        None => (text, None),
-    };
-    let last_slash = rest.rfind('/').unwrap_or(0);
-    let (repository, tag) = match rest[last_slash..].rfind(':') {
-        Some(colon) => (
-            &rest[..last_slash + colon],
-            Some(&rest[last_slash + colon + 1..]),
-        ),
-        None => (rest, None),
-    };
+    let (repository, tag, digest) = split_reference(text);
     check_repository(repository).map_err(|problem| format!("'{shown}': {problem}"))?;
     let pin = match (tag, digest) {
         (Some(_), Some(_)) => {
@@ -84,6 +73,27 @@ pub(crate) fn parse_reference(text: &str) -> Result<OciReference, String> {
         repository: repository.to_string(),
         pin,
     })
+}
+
+/// `HOST/REPO:TAG@DIGEST` taken apart, unchecked: the repository, the
+/// tag (after a `:` that follows the repository's first `/`), the digest
+/// (after `@`).
+pub(crate) fn split_reference(text: &str) -> (&str, Option<&str>, Option<&str>) {
+    let (rest, digest) = match text.split_once('@') {
+        Some((rest, digest)) => (rest, Some(digest)),
+        None => (text, None),
+    };
+    match rest.rfind('/') {
+        Some(last_slash) => match rest[last_slash..].rfind(':') {
+            Some(colon) => (
+                &rest[..last_slash + colon],
+                Some(&rest[last_slash + colon + 1..]),
+                digest,
+            ),
+            None => (rest, None, digest),
+        },
+        None => (rest, None, digest),
+    }
 }
 
 /// Checks `HOST[:PORT]/REPO`: a host name or IP address (IPv6 in

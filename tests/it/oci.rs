@@ -5,7 +5,7 @@
 //! logins read where container tools keep them.
 
 use crate::common::registry::{
-    Artifact, Entry, Registry, digest_of, layer, simple_skill, skill_artifact,
+    Artifact, Entry, Registry, digest_of, entries, layer, simple_skill, skill_artifact,
 };
 use crate::common::{TestContext, fresh_copy, new_project, tree};
 
@@ -440,4 +440,46 @@ fn a_toolhive_index_installs_the_skill_of_its_images() {
     assert!(app.join(".agents/skills/review/SKILL.md").is_file());
     // The lock pins what the tag named: the index.
     assert!(lock_entry(&app, "review").contains(&format!("?tag=v1#{index_digest}\"")));
+}
+
+#[test]
+fn an_oms_policy_on_a_registry_namespace_covers_its_artifacts() {
+    let Some(registry) = Registry::start() else {
+        return;
+    };
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/oms");
+    let files: Vec<(String, Vec<u8>)> = tree(&fixtures.join("signed"))
+        .into_iter()
+        .map(|(name, bytes)| (format!("signed/{name}"), bytes))
+        .collect();
+    let signed = skill_artifact("signed", "1.0.0", layer(&entries(&files)));
+    registry.push("skills/signed", "1.0.0", &signed);
+    let unsigned: Vec<_> = files
+        .iter()
+        .filter(|(name, _)| !name.ends_with("skill.oms.sig"))
+        .cloned()
+        .collect();
+    registry.push(
+        "skills/signed",
+        "2.0.0",
+        &skill_artifact("signed", "2.0.0", layer(&entries(&unsigned))),
+    );
+    let ctx = TestContext::new();
+    // A policy on the namespace, given with a tag: it covers the
+    // repository, whatever the tag.
+    let root = fixtures.join("root.pem");
+    let policy = format!("oci://{}/skills:latest", registry.host());
+    ctx.ok(&["trust", &policy, "--oms-root", root.to_str().unwrap()]);
+    let app = new_project(&ctx, None);
+    let reference = |tag: &str| format!("oci://{}/skills/signed:{tag}", registry.host());
+    ctx.ok_in(&app, &["add", &reference("1.0.0")]);
+    assert!(lock_entry(&app, "signed").contains("signer = { oms = { subject = \""));
+    ctx.ok_in(&app, &["remove", "signed"]);
+    let out = ctx.fails_in(&app, &["add", &reference("2.0.0")]);
+    assert!(
+        out.stderr.contains("it carries no skill.oms.sig"),
+        "{}",
+        out.stderr
+    );
+    assert!(!app.join(".agents/skills/signed").exists());
 }

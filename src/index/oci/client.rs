@@ -548,3 +548,26 @@ fn scheme_for(registry: &str, insecure: &[String]) -> &'static str {
 fn fail<T>(message: String) -> Attempt<T> {
     Attempt::Fail(anyhow::anyhow!(message))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registries_here_or_named_insecure_are_spoken_to_over_http() {
+        let insecure = ["registry.internal".to_string(), "10.0.0.5:5000".to_string()];
+        for (registry, scheme) in [
+            ("127.0.0.1:5000", "http"),
+            ("localhost:5000", "http"),
+            ("[::1]:5000", "http"),
+            ("registry.internal:5000", "http"),
+            ("REGISTRY.internal", "http"),
+            ("10.0.0.5:5000", "http"),
+            ("10.0.0.5:6000", "https"),
+            ("ghcr.io", "https"),
+            ("registry.internal.example.com", "https"),
+        ] {
+            assert_eq!(scheme_for(registry, &insecure), scheme, "{registry}");
+        }
+    }
+}
