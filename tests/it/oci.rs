@@ -104,7 +104,7 @@ fn a_skill_added_by_tag_is_locked_by_digest_and_moves_only_on_update() {
 }
 
 #[test]
-fn a_skill_added_by_digest_stays_there() {
+fn a_skill_added_by_digest_stays_there_until_added_again_from_its_repository() {
     let Some(registry) = Registry::start() else {
         return;
     };
@@ -126,11 +126,18 @@ fn a_skill_added_by_digest_stays_there() {
     );
     let out = ctx.ok_in(&app, &["update"]);
     assert!(!out.stderr.contains("Updated"), "{}", out.stderr);
-    assert!(
-        std::fs::read_to_string(app.join(".agents/skills/pdf/SKILL.md"))
-            .unwrap()
-            .contains("One.")
-    );
+    let skill_md = app.join(".agents/skills/pdf/SKILL.md");
+    assert!(std::fs::read_to_string(&skill_md).unwrap().contains("One."));
+
+    // The same repository by tag is the same source: the pin moves.
+    let out = ctx.ok_in(&app, &["add", &format!("oci://{host}/skills/pdf:1.0.0")]);
+    insta::assert_snapshot!(out.stderr, @"     Updated pdf v1.0.0 → v2.0.0");
+    assert!(std::fs::read_to_string(&skill_md).unwrap().contains("Two."));
+    // A repository stands for the skills taken from it.
+    ctx.ok_in(&app, &["remove", &format!("oci://{host}/skills/pdf")]);
+    assert!(!skill_md.exists());
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    assert!(!manifest.contains("pdf"), "{manifest}");
 }
 
 #[test]

@@ -490,8 +490,9 @@ fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
 }
 
 /// The manifest names `names` stand for: a repository's URL (or short
-/// form, `github:owner/repo`) stands for every skill the manifest takes
-/// from that repository; any other name for itself.
+/// form, `github:owner/repo`, or `oci://HOST/REPO`) stands for every
+/// skill the manifest takes from that repository; any other name for
+/// itself.
 fn expand_repositories(manifest: &Manifest, names: &[String]) -> anyhow::Result<Vec<String>> {
     let mut expanded = Vec::new();
     for name in names {
@@ -506,12 +507,15 @@ fn expand_repositories(manifest: &Manifest, names: &[String]) -> anyhow::Result<
         let from_it: Vec<String> = manifest
             .skills
             .iter()
-            .filter(|(_, spec)| match spec {
-                DependencySpec::Detailed(d) => d
+            .filter(|(_, spec)| match (spec, url.strip_prefix("oci://")) {
+                (DependencySpec::Detailed(d), Some(reference)) => {
+                    d.oci.as_deref() == Some(crate::manifest::oci_ref::split_reference(reference).0)
+                }
+                (DependencySpec::Detailed(d), None) => d
                     .git
                     .as_deref()
                     .is_some_and(|g| collisions::same_repository(g, &url)),
-                DependencySpec::Version(_) => false,
+                (DependencySpec::Version(_), _) => false,
             })
             .map(|(key, _)| key.clone())
             .collect();
