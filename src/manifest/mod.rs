@@ -19,6 +19,9 @@ use serde::{Deserialize, Serialize};
 /// One entry of `[skills]` as written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
+// A manifest holds a few entries: their size does not matter, and a box
+// would cost every match on them a dereference.
+#[allow(clippy::large_enum_variant)]
 pub enum DependencySpec {
     /// `"acme/x" = "^1.2"`.
     Version(String),
@@ -57,6 +60,10 @@ pub struct DetailedSpec {
     /// A manifest digest (`sha256:…`) of the `oci` repository.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
+    /// The skill of an `oci` collection (an image index of skills) to
+    /// install.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill: Option<String>,
 }
 
 /// Where a dependency comes from, checked.
@@ -94,6 +101,8 @@ pub enum DirectSource {
         repository: String,
         /// The tag or digest.
         pin: oci_ref::OciPin,
+        /// The skill to take from a collection, by its name.
+        skill: Option<String>,
     },
 }
 
@@ -113,8 +122,8 @@ impl DependencySpec {
                 if spec.oci.is_some() {
                     return spec.oci_source(name);
                 }
-                if spec.tag.is_some() || spec.digest.is_some() {
-                    bail!("'{name}': `tag` and `digest` go with `oci`");
+                if spec.tag.is_some() || spec.digest.is_some() || spec.skill.is_some() {
+                    bail!("'{name}': `tag`, `digest` and `skill` go with `oci`");
                 }
                 match (&spec.path, &spec.git) {
                     (Some(_), Some(_)) => bail!("'{name}': give either `path` or `git`, not both"),
@@ -181,7 +190,16 @@ impl DetailedSpec {
         oci_ref::check_repository(&repository)
             .and_then(|()| oci_ref::check_pin(&pin))
             .map_err(|problem| anyhow::anyhow!("'{name}': {problem}"))?;
-        Ok(Source::Direct(DirectSource::Oci { repository, pin }))
+        if let Some(skill) = &self.skill
+            && !crate::skill::name::is_safe_folder_name(skill)
+        {
+            bail!("'{name}': `skill = {skill:?}` is no skill name");
+        }
+        Ok(Source::Direct(DirectSource::Oci {
+            repository,
+            pin,
+            skill: self.skill.clone(),
+        }))
     }
 }
 

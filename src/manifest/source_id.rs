@@ -1,7 +1,7 @@
 //! Where a locked skill came from, as `skills.lock` records it in
 //! `source`: `registry+<index>`, `path+<dir>`,
 //! `git+<url>[?rev=…&subdir=…]#<commit>` or
-//! `oci+<host>/<repository>[?tag=…]#sha256:<manifest digest>`.
+//! `oci+<host>/<repository>[?tag=…&skill=…]#sha256:<manifest digest>`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -40,24 +40,37 @@ pub enum SourceId {
     },
 }
 
-/// An OCI dependency as the manifest gives it: `HOST/REPO`, and the tag
-/// (none when the manifest pins a digest: the lock's is that one).
+/// An OCI dependency as the manifest gives it: `HOST/REPO`, the tag
+/// (none when the manifest pins a digest: the lock's is that one), and
+/// the skill taken from a collection.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct OciOrigin {
     /// `HOST[:PORT]/REPO`.
     pub repository: String,
     /// The tag asked for.
     pub tag: Option<String>,
+    /// The skill of a collection.
+    pub skill: Option<String>,
 }
 
 impl fmt::Display for OciOrigin {
-    /// `oci+<host>/<repository>`, with `?tag=…` when the manifest gives one.
+    /// `oci+<host>/<repository>`, with `?tag=…&skill=…` when the manifest
+    /// gives them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "oci+{}", self.repository)?;
-        if let Some(tag) = &self.tag {
-            write!(f, "?tag={tag}")?;
-        }
-        Ok(())
+        write_query(f, [("tag", &self.tag), ("skill", &self.skill)])
+    }
+}
+
+/// `?key=value&…` of the `pairs` that have a value; nothing when none has.
+fn write_query(f: &mut fmt::Formatter<'_>, pairs: [(&str, &Option<String>); 2]) -> fmt::Result {
+    let query: Vec<String> = pairs
+        .into_iter()
+        .filter_map(|(key, value)| Some(format!("{key}={}", value.as_ref()?)))
+        .collect();
+    match query.is_empty() {
+        true => Ok(()),
+        false => write!(f, "?{}", query.join("&")),
     }
 }
 
@@ -87,14 +100,7 @@ impl fmt::Display for GitOrigin {
     /// `git+<url>`, with `?rev=…&subdir=…` when the manifest gives them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "git+{}", self.url)?;
-        let query: Vec<String> = [("rev", &self.rev), ("subdir", &self.subdir)]
-            .into_iter()
-            .filter_map(|(key, value)| Some(format!("{key}={}", value.as_ref()?)))
-            .collect();
-        if !query.is_empty() {
-            write!(f, "?{}", query.join("&"))?;
-        }
-        Ok(())
+        write_query(f, [("rev", &self.rev), ("subdir", &self.subdir)])
     }
 }
 
@@ -118,6 +124,14 @@ impl SourceId {
     pub fn git_commit(&self) -> Option<&str> {
         match self {
             SourceId::Git { commit, .. } => Some(commit),
+            _ => None,
+        }
+    }
+
+    /// The manifest digest of an OCI source.
+    pub fn oci_digest(&self) -> Option<&str> {
+        match self {
+            SourceId::Oci { digest, .. } => Some(digest),
             _ => None,
         }
     }
@@ -194,19 +208,29 @@ impl FromStr for SourceId {
 fn parse_oci(rest: &str) -> Option<SourceId> {
     use super::oci_ref::{OciPin, check_pin, check_repository, is_sha256_digest};
     let (base, digest) = rest.rsplit_once('#')?;
-    let (repository, tag) = match base.split_once('?') {
-        Some((repository, query)) => (repository, Some(query.strip_prefix("tag=")?)),
+    let (repository, query) = match base.split_once('?') {
+        Some((repository, query)) => (repository, Some(query)),
         None => (base, None),
     };
     check_repository(repository).ok()?;
-    if let Some(tag) = tag {
-        check_pin(&OciPin::Tag(tag.to_string())).ok()?;
+    let mut origin = OciOrigin {
+        repository: repository.to_string(),
+        tag: None,
+        skill: None,
+    };
+    for pair in query.into_iter().flat_map(|q| q.split('&')) {
+        match pair.split_once('=')? {
+            ("tag", tag) if check_pin(&OciPin::Tag(tag.to_string())).is_ok() => {
+                origin.tag = Some(tag.to_string());
+            }
+            ("skill", skill) if crate::skill::name::is_safe_folder_name(skill) => {
+                origin.skill = Some(skill.to_string());
+            }
+            _ => return None,
+        }
     }
     is_sha256_digest(digest).then(|| SourceId::Oci {
-        origin: OciOrigin {
-            repository: repository.to_string(),
-            tag: tag.map(str::to_string),
-        },
+        origin,
         digest: digest.to_string(),
     })
 }
@@ -242,6 +266,7 @@ mod tests {
             "git+https://h/s.git?subdir=lint#89ef",
             &format!("oci+127.0.0.1:5000/skills/pdf?tag=1.0.0#{DIGEST}"),
             &format!("oci+ghcr.io/acme/pdf#{DIGEST}"),
+            &format!("oci+ghcr.io/acme/skills?tag=v2&skill=pdf#{DIGEST}"),
         ] {
             let source: SourceId = text.parse().unwrap();
             assert_eq!(source.to_string(), text);

@@ -490,3 +490,92 @@ fn an_oms_policy_on_a_registry_namespace_covers_its_artifacts() {
     );
     assert!(!app.join(".agents/skills/signed").exists());
 }
+
+/// An Agent Skills collection of `skills` (pushed into `repository` by
+/// digest), tagged `tag`; returns its digest.
+fn push_collection(
+    registry: &Registry,
+    repository: &str,
+    tag: &str,
+    skills: &[(&str, &Artifact)],
+) -> String {
+    let mut manifests = Vec::new();
+    for (name, artifact) in skills {
+        registry.push(repository, &artifact.digest(), artifact);
+        manifests.push(serde_json::json!({
+            "mediaType": artifact.media_type,
+            "digest": artifact.digest(),
+            "size": artifact.manifest.len(),
+            "annotations": {"io.agentskills.skill.name": name},
+        }));
+    }
+    let index = serde_json::to_vec(&serde_json::json!({
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.index.v1+json",
+        "artifactType": "application/vnd.agentskills.collection.v1",
+        "manifests": manifests,
+    }))
+    .unwrap();
+    let collection = Artifact {
+        blobs: Vec::new(),
+        manifest: index,
+        media_type: "application/vnd.oci.image.index.v1+json",
+    };
+    registry.push(repository, tag, &collection)
+}
+
+#[test]
+fn a_collection_adds_each_of_its_skills_and_moves_with_its_tag() {
+    let Some(registry) = Registry::start() else {
+        return;
+    };
+    let host = registry.host();
+    let (pdf, docx) = (
+        simple_skill("pdf", "1.0.0", "One."),
+        simple_skill("docx", "1.0.0", "Docs."),
+    );
+    let first = push_collection(
+        &registry,
+        "skills/office",
+        "v1",
+        &[("pdf", &pdf), ("docx", &docx)],
+    );
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    let out = ctx.ok_in(&app, &["add", &format!("oci://{host}/skills/office:v1")]);
+    insta::assert_snapshot!(out.stderr, @"
+       Installed docx v1.0.0
+       Installed pdf v1.0.0
+    ");
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    assert!(
+        manifest.contains(&format!(
+            "pdf = {{ oci = \"{host}/skills/office\", tag = \"v1\", skill = \"pdf\" }}"
+        )),
+        "{manifest}"
+    );
+    for name in ["pdf", "docx"] {
+        assert!(
+            lock_entry(&app, name).contains(&format!("?tag=v1&skill={name}#{first}\"")),
+            "{name}"
+        );
+    }
+    // The collection's tag moves to a new pdf: update follows it.
+    let pdf2 = simple_skill("pdf", "1.1.0", "Two.");
+    push_collection(
+        &registry,
+        "skills/office",
+        "v1",
+        &[("pdf", &pdf2), ("docx", &docx)],
+    );
+    ctx.ok_in(&app, &["install"]);
+    let skill_md = app.join(".agents/skills/pdf/SKILL.md");
+    assert!(std::fs::read_to_string(&skill_md).unwrap().contains("One."));
+    let out = ctx.ok_in(&app, &["update"]);
+    // docx's files and version stayed; the collection it is pinned by moved.
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @"
+         Updated docx v1.0.0 (sha256:[SHORT] → sha256:[SHORT])
+         Updated pdf v1.0.0 → v1.1.0
+    ");
+    assert!(std::fs::read_to_string(&skill_md).unwrap().contains("Two."));
+}

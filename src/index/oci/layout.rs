@@ -108,6 +108,8 @@ pub(crate) enum Parsed {
         /// `artifactType`, if given.
         artifact: Option<String>,
     },
+    /// An Agent Skills collection: its skills' manifests, by name.
+    Collection(Vec<(String, Descriptor)>),
 }
 
 /// An image manifest, as far as skills need it.
@@ -183,6 +185,9 @@ pub(crate) fn parse(
         Some(OCI_MANIFEST | DOCKER_MANIFEST) => false,
         _ => document.manifests.is_some() && document.layers.is_none(),
     };
+    if is_index && document.artifact_type.as_deref() == Some(COLLECTION_ARTIFACT) {
+        return collection(document, what).map(Parsed::Collection);
+    }
     if is_index {
         let artifact = document.artifact_type.clone();
         return pick_from_index(document, what)
@@ -202,31 +207,40 @@ pub(crate) fn parse(
     }))
 }
 
-/// The manifest of an index to read: a collection is refused (its skills
-/// are added one by one); of per-platform images (ToolHive's), the first
-/// that is not an attestation, preferring `linux/amd64`.
+/// The skills of a collection, each named by its
+/// `io.agentskills.skill.name` annotation: no two alike.
+fn collection(document: Document, what: &str) -> anyhow::Result<Vec<(String, Descriptor)>> {
+    let mut skills: Vec<(String, Descriptor)> = Vec::new();
+    for manifest in document.manifests.unwrap_or_default() {
+        check_descriptor(&manifest, what)?;
+        let Some(name) = manifest.annotations.get(NAME_ANNOTATION).cloned() else {
+            bail!(
+                "{what}: the collection lists {} without the {NAME_ANNOTATION} annotation that names its skill",
+                manifest.digest
+            );
+        };
+        if !crate::skill::name::is_safe_folder_name(&name) || skills.iter().any(|(n, _)| *n == name)
+        {
+            bail!("{what}: the collection names a skill {name:?} that is no skill name, or twice");
+        }
+        if manifest.size > MAX_MANIFEST {
+            bail!(
+                "{what}: the collection names a manifest of {} bytes, more than skillpkg reads",
+                manifest.size
+            );
+        }
+        skills.push((name, manifest));
+    }
+    if skills.is_empty() {
+        bail!("{what}: the collection lists no skills");
+    }
+    Ok(skills)
+}
+
+/// The manifest of an index of per-platform images (ToolHive's) to read:
+/// the first that is not an attestation, preferring `linux/amd64`.
 fn pick_from_index(document: Document, what: &str) -> anyhow::Result<Descriptor> {
     let manifests = document.manifests.unwrap_or_default();
-    if document.artifact_type.as_deref() == Some(COLLECTION_ARTIFACT) {
-        let listed: Vec<String> = manifests
-            .iter()
-            .take(20)
-            .map(|m| match m.annotations.get(NAME_ANNOTATION) {
-                Some(name) => format!("{name} ({})", m.digest),
-                None => m.digest.clone(),
-            })
-            .collect();
-        bail!(
-            Hinted::new(format!(
-                "{what} is a collection of {} skills, and skillpkg adds one skill at a time from a registry",
-                manifests.len()
-            ))
-            .hint(format!(
-                "add its skills one by one, each as oci://REPOSITORY@DIGEST: {}",
-                listed.join(", ")
-            ))
-        );
-    }
     let images: Vec<&Descriptor> = manifests
         .iter()
         .filter(|m| matches!(m.media_type.as_str(), OCI_MANIFEST | DOCKER_MANIFEST))
@@ -373,7 +387,7 @@ mod tests {
     fn content_of(bytes: &[u8]) -> anyhow::Result<Content> {
         match parse(bytes, None, "x")? {
             Parsed::Manifest(m) => m.content(None, "x"),
-            Parsed::Index { .. } => panic!("an index"),
+            Parsed::Index { .. } | Parsed::Collection(_) => panic!("an index"),
         }
     }
 
@@ -416,7 +430,7 @@ mod tests {
     }
 
     #[test]
-    fn indexes_name_an_image_and_collections_are_refused() {
+    fn indexes_name_an_image_and_collections_their_skills() {
         let index = serde_json::json!({
             "schemaVersion": 2,
             "mediaType": OCI_INDEX,
@@ -437,11 +451,24 @@ mod tests {
             "schemaVersion": 2,
             "mediaType": OCI_INDEX,
             "artifactType": COLLECTION_ARTIFACT,
-            "manifests": [{"mediaType": OCI_MANIFEST, "digest": D1, "size": 5, "annotations": {NAME_ANNOTATION: "pdf"}}],
+            "manifests": [
+                {"mediaType": OCI_MANIFEST, "digest": D1, "size": 5, "annotations": {NAME_ANNOTATION: "pdf"}},
+                {"mediaType": OCI_MANIFEST, "digest": D2, "size": 5, "annotations": {NAME_ANNOTATION: "docx"}},
+            ],
         });
-        let error = parse(&serde_json::to_vec(&collection).unwrap(), None, "x").unwrap_err();
-        let hints = error.downcast_ref::<Hinted>().unwrap().hints();
-        assert!(hints[0].contains(&format!("pdf ({D1})")), "{hints:?}");
+        let Parsed::Collection(skills) =
+            parse(&serde_json::to_vec(&collection).unwrap(), None, "x").unwrap()
+        else {
+            panic!("not a collection")
+        };
+        let names: Vec<&str> = skills.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(names, ["pdf", "docx"]);
+        let mut twice = collection.clone();
+        twice["manifests"][1]["annotations"][NAME_ANNOTATION] = "pdf".into();
+        assert!(parse(&serde_json::to_vec(&twice).unwrap(), None, "x").is_err());
+        let mut unnamed = collection;
+        unnamed["manifests"][0]["annotations"] = serde_json::json!({});
+        assert!(parse(&serde_json::to_vec(&unnamed).unwrap(), None, "x").is_err());
     }
 
     #[test]

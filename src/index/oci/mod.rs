@@ -81,40 +81,56 @@ impl Pulled {
 }
 
 /// Pulls the artifact `pin` names in `repository` (`HOST/REPO`): its
-/// manifest (through an image index, for ToolHive's per-platform
-/// images), and the layer holding the skill, each checked against the
-/// digest that names it. What the cache holds is not fetched again; a
-/// tag is always asked of the registry (tags move), unless `offline`,
-/// which refuses it.
-pub(crate) fn pull(repository: &str, pin: &OciPin, settings: &Settings) -> anyhow::Result<Pulled> {
+/// manifest (through an image index, for ToolHive's per-platform images,
+/// or a collection's, for its `skill`), and the layer holding the skill,
+/// each checked against the digest that names it. What the cache holds is
+/// not fetched again; a tag is always asked of the registry (tags move),
+/// unless `offline`, which refuses it.
+pub(crate) fn pull(
+    repository: &str,
+    pin: &OciPin,
+    skill: Option<&str>,
+    settings: &Settings,
+) -> anyhow::Result<Pulled> {
     let blobs = settings.cache.join("oci/blobs/sha256");
     let mut registry = Registry {
         repository,
         settings,
         client: None,
     };
-    let (top, digest) = match pin {
-        OciPin::Digest(digest) => (
-            registry.manifest_by_digest(digest, &blobs, None)?,
-            digest.clone(),
-        ),
-        OciPin::Tag(tag) => registry.manifest_by_tag(tag, &blobs)?,
-    };
+    let (parsed, digest) = registry.top(pin, &blobs)?;
     let what = format!("{repository}@{digest}");
-    let (manifest, index_artifact) =
-        match layout::parse(&top.bytes, top.content_type.as_deref(), &what)? {
-            layout::Parsed::Manifest(manifest) => (manifest, None),
-            layout::Parsed::Index { manifest, artifact } => {
-                let fetched =
-                    registry.manifest_by_digest(&manifest.digest, &blobs, Some(manifest.size))?;
-                match layout::parse(&fetched.bytes, fetched.content_type.as_deref(), &what)? {
-                    layout::Parsed::Manifest(manifest) => (manifest, artifact),
-                    layout::Parsed::Index { .. } => {
-                        bail!("{what}: an image index inside an image index is not read")
-                    }
-                }
+    let next = match (parsed, skill) {
+        (layout::Parsed::Manifest(manifest), None) => Err(manifest),
+        (layout::Parsed::Index { manifest, artifact }, None) => Ok((manifest, artifact)),
+        (layout::Parsed::Collection(skills), Some(skill)) => {
+            let Some((_, manifest)) = skills.into_iter().find(|(name, _)| name == skill) else {
+                bail!("{what}: the collection has no skill '{skill}'");
+            };
+            Ok((manifest, None))
+        }
+        (layout::Parsed::Collection(skills), None) => {
+            let names: Vec<String> = skills.into_iter().map(|(name, _)| name).collect();
+            bail!(
+                "{what} is a collection of skills ({}); skills.toml names one of them with `skill = \"NAME\"`",
+                names.join(", ")
+            );
+        }
+        (_, Some(skill)) => bail!(
+            "{what} is no collection of skills, and skills.toml picks the skill '{skill}' from it"
+        ),
+    };
+    let (manifest, index_artifact) = match next {
+        Err(manifest) => (manifest, None),
+        Ok((descriptor, artifact)) => {
+            let fetched =
+                registry.manifest_by_digest(&descriptor.digest, &blobs, Some(descriptor.size))?;
+            match layout::parse(&fetched.bytes, fetched.content_type.as_deref(), &what)? {
+                layout::Parsed::Manifest(manifest) => (manifest, artifact),
+                _ => bail!("{what}: an image index inside an image index is not read"),
             }
-        };
+        }
+    };
     let content = manifest.content(index_artifact.as_deref(), &what)?;
     let mut name = content.name.clone();
     let mut version = None;
@@ -153,6 +169,27 @@ pub(crate) fn pull(repository: &str, pin: &OciPin, settings: &Settings) -> anyho
     })
 }
 
+/// The names of the skills of the collection `pin` names in
+/// `repository`; `None` when it names no collection.
+pub(crate) fn collection(
+    repository: &str,
+    pin: &OciPin,
+    settings: &Settings,
+) -> anyhow::Result<Option<Vec<String>>> {
+    let mut registry = Registry {
+        repository,
+        settings,
+        client: None,
+    };
+    let (parsed, _) = registry.top(pin, &settings.cache.join("oci/blobs/sha256"))?;
+    Ok(match parsed {
+        layout::Parsed::Collection(skills) => {
+            Some(skills.into_iter().map(|(name, _)| name).collect())
+        }
+        _ => None,
+    })
+}
+
 /// A repository being pulled from: the cache first, the registry (a
 /// client made on first need) for what the cache lacks.
 struct Registry<'a> {
@@ -168,6 +205,20 @@ struct Document {
 }
 
 impl Registry<'_> {
+    /// The document `pin` names, parsed, and its digest.
+    fn top(&mut self, pin: &OciPin, blobs: &Path) -> anyhow::Result<(layout::Parsed, String)> {
+        let (top, digest) = match pin {
+            OciPin::Digest(digest) => (
+                self.manifest_by_digest(digest, blobs, None)?,
+                digest.clone(),
+            ),
+            OciPin::Tag(tag) => self.manifest_by_tag(tag, blobs)?,
+        };
+        let what = format!("{}@{digest}", self.repository);
+        let parsed = layout::parse(&top.bytes, top.content_type.as_deref(), &what)?;
+        Ok((parsed, digest))
+    }
+
     fn client(&mut self) -> anyhow::Result<&client::Client> {
         if self.client.is_none() {
             let sources = auth::Sources::new(self.settings.config, self.settings.home);

@@ -83,9 +83,11 @@ fn already_in_place(
             let wanted = GitOrigin::new(&shown, rev.as_deref(), subdir.as_deref());
             matches!(&locked.source, SourceId::Git { origin, .. } if *origin == wanted)
         }
-        DirectSource::Oci { repository, pin } => {
-            locked_oci_digest(&locked.source, repository, pin).is_some()
-        }
+        DirectSource::Oci {
+            repository,
+            pin,
+            skill,
+        } => locked_oci_digest(&locked.source, &oci_origin(repository, pin, skill), pin).is_some(),
     };
     if !same_origin {
         return Ok(None);
@@ -107,17 +109,30 @@ fn already_in_place(
     }))
 }
 
-/// The digest the lock's `source` pins for the OCI dependency on
-/// `repository` at `pin`: the locked digest of the same repository and
-/// tag, or the digest asked for when the lock has that one.
-fn locked_oci_digest<'l>(source: &'l SourceId, repository: &str, pin: &OciPin) -> Option<&'l str> {
+/// The lock's origin of an OCI dependency on `repository` at `pin`,
+/// taking `skill` from a collection.
+fn oci_origin(repository: &str, pin: &OciPin, skill: &Option<String>) -> OciOrigin {
+    OciOrigin {
+        repository: repository.to_string(),
+        tag: pin.tag().map(str::to_string),
+        skill: skill.clone(),
+    }
+}
+
+/// The digest the lock's `source` pins for the OCI dependency `wanted`
+/// at `pin`: the locked digest of the same origin, or the digest asked
+/// for when the lock has that one.
+fn locked_oci_digest<'l>(
+    source: &'l SourceId,
+    wanted: &OciOrigin,
+    pin: &OciPin,
+) -> Option<&'l str> {
     let SourceId::Oci { origin, digest } = source else {
         return None;
     };
-    let same = origin.repository == repository
-        && origin.tag.as_deref() == pin.tag()
+    let same = origin == wanted
         && match pin {
-            OciPin::Digest(wanted) => wanted == digest,
+            OciPin::Digest(asked) => asked == digest,
             OciPin::Tag(_) => true,
         };
     same.then_some(digest.as_str())
@@ -202,23 +217,30 @@ pub(crate) fn prepare(
                 Some(shown_origin),
             )
         }
-        DirectSource::Oci { repository, pin } => {
-            let tag = pin.tag().map(str::to_string);
-            let locked_digest = locked.and_then(|l| locked_oci_digest(&l.source, repository, pin));
+        DirectSource::Oci {
+            repository,
+            pin,
+            skill,
+        } => {
+            let origin = oci_origin(repository, pin, skill);
+            let locked_digest = locked.and_then(|l| locked_oci_digest(&l.source, &origin, pin));
             let pin = match locked_digest {
                 Some(digest) => OciPin::Digest(digest.to_string()),
                 None => pin.clone(),
             };
-            let exported = super::oci::export(repository, &pin, checkout.path(), &registries)
-                .with_context(|| format!("'{name}': could not get oci://{repository}"))?;
+            let exported = super::oci::export(
+                repository,
+                &pin,
+                skill.as_deref(),
+                checkout.path(),
+                &registries,
+            )
+            .with_context(|| format!("'{name}': could not get oci://{repository}"))?;
             artifact_version = exported.version;
             (
                 named_after_its_skill(exported.dir, checkout.path())?,
                 SourceId::Oci {
-                    origin: OciOrigin {
-                        repository: repository.clone(),
-                        tag,
-                    },
+                    origin,
                     digest: exported.digest.clone(),
                 },
                 Some(format!("{repository}@{}", exported.digest)),

@@ -97,25 +97,32 @@ impl Editing {
         )
     }
 
-    /// Adds `spec` under `key` (refused when the manifest takes `key`
-    /// from another source, unless `replace` names it), installs, reading
-    /// its source even in an untrusted project (the user named it), and
-    /// saves.
-    fn add_one(
+    /// Adds each spec of `added` under its key (refused when the manifest
+    /// takes a key from another source, unless `replace` names it;
+    /// `pickable` when `--skill` could leave it out), installs, reading
+    /// their sources even in an untrusted project (the user named them),
+    /// and saves.
+    fn add_all(
         mut self,
         project: &Project,
         dirs: &Dirs,
-        key: String,
-        spec: DependencySpec,
+        added: Vec<(String, DependencySpec)>,
         replace: &[String],
+        pickable: bool,
         options: InstallOptions,
     ) -> anyhow::Result<Vec<Change>> {
-        spec.source(&key)?;
-        let wanted = [(key.clone(), spec.clone())];
-        let replaced = collisions::check(&project.dir, &self.manifest, &wanted, replace, false)?;
-        self.manifest.skills.insert(key.clone(), spec.clone());
-        let (lock, changes) = self.install(project, dirs, options, std::slice::from_ref(&key))?;
-        self.doc.set_dependency(&key, &spec)?;
+        for (key, spec) in &added {
+            spec.source(key)?;
+        }
+        let replaced = collisions::check(&project.dir, &self.manifest, &added, replace, pickable)?;
+        for (key, spec) in &added {
+            self.manifest.skills.insert(key.clone(), spec.clone());
+        }
+        let named: Vec<String> = added.iter().map(|(key, _)| key.clone()).collect();
+        let (lock, changes) = self.install(project, dirs, options, &named)?;
+        for (key, spec) in &added {
+            self.doc.set_dependency(key, spec)?;
+        }
         self.save(project, dirs, &lock)?;
         Ok(mark_replaced(changes, replaced))
     }
@@ -254,17 +261,12 @@ pub(crate) fn add_direct(
         }
         (None, None) => bail!("give --path, or add a git repository with add_repo"),
     };
-    edit.add_one(
-        project,
-        dirs,
-        name,
-        DependencySpec::Detailed(spec),
-        replace,
-        options,
-    )
+    let added = vec![(name, DependencySpec::Detailed(spec))];
+    edit.add_all(project, dirs, added, replace, false, options)
 }
 
 /// Adds the skill of the artifact `reference` names under its own name,
+/// or every skill of the collection it names, each under its name,
 /// recorded with the tag or digest given, then installs.
 pub(crate) fn add_oci(
     project: &Project,
@@ -273,35 +275,46 @@ pub(crate) fn add_oci(
     replace: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
+    use crate::manifest::oci_ref::OciPin;
     let edit = Editing::open(project, dirs)?;
-    // Its name is its skill's: the artifact is read once to learn it (the
-    // install reads its layer from the cache).
-    let staging = project.staging_dir();
-    fs_err::create_dir_all(&staging)?;
-    let scratch = crate::fsutil::private_tempdir(".source-", Some(&staging))?;
-    let exported = oci::export(
-        &reference.repository,
-        &reference.pin,
-        scratch.path(),
-        &options.registries(dirs),
-    )
-    .with_context(|| format!("could not get oci://{reference}"))?;
-    let key = crate::skill::load_skill(&exported.dir)
-        .with_context(|| format!("could not read the skill in oci://{reference}"))?
-        .meta
-        .name;
-    drop(scratch);
-    let (tag, digest) = match &reference.pin {
-        crate::manifest::oci_ref::OciPin::Tag(tag) => (Some(tag.clone()), None),
-        crate::manifest::oci_ref::OciPin::Digest(digest) => (None, Some(digest.clone())),
+    let registries = options.registries(dirs);
+    let (repository, pin) = (&reference.repository, &reference.pin);
+    let spec = |skill: Option<String>| {
+        DependencySpec::Detailed(crate::manifest::DetailedSpec {
+            oci: Some(repository.clone()),
+            tag: pin.tag().map(str::to_string),
+            digest: match pin {
+                OciPin::Digest(digest) => Some(digest.clone()),
+                OciPin::Tag(_) => None,
+            },
+            skill,
+            ..Default::default()
+        })
     };
-    let spec = DependencySpec::Detailed(crate::manifest::DetailedSpec {
-        oci: Some(reference.repository.clone()),
-        tag,
-        digest,
-        ..Default::default()
-    });
-    edit.add_one(project, dirs, key, spec, replace, options)
+    let could_not = || format!("could not get oci://{reference}");
+    let added = match crate::index::oci::collection(repository, pin, &registries)
+        .with_context(could_not)?
+    {
+        Some(names) => names
+            .into_iter()
+            .map(|name| (name.clone(), spec(Some(name))))
+            .collect(),
+        None => {
+            // Its name is its skill's: the artifact is read once to learn
+            // it (the install reads its layer from the cache).
+            let staging = project.staging_dir();
+            fs_err::create_dir_all(&staging)?;
+            let scratch = crate::fsutil::private_tempdir(".source-", Some(&staging))?;
+            let exported = oci::export(repository, pin, None, scratch.path(), &registries)
+                .with_context(could_not)?;
+            let name = crate::skill::load_skill(&exported.dir)
+                .with_context(|| format!("could not read the skill in oci://{reference}"))?
+                .meta
+                .name;
+            vec![(name, spec(None))]
+        }
+    };
+    edit.add_all(project, dirs, added, replace, false, options)
 }
 
 /// Refuses a path dependency on `folder` (canonical; `given` as the user
@@ -364,7 +377,7 @@ pub(crate) fn add_repo(
     replace: &[String],
     options: InstallOptions,
 ) -> anyhow::Result<(repo::RepoListing, Vec<Change>)> {
-    let mut edit = Editing::open(project, dirs)?;
+    let edit = Editing::open(project, dirs)?;
     fs_err::create_dir_all(project.staging_dir())?;
     let scratch = crate::fsutil::private_tempdir(".list-", Some(&project.staging_dir()))?;
     let listing = repo::list_repo(request, &dirs.cache, options.offline, scratch.path())?;
@@ -379,29 +392,21 @@ pub(crate) fn add_repo(
             .hint("pick one with --skill NAME or --subdir DIR, or leave the name out")
         );
     }
-    let mut added = Vec::new();
-    for skill in picked {
-        let key = name.map_or_else(|| skill.name.clone(), str::to_string);
-        let spec = DependencySpec::Detailed(crate::manifest::DetailedSpec {
-            git: Some(request.url.to_string()),
-            rev: request.rev.map(str::to_string),
-            subdir: skill.subdir.clone(),
-            ..Default::default()
-        });
-        spec.source(&key)?;
-        added.push((key, spec));
-    }
-    let replaced = collisions::check(&project.dir, &edit.manifest, &added, replace, true)?;
-    for (key, spec) in &added {
-        edit.manifest.skills.insert(key.clone(), spec.clone());
-    }
-    let named: Vec<String> = added.iter().map(|(key, _)| key.clone()).collect();
-    let (lock, changes) = edit.install(project, dirs, options, &named)?;
-    for (key, spec) in &added {
-        edit.doc.set_dependency(key, spec)?;
-    }
-    edit.save(project, dirs, &lock)?;
-    Ok((listing, mark_replaced(changes, replaced)))
+    let added = picked
+        .into_iter()
+        .map(|skill| {
+            let key = name.map_or_else(|| skill.name.clone(), str::to_string);
+            let spec = DependencySpec::Detailed(crate::manifest::DetailedSpec {
+                git: Some(request.url.to_string()),
+                rev: request.rev.map(str::to_string),
+                subdir: skill.subdir.clone(),
+                ..Default::default()
+            });
+            (key, spec)
+        })
+        .collect();
+    let changes = edit.add_all(project, dirs, added, replace, true, options)?;
+    Ok((listing, changes))
 }
 
 /// `changes`, with the names `add --replace` gave to another source

@@ -22,17 +22,19 @@ pub(super) struct Exported {
     pub version: Option<String>,
 }
 
-/// Pulls the artifact `pin` names in `repository` and extracts its skill
-/// into a new folder of `checkout`. A layer whose top folder and
+/// Pulls the artifact `pin` names in `repository` (the one of `skill`,
+/// in a collection) and extracts its skill into a new folder of
+/// `checkout`. A layer whose top folder and
 /// `SKILL.md` name different skills is refused, as a `.skill` archive
 /// would be.
 pub(super) fn export(
     repository: &str,
     pin: &OciPin,
+    skill: Option<&str>,
     checkout: &Path,
     settings: &Settings,
 ) -> anyhow::Result<Exported> {
-    let pulled = crate::index::oci::pull(repository, pin, settings)?;
+    let pulled = crate::index::oci::pull(repository, pin, skill, settings)?;
     let label = format!("{repository}@{}", pulled.digest);
     let layer = std::io::BufReader::new(fs_err::File::open(&pulled.layer)?);
     let dir = crate::store::untar::extract_layer(
