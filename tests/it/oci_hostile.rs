@@ -423,3 +423,19 @@ fn a_registry_token_from_the_environment_goes_to_its_registry() {
         "{log:?}"
     );
 }
+
+#[test]
+fn a_config_version_that_is_no_semver_is_not_taken() {
+    let skill_md = b"---\nname: pdf\ndescription: PDF. Use when testing.\n---\nBody.\n";
+    let layer = crate::common::registry::layer(&[crate::common::registry::Entry::File(
+        "pdf/SKILL.md",
+        skill_md,
+    )]);
+    let artifact =
+        crate::common::registry::skill_artifact("pdf", "1.0.0\n[[skill]]\u{1b}[31m", layer);
+    let registry = serving(&artifact);
+    let ctx = TestContext::new();
+    let app = added_from(&ctx, &registry);
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(lock.contains("version = \"0.0.0\""), "{lock}");
+}

@@ -149,7 +149,8 @@ pub(crate) fn pull(
             bail!("{what}: its config names the skill '{said}', and its annotation '{named}'");
         }
         name = name.or(parsed.name);
-        version = parsed.version;
+        // A version that is no semver (a hostile or careless config) is not taken.
+        version = parsed.version.filter(|v| semver::Version::parse(v).is_ok());
     }
     if content.layer.size > crate::store::extract::Limits::default().max_total_bytes {
         bail!(
