@@ -334,7 +334,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --path --git --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
+            opts="-g -q -v -h --registry --path --git --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -370,6 +370,10 @@ _skillpkg() {
                     ;;
                 --link-mode)
                     COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
+                    return 0
+                    ;;
+                --insecure-registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1392,7 +1396,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__import)
-            opts="-g -q -v -h --from --adopt --allow-outside --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
+            opts="-g -q -v -h --from --adopt --allow-outside --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1404,6 +1408,10 @@ _skillpkg() {
                     ;;
                 --link-mode)
                     COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
+                    return 0
+                    ;;
+                --insecure-registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1506,7 +1514,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__install)
-            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
+            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1514,6 +1522,10 @@ _skillpkg() {
             case "${prev}" in
                 --link-mode)
                     COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
+                    return 0
+                    ;;
+                --insecure-registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1960,7 +1972,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__update)
-            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --quiet --verbose --help"
+            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1968,6 +1980,10 @@ _skillpkg() {
             case "${prev}" in
                 --link-mode)
                     COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
+                    return 0
+                    ;;
+                --insecure-registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -74,6 +74,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --skill 'Of a repository: add only the skills with this name (repeatable; globs such as ''pdf*'')'
             cand --replace 'Let this source take over NAME, which skills.toml takes from another source (repeatable)'
             cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
+            cand --insecure-registry 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS'
             cand --list 'Of a repository: list its skills, and add nothing'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
@@ -104,6 +105,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;install'= {
             cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
+            cand --insecure-registry 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS'
             cand --locked 'Fail if skills.lock would change'
             cand --frozen '--locked and --offline together: exactly the lock, from this machine alone'
             cand --force 'Replace managed skills even if they were edited locally'
@@ -123,6 +125,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;import'= {
             cand --from 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over'
             cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
+            cand --insecure-registry 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS'
             cand --adopt 'With --from: move each folder to the project''s skills/ folder, install it from there as it is, and link it back where it was'
             cand --allow-outside 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project''s lock may point anywhere)'
             cand --force 'Replace managed skills even if they were edited locally'
@@ -141,6 +144,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;update'= {
             cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
+            cand --insecure-registry 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS'
             cand --dry-run 'Only say what would change'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'

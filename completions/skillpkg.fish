@@ -70,6 +70,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l skill -d 'Of a
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l replace -d 'Let this source take over NAME, which skills.toml takes from another source (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l insecure-registry -d 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l list -d 'Of a repository: list its skills, and add nothing'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l force -d 'Replace managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
@@ -89,6 +90,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s v -l verbos
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l insecure-registry -d 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l locked -d 'Fail if skills.lock would change'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l frozen -d '--locked and --offline together: exactly the lock, from this machine alone'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l force -d 'Replace managed skills even if they were edited locally'
@@ -103,6 +105,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -s h -l help 
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l from -d 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l insecure-registry -d 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l adopt -d 'With --from: move each folder to the project\'s skills/ folder, install it from there as it is, and link it back where it was'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l allow-outside -d 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project\'s lock may point anywhere)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l force -d 'Replace managed skills even if they were edited locally'
@@ -116,6 +119,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -s v -l verbos
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l insecure-registry -d 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l dry-run -d 'Only say what would change'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l force -d 'Replace managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'

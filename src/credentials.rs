@@ -38,6 +38,20 @@ pub(crate) const CREDENTIALS_FILE: &str = "credentials.toml";
 ///
 /// Names of hosts without hyphens read as they did before this encoding.
 pub(crate) fn index_token_variable(origin: &Origin) -> String {
+    token_variable(TOKEN_PREFIX, origin)
+}
+
+/// The variable (or `credentials.toml` key) holding a bearer token for
+/// the OCI registry at `origin`: `SKILLPKG_REGISTRY_TOKEN_` and the host,
+/// spelt as [`index_token_variable`] spells it. One variable per host, so
+/// that no token reaches a registry a cloned `skills.toml` names.
+pub(crate) fn registry_token_variable(origin: &Origin) -> String {
+    token_variable(REGISTRY_TOKEN_PREFIX, origin)
+}
+
+/// `prefix` and the host of `origin`, spelt as [`index_token_variable`]
+/// says.
+fn token_variable(prefix: &str, origin: &Origin) -> String {
     let host = origin.host();
     let name = match is_readable_host(host) {
         true => {
@@ -49,11 +63,13 @@ pub(crate) fn index_token_variable(origin: &Origin) -> String {
         }
         false => format!("_{}", hex_escaped(&origin.authority())),
     };
-    format!("{TOKEN_PREFIX}{name}")
+    format!("{prefix}{name}")
 }
 
 /// What every index token's variable starts with.
 const TOKEN_PREFIX: &str = "SKILLPKG_INDEX_TOKEN_";
+/// What every registry token's variable starts with.
+const REGISTRY_TOKEN_PREFIX: &str = "SKILLPKG_REGISTRY_TOKEN_";
 
 /// Whether `host` is written in the readable form of
 /// [`index_token_variable`]: an IPv4 address, or a DNS name whose labels
@@ -172,6 +188,15 @@ mod tests {
 
     fn variable(url: &str) -> String {
         index_token_variable(&Origin::of(url).unwrap())
+    }
+
+    #[test]
+    fn registries_have_token_variables_of_their_own() {
+        let origin = Origin::of("https://registry.example.com:5000").unwrap();
+        assert_eq!(
+            registry_token_variable(&origin),
+            "SKILLPKG_REGISTRY_TOKEN_REGISTRY_EXAMPLE_COM_5000"
+        );
     }
 
     #[test]

@@ -15,6 +15,10 @@ pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// the user's skills in `$XDG_STATE_HOME/skills/.skill-lock.json`, and
 /// `import --global` reads it there.
 pub const XDG_STATE_HOME: &str = "XDG_STATE_HOME";
+/// The folder of the container tools' `config.json` (default
+/// `~/.docker`), where OCI registries' credentials are read: `auths`,
+/// `credHelpers` and `credsStore`, as docker and podman read them.
+pub const DOCKER_CONFIG: &str = "DOCKER_CONFIG";
 /// Any value turns coloured output off (<https://no-color.org>).
 pub const NO_COLOR: &str = "NO_COLOR";
 /// The password of an encrypted minisign secret key (for `publish`, `keygen`).

@@ -37,6 +37,11 @@ pub(super) struct InstallFlags {
     /// until the tree hash catches it).
     #[arg(long, value_enum, env = crate::env_vars::SKILLPKG_LINK_MODE, default_value_t = LinkModeArg::Copy)]
     link_mode: LinkModeArg,
+    /// Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP
+    /// (repeatable); registries on this machine always are, others use
+    /// HTTPS.
+    #[arg(long, value_name = "HOST")]
+    insecure_registry: Vec<String>,
 }
 
 /// The values of `--link-mode`.
@@ -47,7 +52,7 @@ enum LinkModeArg {
 }
 
 impl InstallFlags {
-    pub(super) fn options<'p>(&self, locked: bool, context: &'p Context) -> InstallOptions<'p> {
+    pub(super) fn options<'p>(&'p self, locked: bool, context: &'p Context) -> InstallOptions<'p> {
         InstallOptions {
             progress: &context.progress,
             locked,
@@ -65,6 +70,7 @@ impl InstallFlags {
                 LinkModeArg::Hardlink => LinkMode::Hardlink,
                 LinkModeArg::Copy => LinkMode::Copy,
             },
+            insecure_registries: &self.insecure_registry,
         }
     }
 }
@@ -79,8 +85,9 @@ pub(super) struct AddArgs {
     /// git@host:path, file://…); a page of github.com, gitlab.com,
     /// bitbucket.org or codeberg.org (…/tree/REV/PATH names the revision
     /// and folder); any other http(s) URL that answers as a git
-    /// repository. With --path or --git, the name to record one skill
-    /// under (default: its own name).
+    /// repository. Or an OCI artifact: oci://HOST/REPO:TAG or
+    /// oci://HOST/REPO@sha256:DIGEST. With --path or --git, the name to
+    /// record one skill under (default: its own name).
     #[arg(value_name = "PACKAGE", required_unless_present_any = ["path", "git"])]
     packages: Vec<String>,
     /// The registry (a name under [registries]) to take them from.
@@ -116,11 +123,15 @@ pub(super) struct AddArgs {
     replace: Vec<String>,
     #[command(flatten)]
     flags: InstallFlags,
+    /// The OCI artifact a positional argument names.
+    #[arg(skip)]
+    oci: Option<crate::manifest::oci_ref::OciReference>,
 }
 
 /// `add`'s usage: its forms, as clap prints them in help and errors.
 const ADD_USAGE: &str = "skillpkg add [OPTIONS] <PACKAGE>...
        skillpkg add [OPTIONS] <REPOSITORY> [--skill <NAME>]... [--list]
+       skillpkg add [OPTIONS] oci://<HOST>/<REPO>(:<TAG>|@<DIGEST>)
        skillpkg add [OPTIONS] --git <URL> [--skill <NAME>]... [--list] [NAME]
        skillpkg add [OPTIONS] --path <DIR> [NAME]";
 
@@ -212,6 +223,18 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
             .printer
             .verbose(format_args!("{unchanged} skills already up to date"));
     }
+}
+
+/// Reports `changes` and what they mean for agents, for a command that
+/// succeeded.
+fn reported(
+    context: &Context,
+    project: &crate::project::Project,
+    changes: &[Change],
+) -> ExitStatus {
+    report(context, changes);
+    report_targets(context, project, changes);
+    ExitStatus::Success
 }
 
 /// Says what the install means for agents, when something changed (else
@@ -362,6 +385,17 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
     if let Some(url) = args.git.clone() {
         return add_repo(args, &url, context);
     }
+    if let Some(reference) = &args.oci {
+        let project = context.project(args.flags.global)?;
+        let changes = crate::ops::install::add_oci(
+            &project,
+            &dirs,
+            reference,
+            &args.replace,
+            args.flags.options(false, context),
+        )?;
+        return Ok(reported(context, &project, &changes));
+    }
     if let Some(path) = args.path {
         if args.packages.len() > 1 {
             anyhow::bail!("--path adds one skill at a time");
@@ -384,9 +418,7 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
             let names: Vec<&str> = added.skills.iter().map(String::as_str).collect();
             super::install_warnings::plugin(context, &added.plugin, &names);
         }
-        report(context, &changes);
-        report_targets(context, &project, &changes);
-        return Ok(ExitStatus::Success);
+        return Ok(reported(context, &project, &changes));
     }
     let project = context.project(args.flags.global)?;
     let changes = crate::ops::install::add(
@@ -397,9 +429,7 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
         &args.replace,
         args.flags.options(false, context),
     )?;
-    report(context, &changes);
-    report_targets(context, &project, &changes);
-    Ok(ExitStatus::Success)
+    Ok(reported(context, &project, &changes))
 }
 
 /// A command line `add` cannot take: reported as clap reports its own
@@ -496,6 +526,18 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
             ),
         ));
     }
+    if let SourceArg::Oci(reference) = source {
+        if !args.skills.is_empty() || args.list || args.rev.is_some() || args.subdir.is_some() {
+            return Err(misuse(
+                format!(
+                    "'{text}' names an OCI artifact, and --skill, --list, --rev and --subdir pick from a git repository"
+                ),
+                format!("`skillpkg add {text}` adds the artifact's skill"),
+            ));
+        }
+        args.oci = Some(reference);
+        return Ok(());
+    }
     let source = match source {
         SourceArg::Git(source) => source,
         SourceArg::Probe(url) => {
@@ -503,7 +545,9 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
             args.git = Some(probe(&url, args.flags.offline, context)?);
             return Ok(());
         }
-        SourceArg::Package | SourceArg::Invalid(_) => unreachable!("handled above"),
+        SourceArg::Package | SourceArg::Invalid(_) | SourceArg::Oci(_) => {
+            unreachable!("handled above")
+        }
     };
     let source = source
         .with_flags(&text, args.rev.as_deref(), args.subdir.as_deref())
@@ -622,9 +666,7 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
             ),
         );
     }
-    report(context, &changes);
-    report_targets(context, &project, &changes);
-    Ok(ExitStatus::Success)
+    Ok(reported(context, &project, &changes))
 }
 
 /// Says what plugin a repository is, if it is one.
@@ -674,9 +716,7 @@ pub(super) fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<
         ..InstallOptions::default()
     };
     let changes = crate::ops::install::remove(&project, &dirs, &args.packages, options)?;
-    report(context, &changes);
-    report_targets(context, &project, &changes);
-    Ok(ExitStatus::Success)
+    Ok(reported(context, &project, &changes))
 }
 
 pub(super) fn install(args: InstallArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
@@ -686,7 +726,5 @@ pub(super) fn install(args: InstallArgs, context: &mut Context) -> anyhow::Resul
     options.offline |= args.frozen;
     options.frozen = args.frozen;
     let changes = crate::ops::install::install(&project, &dirs, options)?;
-    report(context, &changes);
-    report_targets(context, &project, &changes);
-    Ok(ExitStatus::Success)
+    Ok(reported(context, &project, &changes))
 }

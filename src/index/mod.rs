@@ -14,6 +14,7 @@ pub mod git;
 pub(crate) mod http;
 pub mod listing;
 pub mod local;
+pub(crate) mod oci;
 pub(crate) mod source;
 
 use std::collections::BTreeMap;

@@ -95,6 +95,10 @@ fn inline(spec: &DetailedSpec) -> InlineTable {
         ("git", &spec.git),
         ("rev", &spec.rev),
         ("subdir", &spec.subdir),
+        ("oci", &spec.oci),
+        ("tag", &spec.tag),
+        ("digest", &spec.digest),
+        ("skill", &spec.skill),
     ];
     for (key, field) in fields {
         if let Some(text) = field {

@@ -149,8 +149,8 @@ pub const UNVERSIONED: &str = "0.0.0";
 
 /// How reports show a skill's version: `v1.2.0` for a package, and for a
 /// path or git skill with a `metadata.version`; else, instead of the
-/// [`UNVERSIONED`] placeholder, the git commit (short) or the tree hash
-/// (short `h1:`) that pins it.
+/// [`UNVERSIONED`] placeholder, the git commit (short), the OCI manifest
+/// digest (short `sha256:`) or the tree hash (short `h1:`) that pins it.
 ///
 /// ```
 /// use skillpkg::manifest::lock::shown_version;
@@ -165,6 +165,7 @@ pub const UNVERSIONED: &str = "0.0.0";
 pub fn shown_version(version: &str, source: &SourceId, tree: Option<&str>) -> String {
     match (version == UNVERSIONED, source, tree) {
         (true, SourceId::Git { commit, .. }, _) => short_commit(commit),
+        (true, SourceId::Oci { digest, .. }, _) => short_digest(digest),
         (true, SourceId::Path { .. }, Some(tree)) => short_tree(tree),
         _ => format!("v{version}"),
     }
@@ -173,6 +174,13 @@ pub fn shown_version(version: &str, source: &SourceId, tree: Option<&str>) -> St
 /// The first 12 hex digits of a git commit, as reports show it.
 pub fn short_commit(commit: &str) -> String {
     commit.chars().take(12).collect()
+}
+
+/// A `sha256:` digest cut to 12 hex digits, as reports show an OCI
+/// skill's manifest digest.
+pub fn short_digest(digest: &str) -> String {
+    let hex = digest.strip_prefix("sha256:").unwrap_or(digest);
+    format!("sha256:{}", short_commit(hex))
 }
 
 /// An `h1:` tree hash cut to 8 characters after `h1:`, as reports show it.

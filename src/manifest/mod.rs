@@ -3,6 +3,7 @@
 pub mod edit;
 pub mod lock;
 pub(crate) mod misplaced;
+pub mod oci_ref;
 pub mod shorthand;
 pub(crate) mod source_arg;
 pub mod source_id;
@@ -18,6 +19,9 @@ use serde::{Deserialize, Serialize};
 /// One entry of `[skills]` as written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
+// A manifest holds a few entries: their size does not matter, and a box
+// would cost every match on them a dereference.
+#[allow(clippy::large_enum_variant)]
 pub enum DependencySpec {
     /// `"acme/x" = "^1.2"`.
     Version(String),
@@ -47,6 +51,19 @@ pub struct DetailedSpec {
     /// The skill's directory inside the `git` repository.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subdir: Option<String>,
+    /// An OCI repository, `HOST/REPO`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub oci: Option<String>,
+    /// A tag of the `oci` repository.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// A manifest digest (`sha256:…`) of the `oci` repository.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// The skill of an `oci` collection (an image index of skills) to
+    /// install.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill: Option<String>,
 }
 
 /// Where a dependency comes from, checked.
@@ -59,11 +76,12 @@ pub enum Source {
         /// The registry's name, `None` for the default.
         registry: Option<String>,
     },
-    /// A skill taken straight from a folder or a git repository.
+    /// A skill taken straight from a folder, a git repository or an OCI
+    /// registry.
     Direct(DirectSource),
 }
 
-/// Where a path or git dependency comes from.
+/// Where a path, git or OCI dependency comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DirectSource {
     /// A local directory, relative to the manifest.
@@ -76,6 +94,15 @@ pub enum DirectSource {
         rev: Option<String>,
         /// Skill directory inside the repository.
         subdir: Option<String>,
+    },
+    /// An artifact in an OCI registry.
+    Oci {
+        /// `HOST[:PORT]/REPO`.
+        repository: String,
+        /// The tag or digest.
+        pin: oci_ref::OciPin,
+        /// The skill to take from a collection, by its name.
+        skill: Option<String>,
     },
 }
 
@@ -91,43 +118,88 @@ impl DependencySpec {
                 req: parse_req(req)?,
                 registry: None,
             }),
-            DependencySpec::Detailed(spec) => match (&spec.path, &spec.git) {
-                (Some(_), Some(_)) => bail!("'{name}': give either `path` or `git`, not both"),
-                (Some(path), None) => {
-                    if spec.version.is_some()
-                        || spec.registry.is_some()
-                        || spec.rev.is_some()
-                        || spec.subdir.is_some()
-                    {
-                        bail!(
-                            "'{name}': a `path` dependency takes no `version`, `registry`, `rev` or `subdir`"
-                        );
-                    }
-                    Ok(Source::Direct(DirectSource::Path(path.clone())))
+            DependencySpec::Detailed(spec) => {
+                if spec.oci.is_some() {
+                    return spec.oci_source(name);
                 }
-                (None, Some(url)) => {
-                    if spec.version.is_some() || spec.registry.is_some() {
-                        bail!(
-                            "'{name}': a `git` dependency takes no `version` or `registry` (pin it with `rev`)"
-                        );
-                    }
-                    Ok(Source::Direct(DirectSource::Git {
-                        url: url.clone(),
-                        rev: spec.rev.clone(),
-                        subdir: spec.subdir.clone(),
-                    }))
+                if spec.tag.is_some() || spec.digest.is_some() || spec.skill.is_some() {
+                    bail!("'{name}': `tag`, `digest` and `skill` go with `oci`");
                 }
-                (None, None) => {
-                    if spec.rev.is_some() || spec.subdir.is_some() {
-                        bail!("'{name}': `rev` and `subdir` go with `git`");
+                match (&spec.path, &spec.git) {
+                    (Some(_), Some(_)) => bail!("'{name}': give either `path` or `git`, not both"),
+                    (Some(path), None) => {
+                        if spec.version.is_some()
+                            || spec.registry.is_some()
+                            || spec.rev.is_some()
+                            || spec.subdir.is_some()
+                        {
+                            bail!(
+                                "'{name}': a `path` dependency takes no `version`, `registry`, `rev` or `subdir`"
+                            );
+                        }
+                        Ok(Source::Direct(DirectSource::Path(path.clone())))
                     }
-                    Ok(Source::Registry {
-                        req: parse_req(spec.version.as_deref().unwrap_or("*"))?,
-                        registry: spec.registry.clone(),
-                    })
+                    (None, Some(url)) => {
+                        if spec.version.is_some() || spec.registry.is_some() {
+                            bail!(
+                                "'{name}': a `git` dependency takes no `version` or `registry` (pin it with `rev`)"
+                            );
+                        }
+                        Ok(Source::Direct(DirectSource::Git {
+                            url: url.clone(),
+                            rev: spec.rev.clone(),
+                            subdir: spec.subdir.clone(),
+                        }))
+                    }
+                    (None, None) => {
+                        if spec.rev.is_some() || spec.subdir.is_some() {
+                            bail!("'{name}': `rev` and `subdir` go with `git`");
+                        }
+                        Ok(Source::Registry {
+                            req: parse_req(spec.version.as_deref().unwrap_or("*"))?,
+                            registry: spec.registry.clone(),
+                        })
+                    }
                 }
-            },
+            }
         }
+    }
+}
+
+impl DetailedSpec {
+    /// An `oci` dependency: a repository and exactly one of `tag` and
+    /// `digest`, nothing else.
+    fn oci_source(&self, name: &str) -> anyhow::Result<Source> {
+        let repository = self.oci.clone().unwrap_or_default();
+        let others = [
+            ("version", &self.version),
+            ("registry", &self.registry),
+            ("path", &self.path),
+            ("git", &self.git),
+            ("rev", &self.rev),
+            ("subdir", &self.subdir),
+        ];
+        if let Some((key, _)) = others.iter().find(|(_, value)| value.is_some()) {
+            bail!("'{name}': an `oci` dependency takes no `{key}` (pin it with `tag` or `digest`)");
+        }
+        let pin = match (&self.tag, &self.digest) {
+            (Some(tag), None) => oci_ref::OciPin::Tag(tag.clone()),
+            (None, Some(digest)) => oci_ref::OciPin::Digest(digest.clone()),
+            _ => bail!("'{name}': an `oci` dependency takes one of `tag` and `digest`"),
+        };
+        oci_ref::check_repository(&repository)
+            .and_then(|()| oci_ref::check_pin(&pin))
+            .map_err(|problem| anyhow::anyhow!("'{name}': {problem}"))?;
+        if let Some(skill) = &self.skill
+            && !crate::skill::name::is_safe_folder_name(skill)
+        {
+            bail!("'{name}': `skill = {skill:?}` is no skill name");
+        }
+        Ok(Source::Direct(DirectSource::Oci {
+            repository,
+            pin,
+            skill: self.skill.clone(),
+        }))
     }
 }
 

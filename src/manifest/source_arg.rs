@@ -11,7 +11,9 @@
 //!    other rule sees it, so no package is ever taken for a repository or
 //!    probed over HTTP.
 //! 2. `github:owner/repo[/path][@rev]` and `gitlab:…` ([`super::shorthand`]).
-//! 3. A URL with a scheme: `git+https://`, `git+http://`, `git+ssh://`,
+//! 3. A URL with a scheme: `oci://HOST/REPO:TAG` or
+//!    `oci://HOST/REPO@sha256:…`, an artifact of an OCI registry
+//!    ([`super::oci_ref`]); `git+https://`, `git+http://`, `git+ssh://`,
 //!    `git+file://` (the `git+` dropped), `ssh://`, `git://`, `file://`,
 //!    taken as given. `https://` and `http://`: a page of a known host
 //!    (github.com, gitlab.com, bitbucket.org, codeberg.org) maps to its
@@ -68,6 +70,8 @@ pub(crate) enum SourceArg {
     /// An http(s) URL of a host not known here: a repository only if it
     /// answers git's smart HTTP there (or with `.git` added).
     Probe(String),
+    /// An artifact of an OCI registry.
+    Oci(super::oci_ref::OciReference),
     /// A repository's form written wrong, or a scheme skillpkg does not
     /// read: what is expected, quoting the text.
     Invalid(String),
@@ -241,6 +245,10 @@ fn classify_url(text: &str, scheme: &str, rest: &str) -> SourceArg {
     match scheme {
         "git+https" | "git+http" | "git+ssh" | "git+file" | "git+git" => git(&text[4..]),
         "ssh" | "git" | "file" => git(text),
+        "oci" => match super::oci_ref::parse_reference(rest) {
+            Ok(reference) => SourceArg::Oci(reference),
+            Err(message) => SourceArg::Invalid(message),
+        },
         "https" | "http" => {
             let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
             let (authority, after) = rest.split_at(authority_end);
@@ -258,7 +266,7 @@ fn classify_url(text: &str, scheme: &str, rest: &str) -> SourceArg {
             SourceArg::Probe(text.to_string())
         }
         other => SourceArg::Invalid(format!(
-            "'{text}': skillpkg does not read {other}:// sources; a git repository is given as https://…, ssh://…, git@host:path, file://… or github:owner/repo"
+            "'{text}': skillpkg does not read {other}:// sources; a git repository is given as https://…, ssh://…, git@host:path, file://… or github:owner/repo, an OCI artifact as oci://HOST/REPO:TAG"
         )),
     }
 }
@@ -536,6 +544,7 @@ mod tests {
         }
         for text in [
             "oci://registry/skills",
+            "oci://registry/Skills:1",
             "ftp://example.com/r.git",
             "s3://b/k",
         ] {
@@ -550,6 +559,14 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn oci_references_are_artifacts() {
+        let SourceArg::Oci(reference) = classify("oci://127.0.0.1:5000/skills/pdf:1.0.0") else {
+            panic!("not an artifact")
+        };
+        assert_eq!(reference.to_string(), "127.0.0.1:5000/skills/pdf:1.0.0");
     }
 
     #[test]

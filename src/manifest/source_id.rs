@@ -1,6 +1,7 @@
 //! Where a locked skill came from, as `skills.lock` records it in
-//! `source`: `registry+<index>`, `path+<dir>` or
-//! `git+<url>[?rev=…&subdir=…]#<commit>`.
+//! `source`: `registry+<index>`, `path+<dir>`,
+//! `git+<url>[?rev=…&subdir=…]#<commit>` or
+//! `oci+<host>/<repository>[?tag=…&skill=…]#sha256:<manifest digest>`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -30,6 +31,47 @@ pub enum SourceId {
         /// The commit installed.
         commit: String,
     },
+    /// A skill from an OCI registry, pinned to a manifest digest.
+    Oci {
+        /// The repository, and the tag the manifest asked for.
+        origin: OciOrigin,
+        /// `sha256:<hex>` of the manifest (or image index) installed.
+        digest: String,
+    },
+}
+
+/// An OCI dependency as the manifest gives it: `HOST/REPO`, the tag
+/// (none when the manifest pins a digest: the lock's is that one), and
+/// the skill taken from a collection.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OciOrigin {
+    /// `HOST[:PORT]/REPO`.
+    pub repository: String,
+    /// The tag asked for.
+    pub tag: Option<String>,
+    /// The skill of a collection.
+    pub skill: Option<String>,
+}
+
+impl fmt::Display for OciOrigin {
+    /// `oci+<host>/<repository>`, with `?tag=…&skill=…` when the manifest
+    /// gives them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "oci+{}", self.repository)?;
+        write_query(f, [("tag", &self.tag), ("skill", &self.skill)])
+    }
+}
+
+/// `?key=value&…` of the `pairs` that have a value; nothing when none has.
+fn write_query(f: &mut fmt::Formatter<'_>, pairs: [(&str, &Option<String>); 2]) -> fmt::Result {
+    let query: Vec<String> = pairs
+        .into_iter()
+        .filter_map(|(key, value)| Some(format!("{key}={}", value.as_ref()?)))
+        .collect();
+    match query.is_empty() {
+        true => Ok(()),
+        false => write!(f, "?{}", query.join("&")),
+    }
 }
 
 /// A git dependency as the manifest gives it: repository, revision, folder.
@@ -58,14 +100,7 @@ impl fmt::Display for GitOrigin {
     /// `git+<url>`, with `?rev=…&subdir=…` when the manifest gives them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "git+{}", self.url)?;
-        let query: Vec<String> = [("rev", &self.rev), ("subdir", &self.subdir)]
-            .into_iter()
-            .filter_map(|(key, value)| Some(format!("{key}={}", value.as_ref()?)))
-            .collect();
-        if !query.is_empty() {
-            write!(f, "?{}", query.join("&"))?;
-        }
-        Ok(())
+        write_query(f, [("rev", &self.rev), ("subdir", &self.subdir)])
     }
 }
 
@@ -92,6 +127,14 @@ impl SourceId {
             _ => None,
         }
     }
+
+    /// The manifest digest of an OCI source.
+    pub fn oci_digest(&self) -> Option<&str> {
+        match self {
+            SourceId::Oci { digest, .. } => Some(digest),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for SourceId {
@@ -100,6 +143,7 @@ impl fmt::Display for SourceId {
             SourceId::Registry { index } => write!(f, "registry+{index}"),
             SourceId::Path { path } => write!(f, "path+{path}"),
             SourceId::Git { origin, commit } => write!(f, "{origin}#{commit}"),
+            SourceId::Oci { origin, digest } => write!(f, "{origin}#{digest}"),
         }
     }
 }
@@ -107,7 +151,7 @@ impl fmt::Display for SourceId {
 /// Why a `source` could not be read.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "unknown source '{0}': a source is registry+<index>, path+<dir> or git+<url>[?rev=…&subdir=…]#<commit>"
+    "unknown source '{0}': a source is registry+<index>, path+<dir>, git+<url>[?rev=…&subdir=…]#<commit> or oci+<host>/<repository>[?tag=…]#sha256:<digest>"
 )]
 pub struct InvalidSource(String);
 
@@ -129,6 +173,9 @@ impl FromStr for SourceId {
                     path: path.to_string(),
                 }),
             };
+        }
+        if let Some(rest) = text.strip_prefix("oci+") {
+            return parse_oci(rest).ok_or_else(invalid);
         }
         let rest = text.strip_prefix("git+").ok_or_else(invalid)?;
         let (base, commit) = rest.rsplit_once('#').ok_or_else(invalid)?;
@@ -157,6 +204,37 @@ impl FromStr for SourceId {
     }
 }
 
+/// An OCI source after `oci+`; `None` when it is no valid one.
+fn parse_oci(rest: &str) -> Option<SourceId> {
+    use super::oci_ref::{OciPin, check_pin, check_repository, is_sha256_digest};
+    let (base, digest) = rest.rsplit_once('#')?;
+    let (repository, query) = match base.split_once('?') {
+        Some((repository, query)) => (repository, Some(query)),
+        None => (base, None),
+    };
+    check_repository(repository).ok()?;
+    let mut origin = OciOrigin {
+        repository: repository.to_string(),
+        tag: None,
+        skill: None,
+    };
+    for pair in query.into_iter().flat_map(|q| q.split('&')) {
+        match pair.split_once('=')? {
+            ("tag", tag) if check_pin(&OciPin::Tag(tag.to_string())).is_ok() => {
+                origin.tag = Some(tag.to_string());
+            }
+            ("skill", skill) if crate::skill::name::is_safe_folder_name(skill) => {
+                origin.skill = Some(skill.to_string());
+            }
+            _ => return None,
+        }
+    }
+    is_sha256_digest(digest).then(|| SourceId::Oci {
+        origin,
+        digest: digest.to_string(),
+    })
+}
+
 impl TryFrom<String> for SourceId {
     type Error = InvalidSource;
 
@@ -175,6 +253,8 @@ impl From<SourceId> for String {
 mod tests {
     use super::*;
 
+    const DIGEST: &str = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
     #[test]
     fn sources_round_trip_through_their_text() {
         for text in [
@@ -184,6 +264,9 @@ mod tests {
             "git+https://example.com/s.git#0123abcd",
             "git+file:///tmp/r?rev=v1&subdir=skills/lint#89ef",
             "git+https://h/s.git?subdir=lint#89ef",
+            &format!("oci+127.0.0.1:5000/skills/pdf?tag=1.0.0#{DIGEST}"),
+            &format!("oci+ghcr.io/acme/pdf#{DIGEST}"),
+            &format!("oci+ghcr.io/acme/skills?tag=v2&skill=pdf#{DIGEST}"),
         ] {
             let source: SourceId = text.parse().unwrap();
             assert_eq!(source.to_string(), text);
@@ -214,6 +297,11 @@ mod tests {
             "git+https://h/s.git#not-hex",
             "git+https://h/s.git?branch=x#abc",
             "git+#abc",
+            "oci+ghcr.io/acme/pdf",
+            "oci+ghcr.io/acme/pdf#sha256:abc",
+            &format!("oci+ghcr.io/acme/pdf?rev=1#{DIGEST}"),
+            &format!("oci+ghcr.io/acme/PDF?tag=1#{DIGEST}"),
+            &format!("oci+ghcr.io/acme/pdf?tag=.1#{DIGEST}"),
         ] {
             assert!(text.parse::<SourceId>().is_err(), "{text}");
         }

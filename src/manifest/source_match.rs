@@ -11,6 +11,9 @@
 //! transport reaches the same repository) and its path segments
 //! (percent-decoded, `.` and `..` resolved, a trailing `.git` dropped from
 //! the repository's name; lower-cased on hosts whose paths ignore case);
+//! an OCI reference (`oci://HOST/REPO:TAG`, `…@sha256:…`) becomes the
+//! location of its repository, without the tag or digest (a policy is on
+//! a repository, whatever version of it);
 //! a folder on this machine becomes its canonical path. A policy covers a
 //! source when they are the same org, or the policy's host is the
 //! source's and its segments begin the source's, whole segment by whole
@@ -103,6 +106,9 @@ pub(crate) fn canonical(text: &str, cwd: &Path) -> Result<CanonicalSource, Strin
         let path = path.strip_prefix("localhost").unwrap_or(path);
         let decoded = String::from_utf8_lossy(&crate::net::percent_decode_bytes(path)).into_owned();
         return Ok(CanonicalSource::Folder(folder(Path::new(&decoded), cwd)));
+    }
+    if let Some(reference) = text.strip_prefix("oci://") {
+        return Ok(location(super::oci_ref::split_reference(reference).0));
     }
     if let Some((scheme, rest)) = text.split_once("://") {
         if scheme.is_empty()
@@ -259,6 +265,25 @@ mod tests {
             of("../shared"),
             CanonicalSource::Folder(PathBuf::from("/work/shared"))
         );
+    }
+
+    #[test]
+    fn oci_references_are_their_repositories() {
+        let policy = of("oci://registry.example.com:5000/skills");
+        for covered in [
+            "oci://registry.example.com/skills/pdf",
+            "oci://Registry.example.com:5000/skills/pdf:1.0.0",
+            "oci://registry.example.com/skills/pdf@sha256:0123",
+            "oci://registry.example.com:5000/skills:latest",
+        ] {
+            assert!(policy.covers(&of(covered)), "{covered}: {:?}", of(covered));
+        }
+        assert!(!policy.covers(&of("oci://registry.example.com/skills-evil/pdf")));
+        assert!(
+            of("oci://registry.example.com:5000/skills/pdf:1")
+                .covers(&of("oci://registry.example.com/skills/pdf"))
+        );
+        assert_eq!(of("oci://localhost:5000"), of("oci://localhost"));
     }
 
     #[test]

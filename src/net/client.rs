@@ -26,6 +26,10 @@ pub enum Redirects {
     /// Within the first request's origin only: for model APIs, whose keys
     /// travel in headers of their own that must never reach another server.
     SameOrigin,
+    /// None: the caller follows them by hand, for OCI registries, whose
+    /// rules depend on what is asked for (a blob may move to a CDN, a
+    /// manifest may not).
+    None,
 }
 
 impl Http {
@@ -39,6 +43,7 @@ impl Http {
     ) -> anyhow::Result<Http> {
         let policy = match redirects {
             Redirects::Any => reqwest::redirect::Policy::limited(10),
+            Redirects::None => reqwest::redirect::Policy::none(),
             Redirects::SameOrigin => reqwest::redirect::Policy::custom(|attempt| {
                 let from = attempt.previous().first().map(reqwest::Url::origin);
                 match (attempt.previous().len() < 10, from) {

@@ -23,6 +23,6 @@ pub(crate) mod url;
 pub use client::{
     Http, Redirects, deadline_from_env, read_body, read_timeout_from_env, within_deadline,
 };
-pub use origin::{Origin, goes_to};
+pub use origin::{Origin, goes_to, is_loopback, is_private};
 pub use retry::{Attempt, Clock, MAX_DELAY, RetryPolicy, error_chain, is_transient, retry_after};
 pub use url::{UrlCredentials, percent_decode_bytes, split_credentials};

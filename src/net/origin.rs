@@ -53,6 +53,62 @@ impl Origin {
     }
 }
 
+/// Whether `host` (as a URL holds it: an IPv6 address in brackets) is
+/// this machine: `localhost` and names under `.localhost`, 127.0.0.0/8,
+/// `::1` (and IPv4-mapped loopback addresses).
+pub fn is_loopback(host: &str) -> bool {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    match ip_of(&host) {
+        Some(std::net::IpAddr::V4(v4)) => v4.is_loopback(),
+        Some(std::net::IpAddr::V6(v6)) => {
+            v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
+        None => false,
+    }
+}
+
+/// Whether `host` is this machine or an address of a network that is not
+/// the public internet: private (10/8, 172.16/12, 192.168/16, `fc00::/7`),
+/// link-local (169.254/16, where clouds answer metadata requests,
+/// `fe80::/10`), shared (100.64/10) or unspecified. Only addresses are
+/// judged: a name is not resolved here.
+pub fn is_private(host: &str) -> bool {
+    if is_loopback(host) {
+        return true;
+    }
+    let v4_private = |v4: std::net::Ipv4Addr| {
+        let [a, b, ..] = v4.octets();
+        v4.is_private()
+            || v4.is_link_local()
+            || v4.is_unspecified()
+            || a == 0
+            || (a == 100 && (64..128).contains(&b))
+    };
+    match ip_of(&host.to_ascii_lowercase()) {
+        Some(std::net::IpAddr::V4(v4)) => v4_private(v4),
+        Some(std::net::IpAddr::V6(v6)) => {
+            let first = v6.segments()[0];
+            v6.is_unspecified()
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80
+                || v6.to_ipv4_mapped().is_some_and(v4_private)
+        }
+        None => false,
+    }
+}
+
+/// The address `host` writes, if it is one (`[…]` around IPv6).
+fn ip_of(host: &str) -> Option<std::net::IpAddr> {
+    let bare = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host);
+    bare.parse().ok()
+}
+
 /// Whether a request for `url` goes to `origin`: credentials meant for
 /// `origin` may be sent with it. A URL the client cannot parse goes
 /// nowhere credentials may follow.
@@ -88,6 +144,41 @@ mod tests {
         }
         let attacker = Origin::of("http://attacker.example\\@skills.example.com/").unwrap();
         assert_eq!(attacker.host(), "attacker.example");
+        for local in [
+            "localhost",
+            "LOCALHOST.",
+            "a.localhost",
+            "127.0.0.1",
+            "127.9.9.9",
+            "[::1]",
+            "[::ffff:127.0.0.1]",
+        ] {
+            assert!(is_loopback(local) && is_private(local), "{local}");
+        }
+        for private in [
+            "10.0.0.1",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "[fd00::1]",
+            "[fe80::1]",
+            "[::ffff:10.0.0.1]",
+            "[::]",
+        ] {
+            assert!(!is_loopback(private) && is_private(private), "{private}");
+        }
+        for public in [
+            "ghcr.io",
+            "8.8.8.8",
+            "172.32.0.1",
+            "100.128.0.1",
+            "[2001:db8::1]",
+            "localhost.example.com",
+        ] {
+            assert!(!is_private(public), "{public}");
+        }
         let local = Origin::of("http://127.0.0.1:8080/").unwrap();
         assert_eq!(local.authority(), "127.0.0.1:8080");
         assert_eq!(local.explicit_port(), Some(8080));

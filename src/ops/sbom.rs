@@ -58,6 +58,7 @@ fn location(skill: &LockedSkill) -> Option<String> {
     match &skill.source {
         SourceId::Registry { index } => index.contains("://").then(|| index.clone()),
         SourceId::Git { origin, .. } => Some(origin.url.clone()),
+        SourceId::Oci { origin, digest } => Some(format!("oci://{}@{digest}", origin.repository)),
         SourceId::Path { .. } => None,
     }
 }

@@ -95,6 +95,19 @@ pub enum Refusal {
     /// A symbolic link.
     #[error("entry '{0}' is a symbolic link; archives may hold only regular files")]
     Symlink(String),
+    /// A hard link, a device, a FIFO or another entry that is no regular
+    /// file or folder (tar layers).
+    #[error("entry '{entry}' is {kind}; archives may hold only regular files")]
+    SpecialFile {
+        /// The entry.
+        entry: String,
+        /// What it is.
+        kind: &'static str,
+    },
+    /// Not a tar stream, a truncated one, or a compressed stream that
+    /// does not inflate.
+    #[error("not a valid tar layer (truncated, or not a tar): {0}")]
+    NotTar(String),
     /// The same name twice.
     #[error("entry '{0}' appears more than once")]
     Duplicate(String),

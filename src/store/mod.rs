@@ -1,5 +1,6 @@
 //! Archives, hashes and signatures: packing a skill into a deterministic
-//! `.skill` zip, extracting one safely, and minisign signing.
+//! `.skill` zip, extracting one (or an OCI registry's tar layer) safely,
+//! and minisign signing.
 
 pub(crate) mod diff;
 pub mod extract;
@@ -11,6 +12,7 @@ pub(crate) mod provenance;
 pub mod signing;
 pub(crate) mod stage;
 pub(crate) mod trees;
+pub mod untar;
 pub(crate) mod verified;
 
 /// A small skill for the store's tests: `SKILL.md` (with a hidden

@@ -20,6 +20,8 @@ mod install;
 mod keys;
 mod layers;
 mod models;
+mod oci;
+mod oci_hostile;
 mod oms;
 mod oms_policies;
 mod plugins;

@@ -427,6 +427,7 @@ fn a_repository_named_twice_or_flags_without_one_are_usage_errors() {
 
     Usage: skillpkg add [OPTIONS] <PACKAGE>...
            skillpkg add [OPTIONS] <REPOSITORY> [--skill <NAME>]... [--list]
+           skillpkg add [OPTIONS] oci://<HOST>/<REPO>(:<TAG>|@<DIGEST>)
            skillpkg add [OPTIONS] --git <URL> [--skill <NAME>]... [--list] [NAME]
            skillpkg add [OPTIONS] --path <DIR> [NAME]
 

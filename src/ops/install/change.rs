@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::wanted::Wanted;
-use crate::manifest::lock::{LockedSkill, Lockfile, short_commit, shown_version};
+use crate::manifest::lock::{LockedSkill, Lockfile, short_commit, short_digest, shown_version};
 use crate::manifest::source_id::SourceId;
 
 /// What happened to one skill.
@@ -51,6 +51,12 @@ pub struct Change {
     /// The commit an updated git skill was at before.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_commit: Option<String>,
+    /// The manifest digest an OCI skill is at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// The manifest digest an updated OCI skill was at before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_digest: Option<String>,
     /// Its locked version, kept, is yanked from its index.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub yanked: Option<crate::ops::yanked::YankedPin>,
@@ -100,6 +106,8 @@ impl Change {
             commit: None,
             previous: None,
             previous_commit: None,
+            digest: None,
+            previous_digest: None,
             yanked: None,
             replaced: None,
             broken_rules: None,
@@ -136,27 +144,32 @@ impl Change {
             commit: source.git_commit().map(str::to_string),
             previous: updated.map(LockedSkill::shown_version),
             previous_commit: updated.and_then(|o| o.source.git_commit().map(str::to_string)),
+            digest: source.oci_digest().map(str::to_string),
+            previous_digest: updated.and_then(|o| o.source.oci_digest().map(str::to_string)),
             ..Change::new(name, version, action)
         }
     }
 
     /// How the report shows the version: `v1.1.0`, `0123456789ab` (a git
     /// skill's commit), `h1:Qm9vYmFy` (a path skill's tree); for an update
-    /// `v1.0.0 → v1.1.0`, or for a git skill whose version stayed,
-    /// `v1.0.0 (abc → def)` with short commits.
+    /// `v1.0.0 → v1.1.0`, or for a git or OCI skill whose version stayed,
+    /// `v1.0.0 (abc → def)` with short commits or digests.
     pub fn shown(&self) -> String {
-        match (&self.previous, &self.previous_commit, &self.commit) {
-            (Some(previous), Some(before), Some(now))
+        let pins = match (
+            (&self.previous_commit, &self.commit),
+            (&self.previous_digest, &self.digest),
+        ) {
+            ((Some(before), Some(now)), _) => Some((short_commit(before), short_commit(now))),
+            (_, (Some(before), Some(now))) => Some((short_digest(before), short_digest(now))),
+            _ => None,
+        };
+        match (&self.previous, pins) {
+            (Some(previous), Some((before, now)))
                 if *previous == self.shown_version && before != now =>
             {
-                format!(
-                    "{} ({} → {})",
-                    self.shown_version,
-                    short_commit(before),
-                    short_commit(now)
-                )
+                format!("{} ({before} → {now})", self.shown_version)
             }
-            (Some(previous), _, _) if *previous != self.shown_version => {
+            (Some(previous), _) if *previous != self.shown_version => {
                 format!("{previous} → {}", self.shown_version)
             }
             _ => self.shown_version.clone(),

@@ -135,7 +135,8 @@ fn refusal(refused: &[&Collision], wanted: &[(String, DependencySpec)], pickable
 
 /// Whether `old` and `new` name the same source for the skill `name`: the
 /// same registry, the same git repository (whatever the rev or folder),
-/// or the same folder.
+/// the same OCI repository (whatever the tag or digest), or the same
+/// folder.
 fn same_source(project_dir: &Path, name: &str, old: &DependencySpec, new: &DependencySpec) -> bool {
     let (Ok(old), Ok(new)) = (old.source(name), new.source(name)) else {
         return false;
@@ -146,6 +147,10 @@ fn same_source(project_dir: &Path, name: &str, old: &DependencySpec, new: &Depen
             Source::Direct(DirectSource::Git { url: a, .. }),
             Source::Direct(DirectSource::Git { url: b, .. }),
         ) => same_repository(&a, &b),
+        (
+            Source::Direct(DirectSource::Oci { repository: a, .. }),
+            Source::Direct(DirectSource::Oci { repository: b, .. }),
+        ) => a == b,
         (Source::Direct(DirectSource::Path(a)), Source::Direct(DirectSource::Path(b))) => {
             let place = |path: &str| {
                 let joined = project_dir.join(path);
@@ -176,6 +181,13 @@ fn shown_source(spec: &DependencySpec) -> String {
     let DependencySpec::Detailed(d) = spec else {
         return "the default registry".to_string();
     };
+    if let Some(oci) = &d.oci {
+        return match (&d.tag, &d.digest) {
+            (Some(tag), _) => format!("oci://{oci}:{tag}"),
+            (None, Some(digest)) => format!("oci://{oci}@{digest}"),
+            (None, None) => format!("oci://{oci}"),
+        };
+    }
     match (&d.git, &d.path, &d.registry) {
         (Some(git), _, _) => {
             let mut text = crate::net::split_credentials(git).map_or(git.clone(), |(u, _)| u);

@@ -1,12 +1,14 @@
-//! Path and git dependencies: skills taken straight from a folder or a git
-//! repository rather than from an index.
+//! Path, git and OCI dependencies: skills taken straight from a folder, a
+//! git repository or a registry's artifact rather than from an index.
 //!
-//! Either way the skill is validated exactly as `publish` would check it,
+//! Every way the skill is validated exactly as `publish` would check it,
 //! and the files an archive of it would hold are staged with the names,
 //! modes, checks and limits of extracting one (same exclusions, same
 //! refusals), without packing and inflating it. A path skill is pinned by the
 //! `tree` hash of what was installed; a git skill by its commit, which
-//! `skills.lock` records in its source (`git+<url>?rev=…#<commit>`).
+//! `skills.lock` records in its source (`git+<url>?rev=…#<commit>`); an
+//! OCI skill by its manifest's digest, recorded the same way
+//! (`oci+<host>/<repo>?tag=…#sha256:…`), and its tree.
 
 use std::path::{Path, PathBuf};
 
@@ -17,7 +19,8 @@ use crate::hint::Hinted;
 use crate::index::parse_dependencies;
 use crate::manifest::DirectSource;
 use crate::manifest::lock::LockedSkill;
-use crate::manifest::source_id::{GitOrigin, SourceId};
+use crate::manifest::oci_ref::OciPin;
+use crate::manifest::source_id::{GitOrigin, OciOrigin, SourceId};
 use crate::ops::pack::{CheckedSkill, Validity};
 use crate::store::extract::{Limits, Staged};
 
@@ -59,6 +62,8 @@ pub(crate) struct Fetching<'a> {
     pub root: &'a Path,
     /// The commits this run resolved.
     pub git: &'a crate::git::Resolver,
+    /// How OCI registries are read.
+    pub registries: crate::index::oci::Settings<'a>,
 }
 
 /// A locked git skill that is in the root exactly as the lock pins it
@@ -70,12 +75,23 @@ fn already_in_place(
     locked: Option<&LockedSkill>,
     root: &Path,
 ) -> anyhow::Result<Option<DirectSkill>> {
-    let (Some(locked), DirectSource::Git { url, rev, subdir }) = (locked, origin) else {
+    let Some(locked) = locked else {
         return Ok(None);
     };
-    let (shown, _) = crate::net::split_credentials(url)?;
-    let wanted = GitOrigin::new(&shown, rev.as_deref(), subdir.as_deref());
-    if !matches!(&locked.source, SourceId::Git { origin, .. } if *origin == wanted) {
+    let same_origin = match origin {
+        DirectSource::Path(_) => false,
+        DirectSource::Git { url, rev, subdir } => {
+            let (shown, _) = crate::net::split_credentials(url)?;
+            let wanted = GitOrigin::new(&shown, rev.as_deref(), subdir.as_deref());
+            matches!(&locked.source, SourceId::Git { origin, .. } if *origin == wanted)
+        }
+        DirectSource::Oci {
+            repository,
+            pin,
+            skill,
+        } => locked_oci_digest(&locked.source, &oci_origin(repository, pin, skill), pin).is_some(),
+    };
+    if !same_origin {
         return Ok(None);
     }
     let target = root.join(locked.folder());
@@ -93,6 +109,35 @@ fn already_in_place(
         dependencies: dependencies_of(name, &skill)?,
         broken_rules: Vec::new(),
     }))
+}
+
+/// The lock's origin of an OCI dependency on `repository` at `pin`,
+/// taking `skill` from a collection.
+fn oci_origin(repository: &str, pin: &OciPin, skill: &Option<String>) -> OciOrigin {
+    OciOrigin {
+        repository: repository.to_string(),
+        tag: pin.tag().map(str::to_string),
+        skill: skill.clone(),
+    }
+}
+
+/// The digest the lock's `source` pins for the OCI dependency `wanted`
+/// at `pin`: the locked digest of the same origin, or the digest asked
+/// for when the lock has that one.
+fn locked_oci_digest<'l>(
+    source: &'l SourceId,
+    wanted: &OciOrigin,
+    pin: &OciPin,
+) -> Option<&'l str> {
+    let SourceId::Oci { origin, digest } = source else {
+        return None;
+    };
+    let same = origin == wanted
+        && match pin {
+            OciPin::Digest(asked) => asked == digest,
+            OciPin::Tag(_) => true,
+        };
+    same.then_some(digest.as_str())
 }
 
 /// `metadata.dependencies` of `skill`, parsed.
@@ -130,6 +175,7 @@ pub(crate) fn prepare(
         validity,
         root,
         git,
+        registries,
     } = *fetching;
     if let Some(in_place) = already_in_place(name, origin, locked, root)? {
         return Ok(in_place);
@@ -137,6 +183,7 @@ pub(crate) fn prepare(
     fs_err::create_dir_all(staging)?;
     let wanted = name.rsplit('/').next().unwrap_or(name);
     let checkout = crate::fsutil::private_tempdir(".source-", Some(staging))?;
+    let mut artifact_version = None;
     let (dir, source, shown_origin) = match origin {
         DirectSource::Path(path) => (
             project_dir.join(path),
@@ -173,6 +220,35 @@ pub(crate) fn prepare(
                 Some(shown_origin),
             )
         }
+        DirectSource::Oci {
+            repository,
+            pin,
+            skill,
+        } => {
+            let origin = oci_origin(repository, pin, skill);
+            let locked_digest = locked.and_then(|l| locked_oci_digest(&l.source, &origin, pin));
+            let pin = match locked_digest {
+                Some(digest) => OciPin::Digest(digest.to_string()),
+                None => pin.clone(),
+            };
+            let exported = super::oci::export(
+                repository,
+                &pin,
+                skill.as_deref(),
+                checkout.path(),
+                &registries,
+            )
+            .with_context(|| format!("'{name}': could not get oci://{repository}"))?;
+            artifact_version = exported.version;
+            (
+                named_after_its_skill(exported.dir, checkout.path())?,
+                SourceId::Oci {
+                    origin,
+                    digest: exported.digest.clone(),
+                },
+                Some(format!("{repository}@{}", exported.digest)),
+            )
+        }
     };
     if !dir.join("SKILL.md").is_file() && !dir.join("skill.md").is_file() {
         let place = match origin {
@@ -184,6 +260,7 @@ pub(crate) fn prepare(
                     None => format!("the top folder of {shown}"),
                 }
             }
+            DirectSource::Oci { .. } => shown_origin.clone().unwrap_or_default(),
         };
         bail!(
             Hinted::new(format!("'{name}': {place} holds no SKILL.md")).hint(format!(
@@ -191,6 +268,7 @@ pub(crate) fn prepare(
                 match origin {
                     DirectSource::Path(_) => "path",
                     DirectSource::Git { .. } => "subdir",
+                    DirectSource::Oci { .. } => "oci",
                 }
             ))
         );
@@ -231,6 +309,7 @@ pub(crate) fn prepare(
             .metadata
             .get("version")
             .cloned()
+            .or(artifact_version)
             .unwrap_or_else(|| crate::manifest::lock::UNVERSIONED.to_string()),
         source,
         staged: Some(staged),

@@ -23,6 +23,7 @@ mod change;
 mod collisions;
 mod direct;
 mod fetch;
+mod oci;
 mod options;
 mod plan;
 mod plugin_folder;
@@ -85,6 +86,9 @@ fn add_all(
     pickable: bool,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
+    for (key, spec) in &added {
+        spec.source(key)?;
+    }
     let replaced = collisions::check(&edit.project.dir, &edit.manifest, &added, replace, pickable)?;
     for (key, spec) in &added {
         edit.manifest.skills.insert(key.clone(), spec.clone());
@@ -234,6 +238,58 @@ pub(crate) fn add_direct(
     spec.source(&name)?;
     let changes = add_all(edit, dirs, vec![(name, spec)], replace, false, options)?;
     Ok((None, changes))
+}
+
+/// Adds the skill of the artifact `reference` names under its own name,
+/// or every skill of the collection it names, each under its name,
+/// recorded with the tag or digest given, then installs.
+pub(crate) fn add_oci(
+    project: &Project,
+    dirs: &Dirs,
+    reference: &crate::manifest::oci_ref::OciReference,
+    replace: &[String],
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    use crate::manifest::oci_ref::OciPin;
+    let edit = Edit::open(project, dirs)?;
+    let registries = options.registries(dirs);
+    let (repository, pin) = (&reference.repository, &reference.pin);
+    let spec = |skill: Option<String>| {
+        DependencySpec::Detailed(crate::manifest::DetailedSpec {
+            oci: Some(repository.clone()),
+            tag: pin.tag().map(str::to_string),
+            digest: match pin {
+                OciPin::Digest(digest) => Some(digest.clone()),
+                OciPin::Tag(_) => None,
+            },
+            skill,
+            ..Default::default()
+        })
+    };
+    let could_not = || format!("could not get oci://{reference}");
+    let added = match crate::index::oci::collection(repository, pin, &registries)
+        .with_context(could_not)?
+    {
+        Some(names) => names
+            .into_iter()
+            .map(|name| (name.clone(), spec(Some(name))))
+            .collect(),
+        None => {
+            // Its name is its skill's: the artifact is read once to learn
+            // it (the install reads its layer from the cache).
+            let staging = project.staging_dir();
+            fs_err::create_dir_all(&staging)?;
+            let scratch = crate::fsutil::private_tempdir(".source-", Some(&staging))?;
+            let exported = oci::export(repository, pin, None, scratch.path(), &registries)
+                .with_context(could_not)?;
+            let name = crate::skill::load_skill(&exported.dir)
+                .with_context(|| format!("could not read the skill in oci://{reference}"))?
+                .meta
+                .name;
+            vec![(name, spec(None))]
+        }
+    };
+    add_all(edit, dirs, added, replace, false, options)
 }
 
 /// Refuses a path dependency on `folder` (canonical; `given` as the user
@@ -387,7 +443,7 @@ pub(crate) fn source_files(
     options: InstallOptions,
 ) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
     let crate::manifest::Source::Direct(origin) = spec.source(name)? else {
-        bail!("'{name}' is no path or git dependency");
+        bail!("'{name}' is no path, git or OCI dependency");
     };
     let manifest = Manifest::load(&project.manifest_path)?;
     let root = project.skill_root(manifest.install_root())?;
@@ -399,6 +455,7 @@ pub(crate) fn source_files(
         validity: options.validity(),
         root: &root,
         git: &crate::git::Resolver::default(),
+        registries: options.registries(dirs),
     };
     // Without a lock entry, nothing is kept in place: it is always staged.
     match direct::prepare(name, &origin, None, &fetching)?.staged {
@@ -419,8 +476,9 @@ fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
 }
 
 /// The manifest names `names` stand for: a repository's URL (or short
-/// form, `github:owner/repo`) stands for every skill the manifest takes
-/// from that repository; any other name for itself.
+/// form, `github:owner/repo`, or `oci://HOST/REPO`) stands for every
+/// skill the manifest takes from that repository; any other name for
+/// itself.
 fn expand_repositories(manifest: &Manifest, names: &[String]) -> anyhow::Result<Vec<String>> {
     let mut expanded = Vec::new();
     for name in names {
@@ -435,12 +493,15 @@ fn expand_repositories(manifest: &Manifest, names: &[String]) -> anyhow::Result<
         let from_it: Vec<String> = manifest
             .skills
             .iter()
-            .filter(|(_, spec)| match spec {
-                DependencySpec::Detailed(d) => d
+            .filter(|(_, spec)| match (spec, url.strip_prefix("oci://")) {
+                (DependencySpec::Detailed(d), Some(reference)) => {
+                    d.oci.as_deref() == Some(crate::manifest::oci_ref::split_reference(reference).0)
+                }
+                (DependencySpec::Detailed(d), None) => d
                     .git
                     .as_deref()
                     .is_some_and(|g| collisions::same_repository(g, &url)),
-                DependencySpec::Version(_) => false,
+                (DependencySpec::Version(_), _) => false,
             })
             .map(|(key, _)| key.clone())
             .collect();
@@ -559,47 +620,6 @@ pub(crate) fn update(
     }
     Ok(changes)
 }
-
-/// Takes away the links (and marked copies) skillpkg made of the skills
-/// of `old_lock` and `installed` in agents' folders that are no longer
-/// targets. A folder that resolves outside the project is left alone.
-fn take_back_former_exposures(
-    project: &Project,
-    root: &Path,
-    targets: &[std::path::PathBuf],
-    old_lock: &Lockfile,
-    installed: &[crate::manifest::lock::LockedSkill],
-) -> anyhow::Result<()> {
-    // Only folders skillpkg exposed skills in (as recorded by the last
-    // install here): a link another tool made the same way, such as
-    // `npx skills`' `.claude/skills/<name>` link, is not skillpkg's to take.
-    let record = project.state_dir().join(EXPOSED_IN);
-    let recorded = std::fs::read_to_string(&record).unwrap_or_default();
-    for folder in recorded.lines().map(std::path::PathBuf::from) {
-        if !folder.is_absolute() || folder == root || targets.contains(&folder) {
-            continue;
-        }
-        if !folder.is_dir() || project.check_inside(&folder, "an agent's folder").is_err() {
-            continue;
-        }
-        for skill in old_lock.skills.iter().chain(installed) {
-            targets::unexpose(&folder, &root.join(skill.folder()))?;
-        }
-    }
-    let now: String = targets
-        .iter()
-        .map(|t| format!("{}\n", t.display()))
-        .collect();
-    if now != recorded {
-        crate::fsutil::ignore_in_git(&project.state_dir())?;
-        crate::fsutil::write_cache_file(&record, now.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// The file in `.skillpkg/` that lists the folders the last install
-/// exposed skills in, one absolute path a line.
-const EXPOSED_IN: &str = "exposed-in";
 
 /// The agents' folders `[install] targets` names for the project's
 /// manifest as it is: those installs link skills into, and notes on those
@@ -721,7 +741,7 @@ fn sync(
         proven,
     } = apply.run(ready)?;
     let roots = provenance.roots(proven.iter().flatten());
-    take_back_former_exposures(project, &root, &targets, &old_lock, &skills)?;
+    targets::take_back_former_exposures(project, &root, &targets, &old_lock, &skills)?;
     // `--locked` promises the lock does not change: nothing is approved.
     let consent = match options.locked {
         true => GrantConsent::Leave,

@@ -29,6 +29,9 @@ pub struct InstallOptions<'p> {
     pub grants: GrantConsent<'p>,
     /// How cached trees are put in place.
     pub link_mode: LinkMode,
+    /// OCI registries (`HOST` or `HOST:PORT`) spoken to over plain HTTP,
+    /// besides those on this machine (`--insecure-registry`).
+    pub insecure_registries: &'p [String],
 }
 
 impl Default for InstallOptions<'_> {
@@ -43,11 +46,30 @@ impl Default for InstallOptions<'_> {
             progress: &SILENT,
             grants: GrantConsent::Leave,
             link_mode: LinkMode::default(),
+            insecure_registries: &[],
         }
     }
 }
 
-impl InstallOptions<'_> {
+impl<'p> InstallOptions<'p> {
+    /// How OCI registries are read, with the cache, config and home of
+    /// `dirs`.
+    pub(crate) fn registries<'a>(
+        &self,
+        dirs: &'a crate::dirs::Dirs,
+    ) -> crate::index::oci::Settings<'a>
+    where
+        'p: 'a,
+    {
+        crate::index::oci::Settings {
+            cache: &dirs.cache,
+            config: &dirs.config,
+            home: dirs.home.as_deref(),
+            offline: self.offline,
+            insecure: self.insecure_registries,
+        }
+    }
+
     /// How strictly path and git skills are checked when staged.
     pub(crate) fn validity(&self) -> crate::ops::pack::Validity {
         match self.require_valid {
@@ -67,6 +89,7 @@ impl std::fmt::Debug for InstallOptions<'_> {
             .field("require_valid", &self.require_valid)
             .field("grants", &self.grants)
             .field("link_mode", &self.link_mode)
+            .field("insecure_registries", &self.insecure_registries)
             .finish_non_exhaustive()
     }
 }

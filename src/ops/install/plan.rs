@@ -95,6 +95,7 @@ pub(super) fn gather(
         validity: options.validity(),
         root,
         git,
+        registries: options.registries(dirs),
     };
     for (name, spec) in &manifest.skills {
         let origin = match spec.source(name)? {

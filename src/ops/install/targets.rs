@@ -185,6 +185,47 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Takes away the links (and marked copies) skillpkg made of the skills
+/// of `old_lock` and `installed` in agents' folders that are no longer
+/// targets. A folder that resolves outside the project is left alone.
+pub(super) fn take_back_former_exposures(
+    project: &Project,
+    root: &Path,
+    targets: &[std::path::PathBuf],
+    old_lock: &crate::manifest::lock::Lockfile,
+    installed: &[crate::manifest::lock::LockedSkill],
+) -> anyhow::Result<()> {
+    // Only folders skillpkg exposed skills in (as recorded by the last
+    // install here): a link another tool made the same way, such as
+    // `npx skills`' `.claude/skills/<name>` link, is not skillpkg's to take.
+    let record = project.state_dir().join(EXPOSED_IN);
+    let recorded = std::fs::read_to_string(&record).unwrap_or_default();
+    for folder in recorded.lines().map(std::path::PathBuf::from) {
+        if !folder.is_absolute() || folder == root || targets.contains(&folder) {
+            continue;
+        }
+        if !folder.is_dir() || project.check_inside(&folder, "an agent's folder").is_err() {
+            continue;
+        }
+        for skill in old_lock.skills.iter().chain(installed) {
+            unexpose(&folder, &root.join(skill.folder()))?;
+        }
+    }
+    let now: String = targets
+        .iter()
+        .map(|t| format!("{}\n", t.display()))
+        .collect();
+    if now != recorded {
+        crate::fsutil::ignore_in_git(&project.state_dir())?;
+        crate::fsutil::write_cache_file(&record, now.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The file in `.skillpkg/` that lists the folders the last install
+/// exposed skills in, one absolute path a line.
+const EXPOSED_IN: &str = "exposed-in";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -278,7 +278,7 @@ pub(crate) fn revoke(dirs: &Dirs, source: &str, cwd: &Path) -> anyhow::Result<bo
 
 /// The canonical spellings of where the locked skill `name` comes from,
 /// which policies are matched against: its org (for `org/name`) and its
-/// index, repository (with its folder) or folder.
+/// index, repository (with its folder), OCI repository or folder.
 pub(crate) fn sources_of(
     name: &str,
     source: &SourceId,
@@ -299,6 +299,9 @@ pub(crate) fn sources_of(
                     Some(subdir) => repository.within(subdir),
                     None => repository,
                 })
+        }
+        SourceId::Oci { origin, .. } => {
+            canonical(&format!("oci://{}", origin.repository), project_dir).ok()
         }
     };
     sources.extend(place);
