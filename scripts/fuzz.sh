@@ -71,7 +71,7 @@ seed_all() {
   seed manifest fuzz/seeds/manifest/*
   seed lockfile fuzz/seeds/lockfile/*
   local target
-  for target in grant_parser npx_lock search_listing trust_file model_stream git_shorthand; do
+  for target in grant_parser npx_lock search_listing trust_file model_stream git_shorthand untar; do
     seed "$target" fuzz/seeds/"$target"/*
   done
   seed search_listing registry-index/search.jsonl
