@@ -86,7 +86,59 @@ pub(crate) fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Outdate
         report.yanked.extend(yanked);
     }
     report.packages.extend(moved_git_skills(&lock, dirs)?);
+    report.packages.extend(moved_oci_skills(&lock, dirs)?);
     Ok(report)
+}
+
+/// Every locked OCI skill whose tag names another manifest now (a skill
+/// pinned to a digest never moves). Each repository and tag is asked once.
+fn moved_oci_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
+    let settings = crate::index::oci::Settings {
+        cache: &dirs.cache,
+        config: &dirs.config,
+        home: dirs.home.as_deref(),
+        offline: false,
+        insecure: &[],
+    };
+    let short = |digest: &str| -> String {
+        let hex = digest.strip_prefix("sha256:").unwrap_or(digest);
+        format!("sha256:{}", hex.chars().take(12).collect::<String>())
+    };
+    let mut asked = std::collections::HashMap::new();
+    let mut moved = Vec::new();
+    for skill in &lock.skills {
+        let SourceId::Oci { origin, digest } = &skill.source else {
+            continue;
+        };
+        let Some(tag) = &origin.tag else {
+            continue;
+        };
+        let key = (origin.repository.clone(), tag.clone());
+        let now = match asked.get(&key) {
+            Some(now) => now,
+            None => {
+                let now = crate::index::oci::tag_digest(&origin.repository, tag, &settings)
+                    .with_context(|| {
+                        format!(
+                            "could not check oci://{}:{tag} for {}",
+                            origin.repository, skill.name
+                        )
+                    })?;
+                asked.entry(key).or_insert(now)
+            }
+        };
+        if now != digest {
+            moved.push(Outdated {
+                name: skill.name.clone(),
+                locked: short(digest),
+                compatible: Some(short(now)),
+                latest: short(now),
+                repository: Some(format!("oci://{}:{tag}", origin.repository)),
+                yanked: false,
+            });
+        }
+    }
+    Ok(moved)
 }
 
 /// Every locked git skill whose folder changed on its branch, tag or HEAD:

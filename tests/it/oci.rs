@@ -79,6 +79,26 @@ fn a_skill_added_by_tag_is_locked_by_digest_and_moves_only_on_update() {
             .contains("One.")
     );
 
+    // `outdated` says the tag moved, naming both digests.
+    let out = ctx.run_in(&app, &["outdated"]);
+    let short = |digest: &str| digest[..19].to_string();
+    assert!(
+        out.stdout.contains("pdf")
+            && out.stdout.contains(&short(&first))
+            && out.stdout.contains(&short(&second)),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    let out = ctx.run_in(&app, &["outdated", "--json"]);
+    assert!(
+        out.stdout.contains(&format!(
+            "\"repository\": \"oci://{host}/skills/pdf:1.0.0\""
+        )),
+        "{}",
+        out.stdout
+    );
+
     // `update` asks the registry what the tag names now.
     let out = ctx.ok_in(&app, &["update"]);
     insta::assert_snapshot!(out.stderr, @"     Updated pdf v1.0.0 → v1.0.1");

@@ -80,6 +80,23 @@ impl Pulled {
     }
 }
 
+/// `sha256:<hex>` of the manifest (or image index) `tag` names in
+/// `repository` now: what `update` would lock. Nothing else is pulled.
+pub(crate) fn tag_digest(
+    repository: &str,
+    tag: &str,
+    settings: &Settings,
+) -> anyhow::Result<String> {
+    let blobs = settings.cache.join("oci/blobs/sha256");
+    let mut registry = Registry {
+        repository,
+        settings,
+        client: None,
+    };
+    let (_, digest) = registry.top(&OciPin::Tag(tag.to_string()), &blobs)?;
+    Ok(digest)
+}
+
 /// Pulls the artifact `pin` names in `repository` (`HOST/REPO`): its
 /// manifest (through an image index, for ToolHive's per-platform images,
 /// or a collection's, for its `skill`), and the layer holding the skill,
