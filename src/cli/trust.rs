@@ -257,28 +257,22 @@ fn list(args: &Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Err(_) => Default::default(),
     };
     if args.json {
-        let policies: Vec<_> = policies
-            .policies
-            .iter()
-            .map(|policy| {
-                serde_json::json!({
-                    "source": policy.source,
-                    "signers": describe_signers(policy),
+        let described = |policies: &[policy::Policy]| -> Vec<serde_json::Value> {
+            policies
+                .iter()
+                .map(|policy| {
+                    serde_json::json!({
+                        "source": policy.source,
+                        "signers": describe_signers(policy),
+                    })
                 })
-            })
-            .collect();
-        let required: Vec<_> = required
-            .iter()
-            .map(|policy| {
-                serde_json::json!({
-                    "source": policy.source,
-                    "signers": describe_signers(policy),
-                })
-            })
-            .collect();
-        context.printer.json(
-            &serde_json::json!({ "policies": policies, "project": required, "keys": keys }),
-        )?;
+                .collect()
+        };
+        context.printer.json(&serde_json::json!({
+            "policies": described(&policies.policies),
+            "project": described(&required),
+            "keys": keys,
+        }))?;
         return Ok(ExitStatus::Success);
     }
     if policies.policies.is_empty() && required.is_empty() && keys.is_empty() {
@@ -287,18 +281,17 @@ fn list(args: &Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
             "no signer policies and no pinned keys (see `skillpkg trust --help`)",
         );
     }
-    for policy in &policies.policies {
+    let yours = policies
+        .policies
+        .iter()
+        .map(|policy| (policy, "your policy"));
+    let project = required
+        .iter()
+        .map(|policy| (policy, "skills.toml requires"));
+    for (policy, whose) in yours.chain(project) {
         context
             .printer
-            .data(format!("{} (your policy):", policy.source));
-        for signer in describe_signers(policy) {
-            context.printer.data(format!("  {signer}"));
-        }
-    }
-    for policy in &required {
-        context
-            .printer
-            .data(format!("{} (skills.toml requires):", policy.source));
+            .data(format!("{} ({whose}):", policy.source));
         for signer in describe_signers(policy) {
             context.printer.data(format!("  {signer}"));
         }

@@ -19,7 +19,7 @@ use anyhow::bail;
 use crate::hint::Hinted;
 use crate::manifest::lock::{LockedSigner, LockedSkill, Lockfile, SignerTable};
 use crate::manifest::source_id::SourceId;
-use crate::ops::keys::policy::{Policy, SigstoreIdentity, covering, root_certificates, sources_of};
+use crate::ops::keys::policy::{Policy, SigstoreIdentity, root_certificates, sources_of};
 use crate::store::provenance::oms::{self, Oms, OmsTrust};
 use crate::store::provenance::sigstore::{self, Sigstore};
 use crate::store::provenance::{Signer, Subject, Verified, Verifier as _};
@@ -60,11 +60,10 @@ impl Provenance<'_> {
     /// The policies covering `name` from `source`, with their indices.
     fn covering(&self, name: &str, source: &SourceId) -> Vec<(usize, &Policy)> {
         let sources = sources_of(name, source, self.project_dir);
-        let covering = covering(self.policies, &sources);
         self.policies
             .iter()
             .enumerate()
-            .filter(|(_, policy)| covering.iter().any(|c| std::ptr::eq(*c, *policy)))
+            .filter(|(_, policy)| policy.covers_any(&sources))
             .collect()
     }
 

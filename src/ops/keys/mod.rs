@@ -95,7 +95,7 @@ pub(crate) fn forget_pins(
     let mut dropped = Vec::new();
     for skill in &mut edit.lock.skills {
         let sources = policy::sources_of(&skill.name, &skill.source, &project.dir);
-        let covered = !policy::covering(std::slice::from_ref(policy), &sources).is_empty();
+        let covered = policy.covers_any(&sources);
         if covered
             && skill
                 .signer

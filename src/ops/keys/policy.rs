@@ -181,12 +181,11 @@ impl Policies {
     }
 }
 
-/// The policies that cover a source spelled any of `sources` ways.
-pub(crate) fn covering<'p>(policies: &'p [Policy], sources: &[CanonicalSource]) -> Vec<&'p Policy> {
-    policies
-        .iter()
-        .filter(|policy| sources.iter().any(|source| policy.canonical.covers(source)))
-        .collect()
+impl Policy {
+    /// Whether it covers a source spelled any of `sources` ways.
+    pub(crate) fn covers_any(&self, sources: &[CanonicalSource]) -> bool {
+        sources.iter().any(|source| self.canonical.covers(source))
+    }
 }
 
 /// `source` (as `trust` or `add` takes it, relative to `cwd`) in its
@@ -412,11 +411,7 @@ mod tests {
             }],
         };
         let covered = |source: &str| {
-            !covering(
-                &policies.policies,
-                &[canonical_source(source, cwd).unwrap()],
-            )
-            .is_empty()
+            policies.policies[0].covers_any(&[canonical_source(source, cwd).unwrap()])
         };
         assert!(covered("github:NVIDIA/skills/skills/cuda"));
         assert!(covered("git@github.com:nvidia/skills.git"));
