@@ -76,11 +76,11 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'Install the skill from this git repository (pinned by commit), whatever form its URL has (it is not probed or rewritten)')
             [CompletionResult]::new('--rev', '--rev', [CompletionResultType]::ParameterName, 'Of a repository: the branch, tag or commit (default: the remote''s HEAD)')
             [CompletionResult]::new('--subdir', '--subdir', [CompletionResultType]::ParameterName, 'Of a repository: the skill''s folder inside it (default: every skill the repository holds)')
-            [CompletionResult]::new('--skill', '--skill', [CompletionResultType]::ParameterName, 'Of a repository: add only the skills with this name (repeatable; globs such as ''pdf*'')')
+            [CompletionResult]::new('--skill', '--skill', [CompletionResultType]::ParameterName, 'Of a repository or an OCI collection: add only the skills with this name (repeatable; globs such as ''pdf*'')')
             [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Let this source take over NAME, which skills.toml takes from another source (repeatable)')
             [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--insecure-registry', '--insecure-registry', [CompletionResultType]::ParameterName, 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS')
-            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Of a repository: list its skills, and add nothing')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Of a repository or an OCI artifact: list its skills, and add nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing')
@@ -539,11 +539,12 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;publish' {
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index: a folder, a git repository path, or a git URL (git+https://…, file://…)')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index: a folder, a git repository path, a git URL (git+https://…, file://…), or an OCI registry namespace (oci://HOST/NAMESPACE)')
             [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'The organisation to publish under (org/name)')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The minisign secret key file that signs the archive (default: the config directory''s skillpkg.key, which `skillpkg keygen` writes)')
             [CompletionResult]::new('--sigstore-bundle', '--sigstore-bundle', [CompletionResultType]::ParameterName, 'A Sigstore bundle over the archive, made in CI over the `.skill` that `pack` wrote (cosign sign-blob writes one): recorded in the index entry beside the minisign signature, or instead of it when no --key is given and there is no default key')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The version (default: the skill''s metadata.version)')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The version (default: the skill''s metadata.version); with --collection, the collection''s')
+            [CompletionResult]::new('--collection', '--collection', [CompletionResultType]::ParameterName, 'Also publish the skills as the collection NAME (org/NAME, an OCI image index of their artifacts, at --version); each skill is published at its own metadata.version, or kept where that version is there with the same content')
             [CompletionResult]::new('--dependencies', '--dependencies', [CompletionResultType]::ParameterName, 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)')
             [CompletionResult]::new('--allow-invalid', '--allow-invalid', [CompletionResultType]::ParameterName, 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
@@ -556,7 +557,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;yank' {
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index: a folder, a git repository path, or a git URL')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'For an OCI index, whose yank state the org signs: the minisign secret key (default: the config directory''s skillpkg.key)')
             [CompletionResult]::new('--undo', '--undo', [CompletionResultType]::ParameterName, 'Un-yank the version')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')

@@ -1656,7 +1656,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__publish)
-            opts="-q -v -h --index --org --key --sigstore-bundle --version --dependencies --allow-invalid --json --quiet --verbose --help"
+            opts="-q -v -h --index --org --key --sigstore-bundle --version --collection --dependencies --allow-invalid --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1679,6 +1679,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --collection)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2022,13 +2026,17 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__yank)
-            opts="-q -v -h --index --undo --quiet --verbose --help"
+            opts="-q -v -h --index --undo --key --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -71,11 +71,11 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --git 'Install the skill from this git repository (pinned by commit), whatever form its URL has (it is not probed or rewritten)'
             cand --rev 'Of a repository: the branch, tag or commit (default: the remote''s HEAD)'
             cand --subdir 'Of a repository: the skill''s folder inside it (default: every skill the repository holds)'
-            cand --skill 'Of a repository: add only the skills with this name (repeatable; globs such as ''pdf*'')'
+            cand --skill 'Of a repository or an OCI collection: add only the skills with this name (repeatable; globs such as ''pdf*'')'
             cand --replace 'Let this source take over NAME, which skills.toml takes from another source (repeatable)'
             cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --insecure-registry 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS'
-            cand --list 'Of a repository: list its skills, and add nothing'
+            cand --list 'Of a repository or an OCI artifact: list its skills, and add nothing'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
             cand --offline 'Use only the cache and local indexes: fetch nothing'
@@ -486,11 +486,12 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;publish'= {
-            cand --index 'The index: a folder, a git repository path, or a git URL (git+https://…, file://…)'
+            cand --index 'The index: a folder, a git repository path, a git URL (git+https://…, file://…), or an OCI registry namespace (oci://HOST/NAMESPACE)'
             cand --org 'The organisation to publish under (org/name)'
             cand --key 'The minisign secret key file that signs the archive (default: the config directory''s skillpkg.key, which `skillpkg keygen` writes)'
             cand --sigstore-bundle 'A Sigstore bundle over the archive, made in CI over the `.skill` that `pack` wrote (cosign sign-blob writes one): recorded in the index entry beside the minisign signature, or instead of it when no --key is given and there is no default key'
-            cand --version 'The version (default: the skill''s metadata.version)'
+            cand --version 'The version (default: the skill''s metadata.version); with --collection, the collection''s'
+            cand --collection 'Also publish the skills as the collection NAME (org/NAME, an OCI image index of their artifacts, at --version); each skill is published at its own metadata.version, or kept where that version is there with the same content'
             cand --dependencies 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)'
             cand --allow-invalid 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks'
             cand --json 'Print JSON on stdout'
@@ -502,7 +503,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;yank'= {
-            cand --index 'The index: a folder, a git repository path, or a git URL'
+            cand --index 'The index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)'
+            cand --key 'For an OCI index, whose yank state the org signs: the minisign secret key (default: the config directory''s skillpkg.key)'
             cand --undo 'Un-yank the version'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'

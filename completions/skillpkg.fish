@@ -66,12 +66,12 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l path -d 'Insta
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l git -d 'Install the skill from this git repository (pinned by commit), whatever form its URL has (it is not probed or rewritten)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l rev -d 'Of a repository: the branch, tag or commit (default: the remote\'s HEAD)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l subdir -d 'Of a repository: the skill\'s folder inside it (default: every skill the repository holds)' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l skill -d 'Of a repository: add only the skills with this name (repeatable; globs such as \'pdf*\')' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l skill -d 'Of a repository or an OCI collection: add only the skills with this name (repeatable; globs such as \'pdf*\')' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l replace -d 'Let this source take over NAME, which skills.toml takes from another source (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l insecure-registry -d 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l list -d 'Of a repository: list its skills, and add nothing'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l list -d 'Of a repository or an OCI artifact: list its skills, and add nothing'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l force -d 'Replace managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l offline -d 'Use only the cache and local indexes: fetch nothing'
@@ -288,18 +288,20 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand keygen" -l no-password
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand keygen" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand keygen" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand keygen" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l index -d 'The index: a folder, a git repository path, or a git URL (git+https://…, file://…)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l index -d 'The index: a folder, a git repository path, a git URL (git+https://…, file://…), or an OCI registry namespace (oci://HOST/NAMESPACE)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l org -d 'The organisation to publish under (org/name)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l key -d 'The minisign secret key file that signs the archive (default: the config directory\'s skillpkg.key, which `skillpkg keygen` writes)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l sigstore-bundle -d 'A Sigstore bundle over the archive, made in CI over the `.skill` that `pack` wrote (cosign sign-blob writes one): recorded in the index entry beside the minisign signature, or instead of it when no --key is given and there is no default key' -r -F
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l version -d 'The version (default: the skill\'s metadata.version)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l version -d 'The version (default: the skill\'s metadata.version); with --collection, the collection\'s' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l collection -d 'Also publish the skills as the collection NAME (org/NAME, an OCI image index of their artifacts, at --version); each skill is published at its own metadata.version, or kept where that version is there with the same content' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l dependencies -d 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l allow-invalid -d 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l json -d 'Print JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand yank" -l index -d 'The index: a folder, a git repository path, or a git URL' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand yank" -l index -d 'The index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand yank" -l key -d 'For an OCI index, whose yank state the org signs: the minisign secret key (default: the config directory\'s skillpkg.key)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand yank" -l undo -d 'Un-yank the version'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand yank" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand yank" -s v -l verbose -d 'Print more detail'

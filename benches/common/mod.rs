@@ -158,9 +158,21 @@ pub(crate) fn publish_bench(dir: &Path, index: &Path, key: &Path, dependencies: 
             dependencies,
             allow_invalid: false,
         },
-        &index.with_extension("publish-cache"),
+        &bench_dirs(&index.with_extension("publish-cache")),
     )
     .unwrap();
+}
+
+/// Directories for library calls whose cache is `cache`, and which read
+/// no configuration.
+pub(crate) fn bench_dirs(cache: &Path) -> skillpkg::dirs::Dirs {
+    skillpkg::dirs::Dirs {
+        config: cache.join("config"),
+        cache: cache.to_path_buf(),
+        data: cache.join("data"),
+        user_root: cache.join("user-root"),
+        home: None,
+    }
 }
 
 /// Makes `checkout` a fresh clone of `project`: its manifest and lock only.

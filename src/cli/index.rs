@@ -26,7 +26,8 @@ enum IndexCommand {
 struct InitArgs {
     /// The index directory; with --git, the repository: a new path (bare
     /// if it ends in `.git`), an empty bare repository, or a URL
-    /// (file://…, git+https://…, ssh://…).
+    /// (file://…, git+https://…, ssh://…); or an OCI registry namespace,
+    /// oci://HOST/NAMESPACE.
     dir: String,
     /// Create a git repository holding the index.
     #[arg(long)]
@@ -47,9 +48,13 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         (None, None) => None,
         _ => bail!("--org and --key go together"),
     };
-    let cache = context.dirs()?.cache.clone();
-    let done = crate::ops::publish::init_index(&dir, args.git, org_key, &cache)?;
-    let kind = if args.git { "git index" } else { "index" };
+    let dirs = context.dirs()?.clone();
+    let done = crate::ops::publish::init_index(&dir, args.git, org_key, &dirs)?;
+    let kind = match (args.git, dir.starts_with("oci://")) {
+        (true, _) => "git index",
+        (false, true) => "OCI index",
+        (false, false) => "index",
+    };
     match done {
         Initialised::Created => context
             .printer

@@ -110,11 +110,12 @@ pub(super) struct AddArgs {
     /// skill the repository holds).
     #[arg(long, conflicts_with_all = ["path", "registry"])]
     subdir: Option<String>,
-    /// Of a repository: add only the skills with this name (repeatable;
-    /// globs such as 'pdf*').
+    /// Of a repository or an OCI collection: add only the skills with
+    /// this name (repeatable; globs such as 'pdf*').
     #[arg(long = "skill", value_name = "NAME", conflicts_with_all = ["path", "registry"])]
     skills: Vec<String>,
-    /// Of a repository: list its skills, and add nothing.
+    /// Of a repository or an OCI artifact: list its skills, and add
+    /// nothing.
     #[arg(long, conflicts_with_all = ["path", "registry"])]
     list: bool,
     /// Let this source take over NAME, which skills.toml takes from another
@@ -386,11 +387,19 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
         return add_repo(args, &url, context);
     }
     if let Some(reference) = &args.oci {
+        if args.list {
+            let options = args.flags.options(false, context);
+            for name in crate::ops::install::oci_source::list_oci(&dirs, reference, &options)? {
+                context.printer.data(name);
+            }
+            return Ok(ExitStatus::Success);
+        }
         let project = context.project(args.flags.global)?;
-        let changes = crate::ops::install::add_oci(
+        let changes = crate::ops::install::oci_source::add_oci(
             &project,
             &dirs,
             reference,
+            &args.skills,
             &args.replace,
             args.flags.options(false, context),
         )?;
@@ -527,12 +536,14 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
         ));
     }
     if let SourceArg::Oci(reference) = source {
-        if !args.skills.is_empty() || args.list || args.rev.is_some() || args.subdir.is_some() {
+        if args.rev.is_some() || args.subdir.is_some() {
             return Err(misuse(
                 format!(
-                    "'{text}' names an OCI artifact, and --skill, --list, --rev and --subdir pick from a git repository"
+                    "'{text}' names an OCI artifact, and --rev and --subdir pick from a git repository"
                 ),
-                format!("`skillpkg add {text}` adds the artifact's skill"),
+                format!(
+                    "`skillpkg add {text}` adds the artifact's skill (or a collection's skills; --skill picks some)"
+                ),
             ));
         }
         args.oci = Some(reference);

@@ -2,17 +2,22 @@
 
 use std::path::PathBuf;
 
-use crate::ops::publish::{PublishRequest, publish};
+use crate::ops::publish::{PublishRequest, publish, publish_collection};
 
 use super::{Context, ExitStatus};
 
-/// Pack, sign and add a skill to an index (a folder or a git repository).
+/// Pack, sign and add a skill to an index (a folder, a git repository or
+/// an OCI registry namespace); with --collection, several skills and a
+/// collection of them, to an OCI registry namespace.
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     /// The skill directory, or a `.skill` that `skillpkg pack` wrote
-    /// (published byte for byte, as a Sigstore bundle made over it needs).
-    skill_dir: PathBuf,
-    /// The index: a folder, a git repository path, or a git URL (git+https://…, file://…).
+    /// (published byte for byte, as a Sigstore bundle made over it needs);
+    /// with --collection, each skill of the collection.
+    #[arg(required = true, value_name = "SKILL_DIR")]
+    skill_dirs: Vec<PathBuf>,
+    /// The index: a folder, a git repository path, a git URL (git+https://…,
+    /// file://…), or an OCI registry namespace (oci://HOST/NAMESPACE).
     #[arg(long)]
     index: String,
     /// The organisation to publish under (org/name).
@@ -28,9 +33,16 @@ pub(super) struct Args {
     /// --key is given and there is no default key.
     #[arg(long = "sigstore-bundle", value_name = "FILE")]
     sigstore_bundle: Option<PathBuf>,
-    /// The version (default: the skill's metadata.version).
+    /// The version (default: the skill's metadata.version); with
+    /// --collection, the collection's.
     #[arg(long)]
     version: Option<String>,
+    /// Also publish the skills as the collection NAME (org/NAME, an OCI
+    /// image index of their artifacts, at --version); each skill is
+    /// published at its own metadata.version, or kept where that version
+    /// is there with the same content.
+    #[arg(long, value_name = "NAME")]
+    collection: Option<String>,
     /// Dependencies, comma-separated org/name@req (default: metadata.dependencies).
     #[arg(long)]
     dependencies: Option<String>,
@@ -45,7 +57,18 @@ pub(super) struct Args {
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
-    let skill_dir = cwd.join(&args.skill_dir);
+    let skill_dirs: Vec<PathBuf> = args.skill_dirs.iter().map(|dir| cwd.join(dir)).collect();
+    if skill_dirs.len() > 1 && args.collection.is_none() {
+        anyhow::bail!(
+            crate::hint::Hinted::new(format!(
+                "{} skills given, and publish takes one unless they form a collection",
+                skill_dirs.len()
+            ))
+            .hint(
+                "publish them one at a time, or as a collection with --collection NAME --version V"
+            )
+        );
+    }
     let key = match &args.key {
         Some(key) => Some(cwd.join(key)),
         None => {
@@ -72,7 +95,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     };
     let index = resolve_index(&args.index, &cwd);
     let request = PublishRequest {
-        skill_dir: &skill_dir,
+        skill_dir: &skill_dirs[0],
         index: &index,
         org: &args.org,
         key: key.as_deref(),
@@ -81,19 +104,47 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         dependencies: args.dependencies.as_deref(),
         allow_invalid: args.allow_invalid,
     };
-    let cache = context.dirs()?.cache.clone();
-    let published = publish(&request, &cache)?;
+    let dirs = context.dirs()?.clone();
+    let Some(collection) = &args.collection else {
+        let published = publish(&request, &dirs)?;
+        if args.json {
+            context.printer.json(&published)?;
+        } else {
+            context.printer.status(
+                "Published",
+                format_args!(
+                    "{}@{} ({} bytes, sha256:{}) to {index}",
+                    published.package, published.version, published.size, published.cksum
+                ),
+            );
+        }
+        return Ok(ExitStatus::Success);
+    };
+    let published = publish_collection(&request, &skill_dirs, collection, &dirs)?;
     if args.json {
         context.printer.json(&published)?;
-    } else {
+        return Ok(ExitStatus::Success);
+    }
+    let (collection, skills) = published.split_last().expect("a collection is published");
+    for skill in skills {
         context.printer.status(
             "Published",
             format_args!(
-                "{}@{} ({} bytes, sha256:{}) to {index}",
-                published.package, published.version, published.size, published.cksum
+                "{}@{} (sha256:{})",
+                skill.package, skill.version, skill.cksum
             ),
         );
     }
+    context.printer.status(
+        "Published",
+        format_args!(
+            "{}@{}, a collection of {} skills (sha256:{}), to {index}",
+            collection.package,
+            collection.version,
+            skills.len(),
+            collection.cksum
+        ),
+    );
     Ok(ExitStatus::Success)
 }
 

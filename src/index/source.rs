@@ -10,6 +10,7 @@ use super::git::{GitIndex, is_git_index};
 use super::http::{HttpIndex, Settled, is_http_index};
 use super::listing::{Listing, listing_entry};
 use super::local::IndexDir;
+use super::oci::namespace::{Namespace, Place, is_oci_index};
 use super::{IndexConfig, IndexEntry, PackageName};
 use crate::credentials::{Credentials, index_token_variable};
 use crate::dirs::Dirs;
@@ -45,6 +46,8 @@ enum Backend {
     Files(IndexDir),
     /// A static HTTP index, fetched sparsely.
     Http(HttpIndex),
+    /// An OCI registry namespace.
+    Oci(Namespace),
 }
 
 /// Opens the registry at `spec`, or the embedded sample index for `None`.
@@ -70,6 +73,24 @@ pub(crate) fn open_registry(
     // The lock, messages and cache folders name the index without the
     // credentials its URL may carry.
     let (label, _) = split_credentials(spec)?;
+    if is_oci_index(spec) {
+        let namespace = Namespace::new(
+            spec,
+            Place {
+                cache: dirs.cache.clone(),
+                config: dirs.config.clone(),
+                home: dirs.home.clone(),
+                offline,
+            },
+        )?;
+        return Ok(Registry {
+            label: namespace.label(),
+            config: namespace.config()?,
+            backend: Backend::Oci(namespace),
+            remote: true,
+            _lock: None,
+        });
+    }
     if is_http_index(spec) {
         // A token for the index's host, from the environment or the
         // private credentials file.
@@ -139,7 +160,7 @@ impl Registry {
         progress: &dyn Progress,
     ) -> anyhow::Result<()> {
         match &self.backend {
-            Backend::Builtin(_) | Backend::Files(_) => Ok(()),
+            Backend::Builtin(_) | Backend::Files(_) | Backend::Oci(_) => Ok(()),
             Backend::Http(index) => index.prefetch(packages, settled, progress),
         }
     }
@@ -158,6 +179,7 @@ impl Registry {
             Backend::Builtin(index) => index.entries(package),
             Backend::Files(dir) => dir.entries(package),
             Backend::Http(index) => index.entries(package),
+            Backend::Oci(namespace) => namespace.entries(package, &self.config),
         }
     }
 
@@ -173,6 +195,7 @@ impl Registry {
             }
             Backend::Files(dir) => dir,
             Backend::Http(index) => return index.listing(),
+            Backend::Oci(namespace) => return namespace.listing(&self.config),
         };
         match dir.listing()? {
             Some(listing) => Ok(Some(listing)),
@@ -202,7 +225,7 @@ impl Registry {
         progress: &dyn Progress,
     ) -> anyhow::Result<()> {
         match &self.backend {
-            Backend::Builtin(_) | Backend::Files(_) => Ok(()),
+            Backend::Builtin(_) | Backend::Files(_) | Backend::Oci(_) => Ok(()),
             Backend::Http(index) => index.download_archives(
                 versions
                     .iter()
@@ -240,6 +263,9 @@ impl Registry {
             }
             Backend::Http(index) => index
                 .archive(&index.archive_url(&self.config, package, version), size)
+                .with_context(|| format!("could not download {package}@{version}")),
+            Backend::Oci(namespace) => namespace
+                .archive(package, version)
                 .with_context(|| format!("could not download {package}@{version}")),
         }
     }

@@ -4,9 +4,11 @@ use std::path::Path;
 
 use anyhow::{Context as _, bail};
 
+use crate::dirs::Dirs;
 use crate::hint::Hinted;
 use crate::index::git::{GitIndex, init_repository, is_git_index};
 use crate::index::local::IndexDir;
+use crate::index::oci::namespace::{Namespace, Place, is_oci_index};
 use crate::index::{IndexEntry, PackageName, parse_dependencies};
 use crate::ops::pack::{PackedSkill, Validity};
 use crate::store::hash;
@@ -35,8 +37,9 @@ pub fn init_index(
     spec: &str,
     git: bool,
     org_key: Option<(&str, &str)>,
-    cache: &Path,
+    dirs: &Dirs,
 ) -> anyhow::Result<Initialised> {
+    let cache = dirs.cache.as_path();
     let key = org_key.map(|(org, key)| -> anyhow::Result<(String, String)> {
         if !crate::skill::name::is_valid_name(org) {
             bail!("invalid org name '{org}': orgs follow the skill name rules (lowercase letters, digits, hyphens)");
@@ -45,6 +48,9 @@ pub fn init_index(
     });
     let key = key.transpose()?;
     let org_key = key.as_ref().map(|(o, k)| (o.as_str(), k.as_str()));
+    if is_oci_index(spec) {
+        return init_namespace(&Namespace::new(spec, place(dirs))?, org_key);
+    }
     let path = Path::new(spec.strip_prefix("file://").unwrap_or(spec));
     let is_url = spec.contains("://") || spec.starts_with("git+");
     let is_bare_repository = path.join("HEAD").is_file() && path.join("objects").is_dir();
@@ -92,6 +98,38 @@ pub fn init_index(
     Ok(Initialised::Created)
 }
 
+/// Sets up the OCI namespace `namespace` as an index (its config
+/// artifact), registering `org_key` when given.
+fn init_namespace(
+    namespace: &Namespace,
+    org_key: Option<(&str, &str)>,
+) -> anyhow::Result<Initialised> {
+    let existing = namespace.existing_config()?;
+    let done = match existing {
+        Some(_) => Initialised::Updated,
+        None => Initialised::Created,
+    };
+    let mut config = existing.unwrap_or_default();
+    if let Some((org, key)) = org_key {
+        let keys = config.keys.entry(org.to_string()).or_default();
+        if !keys.iter().any(|k| k == key) {
+            keys.push(key.to_string());
+        }
+    }
+    namespace.write_config(&config)?;
+    Ok(done)
+}
+
+/// How an OCI index is reached from this machine.
+fn place(dirs: &Dirs) -> Place {
+    Place {
+        cache: dirs.cache.clone(),
+        config: dirs.config.clone(),
+        home: dirs.home.clone(),
+        offline: false,
+    }
+}
+
 /// Applies `change` to the index named by `spec` (a folder, or a git
 /// repository or URL), committing and pushing for git.
 pub fn change_index(
@@ -120,6 +158,7 @@ pub fn change_index(
 }
 
 /// What `publish` was asked to do.
+#[derive(Clone, Copy)]
 pub struct PublishRequest<'a> {
     /// The skill directory.
     pub skill_dir: &'a Path,
@@ -160,7 +199,120 @@ pub struct Published {
 /// `.skill` that `pack` wrote (the archive a Sigstore bundle was made
 /// over), published byte for byte once it is checked to be exactly what
 /// `pack` makes of its files.
-pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Published> {
+pub fn publish(request: &PublishRequest<'_>, dirs: &Dirs) -> anyhow::Result<Published> {
+    let prepared = prepare(request)?;
+    deliver(request.index, &prepared, dirs)?;
+    Ok(prepared.published())
+}
+
+/// Publishes each skill of `skill_dirs` (at its own `metadata.version`,
+/// kept where that version is published already with the same content)
+/// and the collection `collection` of them at `request.version`, into
+/// the OCI index `request.index`. Returns what was published: the
+/// skills, then the collection (whose checksum is its index's digest).
+pub fn publish_collection(
+    request: &PublishRequest<'_>,
+    skill_dirs: &[std::path::PathBuf],
+    collection: &str,
+    dirs: &Dirs,
+) -> anyhow::Result<Vec<Published>> {
+    if !is_oci_index(request.index) {
+        bail!(
+            Hinted::new(format!(
+                "{} is no OCI index, and collections are published to OCI registries",
+                request.index
+            ))
+            .hint("publish each skill on its own, or give --index oci://HOST/NAMESPACE")
+        );
+    }
+    let Some(version) = request.version else {
+        bail!(
+            Hinted::new(format!("the collection {collection} needs a version"))
+                .hint("pass --version (the skills keep their own metadata.version)")
+        );
+    };
+    semver::Version::parse(version).map_err(|e| {
+        anyhow::anyhow!("invalid version '{version}' for the collection {collection}: {e}")
+    })?;
+    if request.dependencies.is_some() {
+        bail!(
+            "--dependencies names one skill's dependencies; set metadata.dependencies in each skill of the collection"
+        );
+    }
+    let name: PackageName = format!("{}/{collection}", request.org).parse()?;
+    let prepared = skill_dirs
+        .iter()
+        .map(|dir| {
+            prepare(&PublishRequest {
+                skill_dir: dir,
+                version: None,
+                ..*request
+            })
+        })
+        .collect::<anyhow::Result<Vec<Prepared>>>()?;
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(twice) = prepared
+        .iter()
+        .find(|p| !seen.insert(p.package.name.clone()))
+    {
+        bail!(
+            "the collection names the skill {} twice",
+            twice.package.name
+        );
+    }
+    let namespace = Namespace::new(request.index, place(dirs))?;
+    let public_key = prepared.first().and_then(|p| p.public_key.clone());
+    let config = namespace_config(&namespace, request.org, public_key.as_ref())?;
+    for member in &prepared {
+        check_publisher_key(
+            &config,
+            &member.package,
+            member.public_key.as_ref(),
+            request.index,
+        )?;
+    }
+    for member in &prepared {
+        namespace.publish_or_keep(&member.package, &member.entry, &member.archive, &config)?;
+    }
+    let members: Vec<(&PackageName, &IndexEntry, &[u8])> = prepared
+        .iter()
+        .map(|p| (&p.package, &p.entry, p.archive.as_slice()))
+        .collect();
+    let (digest, size) = namespace.publish_collection(&name, version, &members)?;
+    let mut published: Vec<Published> = prepared.iter().map(Prepared::published).collect();
+    published.push(Published {
+        package: name.to_string(),
+        version: version.to_string(),
+        cksum: digest.trim_start_matches("sha256:").to_string(),
+        size,
+    });
+    Ok(published)
+}
+
+/// A version packed and signed, ready to add to an index.
+struct Prepared {
+    package: PackageName,
+    entry: IndexEntry,
+    /// The archive: a `.skill`, or for an OCI index its layer.
+    archive: Vec<u8>,
+    /// The minisign public key it is signed with, if any.
+    public_key: Option<String>,
+}
+
+impl Prepared {
+    fn published(&self) -> Published {
+        Published {
+            package: self.package.to_string(),
+            version: self.entry.vers.clone(),
+            size: self.archive.len() as u64,
+            cksum: self.entry.cksum.clone(),
+        }
+    }
+}
+
+/// Packs, checks and signs the skill `request` names.
+fn prepare(request: &PublishRequest<'_>) -> anyhow::Result<Prepared> {
+    let oci = is_oci_index(request.index);
     let validity = match request.allow_invalid {
         true => Validity::Lenient,
         false => Validity::Reference,
@@ -230,6 +382,21 @@ pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Pub
             )
         );
     }
+    // An OCI index holds the archive's files as an Agent Skills layer,
+    // which is what is checksummed and signed there.
+    let archive = match oci {
+        true => crate::store::layer::layer_from_archive(&archive)?,
+        false => archive,
+    };
+    if oci && request.sigstore_bundle.is_some() {
+        bail!(
+            Hinted::new(format!(
+                "{} is an OCI index, whose packages are signed over their layer, and a Sigstore bundle over a .skill signs other bytes",
+                request.index
+            ))
+            .hint("publish to an OCI index with --key; Sigstore bundles go to folder, git and HTTP indexes")
+        );
+    }
     let cksum = hash::sha256_hex(&archive);
     let sigstore = match request.sigstore_bundle {
         Some(text) => Some(sigstore_bundle_over(text, &cksum, request.skill_dir)?),
@@ -255,48 +422,99 @@ pub fn publish(request: &PublishRequest<'_>, cache: &Path) -> anyhow::Result<Pub
         size: archive.len() as u64,
         invalid: broken_rules,
     };
-    let public_key = key.as_ref().map(SigningKey::public_key);
-    change_index(request.index, cache, |index| {
-        let config = index.config()?;
-        let org_keys = config.keys.get(&package.org);
-        let Some(public_key) = &public_key else {
-            if org_keys.is_some_and(|keys| !keys.is_empty()) {
-                bail!(
-                    Hinted::new(format!(
-                        "org '{}' signs its packages with minisign keys in {}/config.json, so {package} needs a minisign signature too",
-                        package.org, request.index
-                    ))
-                    .hint("pass --key (a Sigstore bundle may go beside it)")
-                );
-            }
-            index.add_version(&package, &entry, &archive)?;
-            return Ok(format!("Publish {package}@{version}"));
-        };
-        let allowed = org_keys.is_some_and(|keys| keys.contains(public_key));
-        if !allowed {
+    Ok(Prepared {
+        package,
+        entry,
+        archive,
+        public_key: key.as_ref().map(SigningKey::public_key),
+    })
+}
+
+/// Adds the `prepared` version to the index `index`.
+fn deliver(index: &str, prepared: &Prepared, dirs: &Dirs) -> anyhow::Result<()> {
+    let Prepared {
+        package,
+        entry,
+        archive,
+        public_key,
+    } = prepared;
+    if is_oci_index(index) {
+        let namespace = Namespace::new(index, place(dirs))?;
+        let config = namespace_config(&namespace, &package.org, public_key.as_ref())?;
+        check_publisher_key(&config, package, public_key.as_ref(), index)?;
+        namespace.publish(package, entry, archive, &config)?;
+        return Ok(());
+    }
+    change_index(index, &dirs.cache, |dir| {
+        let config = dir.config()?;
+        check_publisher_key(&config, package, public_key.as_ref(), index)?;
+        dir.add_version(package, entry, archive)?;
+        Ok(format!("Publish {package}@{}", entry.vers))
+    })
+}
+
+/// The config of the OCI index `namespace`; an empty namespace is set up
+/// first, with `public_key` for `org`, as `index init` would.
+fn namespace_config(
+    namespace: &Namespace,
+    org: &str,
+    public_key: Option<&String>,
+) -> anyhow::Result<crate::index::IndexConfig> {
+    if let Some(config) = namespace.existing_config()? {
+        return Ok(config);
+    }
+    let mut config = crate::index::IndexConfig::default();
+    if let Some(public_key) = public_key {
+        config
+            .keys
+            .insert(org.to_string(), vec![public_key.clone()]);
+    }
+    namespace.write_config(&config)?;
+    Ok(config)
+}
+
+/// Refuses to publish `package` signed by `public_key` (`None`: not
+/// signed with minisign) unless the index's `config` lets that key sign
+/// for the org (or the org has no keys and the package is unsigned).
+fn check_publisher_key(
+    config: &crate::index::IndexConfig,
+    package: &PackageName,
+    public_key: Option<&String>,
+    index: &str,
+) -> anyhow::Result<()> {
+    let org_keys = config.keys.get(&package.org);
+    let keys_file = match is_oci_index(index) {
+        true => format!("the config of {index}"),
+        false => format!("{index}/config.json"),
+    };
+    let Some(public_key) = public_key else {
+        if org_keys.is_some_and(|keys| !keys.is_empty()) {
             bail!(
                 Hinted::new(format!(
-                    "the signing key {public_key} is not one of org '{}''s keys in {}/config.json",
-                    package.org, request.index
-                ))
-                .hint(format!(
-                    "if it is a key of org '{}', add it with `skillpkg index init {}{} --org {} --key {public_key}`",
-                    package.org,
-                    crate::hint::shell_quote(request.index),
-                    if is_git_index(request.index) { " --git" } else { "" },
+                    "org '{}' signs its packages with minisign keys in {keys_file}, so {package} needs a minisign signature too",
                     package.org
                 ))
+                .hint("pass --key (a Sigstore bundle may go beside it)")
             );
         }
-        index.add_version(&package, &entry, &archive)?;
-        Ok(format!("Publish {package}@{version}"))
-    })?;
-    Ok(Published {
-        package: package.to_string(),
-        version,
-        size: archive.len() as u64,
-        cksum,
-    })
+        return Ok(());
+    };
+    if !org_keys.is_some_and(|keys| keys.contains(public_key)) {
+        bail!(
+            Hinted::new(format!(
+                "the signing key {public_key} is not one of org '{}''s keys in {keys_file}",
+                package.org
+            ))
+            .hint(format!(
+                "if it is a key of org '{}', add it with `skillpkg index init {}{} --org {} --key {public_key}`",
+                package.org,
+                crate::hint::shell_quote(index),
+                if is_git_index(index) { " --git" } else { "" },
+                package.org
+            ))
+        );
+    }
+    Ok(())
 }
 
 /// The bytes of a `.skill` file, and its files unpacked (with every check
@@ -377,13 +595,36 @@ fn sigstore_bundle_over(
 
 /// Sets or clears the `yanked` flag of `org/name@version`. Returns false
 /// when it already had that value.
-pub fn yank(spec: &str, index: &str, undo: bool, cache: &Path) -> anyhow::Result<bool> {
+/// On an OCI index, the yank state is signed with `key` (the minisign
+/// secret key file), which must be one of the org's.
+pub fn yank(
+    spec: &str,
+    index: &str,
+    undo: bool,
+    key: Option<&Path>,
+    dirs: &Dirs,
+) -> anyhow::Result<bool> {
+    let cache = dirs.cache.as_path();
     let (name, version) = spec
         .split_once('@')
         .ok_or_else(|| anyhow::anyhow!("expected org/name@version, got '{spec}'"))?;
     let package: PackageName = name.parse()?;
     semver::Version::parse(version)
         .map_err(|e| anyhow::anyhow!("invalid version '{version}': {e}"))?;
+    if is_oci_index(index) {
+        let Some(key) = key else {
+            bail!(
+                Hinted::new(format!(
+                    "{index} is an OCI index, whose yank state is signed by the org"
+                ))
+                .hint("pass --key with one of the org's minisign secret keys")
+            );
+        };
+        let key = SigningKey::load(key)?;
+        let namespace = Namespace::new(index, place(dirs))?;
+        let config = namespace.config()?;
+        return namespace.set_yanked(&package, version, !undo, &key, &config);
+    }
     let mut changed = false;
     change_index(index, cache, |dir| {
         changed = dir.set_yanked(&package, version, !undo)?;

@@ -213,7 +213,7 @@ pub struct Staged {
 impl Staged {
     /// A tree staged by other means (a copy of a cached tree), with the
     /// digests and non-ASCII files taken while writing it into `staging`.
-    pub(super) fn from_parts(
+    pub(crate) fn from_parts(
         staging: tempfile::TempDir,
         name: String,
         digests: BTreeMap<String, String>,
@@ -520,25 +520,29 @@ pub fn extract(
         written += copied;
     }
 
-    let skill_dir = staging.path();
-    let skill = load_skill(skill_dir).map_err(|e| {
-        refused(Refusal::BadSkillMd {
-            dir: name.clone(),
-            problem: format!("does not load: [{}] {e}", e.rule()),
-        })
-    })?;
-    if skill.meta.name != name {
-        return Err(refused(Refusal::BadSkillMd {
-            dir: name.clone(),
-            problem: format!("names skill '{}', not '{name}'", skill.meta.name),
-        }));
-    }
+    check_skill_md(staging.path(), &name).map_err(refused)?;
     Ok(Staged {
         staging,
         name,
         digests,
         non_ascii,
     })
+}
+
+/// Refuses the extracted skill in `dir`, from the archive's folder
+/// `name`, unless its `SKILL.md` loads and names that skill.
+pub(super) fn check_skill_md(dir: &Path, name: &str) -> Result<(), Refusal> {
+    let skill = load_skill(dir).map_err(|e| Refusal::BadSkillMd {
+        dir: name.to_string(),
+        problem: format!("does not load: [{}] {e}", e.rule()),
+    })?;
+    if skill.meta.name != name {
+        return Err(Refusal::BadSkillMd {
+            dir: name.to_string(),
+            problem: format!("names skill '{}', not '{name}'", skill.meta.name),
+        });
+    }
+    Ok(())
 }
 
 /// The files of the archive `bytes` that extraction makes executable, by

@@ -2,9 +2,11 @@
 //! `.skill` zip, extracting one (or an OCI registry's tar layer) safely,
 //! and minisign signing.
 
+pub mod archive;
 pub(crate) mod diff;
 pub mod extract;
 pub mod hash;
+pub(crate) mod layer;
 mod link;
 pub(crate) mod names;
 pub(crate) mod pack;

@@ -154,7 +154,7 @@ mod tests {
                 .into_inner(),
         )
         .unwrap();
-        let extracted = super::super::extract::extract(
+        let extracted = super::super::archive::extract(
             &archive,
             Some("demo"),
             &dir.path().join("s2"),

@@ -443,7 +443,7 @@ mod tests {
             super::super::pack::pack_to_bytes(&skill, "demo").unwrap(),
         )
         .unwrap();
-        super::super::extract::extract(
+        super::super::archive::extract(
             &archive,
             Some("demo"),
             &dir.join("staging"),

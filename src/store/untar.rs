@@ -126,6 +126,87 @@ pub fn extract_layer(
     Ok(target)
 }
 
+/// Extracts the Agent Skills layer at `archive` (a gzip-compressed tar
+/// rooted at `<name>/`, as an OCI index serves a package) into a new
+/// staging directory under `staging_parent`, as
+/// [`super::extract::extract`] does a `.skill` zip: the staging directory
+/// is the skill's folder, and its `SKILL.md` must name the skill its
+/// folder does (and `expected`, when given).
+pub fn extract_staged(
+    archive: &Path,
+    expected: Option<&str>,
+    staging_parent: &Path,
+    limits: &Limits,
+) -> Result<super::extract::Staged, ExtractError> {
+    let io = |source| ExtractError::Io {
+        archive: archive.to_path_buf(),
+        source,
+    };
+    let refused = |refusal| ExtractError::Refused {
+        archive: archive.to_path_buf(),
+        refusal,
+    };
+    fs_err::create_dir_all(staging_parent).map_err(io)?;
+    let file = fs_err::File::open(archive).map_err(io)?;
+    let length = file.metadata().map_err(io)?.len();
+    let unpacked = tempfile::Builder::new()
+        .prefix(".extract-layer-")
+        .tempdir_in(staging_parent)
+        .map_err(io)?;
+    let folder = extract_layer(
+        std::io::BufReader::new(file),
+        length,
+        Compression::Gzip,
+        Rooted::InFolder(expected),
+        &archive.display().to_string(),
+        unpacked.path(),
+        limits,
+    )?;
+    let name = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let staging = tempfile::Builder::new()
+        .prefix(".extract-")
+        .tempdir_in(staging_parent)
+        .map_err(io)?;
+    // The staging directory is empty: renaming over it is allowed.
+    fs_err::rename(&folder, staging.path()).map_err(io)?;
+    super::extract::check_skill_md(staging.path(), &name).map_err(refused)?;
+    let digests = crate::store::hash::file_digests(staging.path()).map_err(io)?;
+    // Every file is scanned for hidden Unicode: a layer's files were not
+    // read as they were written.
+    let files = digests.keys().cloned().collect();
+    Ok(super::extract::Staged::from_parts(
+        staging, name, digests, files,
+    ))
+}
+
+/// The files of the Agent Skills layer `bytes` that extraction makes
+/// executable, by path relative to the skill (the layer's top folder
+/// dropped), read from its tar headers. For a layer already verified
+/// against its checksum; extraction checks it in full.
+pub fn layer_executables(bytes: &[u8]) -> Result<std::collections::BTreeSet<String>, Refusal> {
+    let corrupt = |e: std::io::Error| Refusal::NotTar(e.to_string());
+    let mut archive = tar::Archive::new(flate2::read::MultiGzDecoder::new(bytes));
+    let mut found = std::collections::BTreeSet::new();
+    for entry in archive.entries().map_err(corrupt)? {
+        let entry = entry.map_err(corrupt)?;
+        let header = entry.header();
+        if header.entry_type() != tar::EntryType::Regular
+            || header.mode().map_err(corrupt)? & 0o111 == 0
+        {
+            continue;
+        }
+        let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        let name = name.strip_prefix("./").unwrap_or(&name);
+        if let Some((_, relative)) = name.split_once('/') {
+            found.insert(relative.to_string());
+        }
+    }
+    Ok(found)
+}
+
 /// Why unpacking stopped.
 enum Failure {
     Refused(Refusal),

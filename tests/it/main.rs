@@ -22,6 +22,7 @@ mod layers;
 mod models;
 mod oci;
 mod oci_hostile;
+mod oci_index;
 mod oms;
 mod oms_policies;
 mod plugins;

@@ -42,28 +42,28 @@ const MAX_TOKEN: u64 = 1024 * 1024;
 
 /// A registry's repository, spoken to over HTTP(S).
 pub(crate) struct Client {
-    http: Http,
+    pub(super) http: Http,
     /// `HOST[:PORT]`.
-    registry: String,
+    pub(super) registry: String,
     /// The repository's path in the registry.
-    path: String,
+    pub(super) path: String,
     /// `scheme://HOST[:PORT]`.
-    base: String,
+    pub(super) base: String,
     /// The registry's origin, the only one its credentials go to.
-    origin: Origin,
-    retry: RetryPolicy,
-    deadline: Duration,
+    pub(super) origin: Origin,
+    pub(super) retry: RetryPolicy,
+    pub(super) deadline: Duration,
     sources: Sources,
-    auth: Mutex<AuthState>,
+    pub(super) auth: Mutex<AuthState>,
 }
 
 /// What has been learnt of the registry's authentication.
 #[derive(Default)]
-struct AuthState {
+pub(super) struct AuthState {
     /// The credential, once looked up (`Some(None)`: there is none).
     credential: Option<Option<Credential>>,
     /// The header the next requests carry.
-    authorization: Option<String>,
+    pub(super) authorization: Option<String>,
 }
 
 /// A manifest or tag list as the registry sent it.
@@ -137,13 +137,13 @@ impl Client {
         }))
     }
 
-    fn url(&self, rest: &str) -> anyhow::Result<Url> {
+    pub(super) fn url(&self, rest: &str) -> anyhow::Result<Url> {
         Url::parse(&format!("{}/v2/{}/{rest}", self.base, self.path))
             .with_context(|| format!("{}/{}: no URL", self.registry, self.path))
     }
 
     /// GETs `url` and reads the body (up to [`MAX_MANIFEST`] bytes).
-    fn read(
+    pub(super) fn read(
         &self,
         asked: Asked,
         url: Url,
@@ -260,7 +260,11 @@ impl Client {
     }
 
     /// What an answer other than a success or a `404` means.
-    fn check_status<T>(&self, response: &reqwest::Response, url: &str) -> Result<(), Attempt<T>> {
+    pub(super) fn check_status<T>(
+        &self,
+        response: &reqwest::Response,
+        url: &str,
+    ) -> Result<(), Attempt<T>> {
         let status = response.status();
         if status.is_success() {
             return Ok(());
@@ -299,18 +303,31 @@ impl Client {
             if response.status() != StatusCode::UNAUTHORIZED {
                 return Ok(response);
             }
-            let challenge = response
-                .headers()
-                .get(WWW_AUTHENTICATE)
-                .and_then(|v| v.to_str().ok())
-                .and_then(parse_challenge);
-            if answered || challenge.is_none() {
-                return Err(Attempt::Fail(self.unauthorized(url).into()));
-            }
-            answered = true;
-            let header = self.answer(challenge.expect("checked above"), url).await?;
-            self.auth.lock().expect("auth lock").authorization = Some(header);
+            self.reauthorize(&response, url, &mut answered).await?;
         }
+    }
+
+    /// Answers the challenge of the `401` `response` to `url` and keeps
+    /// the header for the next requests; an error when there is no
+    /// challenge or one was `answered` already for this request.
+    pub(super) async fn reauthorize<T>(
+        &self,
+        response: &reqwest::Response,
+        url: &Url,
+        answered: &mut bool,
+    ) -> Result<(), Attempt<T>> {
+        let challenge = response
+            .headers()
+            .get(WWW_AUTHENTICATE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_challenge);
+        let Some(challenge) = challenge.filter(|_| !*answered) else {
+            return Err(Attempt::Fail(self.unauthorized(url).into()));
+        };
+        *answered = true;
+        let header = self.answer(challenge, url).await?;
+        self.auth.lock().expect("auth lock").authorization = Some(header);
+        Ok(())
     }
 
     /// The `Authorization` header that answers `challenge`: a token from
@@ -545,7 +562,7 @@ fn scheme_for(registry: &str, insecure: &[String]) -> &'static str {
 }
 
 /// A failure for good, saying `message`.
-fn fail<T>(message: String) -> Attempt<T> {
+pub(super) fn fail<T>(message: String) -> Attempt<T> {
     Attempt::Fail(anyhow::anyhow!(message))
 }
 

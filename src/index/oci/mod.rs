@@ -21,7 +21,9 @@
 mod auth;
 mod client;
 mod layout;
+pub(crate) mod namespace;
 mod redirect;
+mod write;
 
 use std::path::{Path, PathBuf};
 
@@ -290,6 +292,20 @@ impl Registry<'_> {
         })
     }
 
+    /// The manifest `tag` names now, and its digest; `None` when the
+    /// repository has no such tag.
+    fn find_by_tag(
+        &mut self,
+        tag: &str,
+        blobs: &Path,
+    ) -> anyhow::Result<Option<(Document, String)>> {
+        self.refuse_offline(&format!("which artifact the tag {tag} names"))?;
+        let Some(fetched) = self.client()?.manifest(tag)? else {
+            return Ok(None);
+        };
+        self.checked_tag(tag, fetched, blobs).map(Some)
+    }
+
     /// The manifest `tag` names now, and its digest.
     fn manifest_by_tag(&mut self, tag: &str, blobs: &Path) -> anyhow::Result<(Document, String)> {
         let repository = self.repository;
@@ -306,6 +322,18 @@ impl Registry<'_> {
             }
             bail!(error);
         };
+        self.checked_tag(tag, fetched, blobs)
+    }
+
+    /// The manifest `fetched` for `tag`, checked against the digest the
+    /// registry gave it and kept in the cache by its digest.
+    fn checked_tag(
+        &self,
+        tag: &str,
+        fetched: client::Fetched,
+        blobs: &Path,
+    ) -> anyhow::Result<(Document, String)> {
+        let repository = self.repository;
         let digest = format!("sha256:{}", sha256_hex(&fetched.bytes));
         if let Some(said) = &fetched.digest
             && said.starts_with("sha256:")

@@ -512,7 +512,7 @@ fn safe_listing(
     bytes: &[u8],
     cached: &Path,
 ) -> anyhow::Result<BTreeSet<String>> {
-    crate::store::extract::executables(bytes).map_err(|refusal| {
+    crate::store::archive::executables(bytes).map_err(|refusal| {
         anyhow::anyhow!(
             Hinted::new(format!(
                 "{}@{}: refusing archive {}: {refusal}",

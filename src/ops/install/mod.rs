@@ -24,6 +24,7 @@ mod collisions;
 mod direct;
 mod fetch;
 mod oci;
+pub(crate) mod oci_source;
 mod options;
 mod plan;
 mod plugin_folder;
@@ -238,58 +239,6 @@ pub(crate) fn add_direct(
     spec.source(&name)?;
     let changes = add_all(edit, dirs, vec![(name, spec)], replace, false, options)?;
     Ok((None, changes))
-}
-
-/// Adds the skill of the artifact `reference` names under its own name,
-/// or every skill of the collection it names, each under its name,
-/// recorded with the tag or digest given, then installs.
-pub(crate) fn add_oci(
-    project: &Project,
-    dirs: &Dirs,
-    reference: &crate::manifest::oci_ref::OciReference,
-    replace: &[String],
-    options: InstallOptions,
-) -> anyhow::Result<Vec<Change>> {
-    use crate::manifest::oci_ref::OciPin;
-    let edit = Edit::open(project, dirs)?;
-    let registries = options.registries(dirs);
-    let (repository, pin) = (&reference.repository, &reference.pin);
-    let spec = |skill: Option<String>| {
-        DependencySpec::Detailed(crate::manifest::DetailedSpec {
-            oci: Some(repository.clone()),
-            tag: pin.tag().map(str::to_string),
-            digest: match pin {
-                OciPin::Digest(digest) => Some(digest.clone()),
-                OciPin::Tag(_) => None,
-            },
-            skill,
-            ..Default::default()
-        })
-    };
-    let could_not = || format!("could not get oci://{reference}");
-    let added = match crate::index::oci::collection(repository, pin, &registries)
-        .with_context(could_not)?
-    {
-        Some(names) => names
-            .into_iter()
-            .map(|name| (name.clone(), spec(Some(name))))
-            .collect(),
-        None => {
-            // Its name is its skill's: the artifact is read once to learn
-            // it (the install reads its layer from the cache).
-            let staging = project.staging_dir();
-            fs_err::create_dir_all(&staging)?;
-            let scratch = crate::fsutil::private_tempdir(".source-", Some(&staging))?;
-            let exported = oci::export(repository, pin, None, scratch.path(), &registries)
-                .with_context(could_not)?;
-            let name = crate::skill::load_skill(&exported.dir)
-                .with_context(|| format!("could not read the skill in oci://{reference}"))?
-                .meta
-                .name;
-            vec![(name, spec(None))]
-        }
-    };
-    add_all(edit, dirs, added, replace, false, options)
 }
 
 /// Refuses a path dependency on `folder` (canonical; `given` as the user

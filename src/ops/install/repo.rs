@@ -161,26 +161,28 @@ pub(crate) fn list_repo(
     Ok(listing)
 }
 
-/// The skills of `listing` that `patterns` pick (globs such as `pdf*`;
-/// all of them when there are none). A pattern that picks nothing is an
-/// error naming the skills there are.
-pub(crate) fn pick<'l>(
-    listing: &'l RepoListing,
+/// The positions in `names` (the skills of `origin`) that `patterns`
+/// pick, in the order they are picked (globs such as `pdf*`; all of them
+/// when there are none). A pattern that picks nothing is an error naming
+/// the skills there are.
+pub(crate) fn pick_indices(
+    names: &[&str],
     patterns: &[String],
-) -> anyhow::Result<Vec<&'l RepoSkill>> {
-    let mut picked: Vec<&RepoSkill> = Vec::new();
+    origin: &str,
+) -> anyhow::Result<Vec<usize>> {
+    if patterns.is_empty() {
+        return Ok((0..names.len()).collect());
+    }
+    let mut picked: Vec<usize> = Vec::new();
     for pattern in patterns {
         let glob = globset::Glob::new(pattern)
             .with_context(|| format!("--skill {pattern:?} is not a valid pattern"))?
             .compile_matcher();
-        let matching: Vec<&RepoSkill> = listing
-            .skills
-            .iter()
-            .filter(|s| glob.is_match(&s.name))
+        let matching: Vec<usize> = (0..names.len())
+            .filter(|&i| glob.is_match(names[i]))
             .collect();
         if matching.is_empty() {
-            let names: Vec<&str> = listing.skills.iter().map(|s| s.name.as_str()).collect();
-            let error = Hinted::new(format!("no skill of {} matches {pattern:?}", listing.url));
+            let error = Hinted::new(format!("no skill of {origin} matches {pattern:?}"));
             bail!(
                 match crate::hint::did_you_mean(pattern, names.iter().copied()) {
                     Some(meant) => error.hint(format!("did you mean --skill {meant}?")),
@@ -188,15 +190,27 @@ pub(crate) fn pick<'l>(
                 }
             );
         }
-        for skill in matching {
-            if !picked.iter().any(|p| std::ptr::eq(*p, skill)) {
-                picked.push(skill);
+        for i in matching {
+            if !picked.contains(&i) {
+                picked.push(i);
             }
         }
     }
-    if patterns.is_empty() {
-        picked = listing.skills.iter().collect();
-    }
+    Ok(picked)
+}
+
+/// The skills of `listing` that `patterns` pick (globs such as `pdf*`;
+/// all of them when there are none). A pattern that picks nothing is an
+/// error naming the skills there are.
+pub(crate) fn pick<'l>(
+    listing: &'l RepoListing,
+    patterns: &[String],
+) -> anyhow::Result<Vec<&'l RepoSkill>> {
+    let names: Vec<&str> = listing.skills.iter().map(|s| s.name.as_str()).collect();
+    let picked: Vec<&RepoSkill> = pick_indices(&names, patterns, &listing.url)?
+        .into_iter()
+        .map(|i| &listing.skills[i])
+        .collect();
     let mut seen = std::collections::BTreeMap::new();
     for skill in &picked {
         if let Some(other) = seen.insert(skill.name.as_str(), skill.subdir.as_deref()) {

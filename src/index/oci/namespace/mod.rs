@@ -1,0 +1,501 @@
+//! An OCI registry namespace as an index (`oci://HOST/NAMESPACE`):
+//! docs/oci.md describes the layout, which this reads and writes.
+//!
+//! - Package `org/name` is the repository `NAMESPACE/org/name`; its
+//!   versions are its semver tags, each an Agent Skills artifact whose one
+//!   layer is the package's archive (the checksum an entry gives is the
+//!   layer's digest, and the minisign signature is over the layer's bytes).
+//! - A version's minisign signature is an artifact referring to its
+//!   manifest (`subject`), found by the Referrers API or, on registries
+//!   without it, under the tag `sha256-<hex>.minisig`.
+//! - Yank state is the artifact tagged `skillpkg-state` in the package's
+//!   repository: a JSON document and its minisign signature by a key of
+//!   the org, so a registry cannot un-yank a version or yank one. Content
+//!   manifests never change: locks pin their layers.
+//! - The index's `config.json` (the orgs' keys) and its search listing
+//!   are artifacts tagged `config` and `search` in `NAMESPACE/skillpkg-index`,
+//!   a repository of one segment, which no `org/name` can name.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{Context as _, bail};
+
+use super::client::Client;
+use super::layout::{self, SKILL_CONTENT};
+use super::{Registry, Settings, auth};
+use crate::hint::Hinted;
+use crate::index::listing::{Listing, listing_entry};
+use crate::index::{Dependency, IndexConfig, IndexEntry, PackageName};
+use crate::manifest::oci_ref::{path_of, registry_of};
+use crate::store::hash::sha256_hex;
+use crate::store::signing;
+
+mod artifact;
+mod publish;
+
+use artifact::*;
+
+/// What the reads of an index need of the machine, owned.
+#[derive(Debug, Clone)]
+pub(crate) struct Place {
+    /// The cache directory.
+    pub cache: PathBuf,
+    /// The config directory (`credentials.toml`).
+    pub config: PathBuf,
+    /// The home directory (`~/.docker/config.json`).
+    pub home: Option<PathBuf>,
+    /// Read the cache only.
+    pub offline: bool,
+}
+
+impl Place {
+    fn settings(&self) -> Settings<'_> {
+        Settings {
+            cache: &self.cache,
+            config: &self.config,
+            home: self.home.as_deref(),
+            offline: self.offline,
+            insecure: &[],
+        }
+    }
+}
+
+/// An OCI namespace read as an index.
+pub(crate) struct Namespace {
+    /// `HOST/NAMESPACE`.
+    root: String,
+    place: Place,
+    /// The layer of each version read, by `org/name@version`.
+    layers: Mutex<HashMap<String, layout::Descriptor>>,
+}
+
+/// Whether `spec` names an OCI namespace index (`oci://HOST/NAMESPACE`).
+pub(crate) fn is_oci_index(spec: &str) -> bool {
+    spec.starts_with("oci://")
+}
+
+impl Namespace {
+    /// The namespace `spec` (`oci://HOST/NAMESPACE`) names.
+    pub(crate) fn new(spec: &str, place: Place) -> anyhow::Result<Namespace> {
+        let root = spec
+            .strip_prefix("oci://")
+            .unwrap_or(spec)
+            .trim_end_matches('/');
+        let namespace = path_of(root);
+        let valid_segment = |segment: &str| {
+            !segment.is_empty()
+                && segment
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-".contains(&b))
+                && segment
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_alphanumeric())
+        };
+        if registry_of(root).is_empty()
+            || namespace.is_empty()
+            || !namespace.split('/').all(valid_segment)
+        {
+            bail!(
+                Hinted::new(format!("{spec} is no OCI namespace index")).hint(
+                    "write it as oci://HOST/NAMESPACE, for example oci://ghcr.io/acme/skills"
+                )
+            );
+        }
+        Ok(Namespace {
+            root: root.to_string(),
+            place,
+            layers: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// `oci://HOST/NAMESPACE`, as locks and messages name the index.
+    pub(crate) fn label(&self) -> String {
+        format!("oci://{}", self.root)
+    }
+
+    /// The repository of `package`.
+    fn repository_of(&self, package: &PackageName) -> String {
+        format!("{}/{}/{}", self.root, package.org, package.name)
+    }
+
+    /// The repository of the index's own artifacts.
+    fn index_repository(&self) -> String {
+        format!("{}/{INDEX_REPOSITORY}", self.root)
+    }
+
+    /// Where what was read of this namespace is kept for `--offline`.
+    fn cached(&self, relative: &str) -> PathBuf {
+        let key = sha256_hex(self.root.as_bytes());
+        self.place
+            .cache
+            .join("oci/index")
+            .join(&key[..16])
+            .join(relative)
+    }
+
+    fn reader<'a>(&'a self, repository: &'a str, settings: &'a Settings<'a>) -> Registry<'a> {
+        Registry {
+            repository,
+            settings,
+            client: None,
+        }
+    }
+
+    /// A client that may write to `repository`.
+    fn writer(&self, repository: &str) -> anyhow::Result<Client> {
+        Client::new(
+            registry_of(repository),
+            path_of(repository),
+            &[],
+            auth::Sources::new(&self.place.config, self.place.home.as_deref()),
+        )
+    }
+
+    /// The artifact `tag` names in `repository` and the bytes of its
+    /// first layer; `None` when there is no such tag.
+    fn read_file(
+        &self,
+        repository: &str,
+        tag: &str,
+        media_type: &str,
+    ) -> anyhow::Result<Option<(Artifact, Vec<u8>)>> {
+        let settings = self.place.settings();
+        let mut reader = self.reader(repository, &settings);
+        let blobs = self.place.cache.join("oci/blobs/sha256");
+        let Some((document, digest)) = reader.find_by_tag(tag, &blobs)? else {
+            return Ok(None);
+        };
+        let artifact = parse_artifact(&document.bytes, &format!("{repository}@{digest}"))?;
+        let bytes = read_layer(&mut reader, &artifact, media_type, &blobs, repository)?;
+        Ok(Some((artifact, bytes)))
+    }
+
+    /// The index's `config.json`: its artifact's, or, for a namespace
+    /// with none (skills pushed by other tools), one with no keys.
+    /// Offline, the copy read last.
+    pub(crate) fn config(&self) -> anyhow::Result<IndexConfig> {
+        let cached = self.cached("config.json");
+        let origin = format!("{}:{CONFIG_TAG}", self.index_repository());
+        if self.place.offline {
+            return match fs_err::read(&cached) {
+                Ok(bytes) => IndexConfig::parse(&bytes, &origin),
+                Err(_) => Ok(IndexConfig::default()),
+            };
+        }
+        let Some((_, bytes)) = self.read_file(&self.index_repository(), CONFIG_TAG, CONFIG_TYPE)?
+        else {
+            return Ok(IndexConfig::default());
+        };
+        let config = IndexConfig::parse(&bytes, &origin)?;
+        crate::fsutil::write_cache_file(&cached, &bytes)?;
+        Ok(config)
+    }
+
+    /// Every version of `package`, with its yank state checked against
+    /// the keys `config` lists for its org. Offline, the entries read
+    /// last.
+    pub(crate) fn entries(
+        &self,
+        package: &PackageName,
+        config: &IndexConfig,
+    ) -> anyhow::Result<Vec<IndexEntry>> {
+        let cached = self.cached(&format!("entries/{}/{}", package.org, package.name));
+        if self.place.offline {
+            let text = match fs_err::read_to_string(&cached) {
+                Ok(text) => text,
+                Err(_) => bail!(
+                    Hinted::new(format!(
+                        "{package} of {} is not in the cache and --offline forbids asking the registry",
+                        self.label()
+                    ))
+                    .hint("run once without --offline (or --frozen) to fill the cache")
+                ),
+            };
+            let entries = crate::index::parse_entries(&text, &cached.display().to_string())?;
+            self.remember_layers(&entries);
+            return Ok(entries);
+        }
+        let repository = self.repository_of(package);
+        let settings = self.place.settings();
+        let mut reader = self.reader(&repository, &settings);
+        let blobs = self.place.cache.join("oci/blobs/sha256");
+        let tags = reader.client()?.tags()?;
+        let yanked = self.yanked(package, config, &tags)?;
+        let mut versions: Vec<semver::Version> = tags
+            .iter()
+            .filter_map(|tag| semver::Version::parse(tag).ok())
+            .filter(|version| version.build.is_empty())
+            .collect();
+        versions.sort();
+        let mut entries = Vec::new();
+        for version in versions {
+            let tag = version.to_string();
+            let Some((document, digest)) = reader.find_by_tag(&tag, &blobs)? else {
+                continue;
+            };
+            let what = format!("{repository}:{tag}");
+            let artifact = parse_artifact(&document.bytes, &what)?;
+            // A tag of another kind of artifact is no version of the
+            // package (another tool's image, say).
+            let Some(layer) = content_layer(&artifact) else {
+                continue;
+            };
+            let signature = self.signature(&mut reader, &digest, &tags, &blobs)?;
+            let deps: Vec<Dependency> = match artifact.annotations.get(DEPENDENCIES_ANNOTATION) {
+                Some(text) => serde_json::from_str(text)
+                    .with_context(|| format!("{what}: its {DEPENDENCIES_ANNOTATION} annotation is no list of dependencies"))?,
+                None => Vec::new(),
+            };
+            let invalid = artifact
+                .annotations
+                .get(INVALID_ANNOTATION)
+                .map(|text| text.split(',').map(str::to_string).collect())
+                .unwrap_or_default();
+            entries.push(IndexEntry {
+                name: package.to_string(),
+                vers: tag.clone(),
+                cksum: layer.digest.trim_start_matches("sha256:").to_string(),
+                deps,
+                desc: artifact
+                    .annotations
+                    .get(DESCRIPTION_ANNOTATION)
+                    .cloned()
+                    .unwrap_or_default(),
+                sig: signature,
+                sigstore: None,
+                yanked: yanked.contains(&tag),
+                size: layer.size,
+                invalid,
+            });
+        }
+        let text: String = entries.iter().map(|e| e.to_line() + "\n").collect();
+        crate::fsutil::write_cache_file(&cached, text.as_bytes())?;
+        self.remember_layers(&entries);
+        Ok(entries)
+    }
+
+    fn remember_layers(&self, entries: &[IndexEntry]) {
+        let mut layers = self.layers.lock().expect("layers lock");
+        for entry in entries {
+            layers.insert(
+                format!("{}@{}", entry.name, entry.vers),
+                layout::Descriptor {
+                    media_type: SKILL_CONTENT.to_string(),
+                    digest: format!("sha256:{}", entry.cksum),
+                    size: entry.size,
+                    platform: None,
+                    annotations: BTreeMap::new(),
+                },
+            );
+        }
+    }
+
+    /// The minisign signature of the manifest `digest`: the artifact
+    /// referring to it, by the fallback tag when `tags` has it, else by
+    /// the Referrers API; blank when there is none.
+    fn signature(
+        &self,
+        reader: &mut Registry,
+        digest: &str,
+        tags: &[String],
+        blobs: &Path,
+    ) -> anyhow::Result<String> {
+        let repository = reader.repository.to_string();
+        let fallback = signature_tag(digest);
+        let artifact = if tags.contains(&fallback) {
+            match reader.find_by_tag(&fallback, blobs)? {
+                Some((document, found)) => Some(parse_artifact(
+                    &document.bytes,
+                    &format!("{repository}@{found}"),
+                )?),
+                None => None,
+            }
+        } else {
+            let Some(index) = reader.client()?.referrers(digest, MINISIGN_TYPE)? else {
+                return Ok(String::new());
+            };
+            let referrers: Referrers = serde_json::from_slice(&index.bytes).with_context(|| {
+                format!("{repository}: the referrers of {digest} are no image index")
+            })?;
+            match referrers
+                .manifests
+                .iter()
+                .find(|m| m.artifact_type.as_deref() == Some(MINISIGN_TYPE))
+            {
+                Some(blob) => {
+                    let document =
+                        reader.manifest_by_digest(&blob.digest, blobs, Some(blob.size))?;
+                    Some(parse_artifact(
+                        &document.bytes,
+                        &format!("{repository}@{}", blob.digest),
+                    )?)
+                }
+                None => None,
+            }
+        };
+        let Some(artifact) = artifact else {
+            return Ok(String::new());
+        };
+        // A signature artifact that refers to another manifest signs
+        // something else; the signature's trusted comment would say so
+        // too, but it is not taken at all.
+        if artifact.subject.as_ref().map(|s| s.digest.as_str()) != Some(digest) {
+            return Ok(String::new());
+        }
+        let bytes = read_layer(reader, &artifact, MINISIGN_TYPE, blobs, &repository)?;
+        String::from_utf8(bytes)
+            .with_context(|| format!("{repository}: the signature of {digest} is no text"))
+    }
+
+    /// The versions of `package` its signed state says are yanked. A
+    /// state whose signature no key of the org made is refused.
+    fn yanked(
+        &self,
+        package: &PackageName,
+        config: &IndexConfig,
+        tags: &[String],
+    ) -> anyhow::Result<Vec<String>> {
+        if !tags.iter().any(|t| t == STATE_TAG) {
+            return Ok(Vec::new());
+        }
+        let repository = self.repository_of(package);
+        let Some(state) = self.read_state(&repository, package, config)? else {
+            return Ok(Vec::new());
+        };
+        Ok(state.yanked)
+    }
+
+    /// The state artifact of `package`, its signature checked.
+    fn read_state(
+        &self,
+        repository: &str,
+        package: &PackageName,
+        config: &IndexConfig,
+    ) -> anyhow::Result<Option<State>> {
+        let settings = self.place.settings();
+        let mut reader = self.reader(repository, &settings);
+        let blobs = self.place.cache.join("oci/blobs/sha256");
+        let Some((document, digest)) = reader.find_by_tag(STATE_TAG, &blobs)? else {
+            return Ok(None);
+        };
+        let what = format!("{repository}:{STATE_TAG}");
+        let artifact = parse_artifact(&document.bytes, &format!("{repository}@{digest}"))?;
+        let state_bytes = read_layer(&mut reader, &artifact, STATE_DOCUMENT, &blobs, repository)?;
+        let keys = config.keys.get(&package.org).cloned().unwrap_or_default();
+        if !keys.is_empty() {
+            let signature = read_layer(&mut reader, &artifact, MINISIGN_TYPE, &blobs, repository)
+                .and_then(|bytes| Ok(String::from_utf8(bytes)?))
+                .unwrap_or_default();
+            let comment = state_comment(package, &state_bytes);
+            let signed = keys
+                .iter()
+                .any(|key| signing::verify_for(key, &state_bytes, &signature, &comment).is_ok());
+            if !signed {
+                bail!(
+                    Hinted::new(format!(
+                        "{what}: the yank state of {package} is not signed by a key of org '{}'",
+                        package.org
+                    ))
+                    .hint("the registry's copy was altered, or written without the org's key: do not trust it, and tell the index's maintainers")
+                );
+            }
+        }
+        let state: State = serde_json::from_slice(&state_bytes)
+            .with_context(|| format!("{what}: no yank state skillpkg reads"))?;
+        if state.package != package.to_string() {
+            bail!(
+                "{what}: the yank state is {}'s, not {package}'s",
+                state.package
+            );
+        }
+        Ok(Some(state))
+    }
+
+    /// The archive (layer) bytes of `package@version`, read by
+    /// [`Namespace::entries`] before.
+    pub(crate) fn archive(&self, package: &PackageName, version: &str) -> anyhow::Result<Vec<u8>> {
+        let key = format!("{package}@{version}");
+        let Some(layer) = self.layers.lock().expect("layers lock").get(&key).cloned() else {
+            bail!("{} lists no {key}", self.label());
+        };
+        let repository = self.repository_of(package);
+        let settings = self.place.settings();
+        let mut reader = self.reader(&repository, &settings);
+        let path = reader.blob(&layer, &self.place.cache.join("oci/blobs/sha256"))?;
+        Ok(fs_err::read(path)?)
+    }
+
+    /// The search listing: the artifact `publish` keeps, else one made
+    /// from the registry's catalog (where it lets it be read).
+    pub(crate) fn listing(&self, config: &IndexConfig) -> anyhow::Result<Option<Listing>> {
+        if let Some((_, bytes)) =
+            self.read_file(&self.index_repository(), LISTING_TAG, LISTING_TYPE)?
+        {
+            let text = String::from_utf8(bytes).context("the search listing is no text")?;
+            return Listing::parse(&text, &format!("{}:{LISTING_TAG}", self.index_repository()))
+                .map(Some);
+        }
+        let Some(repositories) = self.writer(&self.index_repository())?.catalog()? else {
+            return Ok(None);
+        };
+        let prefix = format!("{}/", path_of(&self.root));
+        let mut listing = Listing::default();
+        for repository in repositories {
+            let Some(rest) = repository.strip_prefix(&prefix) else {
+                continue;
+            };
+            let Ok(package) = rest.parse::<PackageName>() else {
+                continue;
+            };
+            listing.set(
+                &package.to_string(),
+                listing_entry(&self.entries(&package, config)?),
+            );
+        }
+        Ok(Some(listing))
+    }
+
+    /// The index's config as it is now in the registry, `None` when the
+    /// namespace has none yet.
+    pub(crate) fn existing_config(&self) -> anyhow::Result<Option<IndexConfig>> {
+        let origin = format!("{}:{CONFIG_TAG}", self.index_repository());
+        self.read_file(&self.index_repository(), CONFIG_TAG, CONFIG_TYPE)?
+            .map(|(_, bytes)| IndexConfig::parse(&bytes, &origin))
+            .transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn place() -> Place {
+        Place {
+            cache: PathBuf::from("/nonexistent"),
+            config: PathBuf::from("/nonexistent"),
+            home: None,
+            offline: true,
+        }
+    }
+
+    #[test]
+    fn namespaces_need_a_host_and_a_path() {
+        let ns = Namespace::new("oci://localhost:5000/corp/skills/", place()).unwrap();
+        assert_eq!(ns.label(), "oci://localhost:5000/corp/skills");
+        let package: PackageName = "acme/hello".parse().unwrap();
+        assert_eq!(
+            ns.repository_of(&package),
+            "localhost:5000/corp/skills/acme/hello"
+        );
+        assert_eq!(
+            ns.index_repository(),
+            "localhost:5000/corp/skills/skillpkg-index"
+        );
+        for bad in ["oci://localhost:5000", "oci://host/Corp", "oci://host/a//b"] {
+            assert!(Namespace::new(bad, place()).is_err(), "{bad}");
+        }
+    }
+}
