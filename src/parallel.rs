@@ -12,7 +12,22 @@ pub(crate) fn threads() -> usize {
 /// `work` applied to each of `items` on up to as many threads as there
 /// are cores (at most 8), the results in the order of `items`.
 pub(crate) fn map<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let threads = threads().min(items.len());
+    map_on(threads(), items, work)
+}
+
+/// How many threads a map of work that mostly waits on the network uses
+/// at most, whatever the cores.
+pub(crate) const NETWORK_THREADS: usize = 8;
+
+/// `work` applied to each of `items` on up to `threads` threads, the
+/// results in the order of `items`: for work that waits (on a registry,
+/// say) more than it computes.
+pub(crate) fn map_on<T: Send, R: Send>(
+    threads: usize,
+    items: Vec<T>,
+    work: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.min(items.len());
     if threads <= 1 {
         return items.into_iter().map(work).collect();
     }

@@ -160,7 +160,8 @@ impl Registry {
         progress: &dyn Progress,
     ) -> anyhow::Result<()> {
         match &self.backend {
-            Backend::Builtin(_) | Backend::Files(_) | Backend::Oci(_) => Ok(()),
+            Backend::Builtin(_) | Backend::Files(_) => Ok(()),
+            Backend::Oci(namespace) => namespace.prefetch(packages, &self.config),
             Backend::Http(index) => index.prefetch(packages, settled, progress),
         }
     }
@@ -225,7 +226,14 @@ impl Registry {
         progress: &dyn Progress,
     ) -> anyhow::Result<()> {
         match &self.backend {
-            Backend::Builtin(_) | Backend::Files(_) | Backend::Oci(_) => Ok(()),
+            Backend::Builtin(_) | Backend::Files(_) => Ok(()),
+            Backend::Oci(namespace) => namespace.prefetch_archives(
+                &versions
+                    .iter()
+                    .filter(|(_, entry)| !dir.join(format!("{}.skill", entry.cksum)).is_file())
+                    .copied()
+                    .collect::<Vec<_>>(),
+            ),
             Backend::Http(index) => index.download_archives(
                 versions
                     .iter()

@@ -69,6 +69,9 @@ pub(crate) struct Namespace {
     place: Place,
     /// The layer of each version read, by `org/name@version`.
     layers: Mutex<HashMap<String, layout::Descriptor>>,
+    /// The entries of each package read in this run: one view of the
+    /// registry per run, asked once.
+    read: Mutex<HashMap<PackageName, Vec<IndexEntry>>>,
 }
 
 /// Whether `spec` names an OCI namespace index (`oci://HOST/NAMESPACE`).
@@ -108,6 +111,7 @@ impl Namespace {
             root: root.to_string(),
             place,
             layers: Mutex::new(HashMap::new()),
+            read: Mutex::new(HashMap::new()),
         })
     }
 
@@ -198,6 +202,57 @@ impl Namespace {
     /// the keys `config` lists for its org. Offline, the entries read
     /// last.
     pub(crate) fn entries(
+        &self,
+        package: &PackageName,
+        config: &IndexConfig,
+    ) -> anyhow::Result<Vec<IndexEntry>> {
+        if let Some(entries) = self.read.lock().expect("read lock").get(package) {
+            return Ok(entries.clone());
+        }
+        let entries = self.read_entries(package, config)?;
+        self.read
+            .lock()
+            .expect("read lock")
+            .insert(package.clone(), entries.clone());
+        Ok(entries)
+    }
+
+    /// Reads the entries of `packages` ahead of [`Namespace::entries`],
+    /// several packages at a time.
+    pub(crate) fn prefetch(
+        &self,
+        packages: &[PackageName],
+        config: &IndexConfig,
+    ) -> anyhow::Result<()> {
+        let wanted: Vec<&PackageName> = {
+            let read = self.read.lock().expect("read lock");
+            packages.iter().filter(|p| !read.contains_key(*p)).collect()
+        };
+        crate::parallel::map_on(crate::parallel::NETWORK_THREADS, wanted, |package| {
+            self.entries(package, config).map(drop)
+        })
+        .into_iter()
+        .collect()
+    }
+
+    /// Downloads the layers of `versions` into the blob cache ahead of
+    /// [`Namespace::archive`], several at a time.
+    pub(crate) fn prefetch_archives(
+        &self,
+        versions: &[(&PackageName, &IndexEntry)],
+    ) -> anyhow::Result<()> {
+        crate::parallel::map_on(
+            crate::parallel::NETWORK_THREADS,
+            versions.to_vec(),
+            |(package, entry)| self.layer_path(package, &entry.vers).map(drop),
+        )
+        .into_iter()
+        .collect()
+    }
+
+    /// Every version of `package`, asked of the registry (or, offline,
+    /// of the cache).
+    fn read_entries(
         &self,
         package: &PackageName,
         config: &IndexConfig,
@@ -417,6 +472,12 @@ impl Namespace {
     /// The archive (layer) bytes of `package@version`, read by
     /// [`Namespace::entries`] before.
     pub(crate) fn archive(&self, package: &PackageName, version: &str) -> anyhow::Result<Vec<u8>> {
+        Ok(fs_err::read(self.layer_path(package, version)?)?)
+    }
+
+    /// The layer of `package@version` in the blob cache, fetched unless
+    /// it is there.
+    fn layer_path(&self, package: &PackageName, version: &str) -> anyhow::Result<PathBuf> {
         let key = format!("{package}@{version}");
         let Some(layer) = self.layers.lock().expect("layers lock").get(&key).cloned() else {
             bail!("{} lists no {key}", self.label());
@@ -424,8 +485,7 @@ impl Namespace {
         let repository = self.repository_of(package);
         let settings = self.place.settings();
         let mut reader = self.reader(&repository, &settings);
-        let path = reader.blob(&layer, &self.place.cache.join("oci/blobs/sha256"))?;
-        Ok(fs_err::read(path)?)
+        reader.blob(&layer, &self.place.cache.join("oci/blobs/sha256"))
     }
 
     /// The search listing: the artifact `publish` keeps, else one made
