@@ -84,14 +84,15 @@ pub(super) struct AddArgs {
     /// gitlab:…; a git URL (https://….git, git+https://…, ssh://…,
     /// git@host:path, file://…); a page of github.com, gitlab.com,
     /// bitbucket.org or codeberg.org (…/tree/REV/PATH names the revision
-    /// and folder); any other http(s) URL that answers as a git
+    /// and folder); any other https URL: a site with an agent-skills index
+    /// (taken as --well-known is), else one that answers as a git
     /// repository. Or an OCI artifact: oci://HOST/REPO:TAG or
     /// oci://HOST/REPO@sha256:DIGEST. With --path or --git, the name to
     /// record one skill under (default: its own name).
-    #[arg(value_name = "PACKAGE", required_unless_present_any = ["path", "git"])]
+    #[arg(value_name = "PACKAGE", required_unless_present_any = ["path", "git", "well_known"])]
     packages: Vec<String>,
     /// The registry (a name under [registries]) to take them from.
-    #[arg(long, conflicts_with_all = ["path", "git"])]
+    #[arg(long, conflicts_with_all = ["path", "git", "well_known"])]
     registry: Option<String>,
     /// Install the skill in this folder (pinned by content hash), or each
     /// skill of the plugin it holds (plugin.json, .claude-plugin/,
@@ -102,6 +103,11 @@ pub(super) struct AddArgs {
     /// whatever form its URL has (it is not probed or rewritten).
     #[arg(long, value_name = "URL")]
     git: Option<String>,
+    /// Install skills a site publishes in its agent-skills index
+    /// (/.well-known/agent-skills/index.json, the Agent Skills discovery
+    /// RFC), or listed by the index at this URL (pinned by digest).
+    #[arg(long, value_name = "URL", conflicts_with_all = ["path", "git", "rev", "subdir"])]
+    well_known: Option<String>,
     /// Of a repository: the branch, tag or commit (default: the remote's
     /// HEAD).
     #[arg(long, conflicts_with_all = ["path", "registry"])]
@@ -110,11 +116,11 @@ pub(super) struct AddArgs {
     /// skill the repository holds).
     #[arg(long, conflicts_with_all = ["path", "registry"])]
     subdir: Option<String>,
-    /// Of a repository: add only the skills with this name (repeatable;
-    /// globs such as 'pdf*').
+    /// Of a repository or a site: add only the skills with this name
+    /// (repeatable; globs such as 'pdf*').
     #[arg(long = "skill", value_name = "NAME", conflicts_with_all = ["path", "registry"])]
     skills: Vec<String>,
-    /// Of a repository: list its skills, and add nothing.
+    /// Of a repository or a site: list its skills, and add nothing.
     #[arg(long, conflicts_with_all = ["path", "registry"])]
     list: bool,
     /// Let this source take over NAME, which skills.toml takes from another
@@ -133,6 +139,7 @@ const ADD_USAGE: &str = "skillpkg add [OPTIONS] <PACKAGE>...
        skillpkg add [OPTIONS] <REPOSITORY> [--skill <NAME>]... [--list]
        skillpkg add [OPTIONS] oci://<HOST>/<REPO>(:<TAG>|@<DIGEST>)
        skillpkg add [OPTIONS] --git <URL> [--skill <NAME>]... [--list] [NAME]
+       skillpkg add [OPTIONS] --well-known <URL> [--skill <NAME>]... [--list]
        skillpkg add [OPTIONS] --path <DIR> [NAME]";
 
 /// Remove packages from skills.toml and their skills from the root. It
@@ -385,6 +392,9 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
     if let Some(url) = args.git.clone() {
         return add_repo(args, &url, context);
     }
+    if let Some(site) = args.well_known.clone() {
+        return add_well_known(args, &site, context);
+    }
     if let Some(reference) = &args.oci {
         let project = context.project(args.flags.global)?;
         let changes = crate::ops::install::add_oci(
@@ -495,7 +505,7 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
     let Some((index, source)) = found else {
         let picks =
             !args.skills.is_empty() || args.list || args.rev.is_some() || args.subdir.is_some();
-        if picks && args.git.is_none() {
+        if picks && args.git.is_none() && args.well_known.is_none() {
             return Err(misuse(
                 "--skill, --list, --rev and --subdir pick from a repository, and none is named",
                 "name one: `skillpkg add github:owner/repo --skill <NAME>`, a git URL in its place, or --git <URL>",
@@ -504,6 +514,14 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
         return Ok(());
     };
     let text = args.packages.remove(index);
+    if let Some(site) = &args.well_known {
+        return Err(misuse(
+            format!("--well-known '{site}' names the site, and '{text}' names a source too"),
+            format!(
+                "give one: `skillpkg add --well-known {site} [--skill <NAME>]...`, or `skillpkg add {text}`"
+            ),
+        ));
+    }
     if let Some(url) = &args.git {
         return Err(misuse(
             format!("--git '{url}' names the repository, and '{text}' names one too"),
@@ -541,8 +559,38 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
     let source = match source {
         SourceArg::Git(source) => source,
         SourceArg::Probe(url) => {
+            let site =
+                well_known_site(&url).filter(|_| args.rev.is_none() && args.subdir.is_none());
+            let mut asked = Vec::new();
+            if let Some(site) = &site
+                && !args.flags.offline
+            {
+                use crate::index::well_known::{Client, Discovered};
+                match Client::new()?.discover(site)? {
+                    Discovered::Found(index) => {
+                        context.printer.status(
+                            "Found",
+                            format_args!(
+                                "an agent-skills index at {} (the site's skills, not a git repository)",
+                                index.url
+                            ),
+                        );
+                        args.well_known = Some(site.clone());
+                        return Ok(());
+                    }
+                    Discovered::NotFound(tried) => {
+                        asked = tried.into_iter().map(|t| (t.url, t.answer)).collect();
+                    }
+                }
+            }
             // --rev and --subdir stay as given: the URL names neither.
-            args.git = Some(probe(&url, args.flags.offline, context)?);
+            args.git = Some(probe(
+                &url,
+                args.flags.offline,
+                site.is_some(),
+                asked,
+                context,
+            )?);
             return Ok(());
         }
         SourceArg::Package | SourceArg::Invalid(_) | SourceArg::Oci(_) => {
@@ -565,21 +613,52 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
     Ok(())
 }
 
+/// The site whose agent-skills index a bare URL is asked for before git
+/// is: the URL's origin, when the URL names nothing below it (its path
+/// is empty or `/`), carries no credentials, and is one skillpkg reads
+/// skills from (`https://`, or `http://` on this machine). A URL with a
+/// path is more likely a repository; `--well-known` reads a site there.
+fn well_known_site(url: &str) -> Option<String> {
+    let parsed = reqwest::Url::parse(url).ok()?;
+    if parsed.path() != "/" || !parsed.username().is_empty() || parsed.password().is_some() {
+        return None;
+    }
+    crate::manifest::well_known_ref::parse_site(url).ok()
+}
+
 /// The git repository at an http(s) URL of a host not known to
 /// [`crate::manifest::source_arg`], found by asking it as git does
 /// ([`crate::net::git_probe`]); an error listing what was asked and what
-/// came back when it does not answer as one.
-fn probe(url: &str, offline: bool, context: &Context) -> anyhow::Result<String> {
+/// came back when it does not answer as one, after `asked`: the
+/// agent-skills indexes asked for first (`well_known`: whether they were
+/// to be).
+fn probe(
+    url: &str,
+    offline: bool,
+    well_known: bool,
+    asked: Vec<(String, String)>,
+    context: &Context,
+) -> anyhow::Result<String> {
     use crate::net::git_probe::{Probed, probe};
     let (shown, _) = crate::net::split_credentials(url)?;
     if offline {
+        let (what, hint) = match well_known {
+            true => (
+                "whether it has an agent-skills index or is a git repository",
+                format!(
+                    "`skillpkg add --git {shown} --offline` takes it as a git repository (from the cache); a site's skills cannot be added offline"
+                ),
+            ),
+            false => (
+                "whether it is a git repository",
+                format!("`skillpkg add --git {shown} --offline` takes it as one (from the cache)"),
+            ),
+        };
         anyhow::bail!(
             Hinted::new(format!(
-                "{shown} must be asked whether it is a git repository, and --offline forbids that"
+                "{shown} must be asked {what}, and --offline forbids that"
             ))
-            .hint(format!(
-                "`skillpkg add --git {shown} --offline` takes it as one (from the cache)"
-            ))
+            .hint(hint)
         );
     }
     let tried = match probe(url)? {
@@ -592,14 +671,22 @@ fn probe(url: &str, offline: bool, context: &Context) -> anyhow::Result<String> 
         }
         Probed::NotARepository(tried) => tried,
     };
-    let list: String = tried
+    let list: String = asked
         .iter()
-        .map(|t| format!("\n  {}: {}", t.url, t.answer))
+        .map(|(url, answer)| format!("\n  {url}: {answer}"))
+        .chain(tried.iter().map(|t| format!("\n  {}: {}", t.url, t.answer)))
         .collect();
-    let mut error = Hinted::new(format!(
-        "{shown} does not answer as a git repository; asked:{list}"
-    ))
-    .hint(format!(
+    let what = match asked.is_empty() {
+        true => "does not answer as a git repository",
+        false => "has no agent-skills index and does not answer as a git repository",
+    };
+    let mut error = Hinted::new(format!("{shown} {what}; asked:{list}"));
+    if !asked.is_empty() {
+        error = error.hint(
+            "a site publishes its skills at /.well-known/agent-skills/index.json; `skillpkg add --well-known URL` reads an index elsewhere",
+        );
+    }
+    error = error.hint(format!(
         "a git server answers there with 200 and {} (git's smart HTTP)",
         crate::net::git_probe::ADVERTISEMENT
     ));
@@ -667,6 +754,77 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
         );
     }
     Ok(reported(context, &project, &changes))
+}
+
+/// `add --well-known SITE`: every skill its agent-skills index lists, or
+/// those `--skill` picks; `--list` only lists them.
+fn add_well_known(args: AddArgs, site: &str, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    if !args.packages.is_empty() {
+        return Err(misuse(
+            format!(
+                "--well-known '{site}' names the site, and '{}' is given too",
+                args.packages.join(" ")
+            ),
+            format!(
+                "pick its skills with --skill: `skillpkg add --well-known {site} --skill <NAME>`"
+            ),
+        ));
+    }
+    if args.list {
+        let site = crate::manifest::well_known_ref::parse_site(site).map_err(anyhow::Error::msg)?;
+        let index = crate::ops::install::well_known::read_index(&site)?;
+        print_index(context, &index);
+        return Ok(ExitStatus::Success);
+    }
+    let dirs = context.dirs()?.clone();
+    let project = context.project(args.flags.global)?;
+    let (index, changes) = crate::ops::install::add_well_known(
+        &project,
+        &dirs,
+        site,
+        &args.skills,
+        &args.replace,
+        args.flags.options(false, context),
+    )?;
+    for skipped in &index.skipped {
+        context
+            .printer
+            .warn(format_args!("skipped {}", skipped.why));
+    }
+    let count = index.skills.len();
+    context.printer.status(
+        "Found",
+        format_args!(
+            "{count} skill{} in {}",
+            if count == 1 { "" } else { "s" },
+            index.url
+        ),
+    );
+    Ok(reported(context, &project, &changes))
+}
+
+/// One line per skill of an agent-skills index: name, kind, description;
+/// then a warning for each entry set aside.
+fn print_index(context: &Context, index: &crate::index::well_known::Index) {
+    let names = index
+        .skills
+        .iter()
+        .map(|e| e.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for entry in &index.skills {
+        let description: String = entry.description.chars().take(72).collect();
+        context.printer.data(format_args!(
+            "{:<names$}  {:<8}  {description}",
+            entry.name,
+            entry.artifact.kind()
+        ));
+    }
+    for skipped in &index.skipped {
+        context
+            .printer
+            .warn(format_args!("skipped {}", skipped.why));
+    }
 }
 
 /// Says what plugin a repository is, if it is one.
