@@ -149,9 +149,15 @@ fn a_site_index_installs_the_skills_picked_pinned_by_digest() {
     );
     assert!(lock.contains(&pinned), "{lock}");
 
-    // The rest: an archive of each kind, unpacked from the archive's top.
+    // The rest: an archive of each kind, unpacked from the archive's top,
+    // all from one reading of the index.
+    site.server.clear_log();
     ctx.ok_in(&app, &["add", "--well-known", &site.url()]);
     assert_eq!(installed(&app), ["code-review", "lint", "wrangler"]);
+    assert_eq!(
+        site.server.arrivals(".well-known/agent-skills/index.json"),
+        1
+    );
     let root = app.join(".agents/skills");
     assert_eq!(
         read(&root.join("wrangler/scripts/deploy.sh")),
@@ -160,6 +166,9 @@ fn a_site_index_installs_the_skills_picked_pinned_by_digest() {
     assert_eq!(read(&root.join("lint/references/RULES.md")), "# Rules\n");
     let lock = read(&app.join("skills.lock"));
     assert_eq!(lock.matches("source = \"well-known+").count(), 3, "{lock}");
+    // The site's URL stands for every skill taken from it.
+    ctx.ok_in(&app, &["remove", &format!("{}/", site.url())]);
+    assert!(installed(&app).is_empty());
 }
 
 #[test]

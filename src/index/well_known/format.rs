@@ -141,17 +141,17 @@ pub(crate) fn parse(bytes: &[u8], url: &str) -> anyhow::Result<Index> {
     let base = Url::parse(url).map_err(|e| anyhow::anyhow!("{url}: {e}"))?;
     let value: Value = serde_json::from_slice(bytes)
         .map_err(|e| anyhow::anyhow!("{url} is no JSON agent-skills index: {e}"))?;
-    if let Some(schema) = value.get("$schema") {
-        if schema.as_str() != Some(SCHEMA_V0_2) {
-            bail!(
-                Hinted::new(format!(
-                    "{url} declares the schema {schema}, which this skillpkg does not read"
-                ))
-                .hint(format!(
-                    "skillpkg reads {SCHEMA_V0_2} and the older form without $schema; a newer skillpkg may read this one"
-                ))
-            );
-        }
+    if let Some(schema) = value.get("$schema")
+        && schema.as_str() != Some(SCHEMA_V0_2)
+    {
+        bail!(
+            Hinted::new(format!(
+                "{url} declares the schema {schema}, which this skillpkg does not read"
+            ))
+            .hint(format!(
+                "skillpkg reads {SCHEMA_V0_2} and the older form without $schema; a newer skillpkg may read this one"
+            ))
+        );
     }
     let Some(entries) = value.get("skills").and_then(Value::as_array) else {
         bail!("{url} is no agent-skills index: it has no \"skills\" list");

@@ -208,6 +208,15 @@ pub(super) fn planned(wanted: &[Wanted], old_lock: &Lockfile) -> Vec<Change> {
     changes
 }
 
+/// The digest that pins a skill of `source`: an OCI manifest's, or the
+/// artifact's of a `well-known` skill.
+fn pinned_digest(source: &SourceId) -> Option<String> {
+    source
+        .oci_digest()
+        .or_else(|| source.well_known_digest())
+        .map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,13 +280,4 @@ mod tests {
         );
         assert_eq!(registry.shown(), "v0.0.0");
     }
-}
-
-/// The digest that pins a skill of `source`: an OCI manifest's, or the
-/// artifact's of a `well-known` skill.
-fn pinned_digest(source: &SourceId) -> Option<String> {
-    source
-        .oci_digest()
-        .or_else(|| source.well_known_digest())
-        .map(str::to_string)
 }

@@ -20,7 +20,7 @@ use crate::index::parse_dependencies;
 use crate::manifest::DirectSource;
 use crate::manifest::lock::LockedSkill;
 use crate::manifest::oci_ref::OciPin;
-use crate::manifest::source_id::{GitOrigin, OciOrigin, SourceId, WellKnownOrigin};
+use crate::manifest::source_id::{GitOrigin, OciOrigin, SourceId};
 use crate::ops::pack::{CheckedSkill, Validity};
 use crate::store::extract::{Limits, Staged};
 
@@ -91,7 +91,7 @@ fn already_in_place(
             skill,
         } => locked_oci_digest(&locked.source, &oci_origin(repository, pin, skill), pin).is_some(),
         DirectSource::WellKnown { site, skill } => {
-            locked_well_known(&locked.source, &well_known_origin(site, skill)).is_some()
+            super::well_known::pinned(locked, site, skill).is_some()
         }
     };
     if !same_origin {
@@ -141,27 +141,6 @@ fn locked_oci_digest<'l>(
             OciPin::Tag(_) => true,
         };
     same.then_some(digest.as_str())
-}
-
-/// The lock's origin of a `well-known` dependency.
-fn well_known_origin(site: &str, skill: &str) -> WellKnownOrigin {
-    WellKnownOrigin {
-        site: site.to_string(),
-        skill: skill.to_string(),
-    }
-}
-
-/// The lock's entry for the `well-known` dependency `wanted`, when its
-/// `source` is of that origin: `Some(digest)` (the digest itself `None`
-/// for an entry whose files come one by one).
-fn locked_well_known<'l>(
-    source: &'l SourceId,
-    wanted: &WellKnownOrigin,
-) -> Option<Option<&'l str>> {
-    match source {
-        SourceId::WellKnown { origin, digest } if origin == wanted => Some(digest.as_deref()),
-        _ => None,
-    }
 }
 
 /// `metadata.dependencies` of `skill`, parsed.
@@ -274,58 +253,24 @@ pub(crate) fn prepare(
             )
         }
         DirectSource::WellKnown { site, skill } => {
-            let origin = well_known_origin(site, skill);
-            let locked_digest = locked
-                .and_then(|l| locked_well_known(&l.source, &origin))
-                .flatten();
-            let exported = super::well_known::export(
+            let (dir, source, shown) = super::well_known::export_locked(
+                name,
                 site,
                 skill,
-                locked_digest,
+                locked,
                 checkout.path(),
                 cache,
                 offline,
-            )
-            .with_context(|| format!("'{name}': could not get the skill '{skill}' of {site}"))?;
-            let shown = match &exported.digest {
-                Some(digest) => format!("the skill '{skill}' of {site} ({digest})"),
-                None => format!("the skill '{skill}' of {site}"),
-            };
+            )?;
             (
-                named_after_its_skill(exported.dir, checkout.path())?,
-                SourceId::WellKnown {
-                    origin,
-                    digest: exported.digest,
-                },
+                named_after_its_skill(dir, checkout.path())?,
+                source,
                 Some(shown),
             )
         }
     };
     if !dir.join("SKILL.md").is_file() && !dir.join("skill.md").is_file() {
-        let place = match origin {
-            DirectSource::Path(_) => dir.display().to_string(),
-            DirectSource::Git { url, subdir, .. } => {
-                let shown = crate::net::split_credentials(url)?.0;
-                match subdir {
-                    Some(subdir) => format!("folder '{subdir}' of {shown}"),
-                    None => format!("the top folder of {shown}"),
-                }
-            }
-            DirectSource::Oci { .. } | DirectSource::WellKnown { .. } => {
-                shown_origin.clone().unwrap_or_default()
-            }
-        };
-        bail!(
-            Hinted::new(format!("'{name}': {place} holds no SKILL.md")).hint(format!(
-                "point `{}` at the skill's own folder",
-                match origin {
-                    DirectSource::Path(_) => "path",
-                    DirectSource::Git { .. } => "subdir",
-                    DirectSource::Oci { .. } => "oci",
-                    DirectSource::WellKnown { .. } => "well-known",
-                }
-            ))
-        );
+        bail!(no_skill_md(name, origin, &dir, shown_origin.as_deref())?);
     }
     let CheckedSkill {
         skill,
@@ -354,25 +299,8 @@ pub(crate) fn prepare(
         &Limits::default(),
     )
     .with_context(|| format!("'{name}' cannot be installed"))?;
-    if let DirectSource::WellKnown {
-        site,
-        skill: listed,
-    } = origin
-        && let Some(locked) = locked
-        && locked_well_known(&locked.source, &well_known_origin(site, listed)).is_some()
-        && locked.tree != staged.tree_hash()
-    {
-        bail!(
-            Hinted::new(format!(
-                "'{name}': the skill '{listed}' of {site} now has files that hash to {}, but skills.lock pins {}; the site changed what it serves",
-                staged.tree_hash(),
-                locked.tree
-            ))
-            .hint(format!(
-                "nothing was installed; if you trust the change, `skillpkg update {}` moves the pin",
-                crate::hint::shell_quote(name)
-            ))
-        );
+    if let DirectSource::WellKnown { site, skill } = origin {
+        super::well_known::check_pinned_tree(name, site, skill, locked, &staged.tree_hash())?;
     }
     Ok(DirectSkill {
         name: name.to_string(),
@@ -390,6 +318,38 @@ pub(crate) fn prepare(
         dependencies,
         broken_rules,
     })
+}
+
+/// The error for the skill `name` from `origin`, exported into `dir`
+/// (`shown_origin`: how messages name where it came from), that holds no
+/// `SKILL.md`: where, and which key of skills.toml to point elsewhere.
+fn no_skill_md(
+    name: &str,
+    origin: &DirectSource,
+    dir: &Path,
+    shown_origin: Option<&str>,
+) -> anyhow::Result<Hinted> {
+    let place = match origin {
+        DirectSource::Path(_) => dir.display().to_string(),
+        DirectSource::Git { url, subdir, .. } => {
+            let shown = crate::net::split_credentials(url)?.0;
+            match subdir {
+                Some(subdir) => format!("folder '{subdir}' of {shown}"),
+                None => format!("the top folder of {shown}"),
+            }
+        }
+        DirectSource::Oci { .. } | DirectSource::WellKnown { .. } => {
+            shown_origin.unwrap_or_default().to_string()
+        }
+    };
+    let key = match origin {
+        DirectSource::Path(_) => "path",
+        DirectSource::Git { .. } => "subdir",
+        DirectSource::Oci { .. } => "oci",
+        DirectSource::WellKnown { .. } => "well-known",
+    };
+    Ok(Hinted::new(format!("'{name}': {place} holds no SKILL.md"))
+        .hint(format!("point `{key}` at the skill's own folder")))
 }
 
 /// Moves an exported skill into a folder of `parent` named after the

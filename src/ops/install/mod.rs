@@ -18,6 +18,7 @@
 //! the `tree` the lock pins for its checksum is refused. A process lock serialises concurrent runs on
 //! one project. Folders the lock does not manage are never touched.
 
+pub(crate) mod add_site;
 mod apply;
 mod change;
 mod collisions;
@@ -388,46 +389,6 @@ pub(crate) fn add_repo(
     }
     let changes = add_all(edit, dirs, added, replace, true, options)?;
     Ok((listing, changes))
-}
-
-/// Adds the skills of the agent-skills index of `site` that `patterns`
-/// pick (all of them when there are none), each under its own name,
-/// recorded as `{ well-known = SITE, skill = NAME }`, then installs; the
-/// lock pins each by the digest of what was installed and its tree. Names
-/// the manifest takes from another source are refused, all of them before
-/// anything is written, unless `replace` names them. Returns the index
-/// read and what changed.
-pub(crate) fn add_well_known(
-    project: &Project,
-    dirs: &Dirs,
-    site: &str,
-    patterns: &[String],
-    replace: &[String],
-    options: InstallOptions,
-) -> anyhow::Result<(crate::index::well_known::Index, Vec<Change>)> {
-    let site = crate::manifest::well_known_ref::parse_site(site).map_err(anyhow::Error::msg)?;
-    if options.offline {
-        bail!(
-            Hinted::new(format!(
-                "adding from {site} reads its agent-skills index, and --offline forbids that"
-            ))
-            .hint("leave out --offline")
-        );
-    }
-    let edit = Edit::open(project, dirs)?;
-    let index = well_known::read_index(&site)?;
-    let mut added = Vec::new();
-    for entry in well_known::pick(&index, patterns)? {
-        let spec = DependencySpec::Detailed(crate::manifest::DetailedSpec {
-            well_known: Some(site.clone()),
-            skill: Some(entry.name.clone()),
-            ..Default::default()
-        });
-        spec.source(&entry.name)?;
-        added.push((entry.name.clone(), spec));
-    }
-    let changes = add_all(edit, dirs, added, replace, true, options)?;
-    Ok((index, changes))
 }
 
 /// `changes`, with the names `add --replace` gave to another source

@@ -5,7 +5,9 @@
 //! checkout, which is then checked and staged as a git skill's export is
 //! ([`super::direct`]).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{LazyLock, Mutex};
 
 use anyhow::bail;
 
@@ -13,6 +15,8 @@ use crate::hint::{Hinted, shell_quote};
 use crate::index::well_known::{
     Artifact, Client, Discovered, Entry, Index, MAX_ARCHIVE, MAX_FILE, Tried, cached, keep,
 };
+use crate::manifest::lock::LockedSkill;
+use crate::manifest::source_id::{SourceId, WellKnownOrigin};
 use crate::store::extract::Limits;
 use crate::store::hash::sha256_hex;
 use crate::store::untar::{Compression, Rooted};
@@ -26,10 +30,28 @@ pub(super) struct Exported {
     pub digest: Option<String>,
 }
 
-/// What the index of `site` is, read now; an error listing what was asked
-/// when the site has none.
+/// The indexes read in this run, by site: every skill of a site is taken
+/// from one reading of its index, and the site is asked once.
+static READ: LazyLock<Mutex<HashMap<String, Index>>> = LazyLock::new(Default::default);
+
+/// The index of `site`, as this run first read it (see [`Client::discover`]).
+pub(crate) fn discover(site: &str) -> anyhow::Result<Discovered> {
+    if let Some(index) = READ.lock().expect("indexes lock").get(site) {
+        return Ok(Discovered::Found(index.clone()));
+    }
+    let discovered = Client::new()?.discover(site)?;
+    if let Discovered::Found(index) = &discovered {
+        READ.lock()
+            .expect("indexes lock")
+            .insert(site.to_string(), index.clone());
+    }
+    Ok(discovered)
+}
+
+/// The index of `site`, as this run first read it; an error listing what
+/// was asked when the site has none.
 pub(crate) fn read_index(site: &str) -> anyhow::Result<Index> {
-    match Client::new()?.discover(site)? {
+    match discover(site)? {
         Discovered::Found(index) => Ok(index),
         Discovered::NotFound(tried) => Err(no_index(site, &tried).into()),
     }
@@ -60,6 +82,81 @@ pub(crate) fn entry<'i>(index: &'i Index, skill: &str) -> anyhow::Result<&'i Ent
             None if names.is_empty() => error.hint("it lists no skill skillpkg can install"),
             None => error.hint(format!("it lists {}", names.join(", "))),
         }
+    )
+}
+
+/// The lock's pin of the `well-known` dependency on `skill` of `site`,
+/// when `locked` is of that origin: `Some(digest)` (the digest itself
+/// `None` for an entry whose files come one by one).
+pub(super) fn pinned<'l>(
+    locked: &'l LockedSkill,
+    site: &str,
+    skill: &str,
+) -> Option<Option<&'l str>> {
+    match &locked.source {
+        SourceId::WellKnown { origin, digest } if origin.site == site && origin.skill == skill => {
+            Some(digest.as_deref())
+        }
+        _ => None,
+    }
+}
+
+/// [`export`] for the dependency `name` on `skill` of `site`, keeping the
+/// digest `locked` pins for it: the skill's folder, its lock source, and
+/// how messages name it.
+pub(super) fn export_locked(
+    name: &str,
+    site: &str,
+    skill: &str,
+    locked: Option<&LockedSkill>,
+    checkout: &Path,
+    cache: &Path,
+    offline: bool,
+) -> anyhow::Result<(PathBuf, SourceId, String)> {
+    use anyhow::Context as _;
+    let locked_digest = locked.and_then(|l| pinned(l, site, skill)).flatten();
+    let exported = export(site, skill, locked_digest, checkout, cache, offline)
+        .with_context(|| format!("'{name}': could not get the skill '{skill}' of {site}"))?;
+    let shown = match &exported.digest {
+        Some(digest) => format!("the skill '{skill}' of {site} ({digest})"),
+        None => format!("the skill '{skill}' of {site}"),
+    };
+    let source = SourceId::WellKnown {
+        origin: WellKnownOrigin {
+            site: site.to_string(),
+            skill: skill.to_string(),
+        },
+        digest: exported.digest,
+    };
+    Ok((exported.dir, source, shown))
+}
+
+/// Refuses a tree of the dependency `name` on `skill` of `site` other than
+/// the one the lock pins for it (`tree`: what was staged now): an entry
+/// without digests is pinned by its tree alone, and only `update` moves a
+/// pin.
+pub(super) fn check_pinned_tree(
+    name: &str,
+    site: &str,
+    skill: &str,
+    locked: Option<&LockedSkill>,
+    tree: &str,
+) -> anyhow::Result<()> {
+    let Some(locked) = locked.filter(|l| pinned(l, site, skill).is_some()) else {
+        return Ok(());
+    };
+    if locked.tree == tree {
+        return Ok(());
+    }
+    bail!(
+        Hinted::new(format!(
+            "'{name}': the skill '{skill}' of {site} now has files that hash to {tree}, but skills.lock pins {}; the site changed what it serves",
+            locked.tree
+        ))
+        .hint(format!(
+            "nothing was installed; if you trust the change, `skillpkg update {}` moves the pin",
+            shell_quote(name)
+        ))
     )
 }
 
@@ -133,11 +230,8 @@ pub(super) fn export(
         check_named(&dir, skill, site)?;
         return Ok(Exported { dir, digest });
     }
+    let index = read_index(site)?;
     let client = Client::new()?;
-    let index = match client.discover(site)? {
-        Discovered::Found(index) => index,
-        Discovered::NotFound(tried) => bail!(no_index(site, &tried)),
-    };
     let entry = entry(&index, skill)?;
     if let (Some(locked), Some(now)) = (locked, entry.artifact.digest())
         && locked != now

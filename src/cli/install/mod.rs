@@ -1,9 +1,11 @@
 //! `skillpkg add`, `remove` and `install`.
 
+mod bare_url;
+mod well_known;
+
 use crate::ops::install::{Action, Change, GrantConsent, InstallOptions};
 
 use super::{Context, ExitStatus};
-use crate::hint::Hinted;
 use crate::store::trees::LinkMode;
 
 /// Flags shared by the commands that install.
@@ -393,7 +395,7 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
         return add_repo(args, &url, context);
     }
     if let Some(site) = args.well_known.clone() {
-        return add_well_known(args, &site, context);
+        return well_known::add(args, &site, context);
     }
     if let Some(reference) = &args.oci {
         let project = context.project(args.flags.global)?;
@@ -559,38 +561,12 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
     let source = match source {
         SourceArg::Git(source) => source,
         SourceArg::Probe(url) => {
-            let site =
-                well_known_site(&url).filter(|_| args.rev.is_none() && args.subdir.is_none());
-            let mut asked = Vec::new();
-            if let Some(site) = &site
-                && !args.flags.offline
-            {
-                use crate::index::well_known::{Client, Discovered};
-                match Client::new()?.discover(site)? {
-                    Discovered::Found(index) => {
-                        context.printer.status(
-                            "Found",
-                            format_args!(
-                                "an agent-skills index at {} (the site's skills, not a git repository)",
-                                index.url
-                            ),
-                        );
-                        args.well_known = Some(site.clone());
-                        return Ok(());
-                    }
-                    Discovered::NotFound(tried) => {
-                        asked = tried.into_iter().map(|t| (t.url, t.answer)).collect();
-                    }
-                }
-            }
             // --rev and --subdir stay as given: the URL names neither.
-            args.git = Some(probe(
-                &url,
-                args.flags.offline,
-                site.is_some(),
-                asked,
-                context,
-            )?);
+            let asks_git = args.rev.is_some() || args.subdir.is_some();
+            match bare_url::resolve(&url, asks_git, args.flags.offline, context)? {
+                bare_url::BareUrl::Site(site) => args.well_known = Some(site),
+                bare_url::BareUrl::Git(repository) => args.git = Some(repository),
+            }
             return Ok(());
         }
         SourceArg::Package | SourceArg::Invalid(_) | SourceArg::Oci(_) => {
@@ -611,96 +587,6 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
     args.rev = source.rev;
     args.subdir = source.subdir;
     Ok(())
-}
-
-/// The site whose agent-skills index a bare URL is asked for before git
-/// is: the URL's origin, when the URL names nothing below it (its path
-/// is empty or `/`), carries no credentials, and is one skillpkg reads
-/// skills from (`https://`, or `http://` on this machine). A URL with a
-/// path is more likely a repository; `--well-known` reads a site there.
-fn well_known_site(url: &str) -> Option<String> {
-    let parsed = reqwest::Url::parse(url).ok()?;
-    if parsed.path() != "/" || !parsed.username().is_empty() || parsed.password().is_some() {
-        return None;
-    }
-    crate::manifest::well_known_ref::parse_site(url).ok()
-}
-
-/// The git repository at an http(s) URL of a host not known to
-/// [`crate::manifest::source_arg`], found by asking it as git does
-/// ([`crate::net::git_probe`]); an error listing what was asked and what
-/// came back when it does not answer as one, after `asked`: the
-/// agent-skills indexes asked for first (`well_known`: whether they were
-/// to be).
-fn probe(
-    url: &str,
-    offline: bool,
-    well_known: bool,
-    asked: Vec<(String, String)>,
-    context: &Context,
-) -> anyhow::Result<String> {
-    use crate::net::git_probe::{Probed, probe};
-    let (shown, _) = crate::net::split_credentials(url)?;
-    if offline {
-        let (what, hint) = match well_known {
-            true => (
-                "whether it has an agent-skills index or is a git repository",
-                format!(
-                    "`skillpkg add --git {shown} --offline` takes it as a git repository (from the cache); a site's skills cannot be added offline"
-                ),
-            ),
-            false => (
-                "whether it is a git repository",
-                format!("`skillpkg add --git {shown} --offline` takes it as one (from the cache)"),
-            ),
-        };
-        anyhow::bail!(
-            Hinted::new(format!(
-                "{shown} must be asked {what}, and --offline forbids that"
-            ))
-            .hint(hint)
-        );
-    }
-    let tried = match probe(url)? {
-        Probed::Repository(found) => {
-            let (found_shown, _) = crate::net::split_credentials(&found)?;
-            context.printer.verbose(format_args!(
-                "{shown} answers as a git repository at {found_shown}"
-            ));
-            return Ok(found);
-        }
-        Probed::NotARepository(tried) => tried,
-    };
-    let list: String = asked
-        .iter()
-        .map(|(url, answer)| format!("\n  {url}: {answer}"))
-        .chain(tried.iter().map(|t| format!("\n  {}: {}", t.url, t.answer)))
-        .collect();
-    let what = match asked.is_empty() {
-        true => "does not answer as a git repository",
-        false => "has no agent-skills index and does not answer as a git repository",
-    };
-    let mut error = Hinted::new(format!("{shown} {what}; asked:{list}"));
-    if !asked.is_empty() {
-        error = error.hint(
-            "a site publishes its skills at /.well-known/agent-skills/index.json; `skillpkg add --well-known URL` reads an index elsewhere",
-        );
-    }
-    error = error.hint(format!(
-        "a git server answers there with 200 and {} (git's smart HTTP)",
-        crate::net::git_probe::ADVERTISEMENT
-    ));
-    if tried.iter().any(|t| t.wants_credentials) {
-        error = error.hint(
-            "the server asks for credentials: with --git, the fetch gets them from git's credential helper, as git does",
-        );
-    }
-    error = error
-        .hint(format!(
-            "if it is a git repository all the same, `skillpkg add --git {shown}` takes it as one"
-        ))
-        .hint("packages of an index are added as org/name; a skill in a folder with --path <DIR>");
-    Err(error.into())
 }
 
 /// `add --git URL`: every skill the repository holds, those `--skill`
@@ -754,77 +640,6 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
         );
     }
     Ok(reported(context, &project, &changes))
-}
-
-/// `add --well-known SITE`: every skill its agent-skills index lists, or
-/// those `--skill` picks; `--list` only lists them.
-fn add_well_known(args: AddArgs, site: &str, context: &mut Context) -> anyhow::Result<ExitStatus> {
-    if !args.packages.is_empty() {
-        return Err(misuse(
-            format!(
-                "--well-known '{site}' names the site, and '{}' is given too",
-                args.packages.join(" ")
-            ),
-            format!(
-                "pick its skills with --skill: `skillpkg add --well-known {site} --skill <NAME>`"
-            ),
-        ));
-    }
-    if args.list {
-        let site = crate::manifest::well_known_ref::parse_site(site).map_err(anyhow::Error::msg)?;
-        let index = crate::ops::install::well_known::read_index(&site)?;
-        print_index(context, &index);
-        return Ok(ExitStatus::Success);
-    }
-    let dirs = context.dirs()?.clone();
-    let project = context.project(args.flags.global)?;
-    let (index, changes) = crate::ops::install::add_well_known(
-        &project,
-        &dirs,
-        site,
-        &args.skills,
-        &args.replace,
-        args.flags.options(false, context),
-    )?;
-    for skipped in &index.skipped {
-        context
-            .printer
-            .warn(format_args!("skipped {}", skipped.why));
-    }
-    let count = index.skills.len();
-    context.printer.status(
-        "Found",
-        format_args!(
-            "{count} skill{} in {}",
-            if count == 1 { "" } else { "s" },
-            index.url
-        ),
-    );
-    Ok(reported(context, &project, &changes))
-}
-
-/// One line per skill of an agent-skills index: name, kind, description;
-/// then a warning for each entry set aside.
-fn print_index(context: &Context, index: &crate::index::well_known::Index) {
-    let names = index
-        .skills
-        .iter()
-        .map(|e| e.name.chars().count())
-        .max()
-        .unwrap_or(0);
-    for entry in &index.skills {
-        let description: String = entry.description.chars().take(72).collect();
-        context.printer.data(format_args!(
-            "{:<names$}  {:<8}  {description}",
-            entry.name,
-            entry.artifact.kind()
-        ));
-    }
-    for skipped in &index.skipped {
-        context
-            .printer
-            .warn(format_args!("skipped {}", skipped.why));
-    }
 }
 
 /// Says what plugin a repository is, if it is one.
