@@ -28,9 +28,8 @@ const WANTED: usize = 200;
 
 /// Whether `program` is on PATH; says so when it is not.
 fn has_program(program: &str, package: &str) -> bool {
-    let found = std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| dir.join(program).is_file())
-    });
+    let found = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()));
     if !found {
         eprintln!("SKIPPED: {program} is not installed (apt-get install {package})");
     }
@@ -124,7 +123,11 @@ fn main() {
         for i in 0..WANTED {
             manifest.push_str(&format!("\"bench/pkg-{i}\" = \"1\"\n"));
         }
-        (temp.join(name), temp.join(format!("{name}-cache")), manifest)
+        (
+            temp.join(name),
+            temp.join(format!("{name}-cache")),
+            manifest,
+        )
     };
     let (http_project, http_cache, http_manifest) = project_for("http", &http);
     let (oci_project, oci_cache, oci_manifest) = project_for("oci", &oci);
@@ -174,7 +177,8 @@ fn main() {
     );
 
     let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
-    let ratio = |d: Duration, base: Duration| format!("{:.2}×", d.as_secs_f64() / base.as_secs_f64());
+    let ratio =
+        |d: Duration, base: Duration| format!("{:.2}×", d.as_secs_f64() / base.as_secs_f64());
     println!(
         "| {WANTED} signed packages, one dependency tree (median of {RUNS}) | static HTTP index | OCI namespace | OCI / HTTP |"
     );

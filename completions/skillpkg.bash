@@ -334,7 +334,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --path --git --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --quiet --verbose --help"
+            opts="-g -q -v -h --registry --path --git --well-known --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -349,6 +349,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --git)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --well-known)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -64,14 +64,15 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand init" -s h -l help -d 
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l registry -d 'The registry (a name under [registries]) to take them from' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l path -d 'Install the skill in this folder (pinned by content hash), or each skill of the plugin it holds (plugin.json, .claude-plugin/, .codex-plugin/)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l git -d 'Install the skill from this git repository (pinned by commit), whatever form its URL has (it is not probed or rewritten)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l well-known -d 'Install skills a site publishes in its agent-skills index (/.well-known/agent-skills/index.json, the Agent Skills discovery RFC), or listed by the index at this URL (pinned by digest)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l rev -d 'Of a repository: the branch, tag or commit (default: the remote\'s HEAD)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l subdir -d 'Of a repository: the skill\'s folder inside it (default: every skill the repository holds)' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l skill -d 'Of a repository or an OCI collection: add only the skills with this name (repeatable; globs such as \'pdf*\')' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l skill -d 'Of a repository, a site or an OCI collection: add only the skills with this name (repeatable; globs such as \'pdf*\')' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l replace -d 'Let this source take over NAME, which skills.toml takes from another source (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l insecure-registry -d 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l list -d 'Of a repository or an OCI artifact: list its skills, and add nothing'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l list -d 'Of a repository, a site or an OCI artifact: list its skills, and add nothing'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l force -d 'Replace managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l offline -d 'Use only the cache and local indexes: fetch nothing'

@@ -16,6 +16,7 @@ pub mod listing;
 pub mod local;
 pub(crate) mod oci;
 pub(crate) mod source;
+pub(crate) mod well_known;
 
 use std::collections::BTreeMap;
 

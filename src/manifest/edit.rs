@@ -98,6 +98,7 @@ fn inline(spec: &DetailedSpec) -> InlineTable {
         ("oci", &spec.oci),
         ("tag", &spec.tag),
         ("digest", &spec.digest),
+        ("well-known", &spec.well_known),
         ("skill", &spec.skill),
     ];
     for (key, field) in fields {

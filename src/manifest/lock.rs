@@ -166,6 +166,15 @@ pub fn shown_version(version: &str, source: &SourceId, tree: Option<&str>) -> St
     match (version == UNVERSIONED, source, tree) {
         (true, SourceId::Git { commit, .. }, _) => short_commit(commit),
         (true, SourceId::Oci { digest, .. }, _) => short_digest(digest),
+        (
+            true,
+            SourceId::WellKnown {
+                digest: Some(digest),
+                ..
+            },
+            _,
+        ) => short_digest(digest),
+        (true, SourceId::WellKnown { digest: None, .. }, Some(tree)) => short_tree(tree),
         (true, SourceId::Path { .. }, Some(tree)) => short_tree(tree),
         _ => format!("v{version}"),
     }

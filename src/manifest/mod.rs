@@ -9,6 +9,7 @@ pub(crate) mod source_arg;
 pub mod source_id;
 pub(crate) mod source_match;
 pub(crate) mod unknown;
+pub mod well_known_ref;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -60,10 +61,14 @@ pub struct DetailedSpec {
     /// A manifest digest (`sha256:…`) of the `oci` repository.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
-    /// The skill of an `oci` collection (an image index of skills) to
-    /// install.
+    /// The skill of an `oci` collection (an image index of skills), or of
+    /// a `well-known` index, to install.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skill: Option<String>,
+    /// A site publishing an Agent Skills discovery index
+    /// (`/.well-known/agent-skills/index.json`), or that index's URL.
+    #[serde(rename = "well-known", skip_serializing_if = "Option::is_none")]
+    pub well_known: Option<String>,
 }
 
 /// Where a dependency comes from, checked.
@@ -104,6 +109,14 @@ pub enum DirectSource {
         /// The skill to take from a collection, by its name.
         skill: Option<String>,
     },
+    /// A skill a site's Agent Skills discovery index lists.
+    WellKnown {
+        /// The site (or the index's URL), as [`well_known_ref::parse_site`]
+        /// writes it.
+        site: String,
+        /// The skill's name in the index.
+        skill: String,
+    },
 }
 
 impl DependencySpec {
@@ -122,8 +135,13 @@ impl DependencySpec {
                 if spec.oci.is_some() {
                     return spec.oci_source(name);
                 }
+                if spec.well_known.is_some() {
+                    return spec.well_known_source(name);
+                }
                 if spec.tag.is_some() || spec.digest.is_some() || spec.skill.is_some() {
-                    bail!("'{name}': `tag`, `digest` and `skill` go with `oci`");
+                    bail!(
+                        "'{name}': `tag` and `digest` go with `oci`, `skill` with `oci` or `well-known`"
+                    );
                 }
                 match (&spec.path, &spec.git) {
                     (Some(_), Some(_)) => bail!("'{name}': give either `path` or `git`, not both"),
@@ -178,6 +196,7 @@ impl DetailedSpec {
             ("git", &self.git),
             ("rev", &self.rev),
             ("subdir", &self.subdir),
+            ("well-known", &self.well_known),
         ];
         if let Some((key, _)) = others.iter().find(|(_, value)| value.is_some()) {
             bail!("'{name}': an `oci` dependency takes no `{key}` (pin it with `tag` or `digest`)");
@@ -200,6 +219,43 @@ impl DetailedSpec {
             pin,
             skill: self.skill.clone(),
         }))
+    }
+}
+
+impl DetailedSpec {
+    /// A `well-known` dependency: a site and the skill its index lists
+    /// (by default the key's name), nothing else. The lock pins what the
+    /// index served, so there is no `tag` or `digest` to give.
+    fn well_known_source(&self, name: &str) -> anyhow::Result<Source> {
+        let others = [
+            ("version", &self.version),
+            ("registry", &self.registry),
+            ("path", &self.path),
+            ("git", &self.git),
+            ("rev", &self.rev),
+            ("subdir", &self.subdir),
+            ("oci", &self.oci),
+            ("tag", &self.tag),
+            ("digest", &self.digest),
+        ];
+        if let Some((key, _)) = others.iter().find(|(_, value)| value.is_some()) {
+            bail!(
+                "'{name}': a `well-known` dependency takes no `{key}` (skills.lock pins what the site served)"
+            );
+        }
+        let given = self.well_known.as_deref().unwrap_or_default();
+        let site = well_known_ref::parse_site(given)
+            .map_err(|problem| anyhow::anyhow!("'{name}': {problem}"))?;
+        let skill = match &self.skill {
+            Some(skill) => skill.clone(),
+            None => name.rsplit('/').next().unwrap_or(name).to_string(),
+        };
+        if !crate::skill::name::is_valid_name(&skill) {
+            bail!(
+                "'{name}': {skill:?} is no skill name an agent-skills index may list (lower-case letters, digits and single '-')"
+            );
+        }
+        Ok(Source::Direct(DirectSource::WellKnown { site, skill }))
     }
 }
 

@@ -1,7 +1,8 @@
 //! Where a locked skill came from, as `skills.lock` records it in
 //! `source`: `registry+<index>`, `path+<dir>`,
 //! `git+<url>[?rev=…&subdir=…]#<commit>` or
-//! `oci+<host>/<repository>[?tag=…&skill=…]#sha256:<manifest digest>`.
+//! `oci+<host>/<repository>[?tag=…&skill=…]#sha256:<manifest digest>` or
+//! `well-known+<site>?skill=…[#sha256:<artifact digest>]`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -38,6 +39,33 @@ pub enum SourceId {
         /// `sha256:<hex>` of the manifest (or image index) installed.
         digest: String,
     },
+    /// A skill a site's Agent Skills discovery index lists, pinned to the
+    /// digest of the artifact installed (none for an entry of the older
+    /// form, whose files come one by one: its `tree` pins it).
+    WellKnown {
+        /// The site and the skill.
+        origin: WellKnownOrigin,
+        /// `sha256:<hex>` of the `SKILL.md` or archive installed.
+        digest: Option<String>,
+    },
+}
+
+/// A `well-known` dependency as the manifest gives it: the site (as
+/// [`super::well_known_ref::parse_site`] writes it) and the skill's name
+/// in its index.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WellKnownOrigin {
+    /// The site, or its index's URL.
+    pub site: String,
+    /// The skill.
+    pub skill: String,
+}
+
+impl fmt::Display for WellKnownOrigin {
+    /// `well-known+<site>?skill=<skill>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "well-known+{}?skill={}", self.site, self.skill)
+    }
 }
 
 /// An OCI dependency as the manifest gives it: `HOST/REPO`, the tag
@@ -135,6 +163,14 @@ impl SourceId {
             _ => None,
         }
     }
+
+    /// The artifact digest of a `well-known` source, when it has one.
+    pub fn well_known_digest(&self) -> Option<&str> {
+        match self {
+            SourceId::WellKnown { digest, .. } => digest.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for SourceId {
@@ -144,6 +180,14 @@ impl fmt::Display for SourceId {
             SourceId::Path { path } => write!(f, "path+{path}"),
             SourceId::Git { origin, commit } => write!(f, "{origin}#{commit}"),
             SourceId::Oci { origin, digest } => write!(f, "{origin}#{digest}"),
+            SourceId::WellKnown {
+                origin,
+                digest: Some(digest),
+            } => write!(f, "{origin}#{digest}"),
+            SourceId::WellKnown {
+                origin,
+                digest: None,
+            } => write!(f, "{origin}"),
         }
     }
 }
@@ -151,7 +195,7 @@ impl fmt::Display for SourceId {
 /// Why a `source` could not be read.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "unknown source '{0}': a source is registry+<index>, path+<dir>, git+<url>[?rev=…&subdir=…]#<commit> or oci+<host>/<repository>[?tag=…]#sha256:<digest>"
+    "unknown source '{0}': a source is registry+<index>, path+<dir>, git+<url>[?rev=…&subdir=…]#<commit>, oci+<host>/<repository>[?tag=…]#sha256:<digest> or well-known+<site>?skill=<name>[#sha256:<digest>]"
 )]
 pub struct InvalidSource(String);
 
@@ -176,6 +220,9 @@ impl FromStr for SourceId {
         }
         if let Some(rest) = text.strip_prefix("oci+") {
             return parse_oci(rest).ok_or_else(invalid);
+        }
+        if let Some(rest) = text.strip_prefix("well-known+") {
+            return parse_well_known(rest).ok_or_else(invalid);
         }
         let rest = text.strip_prefix("git+").ok_or_else(invalid)?;
         let (base, commit) = rest.rsplit_once('#').ok_or_else(invalid)?;
@@ -235,6 +282,30 @@ fn parse_oci(rest: &str) -> Option<SourceId> {
     })
 }
 
+/// A `well-known` source after `well-known+`; `None` when it is no valid
+/// one: the site as `add` writes it, exactly one `skill=` of a valid
+/// name, and a sha256 digest if any.
+fn parse_well_known(rest: &str) -> Option<SourceId> {
+    let (base, digest) = match rest.rsplit_once('#') {
+        Some((base, digest)) => (base, Some(digest)),
+        None => (rest, None),
+    };
+    let (site, skill) = base.split_once("?skill=")?;
+    if !super::well_known_ref::is_site(site) || !crate::skill::name::is_valid_name(skill) {
+        return None;
+    }
+    if digest.is_some_and(|d| !super::oci_ref::is_sha256_digest(d)) {
+        return None;
+    }
+    Some(SourceId::WellKnown {
+        origin: WellKnownOrigin {
+            site: site.to_string(),
+            skill: skill.to_string(),
+        },
+        digest: digest.map(str::to_string),
+    })
+}
+
 impl TryFrom<String> for SourceId {
     type Error = InvalidSource;
 
@@ -267,6 +338,8 @@ mod tests {
             &format!("oci+127.0.0.1:5000/skills/pdf?tag=1.0.0#{DIGEST}"),
             &format!("oci+ghcr.io/acme/pdf#{DIGEST}"),
             &format!("oci+ghcr.io/acme/skills?tag=v2&skill=pdf#{DIGEST}"),
+            &format!("well-known+https://example.com?skill=pdf#{DIGEST}"),
+            "well-known+http://127.0.0.1:8080/docs?skill=pdf",
         ] {
             let source: SourceId = text.parse().unwrap();
             assert_eq!(source.to_string(), text);
@@ -302,6 +375,12 @@ mod tests {
             &format!("oci+ghcr.io/acme/pdf?rev=1#{DIGEST}"),
             &format!("oci+ghcr.io/acme/PDF?tag=1#{DIGEST}"),
             &format!("oci+ghcr.io/acme/pdf?tag=.1#{DIGEST}"),
+            "well-known+https://example.com",
+            "well-known+https://example.com/?skill=pdf",
+            "well-known+http://example.com?skill=pdf",
+            "well-known+https://example.com?skill=PDF",
+            "well-known+https://example.com?skill=pdf#sha256:abc",
+            "well-known+https://example.com?skill=pdf&x=1",
         ] {
             assert!(text.parse::<SourceId>().is_err(), "{text}");
         }

@@ -38,8 +38,19 @@ pub(crate) struct Edit<'a> {
     pub lock: Lockfile,
     /// Whether the project was trusted before the change.
     trust: KeptTrust,
-    /// The git commits this run resolved: one view of each repository.
+    /// What this run has read of the sources: one view of each.
+    pub views: Views,
+}
+
+/// What one run has read of the world, so that it sees one state of
+/// each source however often it asks: the commits its git repositories'
+/// revisions resolved to, and the agent-skills indexes of sites.
+#[derive(Debug, Default)]
+pub(crate) struct Views {
+    /// The git commits resolved.
     pub git: crate::git::Resolver,
+    /// The sites' indexes read.
+    pub sites: crate::index::well_known::Sites,
 }
 
 impl<'a> Edit<'a> {
@@ -57,7 +68,7 @@ impl<'a> Edit<'a> {
             project,
             dirs,
             _lock: lock,
-            git: crate::git::Resolver::default(),
+            views: Views::default(),
         })
     }
 

@@ -87,7 +87,54 @@ pub(crate) fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Outdate
     }
     report.packages.extend(moved_git_skills(&lock, dirs)?);
     report.packages.extend(moved_oci_skills(&lock, dirs)?);
+    report.packages.extend(changed_well_known_skills(&lock)?);
     Ok(report)
+}
+
+/// Every locked `well-known` skill whose site's index now gives another
+/// digest than the one locked (an entry without digests is not judged:
+/// that would mean fetching it). Each site's index is read once.
+fn changed_well_known_skills(lock: &Lockfile) -> anyhow::Result<Vec<Outdated>> {
+    use crate::manifest::lock::short_digest;
+    let mut indexes = std::collections::HashMap::new();
+    let sites = crate::index::well_known::Sites::default();
+    let mut changed = Vec::new();
+    for skill in &lock.skills {
+        let SourceId::WellKnown {
+            origin,
+            digest: Some(digest),
+        } = &skill.source
+        else {
+            continue;
+        };
+        let index = match indexes.get(&origin.site) {
+            Some(index) => index,
+            None => {
+                let index = crate::ops::install::well_known::read_index(&sites, &origin.site)
+                    .with_context(|| {
+                        format!("could not check {} for {}", origin.site, skill.name)
+                    })?;
+                indexes.entry(origin.site.clone()).or_insert(index)
+            }
+        };
+        let now = crate::ops::install::well_known::entry(index, &origin.skill)
+            .with_context(|| format!("could not check {} for {}", origin.site, skill.name))?
+            .artifact
+            .digest();
+        if let Some(now) = now
+            && now != digest
+        {
+            changed.push(Outdated {
+                name: skill.name.clone(),
+                locked: short_digest(digest),
+                compatible: Some(short_digest(now)),
+                latest: short_digest(now),
+                repository: Some(origin.site.clone()),
+                yanked: false,
+            });
+        }
+    }
+    Ok(changed)
 }
 
 /// Every locked OCI skill whose tag names another manifest now (a skill

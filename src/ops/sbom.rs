@@ -59,6 +59,7 @@ fn location(skill: &LockedSkill) -> Option<String> {
         SourceId::Registry { index } => index.contains("://").then(|| index.clone()),
         SourceId::Git { origin, .. } => Some(origin.url.clone()),
         SourceId::Oci { origin, digest } => Some(format!("oci://{}@{digest}", origin.repository)),
+        SourceId::WellKnown { origin, .. } => Some(origin.site.clone()),
         SourceId::Path { .. } => None,
     }
 }

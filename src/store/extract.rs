@@ -337,12 +337,29 @@ pub(super) fn check_collision(
     Ok(())
 }
 
-/// Checks every entry of `zip` and returns them with the top-level name.
+/// Where in a zip the skill is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ZipRoot<'a> {
+    /// In one top folder (a `.skill`), which must be named `expected`
+    /// when given.
+    InFolder(Option<&'a str>),
+    /// At the top (`SKILL.md` beside its files, as the discovery RFC
+    /// packs skills), or else in one top folder.
+    Anywhere,
+}
+
+/// Checks every entry of `zip` and returns them with the top-level name
+/// (empty for a skill at the top).
 fn survey<R: Read + std::io::Seek>(
     zip: &mut zip::ZipArchive<R>,
-    expected: Option<&str>,
+    rooted: ZipRoot,
     limits: &Limits,
 ) -> Result<(String, Vec<EntryInfo>), Refusal> {
+    let expected = match rooted {
+        ZipRoot::InFolder(expected) => expected,
+        ZipRoot::Anywhere => None,
+    };
+    let at_top = rooted == ZipRoot::Anywhere && zip.index_for_name_raw(b"SKILL.md").is_some();
     if zip.has_duplicate_names() {
         return Err(Refusal::DuplicateInDirectory);
     }
@@ -384,6 +401,7 @@ fn survey<R: Read + std::io::Seek>(
         let top = key.split('/').next().unwrap_or_default().to_string();
         let is_dir = name.ends_with('/');
         match &root {
+            _ if at_top => {}
             None => root = Some(top.clone()),
             Some(r) if *r != top => {
                 return Err(Refusal::OutsideRoot {
@@ -393,7 +411,7 @@ fn survey<R: Read + std::io::Seek>(
             }
             Some(_) => {}
         }
-        if !is_dir && !key.contains('/') {
+        if !at_top && !is_dir && !key.contains('/') {
             return Err(Refusal::OutsideRoot {
                 entry: name,
                 root: top,
@@ -421,6 +439,9 @@ fn survey<R: Read + std::io::Seek>(
             is_dir,
             executable: mode & 0o111 != 0,
         });
+    }
+    if at_top {
+        return Ok((String::new(), entries));
     }
     let root = root.expect("non-empty archive");
     if let Some(expected) = expected
@@ -456,27 +477,114 @@ pub fn extract(
     let file = fs_err::File::open(archive).map_err(io)?;
     let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
         .map_err(|e| refused(Refusal::NotZip(e.to_string())))?;
-    let (name, entries) = survey(&mut zip, expected, limits).map_err(refused)?;
+    let (name, entries) = survey(&mut zip, ZipRoot::InFolder(expected), limits).map_err(refused)?;
 
     fs_err::create_dir_all(staging_parent).map_err(io)?;
     let staging = tempfile::Builder::new()
         .prefix(".extract-")
         .tempdir_in(staging_parent)
         .map_err(io)?;
+    let (digests, non_ascii) = write_entries(
+        &mut zip,
+        &entries,
+        &format!("{name}/"),
+        staging.path(),
+        archive,
+        limits,
+    )?;
+
+    check_skill_md(staging.path(), &name).map_err(refused)?;
+    Ok(Staged {
+        staging,
+        name,
+        digests,
+        non_ascii,
+    })
+}
+
+/// Extracts the skill in the zip `archive` into a new folder inside
+/// `dest`, which must exist, as checked as a `.skill` is: `SKILL.md` at
+/// the archive's top (the discovery RFC's layout) or in its one top
+/// folder. Returns that folder, named after the top folder (or `skill`,
+/// for a skill at the top). Errors name the archive as `label`; a refused
+/// archive leaves nothing behind.
+pub fn extract_tree(
+    archive: &Path,
+    label: &str,
+    dest: &Path,
+    limits: &Limits,
+) -> Result<PathBuf, ExtractError> {
+    let shown = Path::new(label);
+    let refused = |refusal| ExtractError::Refused {
+        archive: shown.to_path_buf(),
+        refusal,
+    };
+    let io = |source| ExtractError::Io {
+        archive: shown.to_path_buf(),
+        source,
+    };
+    let file = fs_err::File::open(archive).map_err(io)?;
+    let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
+        .map_err(|e| refused(Refusal::NotZip(e.to_string())))?;
+    let (top, entries) = survey(&mut zip, ZipRoot::Anywhere, limits).map_err(refused)?;
+    let unpacking = tempfile::Builder::new()
+        .prefix(".unzip-")
+        .tempdir_in(dest)
+        .map_err(io)?;
+    let prefix = match top.is_empty() {
+        true => String::new(),
+        false => format!("{top}/"),
+    };
+    write_entries(&mut zip, &entries, &prefix, unpacking.path(), shown, limits)?;
+    let folder = match top.is_empty() {
+        true => "skill".to_string(),
+        false => top,
+    };
+    let target = dest.join(&folder);
+    if target.symlink_metadata().is_ok() {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("{} is already there", target.display()),
+        )));
+    }
+    fs_err::rename(unpacking.path(), &target).map_err(io)?;
+    let _ = unpacking.keep();
+    Ok(target)
+}
+
+/// Writes the surveyed `entries` of `zip` into `into`, each without
+/// `prefix` (the top folder); returns the sha256 of every file written and
+/// the files holding bytes outside ASCII, by path relative to `into`.
+/// Errors name `archive`.
+fn write_entries<R: Read + std::io::Seek>(
+    zip: &mut zip::ZipArchive<R>,
+    entries: &[EntryInfo],
+    prefix: &str,
+    into: &Path,
+    archive: &Path,
+    limits: &Limits,
+) -> Result<(BTreeMap<String, String>, Vec<String>), ExtractError> {
+    let refused = |refusal| ExtractError::Refused {
+        archive: archive.to_path_buf(),
+        refusal,
+    };
+    let io = |source| ExtractError::Io {
+        archive: archive.to_path_buf(),
+        source,
+    };
     let mut written: u64 = 0;
     let mut digests = BTreeMap::new();
     let mut non_ascii = Vec::new();
     let mut made_dirs = HashSet::new();
-    made_dirs.insert(staging.path().to_path_buf());
-    let prefix = format!("{name}/");
-    for entry in &entries {
+    made_dirs.insert(into.to_path_buf());
+    for entry in entries {
         // The staging directory is the skill's folder: entries go in it
         // without the archive's top-level folder.
-        let relative = entry.name.strip_prefix(&prefix).unwrap_or(&entry.name);
-        if relative.is_empty() {
+        let relative = entry.name.strip_prefix(prefix).unwrap_or(&entry.name);
+        if relative.is_empty() || (prefix.is_empty() && relative == "/") {
             continue;
         }
-        let target = staging.path().join(relative);
+        let target = into.join(relative);
         if entry.is_dir {
             fs_err::create_dir_all(&target).map_err(io)?;
             made_dirs.insert(target);
@@ -519,14 +627,7 @@ pub fn extract(
         }
         written += copied;
     }
-
-    check_skill_md(staging.path(), &name).map_err(refused)?;
-    Ok(Staged {
-        staging,
-        name,
-        digests,
-        non_ascii,
-    })
+    Ok((digests, non_ascii))
 }
 
 /// Refuses the extracted skill in `dir`, from the archive's folder

@@ -44,3 +44,4 @@ mod threats;
 mod tls;
 mod typos;
 mod validate;
+mod well_known;

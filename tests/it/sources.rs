@@ -429,6 +429,7 @@ fn a_repository_named_twice_or_flags_without_one_are_usage_errors() {
            skillpkg add [OPTIONS] <REPOSITORY> [--skill <NAME>]... [--list]
            skillpkg add [OPTIONS] oci://<HOST>/<REPO>(:<TAG>|@<DIGEST>)
            skillpkg add [OPTIONS] --git <URL> [--skill <NAME>]... [--list] [NAME]
+           skillpkg add [OPTIONS] --well-known <URL> [--skill <NAME>]... [--list]
            skillpkg add [OPTIONS] --path <DIR> [NAME]
 
     For more information, try '--help'.

@@ -144,8 +144,8 @@ impl Change {
             commit: source.git_commit().map(str::to_string),
             previous: updated.map(LockedSkill::shown_version),
             previous_commit: updated.and_then(|o| o.source.git_commit().map(str::to_string)),
-            digest: source.oci_digest().map(str::to_string),
-            previous_digest: updated.and_then(|o| o.source.oci_digest().map(str::to_string)),
+            digest: pinned_digest(source),
+            previous_digest: updated.and_then(|o| pinned_digest(&o.source)),
             ..Change::new(name, version, action)
         }
     }
@@ -206,6 +206,15 @@ pub(super) fn planned(wanted: &[Wanted], old_lock: &Lockfile) -> Vec<Change> {
         }
     }
     changes
+}
+
+/// The digest that pins a skill of `source`: an OCI manifest's, or the
+/// artifact's of a `well-known` skill.
+fn pinned_digest(source: &SourceId) -> Option<String> {
+    source
+        .oci_digest()
+        .or_else(|| source.well_known_digest())
+        .map(str::to_string)
 }
 
 #[cfg(test)]

@@ -151,6 +151,10 @@ fn same_source(project_dir: &Path, name: &str, old: &DependencySpec, new: &Depen
             Source::Direct(DirectSource::Oci { repository: a, .. }),
             Source::Direct(DirectSource::Oci { repository: b, .. }),
         ) => a == b,
+        (
+            Source::Direct(DirectSource::WellKnown { site: a, .. }),
+            Source::Direct(DirectSource::WellKnown { site: b, .. }),
+        ) => a == b,
         (Source::Direct(DirectSource::Path(a)), Source::Direct(DirectSource::Path(b))) => {
             let place = |path: &str| {
                 let joined = project_dir.join(path);
@@ -186,6 +190,12 @@ fn shown_source(spec: &DependencySpec) -> String {
             (Some(tag), _) => format!("oci://{oci}:{tag}"),
             (None, Some(digest)) => format!("oci://{oci}@{digest}"),
             (None, None) => format!("oci://{oci}"),
+        };
+    }
+    if let Some(site) = &d.well_known {
+        return match &d.skill {
+            Some(skill) => format!("the skill '{skill}' of {site}"),
+            None => site.clone(),
         };
     }
     match (&d.git, &d.path, &d.registry) {

@@ -62,8 +62,21 @@ pub(crate) struct Fetching<'a> {
     pub root: &'a Path,
     /// The commits this run resolved.
     pub git: &'a crate::git::Resolver,
+    /// The sites' indexes this run read.
+    pub sites: &'a crate::index::well_known::Sites,
     /// How OCI registries are read.
     pub registries: crate::index::oci::Settings<'a>,
+}
+
+impl Fetching<'_> {
+    /// How sites are read.
+    fn reading(&self) -> super::well_known::Reading<'_> {
+        super::well_known::Reading {
+            sites: self.sites,
+            cache: self.cache,
+            offline: self.offline,
+        }
+    }
 }
 
 /// A locked git skill that is in the root exactly as the lock pins it
@@ -90,6 +103,9 @@ fn already_in_place(
             pin,
             skill,
         } => locked_oci_digest(&locked.source, &oci_origin(repository, pin, skill), pin).is_some(),
+        DirectSource::WellKnown { site, skill } => {
+            super::well_known::pinned(locked, site, skill).is_some()
+        }
     };
     if !same_origin {
         return Ok(None);
@@ -175,6 +191,7 @@ pub(crate) fn prepare(
         validity,
         root,
         git,
+        sites: _,
         registries,
     } = *fetching;
     if let Some(in_place) = already_in_place(name, origin, locked, root)? {
@@ -249,29 +266,24 @@ pub(crate) fn prepare(
                 Some(format!("{repository}@{}", exported.digest)),
             )
         }
+        DirectSource::WellKnown { site, skill } => {
+            let (dir, source, shown) = super::well_known::export_locked(
+                name,
+                site,
+                skill,
+                locked,
+                checkout.path(),
+                &fetching.reading(),
+            )?;
+            (
+                named_after_its_skill(dir, checkout.path())?,
+                source,
+                Some(shown),
+            )
+        }
     };
     if !dir.join("SKILL.md").is_file() && !dir.join("skill.md").is_file() {
-        let place = match origin {
-            DirectSource::Path(_) => dir.display().to_string(),
-            DirectSource::Git { url, subdir, .. } => {
-                let shown = crate::net::split_credentials(url)?.0;
-                match subdir {
-                    Some(subdir) => format!("folder '{subdir}' of {shown}"),
-                    None => format!("the top folder of {shown}"),
-                }
-            }
-            DirectSource::Oci { .. } => shown_origin.clone().unwrap_or_default(),
-        };
-        bail!(
-            Hinted::new(format!("'{name}': {place} holds no SKILL.md")).hint(format!(
-                "point `{}` at the skill's own folder",
-                match origin {
-                    DirectSource::Path(_) => "path",
-                    DirectSource::Git { .. } => "subdir",
-                    DirectSource::Oci { .. } => "oci",
-                }
-            ))
-        );
+        bail!(no_skill_md(name, origin, &dir, shown_origin.as_deref())?);
     }
     let CheckedSkill {
         skill,
@@ -300,6 +312,9 @@ pub(crate) fn prepare(
         &Limits::default(),
     )
     .with_context(|| format!("'{name}' cannot be installed"))?;
+    if let DirectSource::WellKnown { site, skill } = origin {
+        super::well_known::check_pinned_tree(name, site, skill, locked, &staged.tree_hash())?;
+    }
     Ok(DirectSkill {
         name: name.to_string(),
         skill: skill.meta.name,
@@ -316,6 +331,38 @@ pub(crate) fn prepare(
         dependencies,
         broken_rules,
     })
+}
+
+/// The error for the skill `name` from `origin`, exported into `dir`
+/// (`shown_origin`: how messages name where it came from), that holds no
+/// `SKILL.md`: where, and which key of skills.toml to point elsewhere.
+fn no_skill_md(
+    name: &str,
+    origin: &DirectSource,
+    dir: &Path,
+    shown_origin: Option<&str>,
+) -> anyhow::Result<Hinted> {
+    let place = match origin {
+        DirectSource::Path(_) => dir.display().to_string(),
+        DirectSource::Git { url, subdir, .. } => {
+            let shown = crate::net::split_credentials(url)?.0;
+            match subdir {
+                Some(subdir) => format!("folder '{subdir}' of {shown}"),
+                None => format!("the top folder of {shown}"),
+            }
+        }
+        DirectSource::Oci { .. } | DirectSource::WellKnown { .. } => {
+            shown_origin.unwrap_or_default().to_string()
+        }
+    };
+    let key = match origin {
+        DirectSource::Path(_) => "path",
+        DirectSource::Git { .. } => "subdir",
+        DirectSource::Oci { .. } => "oci",
+        DirectSource::WellKnown { .. } => "well-known",
+    };
+    Ok(Hinted::new(format!("'{name}': {place} holds no SKILL.md"))
+        .hint(format!("point `{key}` at the skill's own folder")))
 }
 
 /// Moves an exported skill into a folder of `parent` named after the

@@ -18,6 +18,7 @@
 //! the `tree` the lock pins for its checksum is refused. A process lock serialises concurrent runs on
 //! one project. Folders the lock does not manage are never touched.
 
+pub(crate) mod add_site;
 mod apply;
 mod change;
 mod collisions;
@@ -33,6 +34,7 @@ pub(crate) mod repo;
 mod request;
 pub(crate) mod targets;
 mod wanted;
+pub(crate) mod well_known;
 
 pub(crate) use change::{Action, Change};
 pub(crate) use collisions::Replaced;
@@ -66,7 +68,7 @@ fn install_edited(
     let (lock, changes) = sync(
         edit.project,
         &edit.manifest,
-        &edit.git,
+        &edit.views,
         dirs,
         options,
         &Unlock::Nothing,
@@ -305,7 +307,7 @@ pub(crate) fn add_repo(
     fs_err::create_dir_all(project.staging_dir())?;
     let scratch = crate::fsutil::private_tempdir(".list-", Some(&project.staging_dir()))?;
     let listing = repo::list_repo(
-        &edit.git,
+        &edit.views.git,
         request,
         &dirs.cache,
         options.offline,
@@ -396,6 +398,7 @@ pub(crate) fn source_files(
     };
     let manifest = Manifest::load(&project.manifest_path)?;
     let root = project.skill_root(manifest.install_root())?;
+    let views = crate::ops::edit::Views::default();
     let fetching = direct::Fetching {
         project_dir: &project.dir,
         cache: &dirs.cache,
@@ -403,7 +406,8 @@ pub(crate) fn source_files(
         staging: &project.staging_dir(),
         validity: options.validity(),
         root: &root,
-        git: &crate::git::Resolver::default(),
+        git: &views.git,
+        sites: &views.sites,
         registries: options.registries(dirs),
     };
     // Without a lock entry, nothing is kept in place: it is always staged.
@@ -445,6 +449,10 @@ fn expand_repositories(manifest: &Manifest, names: &[String]) -> anyhow::Result<
             .filter(|(_, spec)| match (spec, url.strip_prefix("oci://")) {
                 (DependencySpec::Detailed(d), Some(reference)) => {
                     d.oci.as_deref() == Some(crate::manifest::oci_ref::split_reference(reference).0)
+                }
+                (DependencySpec::Detailed(d), None) if d.well_known.is_some() => {
+                    let site = crate::manifest::well_known_ref::parse_site;
+                    d.well_known.as_deref().map(site).and_then(Result::ok) == site(&url).ok()
                 }
                 (DependencySpec::Detailed(d), None) => d
                     .git
@@ -557,7 +565,7 @@ pub(crate) fn update(
     let (lock, changes) = sync(
         project,
         &edit.manifest,
-        &edit.git,
+        &edit.views,
         dirs,
         options,
         &unlock,
@@ -600,7 +608,7 @@ fn note_yanked(changes: &mut [Change], pins: Vec<crate::ops::yanked::YankedPin>)
 fn sync(
     project: &Project,
     manifest: &Manifest,
-    git: &crate::git::Resolver,
+    views: &crate::ops::edit::Views,
     dirs: &Dirs,
     options: InstallOptions,
     unlock: &Unlock,
@@ -622,7 +630,7 @@ fn sync(
     }
 
     let mut requests = plan::gather(
-        project, &root, manifest, &old_lock, unlock, dirs, git, options,
+        project, &root, manifest, &old_lock, unlock, dirs, views, options,
     )?;
     let registries = plan::open_registries(&requests, project, dirs, options.offline)?;
     let planned = plan::resolve_all(&requests, &registries, &old_lock, unlock, options.progress)?;

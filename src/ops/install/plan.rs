@@ -80,7 +80,7 @@ pub(super) fn gather(
     old_lock: &Lockfile,
     unlock: &Unlock,
     dirs: &Dirs,
-    git: &crate::git::Resolver,
+    views: &crate::ops::edit::Views,
     options: InstallOptions,
 ) -> anyhow::Result<Requests> {
     let mut requests = Requests {
@@ -94,7 +94,8 @@ pub(super) fn gather(
         staging: &project.staging_dir(),
         validity: options.validity(),
         root,
-        git,
+        git: &views.git,
+        sites: &views.sites,
         registries: options.registries(dirs),
     };
     for (name, spec) in &manifest.skills {

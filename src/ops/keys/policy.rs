@@ -302,6 +302,7 @@ pub(crate) fn sources_of(
         SourceId::Oci { origin, .. } => {
             canonical(&format!("oci://{}", origin.repository), project_dir).ok()
         }
+        SourceId::WellKnown { origin, .. } => canonical(&origin.site, project_dir).ok(),
     };
     sources.extend(place);
     sources

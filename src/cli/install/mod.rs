@@ -1,9 +1,11 @@
 //! `skillpkg add`, `remove` and `install`.
 
+mod bare_url;
+mod well_known;
+
 use crate::ops::install::{Action, Change, GrantConsent, InstallOptions};
 
 use super::{Context, ExitStatus};
-use crate::hint::Hinted;
 use crate::store::trees::LinkMode;
 
 /// Flags shared by the commands that install.
@@ -84,14 +86,15 @@ pub(super) struct AddArgs {
     /// gitlab:…; a git URL (https://….git, git+https://…, ssh://…,
     /// git@host:path, file://…); a page of github.com, gitlab.com,
     /// bitbucket.org or codeberg.org (…/tree/REV/PATH names the revision
-    /// and folder); any other http(s) URL that answers as a git
+    /// and folder); any other https URL: a site with an agent-skills index
+    /// (taken as --well-known is), else one that answers as a git
     /// repository. Or an OCI artifact: oci://HOST/REPO:TAG or
     /// oci://HOST/REPO@sha256:DIGEST. With --path or --git, the name to
     /// record one skill under (default: its own name).
-    #[arg(value_name = "PACKAGE", required_unless_present_any = ["path", "git"])]
+    #[arg(value_name = "PACKAGE", required_unless_present_any = ["path", "git", "well_known"])]
     packages: Vec<String>,
     /// The registry (a name under [registries]) to take them from.
-    #[arg(long, conflicts_with_all = ["path", "git"])]
+    #[arg(long, conflicts_with_all = ["path", "git", "well_known"])]
     registry: Option<String>,
     /// Install the skill in this folder (pinned by content hash), or each
     /// skill of the plugin it holds (plugin.json, .claude-plugin/,
@@ -102,6 +105,11 @@ pub(super) struct AddArgs {
     /// whatever form its URL has (it is not probed or rewritten).
     #[arg(long, value_name = "URL")]
     git: Option<String>,
+    /// Install skills a site publishes in its agent-skills index
+    /// (/.well-known/agent-skills/index.json, the Agent Skills discovery
+    /// RFC), or listed by the index at this URL (pinned by digest).
+    #[arg(long, value_name = "URL", conflicts_with_all = ["path", "git", "rev", "subdir"])]
+    well_known: Option<String>,
     /// Of a repository: the branch, tag or commit (default: the remote's
     /// HEAD).
     #[arg(long, conflicts_with_all = ["path", "registry"])]
@@ -110,12 +118,12 @@ pub(super) struct AddArgs {
     /// skill the repository holds).
     #[arg(long, conflicts_with_all = ["path", "registry"])]
     subdir: Option<String>,
-    /// Of a repository or an OCI collection: add only the skills with
-    /// this name (repeatable; globs such as 'pdf*').
+    /// Of a repository, a site or an OCI collection: add only the skills
+    /// with this name (repeatable; globs such as 'pdf*').
     #[arg(long = "skill", value_name = "NAME", conflicts_with_all = ["path", "registry"])]
     skills: Vec<String>,
-    /// Of a repository or an OCI artifact: list its skills, and add
-    /// nothing.
+    /// Of a repository, a site or an OCI artifact: list its skills, and
+    /// add nothing.
     #[arg(long, conflicts_with_all = ["path", "registry"])]
     list: bool,
     /// Let this source take over NAME, which skills.toml takes from another
@@ -134,6 +142,7 @@ const ADD_USAGE: &str = "skillpkg add [OPTIONS] <PACKAGE>...
        skillpkg add [OPTIONS] <REPOSITORY> [--skill <NAME>]... [--list]
        skillpkg add [OPTIONS] oci://<HOST>/<REPO>(:<TAG>|@<DIGEST>)
        skillpkg add [OPTIONS] --git <URL> [--skill <NAME>]... [--list] [NAME]
+       skillpkg add [OPTIONS] --well-known <URL> [--skill <NAME>]... [--list]
        skillpkg add [OPTIONS] --path <DIR> [NAME]";
 
 /// Remove packages from skills.toml and their skills from the root. It
@@ -386,6 +395,9 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
     if let Some(url) = args.git.clone() {
         return add_repo(args, &url, context);
     }
+    if let Some(site) = args.well_known.clone() {
+        return well_known::add(args, &site, context);
+    }
     if let Some(reference) = &args.oci {
         if args.list {
             let options = args.flags.options(false, context);
@@ -504,7 +516,7 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
     let Some((index, source)) = found else {
         let picks =
             !args.skills.is_empty() || args.list || args.rev.is_some() || args.subdir.is_some();
-        if picks && args.git.is_none() {
+        if picks && args.git.is_none() && args.well_known.is_none() {
             return Err(misuse(
                 "--skill, --list, --rev and --subdir pick from a repository, and none is named",
                 "name one: `skillpkg add github:owner/repo --skill <NAME>`, a git URL in its place, or --git <URL>",
@@ -513,6 +525,14 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
         return Ok(());
     };
     let text = args.packages.remove(index);
+    if let Some(site) = &args.well_known {
+        return Err(misuse(
+            format!("--well-known '{site}' names the site, and '{text}' names a source too"),
+            format!(
+                "give one: `skillpkg add --well-known {site} [--skill <NAME>]...`, or `skillpkg add {text}`"
+            ),
+        ));
+    }
     if let Some(url) = &args.git {
         return Err(misuse(
             format!("--git '{url}' names the repository, and '{text}' names one too"),
@@ -553,7 +573,11 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
         SourceArg::Git(source) => source,
         SourceArg::Probe(url) => {
             // --rev and --subdir stay as given: the URL names neither.
-            args.git = Some(probe(&url, args.flags.offline, context)?);
+            let asks_git = args.rev.is_some() || args.subdir.is_some();
+            match bare_url::resolve(&url, asks_git, args.flags.offline, context)? {
+                bare_url::BareUrl::Site(site) => args.well_known = Some(site),
+                bare_url::BareUrl::Git(repository) => args.git = Some(repository),
+            }
             return Ok(());
         }
         SourceArg::Package | SourceArg::Invalid(_) | SourceArg::Oci(_) => {
@@ -574,57 +598,6 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
     args.rev = source.rev;
     args.subdir = source.subdir;
     Ok(())
-}
-
-/// The git repository at an http(s) URL of a host not known to
-/// [`crate::manifest::source_arg`], found by asking it as git does
-/// ([`crate::net::git_probe`]); an error listing what was asked and what
-/// came back when it does not answer as one.
-fn probe(url: &str, offline: bool, context: &Context) -> anyhow::Result<String> {
-    use crate::net::git_probe::{Probed, probe};
-    let (shown, _) = crate::net::split_credentials(url)?;
-    if offline {
-        anyhow::bail!(
-            Hinted::new(format!(
-                "{shown} must be asked whether it is a git repository, and --offline forbids that"
-            ))
-            .hint(format!(
-                "`skillpkg add --git {shown} --offline` takes it as one (from the cache)"
-            ))
-        );
-    }
-    let tried = match probe(url)? {
-        Probed::Repository(found) => {
-            let (found_shown, _) = crate::net::split_credentials(&found)?;
-            context.printer.verbose(format_args!(
-                "{shown} answers as a git repository at {found_shown}"
-            ));
-            return Ok(found);
-        }
-        Probed::NotARepository(tried) => tried,
-    };
-    let list: String = tried
-        .iter()
-        .map(|t| format!("\n  {}: {}", t.url, t.answer))
-        .collect();
-    let mut error = Hinted::new(format!(
-        "{shown} does not answer as a git repository; asked:{list}"
-    ))
-    .hint(format!(
-        "a git server answers there with 200 and {} (git's smart HTTP)",
-        crate::net::git_probe::ADVERTISEMENT
-    ));
-    if tried.iter().any(|t| t.wants_credentials) {
-        error = error.hint(
-            "the server asks for credentials: with --git, the fetch gets them from git's credential helper, as git does",
-        );
-    }
-    error = error
-        .hint(format!(
-            "if it is a git repository all the same, `skillpkg add --git {shown}` takes it as one"
-        ))
-        .hint("packages of an index are added as org/name; a skill in a folder with --path <DIR>");
-    Err(error.into())
 }
 
 /// `add --git URL`: every skill the repository holds, those `--skill`
