@@ -40,6 +40,9 @@ pub enum Rooted<'a> {
     InFolder(Option<&'a str>),
     /// In one top folder, or at the layer's top.
     Anywhere,
+    /// Wherever: the layer's whole tree is returned as it is (an Agent
+    /// Plugin's, say), for the caller to find its skills in.
+    Tree,
 }
 
 /// Decompressed bytes a tar may spend on headers, padding and the end
@@ -324,6 +327,9 @@ fn special(name: String, kind: &'static str) -> Failure {
 /// else its one folder, which must hold `SKILL.md`.
 fn find_skill(top: &Path, rooted: Rooted) -> Result<(PathBuf, String), Refusal> {
     let has_skill_md = |dir: &Path| dir.join("SKILL.md").is_file();
+    if rooted == Rooted::Tree {
+        return Ok((top.to_path_buf(), "layer".to_string()));
+    }
     if rooted == Rooted::Anywhere && has_skill_md(top) {
         return Ok((top.to_path_buf(), "skill".to_string()));
     }

@@ -23,6 +23,7 @@ mod models;
 mod oci;
 mod oci_hostile;
 mod oci_index;
+mod oci_plugins;
 mod oms;
 mod oms_policies;
 mod plugins;

@@ -25,7 +25,12 @@ fn add_skill(folder: &Path, name: &str) {
 /// skills in `skills/` (alpha, beta), an `mcp.json`, and files that are no
 /// skills of the plugin (a SKILL.md inside a skill, one in a client's
 /// extension folder).
-fn plugin_folder(ctx: &TestContext, dir: &str, manifest_path: &str, manifest: &str) -> PathBuf {
+pub(crate) fn plugin_folder(
+    ctx: &TestContext,
+    dir: &str,
+    manifest_path: &str,
+    manifest: &str,
+) -> PathBuf {
     let plugin = ctx.root().join(dir);
     let skills = plugin.join("skills");
     add_skill(&skills, "alpha");
@@ -67,7 +72,7 @@ fn commit(repo: &Path) -> String {
 
 /// An Agent Plugins 1.0.0 manifest of the plugin `acme-tools`, with
 /// `extra` fields.
-fn manifest(extra: &str) -> String {
+pub(crate) fn manifest(extra: &str) -> String {
     format!(r#"{{"$schema": "{SCHEMA}", "name": "acme-tools", "version": "1.2.0"{extra}}}"#)
 }
 

@@ -407,7 +407,7 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
             return Ok(ExitStatus::Success);
         }
         let project = context.project(args.flags.global)?;
-        let changes = crate::ops::install::oci_source::add_oci(
+        let (plugin, changes) = crate::ops::install::oci_source::add_oci(
             &project,
             &dirs,
             reference,
@@ -415,6 +415,10 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
             &args.replace,
             args.flags.options(false, context),
         )?;
+        if let Some(plugin) = &plugin {
+            let names: Vec<&str> = changes.iter().map(|c| c.name.as_str()).collect();
+            super::install_warnings::plugin(context, plugin, &names);
+        }
         return Ok(reported(context, &project, &changes));
     }
     if let Some(path) = args.path {

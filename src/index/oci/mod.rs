@@ -119,9 +119,11 @@ pub(crate) fn pull(
     };
     let (parsed, digest) = registry.top(pin, &blobs)?;
     let what = format!("{repository}@{digest}");
+    // A skill named of an artifact that is no collection is a skill of
+    // the plugin its layer holds: the caller picks it from the layer.
     let next = match (parsed, skill) {
-        (layout::Parsed::Manifest(manifest), None) => Err(manifest),
-        (layout::Parsed::Index { manifest, artifact }, None) => Ok((manifest, artifact)),
+        (layout::Parsed::Manifest(manifest), _) => Err(manifest),
+        (layout::Parsed::Index { manifest, artifact }, _) => Ok((manifest, artifact)),
         (layout::Parsed::Collection(skills), Some(skill)) => {
             let Some((_, manifest)) = skills.into_iter().find(|(name, _)| name == skill) else {
                 bail!("{what}: the collection has no skill '{skill}'");
@@ -135,9 +137,6 @@ pub(crate) fn pull(
                 names.join(", ")
             );
         }
-        (_, Some(skill)) => bail!(
-            "{what} is no collection of skills, and skills.toml picks the skill '{skill}' from it"
-        ),
     };
     let (manifest, index_artifact) = match next {
         Err(manifest) => (manifest, None),

@@ -4,7 +4,7 @@
 
 use anyhow::Context as _;
 
-use super::oci::export;
+use super::oci::{Unpacked, unpack};
 use super::{Change, InstallOptions, add_all, repo};
 use crate::dirs::Dirs;
 use crate::manifest::DependencySpec;
@@ -24,8 +24,9 @@ pub(crate) fn add_oci(
     picks: &[String],
     replace: &[String],
     options: InstallOptions,
-) -> anyhow::Result<Vec<Change>> {
+) -> anyhow::Result<(Option<crate::ops::plugin::Plugin>, Vec<Change>)> {
     use crate::manifest::oci_ref::OciPin;
+    let mut plugin = None;
     let edit = Edit::open(project, dirs)?;
     let registries = options.registries(dirs);
     let (repository, pin) = (&reference.repository, &reference.pin);
@@ -55,19 +56,21 @@ pub(crate) fn add_oci(
             let staging = project.staging_dir();
             fs_err::create_dir_all(&staging)?;
             let scratch = crate::fsutil::private_tempdir(".source-", Some(&staging))?;
-            let exported = export(repository, pin, None, scratch.path(), &registries)
-                .with_context(could_not)?;
-            let name = crate::skill::load_skill(&exported.dir)
-                .with_context(|| format!("could not read the skill in oci://{reference}"))?
-                .meta
-                .name;
-            picked(picks, vec![name], reference)?
+            let (names, held_by) = skills_in(reference, scratch.path(), &registries)?;
+            let in_plugin = held_by.is_some();
+            plugin = held_by;
+            picked(picks, names, reference)?
                 .into_iter()
-                .map(|name| (name, spec(None)))
+                // A plugin's skills are recorded each with its name.
+                .map(|name| match in_plugin {
+                    true => (name.clone(), spec(Some(name))),
+                    false => (name, spec(None)),
+                })
                 .collect()
         }
     };
-    add_all(edit, dirs, added, replace, false, options)
+    let changes = add_all(edit, dirs, added, replace, false, options)?;
+    Ok((plugin, changes))
 }
 
 /// The names of the skills the artifact `reference` names holds: a
@@ -86,11 +89,31 @@ pub(crate) fn list_oci(
         return Ok(names);
     }
     let scratch = crate::fsutil::private_tempdir("skillpkg-list-", None)?;
-    let exported =
-        export(repository, pin, None, scratch.path(), &registries).with_context(could_not)?;
-    let skill = crate::skill::load_skill(&exported.dir)
-        .with_context(|| format!("could not read the skill in oci://{reference}"))?;
-    Ok(vec![skill.meta.name])
+    Ok(skills_in(reference, scratch.path(), &registries)?.0)
+}
+
+/// The skills of the artifact `reference` names (no collection),
+/// extracted into `scratch`: its one skill's name, or those of the
+/// Agent Plugin it holds (then the plugin too).
+fn skills_in(
+    reference: &crate::manifest::oci_ref::OciReference,
+    scratch: &std::path::Path,
+    registries: &crate::index::oci::Settings,
+) -> anyhow::Result<(Vec<String>, Option<crate::ops::plugin::Plugin>)> {
+    let (repository, pin) = (&reference.repository, &reference.pin);
+    let (unpacked, _, _) = unpack(repository, pin, None, scratch, registries)
+        .with_context(|| format!("could not get oci://{reference}"))?;
+    match unpacked {
+        Unpacked::Skill(dir) => {
+            let skill = crate::skill::load_skill(&dir)
+                .with_context(|| format!("could not read the skill in oci://{reference}"))?;
+            Ok((vec![skill.meta.name], None))
+        }
+        Unpacked::Plugin { plugin, skills } => Ok((
+            skills.into_iter().map(|(name, _)| name).collect(),
+            Some(plugin),
+        )),
+    }
 }
 
 /// The names of `names` (the skills of the artifact `reference`) that
