@@ -161,7 +161,7 @@ impl Registry {
     ) -> anyhow::Result<()> {
         match &self.backend {
             Backend::Builtin(_) | Backend::Files(_) => Ok(()),
-            Backend::Oci(namespace) => namespace.prefetch(packages, &self.config),
+            Backend::Oci(namespace) => namespace.prefetch(packages, &self.config, settled),
             Backend::Http(index) => index.prefetch(packages, settled, progress),
         }
     }

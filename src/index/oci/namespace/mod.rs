@@ -218,15 +218,32 @@ impl Namespace {
     }
 
     /// Reads the entries of `packages` ahead of [`Namespace::entries`],
-    /// several packages at a time.
+    /// several packages at a time. A package whose entries as last read
+    /// (kept in the cache) `settled` accepts (they hold what the lock
+    /// pins) is taken from the cache, without a request, as an HTTP
+    /// index's is.
     pub(crate) fn prefetch(
         &self,
         packages: &[PackageName],
         config: &IndexConfig,
+        settled: &crate::index::http::Settled,
     ) -> anyhow::Result<()> {
         let wanted: Vec<&PackageName> = {
-            let read = self.read.lock().expect("read lock");
-            packages.iter().filter(|p| !read.contains_key(*p)).collect()
+            let mut read = self.read.lock().expect("read lock");
+            let mut wanted = Vec::new();
+            for package in packages {
+                if read.contains_key(package) {
+                    continue;
+                }
+                match self.cached_entries(package) {
+                    Some(entries) if settled(package, &entries) => {
+                        self.remember_layers(&entries);
+                        read.insert(package.clone(), entries);
+                    }
+                    _ => wanted.push(package),
+                }
+            }
+            wanted
         };
         crate::parallel::map_on(crate::parallel::NETWORK_THREADS, wanted, |package| {
             self.entries(package, config).map(drop)
@@ -248,6 +265,13 @@ impl Namespace {
         )
         .into_iter()
         .collect()
+    }
+
+    /// The entries of `package` as last read, from the cache.
+    fn cached_entries(&self, package: &PackageName) -> Option<Vec<IndexEntry>> {
+        let cached = self.cached(&format!("entries/{}/{}", package.org, package.name));
+        let text = fs_err::read_to_string(&cached).ok()?;
+        crate::index::parse_entries(&text, &cached.display().to_string()).ok()
     }
 
     /// Every version of `package`, asked of the registry (or, offline,
