@@ -424,3 +424,50 @@ fn a_collection_published_to_a_namespace_installs_all_its_skills() {
     assert_eq!(tree(&other.join(".agents/skills/pdf")), tree(&pdf));
     assert_eq!(tree(&other.join(".agents/skills/lint")), tree(&lint));
 }
+
+/// The body of `GET path` from the registry at `host`.
+fn get(host: &str, path: &str) -> String {
+    use std::io::{Read as _, Write as _};
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+        .split_once("\r\n\r\n")
+        .map(|(_, body)| body.to_string())
+        .unwrap_or_default()
+}
+
+#[test]
+fn where_the_registry_has_the_referrers_api_a_signature_is_a_referrer_and_no_tag() {
+    let Some(registry) = Registry::start() else {
+        return;
+    };
+    let proxy = crate::common::referrers::ReferrersProxy::start(registry.host());
+    let publisher = Publisher::new();
+    let ctx = &publisher.ctx;
+    let index = format!("oci://{}/corp", proxy.host());
+    let hello = publisher.skill("hello", "");
+    publisher.publish(&hello, &index, &[]).assert_ok();
+    let tags = get(registry.host(), "/v2/corp/acme/hello/tags/list");
+    assert!(tags.contains("1.0.0"), "{tags}");
+    assert!(
+        !tags.contains(".minisig"),
+        "no fallback tag where the registry indexes referrers: {tags}"
+    );
+
+    // The signature is found through the Referrers API, checked, and its
+    // key pinned.
+    let app = project(&publisher, &index, "app");
+    ctx.ok_in(&app, &["add", "acme/hello", "--registry", "corp"]);
+    let lock = lock_of(&app);
+    let public = std::fs::read_to_string(&publisher.keys.public_file).unwrap();
+    assert!(
+        lock.contains(&format!("signer = \"{}\"", public.lines().nth(1).unwrap())),
+        "{lock}"
+    );
+}

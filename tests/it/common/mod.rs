@@ -2,6 +2,7 @@
 //! running skillpkg in it, and the fixtures the test files share.
 
 mod fixtures;
+pub(crate) mod referrers;
 pub(crate) mod registry;
 mod terminal;
 
