@@ -1612,7 +1612,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__pack)
-            opts="-o -q -v -h --output --json --quiet --verbose --help"
+            opts="-o -q -v -h --output --layer --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

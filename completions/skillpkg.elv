@@ -468,6 +468,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;pack'= {
             cand -o 'Where to write the archive (default: `<name>-<version>.skill` here)'
             cand --output 'Where to write the archive (default: `<name>-<version>.skill` here)'
+            cand --layer 'Write the layer an OCI index holds (`<name>-<version>.tar.gz`: the archive''s files as a deterministic tar+gzip) instead, to make a Sigstore bundle over for `publish --index oci://…`'
             cand --json 'Print JSON on stdout'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'

@@ -280,6 +280,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -s q -l quiet -d 
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand pack" -s o -l output -d 'Where to write the archive (default: `<name>-<version>.skill` here)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand pack" -l layer -d 'Write the layer an OCI index holds (`<name>-<version>.tar.gz`: the archive\'s files as a deterministic tar+gzip) instead, to make a Sigstore bundle over for `publish --index oci://…`'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand pack" -l json -d 'Print JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand pack" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand pack" -s v -l verbose -d 'Print more detail'

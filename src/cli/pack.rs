@@ -12,13 +12,23 @@ pub(super) struct Args {
     /// Where to write the archive (default: `<name>-<version>.skill` here).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Write the layer an OCI index holds (`<name>-<version>.tar.gz`: the
+    /// archive's files as a deterministic tar+gzip) instead, to make a
+    /// Sigstore bundle over for `publish --index oci://…`.
+    #[arg(long)]
+    layer: bool,
     /// Print JSON on stdout.
     #[arg(long)]
     json: bool,
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
-    let packed = crate::ops::pack::pack_to_file(&args.dir, args.output.as_deref(), &context.cwd)?;
+    let packed = crate::ops::pack::pack_to_file(
+        &args.dir,
+        args.output.as_deref(),
+        &context.cwd,
+        args.layer,
+    )?;
     if args.json {
         context.printer.json(&packed)?;
     } else {

@@ -156,7 +156,16 @@ pub fn check_skill(
 /// Packs `dir` and writes the archive to `output` (default
 /// `<cwd>/<name>-<version>.skill`, or `<name>.skill` without a version),
 /// atomically.
-pub fn pack_to_file(dir: &Path, output: Option<&Path>, cwd: &Path) -> anyhow::Result<Packed> {
+///
+/// With `layer`, writes the OCI layer an OCI index holds instead
+/// (`<name>-<version>.tar.gz`, see [`crate::store::layer`]): the bytes a
+/// Sigstore bundle for an OCI index is made over.
+pub fn pack_to_file(
+    dir: &Path,
+    output: Option<&Path>,
+    cwd: &Path,
+    layer: bool,
+) -> anyhow::Result<Packed> {
     let PackedSkill {
         skill,
         bytes,
@@ -165,11 +174,19 @@ pub fn pack_to_file(dir: &Path, output: Option<&Path>, cwd: &Path) -> anyhow::Re
     } = pack_skill(dir, Validity::Reference)?;
     let name = skill.meta.name;
     let version = skill.meta.metadata.get("version").cloned();
+    let bytes = match layer {
+        true => crate::store::layer::layer_from_archive(&bytes)?,
+        false => bytes,
+    };
+    let extension = match layer {
+        true => "tar.gz",
+        false => "skill",
+    };
     let path = match output {
         Some(path) => cwd.join(path),
         None => cwd.join(match &version {
-            Some(v) => format!("{name}-{v}.skill"),
-            None => format!("{name}.skill"),
+            Some(v) => format!("{name}-{v}.{extension}"),
+            None => format!("{name}.{extension}"),
         }),
     };
     crate::fsutil::write_atomically(&path, &bytes)

@@ -369,37 +369,19 @@ fn prepare(request: &PublishRequest<'_>) -> anyhow::Result<Prepared> {
                 .with_context(|| format!("invalid dependencies for {package}"))?,
             None => Vec::new(),
         };
-    if let Some((given, _, _)) = &unpacked
-        && *given != archive
-    {
-        bail!(
-            Hinted::new(format!(
-                "{} is not the archive `skillpkg pack` makes of its own files",
-                request.skill_dir.display()
-            ))
-            .hint(
-                "publish the .skill that `skillpkg pack` wrote, unchanged, or the skill's folder"
-            )
-        );
-    }
     // An OCI index holds the archive's files as an Agent Skills layer,
     // which is what is checksummed and signed there.
+    let packed = archive;
     let archive = match oci {
-        true => crate::store::layer::layer_from_archive(&archive)?,
-        false => archive,
+        true => crate::store::layer::layer_from_archive(&packed)?,
+        false => packed.clone(),
     };
-    if oci && request.sigstore_bundle.is_some() {
-        bail!(
-            Hinted::new(format!(
-                "{} is an OCI index, whose packages are signed over their layer, and a Sigstore bundle over a .skill signs other bytes",
-                request.index
-            ))
-            .hint("publish to an OCI index with --key; Sigstore bundles go to folder, git and HTTP indexes")
-        );
+    if let Some((given, _, _)) = &unpacked {
+        check_given(request, given, &packed, &archive)?;
     }
     let cksum = hash::sha256_hex(&archive);
     let sigstore = match request.sigstore_bundle {
-        Some(text) => Some(sigstore_bundle_over(text, &cksum, request.skill_dir)?),
+        Some(text) => Some(sigstore_bundle_over(text, &cksum, request.skill_dir, oci)?),
         None => None,
     };
     let key = request.key.map(SigningKey::load).transpose()?;
@@ -517,6 +499,40 @@ fn check_publisher_key(
     Ok(())
 }
 
+/// Refuses a file given to publish (`given`) that is not what `pack`
+/// makes of its own files: the `.skill` (`packed`), or, for an OCI index,
+/// the layer (`archive`) that `pack --layer` writes.
+fn check_given(
+    request: &PublishRequest<'_>,
+    given: &[u8],
+    packed: &[u8],
+    archive: &[u8],
+) -> anyhow::Result<()> {
+    let oci = is_oci_index(request.index);
+    if crate::store::layer::is_gzip(given) && !oci {
+        bail!(
+            Hinted::new(format!(
+                "{} is an OCI layer, which only an OCI index holds",
+                request.skill_dir.display()
+            ))
+            .hint("publish the .skill that `skillpkg pack` wrote, or the skill's folder")
+        );
+    }
+    if given == packed || (oci && given == archive) {
+        return Ok(());
+    }
+    bail!(
+        Hinted::new(format!(
+            "{} is not the archive `skillpkg pack` makes of its own files",
+            request.skill_dir.display()
+        ))
+        .hint(match oci {
+            true => "publish the layer that `skillpkg pack --layer` wrote (or the .skill), unchanged, or the skill's folder",
+            false => "publish the .skill that `skillpkg pack` wrote, unchanged, or the skill's folder",
+        })
+    )
+}
+
 /// The bytes of a `.skill` file, and its files unpacked (with every check
 /// an install makes) into a folder named after the skill, in a scratch
 /// folder that lives as long as the returned guard.
@@ -531,7 +547,7 @@ fn unpack_for_publishing(
     };
     let bytes = fs_err::read(path)?;
     let scratch = crate::fsutil::private_tempdir("skillpkg-publish-", None)?;
-    let staged = crate::store::extract::extract(
+    let staged = crate::store::archive::extract(
         path,
         None,
         scratch.path(),
@@ -558,6 +574,7 @@ fn sigstore_bundle_over(
     text: &str,
     cksum: &str,
     archive: &Path,
+    oci: bool,
 ) -> anyhow::Result<serde_json::Value> {
     use base64::Engine as _;
     let bundle: serde_json::Value = serde_json::from_str(text)
@@ -585,9 +602,10 @@ fn sigstore_bundle_over(
                 "the Sigstore bundle does not sign {} (sha256:{cksum})",
                 archive.display()
             ))
-            .hint(
-                "make the bundle over the .skill that `skillpkg pack` wrote, and publish that file"
-            )
+            .hint(match oci {
+                true => "an OCI index signs the layer: make the bundle over the .tar.gz that `skillpkg pack --layer` wrote, and publish that file",
+                false => "make the bundle over the .skill that `skillpkg pack` wrote, and publish that file",
+            })
         );
     }
     Ok(bundle)

@@ -471,3 +471,92 @@ fn where_the_registry_has_the_referrers_api_a_signature_is_a_referrer_and_no_tag
         "{lock}"
     );
 }
+
+#[test]
+fn a_layer_published_with_a_sigstore_bundle_installs_under_the_identity_policy() {
+    let Some(registry) = Registry::start() else {
+        return;
+    };
+    let ctx = crate::common::TestContext::new();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sigstore");
+    let index = format!("oci://{}/signed", registry.host());
+    // CI makes the layer, signs it keylessly, and publishes that file.
+    let layer = ctx.root().join("signed-skill-1.0.0.tar.gz");
+    ctx.ok(&[
+        "pack",
+        fixtures.join("signed-skill").to_str().unwrap(),
+        "--layer",
+        "--output",
+        layer.to_str().unwrap(),
+    ]);
+    let out = ctx.run(&[
+        "publish",
+        layer.to_str().unwrap(),
+        "--index",
+        &index,
+        "--org",
+        "acme",
+        "--sigstore-bundle",
+        fixtures
+            .join("signed-skill.layer.sigstore.json")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert!(
+        out.status == 0,
+        "the fixture bundle no longer signs what `pack --layer` makes of signed-skill/ (regenerate it with tests/fixtures/sigstore/make.py): {}",
+        out.stderr
+    );
+    // A bundle over the .skill signs other bytes than the layer: refused.
+    let out = ctx.fails(&[
+        "publish",
+        fixtures.join("signed-skill").to_str().unwrap(),
+        "--index",
+        &index,
+        "--org",
+        "acme",
+        "--version",
+        "1.0.1",
+        "--sigstore-bundle",
+        fixtures
+            .join("signed-skill.sigstore.json")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert!(
+        out.stderr.contains("`skillpkg pack --layer`"),
+        "{}",
+        out.stderr
+    );
+
+    let app = ctx.root().join("app");
+    ctx.ok(&["init", app.to_str().unwrap()]);
+    ctx.ok_in(&app, &["registry", "add", "corp", &index]);
+    let out = ctx.fails_in(&app, &["add", "acme/signed-skill", "--registry", "corp"]);
+    assert!(
+        out.stderr
+            .contains("no signer policy says who must sign it"),
+        "{}",
+        out.stderr
+    );
+    ctx.ok(&[
+        "trust",
+        "acme",
+        "--sigstore-identity",
+        "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main",
+        "--sigstore-issuer",
+        "https://token.actions.githubusercontent.com",
+        "--trusted-root",
+        fixtures.join("trusted_root.json").to_str().unwrap(),
+    ]);
+    ctx.ok_in(&app, &["add", "acme/signed-skill", "--registry", "corp"]);
+    let lock = lock_of(&app);
+    assert!(
+        lock.contains("identity = \"https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main\""),
+        "{lock}"
+    );
+    assert_eq!(
+        tree(&app.join(".agents/skills/signed-skill")),
+        tree(&fixtures.join("signed-skill"))
+    );
+}

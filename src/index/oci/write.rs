@@ -137,17 +137,19 @@ impl Client {
         }))
     }
 
-    /// The image index of the artifacts that refer to `digest`, of
-    /// `artifact_type`, by the Referrers API; `None` where the registry
-    /// has no such API (it answers `404`).
+    /// The image index of the artifacts that refer to `digest` (of
+    /// `artifact_type`, when given), by the Referrers API; `None` where
+    /// the registry has no such API (it answers `404`).
     pub(crate) fn referrers(
         &self,
         digest: &str,
-        artifact_type: &str,
+        artifact_type: Option<&str>,
     ) -> anyhow::Result<Option<Fetched>> {
         let mut url = self.url(&format!("referrers/{digest}"))?;
-        url.query_pairs_mut()
-            .append_pair("artifactType", artifact_type);
+        if let Some(artifact_type) = artifact_type {
+            url.query_pairs_mut()
+                .append_pair("artifactType", artifact_type);
+        }
         self.read(
             Asked::Manifest,
             url,

@@ -24,6 +24,8 @@ pub(super) const STATE_TAG: &str = "skillpkg-state";
 
 /// The artifact type (and layer media type) of a minisign signature.
 pub(crate) const MINISIGN_TYPE: &str = "application/vnd.skillpkg.minisign.v1";
+/// The artifact type (and layer media type) of a Sigstore bundle.
+pub(super) const SIGSTORE_TYPE: &str = "application/vnd.dev.sigstore.bundle.v0.3+json";
 /// The artifact type (and layer media type) of the index's config.
 pub(super) const CONFIG_TYPE: &str = "application/vnd.skillpkg.index.config.v1+json";
 /// The artifact type (and layer media type) of the search listing.
@@ -104,7 +106,7 @@ impl Blob {
 }
 
 /// An image index, as far as the Referrers API answers one.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 pub(super) struct Referrers {
     #[serde(default)]
     pub(super) manifests: Vec<Blob>,
@@ -125,11 +127,31 @@ pub(super) fn state_comment(package: &PackageName, document: &[u8]) -> String {
     format!("skillpkg-state {package} sha256:{}", sha256_hex(document))
 }
 
-/// The tag a signature of the manifest `digest` gets on registries
-/// without the Referrers API.
-pub(super) fn signature_tag(digest: &str) -> String {
-    format!("{}.minisig", digest.replacen(':', "-", 1))
+/// The tag an artifact of `kind` attached to the manifest `digest` gets
+/// on registries without the Referrers API.
+pub(super) fn attached_tag(digest: &str, kind: &Attached) -> String {
+    format!("{}.{}", digest.replacen(':', "-", 1), kind.suffix)
 }
+
+/// A kind of artifact attached to a version's manifest as a referrer.
+pub(super) struct Attached {
+    /// Its artifact type (and its layer's media type).
+    pub(super) artifact_type: &'static str,
+    /// The suffix of its fallback tag, `sha256-<hex>.<suffix>`.
+    pub(super) suffix: &'static str,
+}
+
+/// A minisign signature over the version's layer.
+pub(super) const MINISIGN: Attached = Attached {
+    artifact_type: MINISIGN_TYPE,
+    suffix: "minisig",
+};
+
+/// A Sigstore bundle over the version's layer.
+pub(super) const SIGSTORE: Attached = Attached {
+    artifact_type: SIGSTORE_TYPE,
+    suffix: "sigstore",
+};
 
 /// The one Agent Skills content layer of `artifact`, if it is one.
 pub(super) fn content_layer(artifact: &Artifact) -> Option<&Blob> {
@@ -189,7 +211,14 @@ mod tests {
 
     #[test]
     fn signatures_fall_back_to_a_tag_named_after_the_digest() {
-        assert_eq!(signature_tag("sha256:abcd"), "sha256-abcd.minisig");
+        assert_eq!(
+            attached_tag("sha256:abcd", &MINISIGN),
+            "sha256-abcd.minisig"
+        );
+        assert_eq!(
+            attached_tag("sha256:abcd", &SIGSTORE),
+            "sha256-abcd.sigstore"
+        );
     }
 
     #[test]

@@ -322,7 +322,7 @@ impl Namespace {
             let Some(layer) = content_layer(&artifact) else {
                 continue;
             };
-            let signature = self.signature(&mut reader, &digest, &tags, &blobs)?;
+            let (signature, bundle) = self.attachments(&mut reader, &digest, &tags, &blobs)?;
             let deps: Vec<Dependency> = match artifact.annotations.get(DEPENDENCIES_ANNOTATION) {
                 Some(text) => serde_json::from_str(text)
                     .with_context(|| format!("{what}: its {DEPENDENCIES_ANNOTATION} annotation is no list of dependencies"))?,
@@ -344,7 +344,7 @@ impl Namespace {
                     .cloned()
                     .unwrap_or_default(),
                 sig: signature,
-                sigstore: None,
+                sigstore: bundle,
                 yanked: yanked.contains(&tag),
                 size: layer.size,
                 invalid,
@@ -372,61 +372,88 @@ impl Namespace {
         }
     }
 
-    /// The minisign signature of the manifest `digest`: the artifact
-    /// referring to it, by the fallback tag when `tags` has it, else by
-    /// the Referrers API; blank when there is none.
-    fn signature(
+    /// What is attached to the manifest `digest`: its minisign signature
+    /// (blank when there is none) and its Sigstore bundle. Each is the
+    /// artifact referring to the manifest, found by its fallback tag when
+    /// `tags` has it, else by the Referrers API (asked once for both).
+    fn attachments(
         &self,
         reader: &mut Registry,
         digest: &str,
         tags: &[String],
         blobs: &Path,
-    ) -> anyhow::Result<String> {
+    ) -> anyhow::Result<(String, Option<serde_json::Value>)> {
         let repository = reader.repository.to_string();
-        let fallback = signature_tag(digest);
-        let artifact = if tags.contains(&fallback) {
-            match reader.find_by_tag(&fallback, blobs)? {
-                Some((document, found)) => Some(parse_artifact(
-                    &document.bytes,
-                    &format!("{repository}@{found}"),
-                )?),
-                None => None,
-            }
-        } else {
-            let Some(index) = reader.client()?.referrers(digest, MINISIGN_TYPE)? else {
-                return Ok(String::new());
-            };
-            let referrers: Referrers = serde_json::from_slice(&index.bytes).with_context(|| {
-                format!("{repository}: the referrers of {digest} are no image index")
-            })?;
-            match referrers
-                .manifests
-                .iter()
-                .find(|m| m.artifact_type.as_deref() == Some(MINISIGN_TYPE))
-            {
-                Some(blob) => {
-                    let document =
-                        reader.manifest_by_digest(&blob.digest, blobs, Some(blob.size))?;
-                    Some(parse_artifact(
-                        &document.bytes,
-                        &format!("{repository}@{}", blob.digest),
-                    )?)
+        let mut referrers: Option<Referrers> = None;
+        let mut found = Vec::new();
+        for kind in [&MINISIGN, &SIGSTORE] {
+            let tag = attached_tag(digest, kind);
+            let document = if tags.contains(&tag) {
+                reader
+                    .find_by_tag(&tag, blobs)?
+                    .map(|(document, _)| document)
+            } else {
+                if referrers.is_none() {
+                    referrers = Some(self.referrers_of(reader, digest)?);
                 }
-                None => None,
+                let listed = referrers.as_ref().and_then(|r| {
+                    r.manifests
+                        .iter()
+                        .find(|m| m.artifact_type.as_deref() == Some(kind.artifact_type))
+                        .cloned()
+                });
+                match listed {
+                    Some(blob) => {
+                        Some(reader.manifest_by_digest(&blob.digest, blobs, Some(blob.size))?)
+                    }
+                    None => None,
+                }
+            };
+            let Some(document) = document else {
+                found.push(None);
+                continue;
+            };
+            let artifact = parse_artifact(&document.bytes, &format!("{repository}: {tag}"))?;
+            // An artifact that refers to another manifest is about
+            // something else: it is not taken at all.
+            if artifact.subject.as_ref().map(|s| s.digest.as_str()) != Some(digest) {
+                found.push(None);
+                continue;
             }
-        };
-        let Some(artifact) = artifact else {
-            return Ok(String::new());
-        };
-        // A signature artifact that refers to another manifest signs
-        // something else; the signature's trusted comment would say so
-        // too, but it is not taken at all.
-        if artifact.subject.as_ref().map(|s| s.digest.as_str()) != Some(digest) {
-            return Ok(String::new());
+            found.push(Some(read_layer(
+                reader,
+                &artifact,
+                kind.artifact_type,
+                blobs,
+                &repository,
+            )?));
         }
-        let bytes = read_layer(reader, &artifact, MINISIGN_TYPE, blobs, &repository)?;
-        String::from_utf8(bytes)
-            .with_context(|| format!("{repository}: the signature of {digest} is no text"))
+        let signature = match found[0].take() {
+            Some(bytes) => String::from_utf8(bytes)
+                .with_context(|| format!("{repository}: the signature of {digest} is no text"))?,
+            None => String::new(),
+        };
+        let bundle = match found[1].take() {
+            Some(bytes) => Some(serde_json::from_slice(&bytes).with_context(|| {
+                format!("{repository}: the Sigstore bundle of {digest} is no JSON")
+            })?),
+            None => None,
+        };
+        Ok((signature, bundle))
+    }
+
+    /// The artifacts referring to `digest`, by the Referrers API; none
+    /// where the registry has no such API.
+    fn referrers_of(&self, reader: &mut Registry, digest: &str) -> anyhow::Result<Referrers> {
+        let Some(index) = reader.client()?.referrers(digest, None)? else {
+            return Ok(Referrers::default());
+        };
+        serde_json::from_slice(&index.bytes).with_context(|| {
+            format!(
+                "{}: the referrers of {digest} are no image index",
+                reader.repository
+            )
+        })
     }
 
     /// The versions of `package` its signed state says are yanked. A

@@ -155,14 +155,24 @@ impl Namespace {
         client.push_blob(layer, &format!("sha256:{}", entry.cksum))?;
         client.push_blob(&skill_config, &Blob::of(SKILL_CONFIG, &skill_config).digest)?;
         client.put_manifest(&entry.vers, OCI_MANIFEST, &manifest)?;
+        let subject = Blob::of(OCI_MANIFEST, &manifest);
         if !entry.sig.trim().is_empty() {
-            let subject = Blob::of(OCI_MANIFEST, &manifest);
             push_file_artifact(
                 client,
-                &signature_tag(&subject.digest),
+                &attached_tag(&subject.digest, &MINISIGN),
                 MINISIGN_TYPE,
                 entry.sig.as_bytes(),
                 &format!("{}-{}.tar.gz.minisig", package.name, entry.vers),
+                Some(subject.clone()),
+            )?;
+        }
+        if let Some(bundle) = &entry.sigstore {
+            push_file_artifact(
+                client,
+                &attached_tag(&subject.digest, &SIGSTORE),
+                SIGSTORE_TYPE,
+                &serde_json::to_vec(bundle)?,
+                &format!("{}-{}.tar.gz.sigstore.json", package.name, entry.vers),
                 Some(subject),
             )?;
         }
