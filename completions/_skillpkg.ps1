@@ -56,6 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked, or not')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Manage an index')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run an agent over the resolved skills')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the project''s verified skills to agents over MCP')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Run eval cases: do the skills trigger and behave as intended?')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -635,6 +636,17 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'skillpkg;serve' {
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to serve (default: the one around the current directory)')
+            [CompletionResult]::new('--mcp', '--mcp', [CompletionResultType]::ParameterName, 'Serve over MCP on stdin and stdout (what agents'' MCP configurations start)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'skillpkg;eval' {
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model for every case (default: each case''s, else exec''s choice)')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model for every case (default: each case''s, else exec''s choice)')
@@ -696,6 +708,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked, or not')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Manage an index')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run an agent over the resolved skills')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the project''s verified skills to agents over MCP')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Run eval cases: do the skills trigger and behave as intended?')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -816,6 +829,9 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;exec' {
+            break
+        }
+        'skillpkg;help;serve' {
             break
         }
         'skillpkg;help;eval' {

@@ -85,6 +85,9 @@ _skillpkg() {
             skillpkg,search)
                 cmd="skillpkg__subcmd__search"
                 ;;
+            skillpkg,serve)
+                cmd="skillpkg__subcmd__serve"
+                ;;
             skillpkg,show)
                 cmd="skillpkg__subcmd__show"
                 ;;
@@ -229,6 +232,9 @@ _skillpkg() {
             skillpkg__subcmd__help,search)
                 cmd="skillpkg__subcmd__help__subcmd__search"
                 ;;
+            skillpkg__subcmd__help,serve)
+                cmd="skillpkg__subcmd__help__subcmd__serve"
+                ;;
             skillpkg__subcmd__help,show)
                 cmd="skillpkg__subcmd__help__subcmd__show"
                 ;;
@@ -320,7 +326,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec serve eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -840,7 +846,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install import update outdated trust grants verify export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec eval completions help"
+            opts="init add remove install import update outdated trust grants verify export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec serve eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1274,6 +1280,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__search)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1811,6 +1831,24 @@ _skillpkg() {
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__serve)
+            opts="-q -v -h --mcp --project --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -53,6 +53,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand yank 'Mark a published version as yanked, or not'
             cand index 'Manage an index'
             cand exec 'Run an agent over the resolved skills'
+            cand serve 'Serve the project''s verified skills to agents over MCP'
             cand eval 'Run eval cases: do the skills trigger and behave as intended?'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -574,6 +575,16 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'skillpkg;serve'= {
+            cand --project 'The project to serve (default: the one around the current directory)'
+            cand --mcp 'Serve over MCP on stdin and stdout (what agents'' MCP configurations start)'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'skillpkg;eval'= {
             cand -m 'The model for every case (default: each case''s, else exec''s choice)'
             cand --model 'The model for every case (default: each case''s, else exec''s choice)'
@@ -633,6 +644,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand yank 'Mark a published version as yanked, or not'
             cand index 'Manage an index'
             cand exec 'Run an agent over the resolved skills'
+            cand serve 'Serve the project''s verified skills to agents over MCP'
             cand eval 'Run eval cases: do the skills trigger and behave as intended?'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -717,6 +729,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;index;init'= {
         }
         &'skillpkg;help;exec'= {
+        }
+        &'skillpkg;help;serve'= {
         }
         &'skillpkg;help;eval'= {
         }

@@ -28,6 +28,7 @@ pub(crate) mod git;
 pub mod hint;
 pub mod index;
 pub mod manifest;
+pub(crate) mod mcp;
 pub mod net;
 pub mod ops;
 pub(crate) mod parallel;

@@ -26,6 +26,7 @@ mod registry;
 mod sandbox;
 mod sbom;
 mod search;
+mod serve;
 mod show;
 mod signature;
 mod trust;
@@ -122,6 +123,8 @@ enum Command {
     Index(index::Args),
     /// Run an agent over the resolved skills.
     Exec(exec::Args),
+    /// Serve the project's verified skills to agents over MCP.
+    Serve(serve::Args),
     /// Run eval cases: do the skills trigger and behave as intended?
     Eval(eval::Args),
     /// Print a shell completion script.
@@ -331,6 +334,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Index(args) => index::run(args, context),
         Command::Exec(args) => exec::run(args, context),
         Command::Eval(args) => eval::run(args, context),
+        Command::Serve(args) => serve::run(args, context),
         Command::Completions(args) => completions::run(args),
     }
 }

@@ -33,6 +33,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("sandbox", 3),
     ("ops", 4),
     ("agent", 4),
+    ("mcp", 4),
     ("eval", 5),
     ("cli", 6),
 ];

@@ -1,0 +1,43 @@
+//! `skillpkg serve --mcp`: the project's resolved skill set served over
+//! the Model Context Protocol, per its Skills extension (SEP-2640,
+//! `io.modelcontextprotocol/skills`), so that agents which speak MCP read
+//! exactly what skillpkg verified. docs/mcp.md describes what is served.
+
+mod served;
+mod server;
+
+pub(crate) use served::{Loaded, Loader};
+
+use crate::dirs::Dirs;
+
+/// Serves the skill set `loader` reads (again on every listing) over
+/// stdio until the client closes it. What is left out of the set is said
+/// on stderr.
+pub(crate) fn serve_stdio(loader: Loader, dirs: Dirs) -> anyhow::Result<()> {
+    use rmcp::ServiceExt as _;
+    let (server, warnings) = server::SkillServer::new(loader, dirs)?;
+    log_warnings(&warnings);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let running = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| anyhow::anyhow!("the MCP session did not start: {e}"))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| anyhow::anyhow!("the MCP session ended abnormally: {e}"))?;
+        anyhow::Ok(())
+    })
+}
+
+/// Says on stderr what the served set leaves out. Over stdio, stdout is
+/// the protocol's and stderr the server's log, which MCP hosts show.
+#[allow(clippy::print_stderr)] // the stdio transport's log
+fn log_warnings(warnings: &[String]) {
+    for warning in warnings {
+        eprintln!("warning: {warning}");
+    }
+}
