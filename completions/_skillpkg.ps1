@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust another signing key for an org (or swap its keys), or this project''s settings')
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
+            [CompletionResult]::new('targets', 'targets', [CompletionResultType]::ParameterValue, 'List agents'' folders skills are placed in, and what is in them')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the locked skills out for other tools: `export plugin OUT`')
             [CompletionResult]::new('sbom', 'sbom', [CompletionResultType]::ParameterValue, 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)')
             [CompletionResult]::new('signature', 'signature', [CompletionResultType]::ParameterValue, 'Check signatures by hand: `signature verify PATH`')
@@ -268,6 +269,19 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;verify' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Restore the links and copies in agents'' folders that drifted, from the installed skills (which must match skills.lock)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;targets' {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
@@ -691,6 +705,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust another signing key for an org (or swap its keys), or this project''s settings')
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List, approve or revoke the tools skills'' allowed-tools pre-approve')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed skills against skills.lock')
+            [CompletionResult]::new('targets', 'targets', [CompletionResultType]::ParameterValue, 'List agents'' folders skills are placed in, and what is in them')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the locked skills out for other tools: `export plugin OUT`')
             [CompletionResult]::new('sbom', 'sbom', [CompletionResultType]::ParameterValue, 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)')
             [CompletionResult]::new('signature', 'signature', [CompletionResultType]::ParameterValue, 'Check signatures by hand: `signature verify PATH`')
@@ -754,6 +769,9 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;verify' {
+            break
+        }
+        'skillpkg;help;targets' {
             break
         }
         'skillpkg;help;export' {

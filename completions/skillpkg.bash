@@ -94,6 +94,9 @@ _skillpkg() {
             skillpkg,signature)
                 cmd="skillpkg__subcmd__signature"
                 ;;
+            skillpkg,targets)
+                cmd="skillpkg__subcmd__targets"
+                ;;
             skillpkg,trust)
                 cmd="skillpkg__subcmd__trust"
                 ;;
@@ -241,6 +244,9 @@ _skillpkg() {
             skillpkg__subcmd__help,signature)
                 cmd="skillpkg__subcmd__help__subcmd__signature"
                 ;;
+            skillpkg__subcmd__help,targets)
+                cmd="skillpkg__subcmd__help__subcmd__targets"
+                ;;
             skillpkg__subcmd__help,trust)
                 cmd="skillpkg__subcmd__help__subcmd__trust"
                 ;;
@@ -326,7 +332,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec serve eval completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify targets export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec serve eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -846,7 +852,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install import update outdated trust grants verify export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec serve eval completions help"
+            opts="init add remove install import update outdated trust grants verify targets export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec serve eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1338,6 +1344,20 @@ _skillpkg() {
         skillpkg__subcmd__help__subcmd__signature__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__targets)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1979,6 +1999,20 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__targets)
+            opts="-g -q -v -h --json --global --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__trust)
             opts="-g -q -v -h --key --oms-root --sigstore-identity --sigstore-identity-regexp --sigstore-issuer --trusted-root --replace --remove --list --json --project --revoke --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2054,7 +2088,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__verify)
-            opts="-g -q -v -h --json --global --quiet --verbose --help"
+            opts="-g -q -v -h --json --global --fix --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -36,6 +36,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
+            cand targets 'List agents'' folders skills are placed in, and what is in them'
             cand export 'Write the locked skills out for other tools: `export plugin OUT`'
             cand sbom 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)'
             cand signature 'Check signatures by hand: `signature verify PATH`'
@@ -247,6 +248,18 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;grants;help;help'= {
         }
         &'skillpkg;verify'= {
+            cand --json 'Print JSON on stdout'
+            cand -g 'The user''s global skills instead of the project''s'
+            cand --global 'The user''s global skills instead of the project''s'
+            cand --fix 'Restore the links and copies in agents'' folders that drifted, from the installed skills (which must match skills.lock)'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;targets'= {
             cand --json 'Print JSON on stdout'
             cand -g 'The user''s global skills instead of the project''s'
             cand --global 'The user''s global skills instead of the project''s'
@@ -627,6 +640,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
+            cand targets 'List agents'' folders skills are placed in, and what is in them'
             cand export 'Write the locked skills out for other tools: `export plugin OUT`'
             cand sbom 'Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON)'
             cand signature 'Check signatures by hand: `signature verify PATH`'
@@ -677,6 +691,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;grants;revoke'= {
         }
         &'skillpkg;help;verify'= {
+        }
+        &'skillpkg;help;targets'= {
         }
         &'skillpkg;help;export'= {
             cand plugin 'Write the locked skills as an Agent Plugin folder (plugin.json and skills/), for agents that load Agent Plugins'

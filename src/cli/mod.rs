@@ -29,6 +29,7 @@ mod search;
 mod serve;
 mod show;
 mod signature;
+mod targets;
 mod trust;
 mod update;
 mod validate;
@@ -89,6 +90,8 @@ enum Command {
     Grants(grants::Args),
     /// Check installed skills against skills.lock.
     Verify(verify::Args),
+    /// List agents' folders skills are placed in, and what is in them.
+    Targets(targets::Args),
     /// Write the locked skills out for other tools: `export plugin OUT`.
     Export(export::Args),
     /// Print a software bill of materials of the installed skills (CycloneDX or SPDX JSON).
@@ -316,6 +319,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Trust(args) => trust::run(args, context),
         Command::Grants(args) => grants::run(args, context),
         Command::Verify(args) => verify::run(args, context),
+        Command::Targets(args) => targets::run(args, context),
         Command::Export(args) => export::run(args, context),
         Command::Sbom(args) => sbom::run(args, context),
         Command::Signature(args) => signature::run(args, context),

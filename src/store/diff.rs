@@ -41,8 +41,17 @@ pub(crate) fn diff_against_archive(
     let staged = extract(archive, Some(name), scratch, &Limits::default())?;
     let pristine = hash::file_digests(&staged.path())?;
     let current = hash::file_digests(installed)?;
+    Ok(diff_digests(&pristine, &current))
+}
+
+/// Every file that differs between two trees given as `relative path →
+/// sha256 hex`, `pristine` being the reference, sorted by path.
+pub(crate) fn diff_digests(
+    pristine: &std::collections::BTreeMap<String, String>,
+    current: &std::collections::BTreeMap<String, String>,
+) -> Vec<(String, FileChange)> {
     let mut changes = Vec::new();
-    for (path, digest) in &pristine {
+    for (path, digest) in pristine {
         match current.get(path) {
             None => changes.push((path.clone(), FileChange::Missing)),
             Some(now) if now != digest => changes.push((path.clone(), FileChange::Modified)),
@@ -55,5 +64,5 @@ pub(crate) fn diff_against_archive(
         }
     }
     changes.sort();
-    Ok(changes)
+    changes
 }

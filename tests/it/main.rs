@@ -42,6 +42,7 @@ mod server;
 mod signatures;
 mod sigstore;
 mod sources;
+mod targets_verify;
 mod threats;
 mod tls;
 mod typos;

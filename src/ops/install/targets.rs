@@ -154,7 +154,7 @@ fn remove_exposure(exposed: &Path) -> std::io::Result<()> {
 }
 
 /// `to` relative to the directory `from` (both under one project).
-fn relative_path(from: &Path, to: &Path) -> PathBuf {
+pub(crate) fn relative_path(from: &Path, to: &Path) -> PathBuf {
     let from: Vec<_> = from.components().collect();
     let to_parts: Vec<_> = to.components().collect();
     let common = from
@@ -219,6 +219,59 @@ pub(super) fn take_back_former_exposures(
         crate::fsutil::ignore_in_git(&project.state_dir())?;
         crate::fsutil::write_cache_file(&record, now.as_bytes())?;
     }
+    let placed = targets.iter().flat_map(|folder| {
+        installed.iter().filter_map(move |skill| {
+            let exposed = folder.join(skill.folder());
+            let link_target = relative_path(folder, &root.join(skill.folder()));
+            match exposure(&exposed, &link_target) {
+                Exposure::OurLink | Exposure::OurCopy => Some(exposed),
+                Exposure::Missing | Exposure::Foreign => None,
+            }
+        })
+    });
+    record_placed(project, placed.collect(), false)
+}
+
+/// The file in `.skillpkg/` that lists each link and copy skillpkg placed
+/// in an agent's folder, one absolute path a line: `verify` tells a link
+/// of its own that was pointed elsewhere from another tool's by it.
+const PLACED: &str = "placed";
+
+/// The links and copies skillpkg placed in agents' folders, as the last
+/// install (or `verify --fix`) recorded them. The record lives in the
+/// project's `.skillpkg/`, which a cloned repository could plant: it only
+/// ever makes a symlink count as skillpkg's, and replacing a symlink loses
+/// nothing it points to.
+pub(crate) fn placed(project: &Project) -> std::collections::BTreeSet<PathBuf> {
+    std::fs::read_to_string(project.state_dir().join(PLACED))
+        .unwrap_or_default()
+        .lines()
+        .map(PathBuf::from)
+        .filter(|path| path.is_absolute())
+        .collect()
+}
+
+/// Records `entries` as placed by skillpkg: in place of the record, or
+/// with `merge` beside what it holds.
+pub(crate) fn record_placed(
+    project: &Project,
+    entries: std::collections::BTreeSet<PathBuf>,
+    merge: bool,
+) -> anyhow::Result<()> {
+    let before = placed(project);
+    let after = match merge {
+        true => before.iter().cloned().chain(entries).collect(),
+        false => entries,
+    };
+    if after == before {
+        return Ok(());
+    }
+    let text: String = after
+        .iter()
+        .map(|entry| format!("{}\n", entry.display()))
+        .collect();
+    crate::fsutil::ignore_in_git(&project.state_dir())?;
+    crate::fsutil::write_cache_file(&project.state_dir().join(PLACED), text.as_bytes())?;
     Ok(())
 }
 

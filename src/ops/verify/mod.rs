@@ -2,6 +2,7 @@
 //! re-check their signatures offline against the signers it pins.
 
 mod signatures;
+pub(crate) mod targets;
 
 use anyhow::Context as _;
 use serde::Serialize;
@@ -33,6 +34,9 @@ pub(crate) struct Verified {
     /// Files that differ from the installed archive (when it is cached).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<(String, FileChange)>,
+    /// Its places in agents' folders (`[install] targets`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<targets::Entry>,
 }
 
 impl Verified {
@@ -40,6 +44,38 @@ impl Verified {
     pub(crate) fn is_ok(&self) -> bool {
         self.status == "ok"
     }
+
+    /// Its places in agents' folders that differ from what skillpkg put
+    /// there.
+    pub(crate) fn drifted_targets(&self) -> impl Iterator<Item = &targets::Entry> {
+        self.targets.iter().filter(|t| t.state.is_drift())
+    }
+}
+
+/// The agents' folders the project's `[install] targets` name, checked
+/// against its lock; with `everything`, what else is in them too.
+pub(crate) fn survey_targets(
+    project: &Project,
+    dirs: &Dirs,
+    everything: bool,
+) -> anyhow::Result<targets::Survey> {
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let lock = Lockfile::load(&project.lock_path)?;
+    let root = project.skill_root(manifest.install_root())?;
+    let wanted = crate::ops::install::targets_of(project, dirs)?;
+    targets::survey(project, &root, &lock, wanted, everything)
+}
+
+/// `verify --fix`: puts back the links and copies in agents' folders that
+/// drifted, from installed skills that match the lock. Returns the
+/// entries it restored.
+pub(crate) fn fix_targets(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<String>> {
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let lock = Lockfile::load(&project.lock_path)?;
+    let root = project.skill_root(manifest.install_root())?;
+    let wanted = crate::ops::install::targets_of(project, dirs)?;
+    let survey = targets::survey(project, &root, &lock, wanted, false)?;
+    targets::fix(project, &root, &lock, &survey)
 }
 
 /// Checks every skill in the project's lock.
@@ -51,6 +87,13 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
         .context("could not make a scratch folder for the comparison")?;
     let mut results = Vec::new();
     let mut indexes = signatures::OfflineIndexes::of(&manifest);
+    let placed = targets::survey(
+        project,
+        &root,
+        &lock,
+        crate::ops::install::targets_of(project, dirs)?,
+        false,
+    )?;
     for skill in &lock.skills {
         let skill_name = skill.name.rsplit('/').next().unwrap_or(&skill.name);
         let dir = root.join(skill_name);
@@ -62,6 +105,11 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
             status: "ok",
             signature: None,
             files: Vec::new(),
+            targets: placed
+                .entries()
+                .filter(|e| e.skill.as_ref() == Some(&skill.name))
+                .cloned()
+                .collect(),
         };
         if !dir.is_dir() {
             result.status = "missing";
