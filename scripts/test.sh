@@ -15,6 +15,11 @@ fi
 if ! python3 -c 'import fakellm' 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check 'fakellm==0.3.5'
 fi
+if ! python3 -c 'import fastmcp, mcp' 2>/dev/null; then
+  # Independent MCP clients for `serve --mcp`: FastMCP (with its Skills
+  # extension client) and the MCP Python SDK it depends on.
+  python3 -m pip install --quiet --disable-pip-version-check 'fastmcp==4.2.3'
+fi
 if ! python3 -c 'import cyclonedx.validation.json, spdx_tools' 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check \
     'cyclonedx-python-lib[json-validation]==11.12.0' 'spdx-tools==0.8.5'

@@ -186,6 +186,11 @@ fn serve_one(
         .ok_or_else(|| format!("{shown}: not served: it has no SKILL.md of its own"))?;
     let frontmatter = frontmatter_of(&skill_md.path)
         .map_err(|why| format!("{shown}: not served: its frontmatter {why}"))?;
+    conforms(&frontmatter).map_err(|why| {
+        format!(
+            "{shown}: not served: {why}, and MCP's Skills extension serves only skills the Agent Skills specification allows (`skillpkg validate {shown}` shows every rule)"
+        )
+    })?;
     let mut meta = serde_json::Map::new();
     meta.insert(format!("{META_PREFIX}root"), root.to_string().into());
     if let Some(locked) = locked {
@@ -216,6 +221,51 @@ fn serve_one(
         },
         warnings,
     ))
+}
+
+/// Whether `frontmatter` keeps the Agent Skills specification's rules on
+/// its fields, as the Skills extension requires of a served skill and its
+/// clients check of every entry (one broken entry can fail a whole
+/// listing for them).
+fn conforms(frontmatter: &serde_json::Map<String, serde_json::Value>) -> Result<(), String> {
+    use serde_json::Value;
+    let chars = |text: &str| text.chars().count();
+    match frontmatter.get("name") {
+        Some(Value::String(name))
+            if chars(name) <= 64 && crate::skill::name::is_valid_name(name) => {}
+        _ => return Err("its name is no valid skill name".to_string()),
+    }
+    match frontmatter.get("description") {
+        Some(Value::String(description))
+            if !description.trim().is_empty() && chars(description) <= 1024 => {}
+        Some(Value::String(description)) => {
+            return Err(format!(
+                "its description is {} characters, outside 1-1024",
+                chars(description)
+            ));
+        }
+        _ => return Err("it has no description".to_string()),
+    }
+    let string = |key: &str| match frontmatter.get(key) {
+        None | Some(Value::String(_)) => Ok(()),
+        Some(_) => Err(format!("its {key} is no string")),
+    };
+    string("license")?;
+    string("compatibility")?;
+    if let Some(Value::String(compatibility)) = frontmatter.get("compatibility")
+        && !(1..=500).contains(&chars(compatibility))
+    {
+        return Err("its compatibility is outside 1-500 characters".to_string());
+    }
+    match frontmatter.get("allowed-tools") {
+        None | Some(Value::String(_)) => {}
+        Some(Value::Array(tools)) if tools.iter().all(Value::is_string) => {}
+        Some(_) => return Err("its allowed-tools is no string or list of strings".to_string()),
+    }
+    match frontmatter.get("metadata") {
+        None | Some(Value::Object(_)) => Ok(()),
+        Some(_) => Err("its metadata is no mapping".to_string()),
+    }
 }
 
 /// The frontmatter of the `SKILL.md` at `path`, as JSON.

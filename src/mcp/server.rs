@@ -33,6 +33,8 @@ pub(crate) struct SkillServer {
     loader: Loader,
     dirs: Dirs,
     served: Arc<RwLock<Served>>,
+    /// The warnings said so far: each is said once.
+    said: Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
 }
 
 impl SkillServer {
@@ -46,6 +48,7 @@ impl SkillServer {
                 loader,
                 dirs,
                 served: Arc::new(RwLock::new(served)),
+                said: Arc::new(std::sync::Mutex::new(warnings.iter().cloned().collect())),
             },
             warnings,
         ))
@@ -60,7 +63,16 @@ impl SkillServer {
     fn reload(&self) -> Result<Served, ErrorData> {
         let served = super::served::load(&self.loader, &self.dirs)
             .map_err(|e| ErrorData::internal_error(format!("{e:#}"), None))?;
-        super::log_warnings(&served.warnings);
+        let new: Vec<String> = {
+            let mut said = self.said.lock().expect("said lock");
+            served
+                .warnings
+                .iter()
+                .filter(|w| said.insert((*w).clone()))
+                .cloned()
+                .collect()
+        };
+        super::log_warnings(&new);
         *self.served.write().expect("served lock") = served.clone();
         Ok(served)
     }

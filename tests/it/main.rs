@@ -19,6 +19,7 @@ mod import;
 mod install;
 mod keys;
 mod layers;
+mod mcp_clients;
 mod mcp_serve;
 mod models;
 mod oci;

@@ -107,7 +107,7 @@ fn files_of(dir: &Path) -> Vec<String> {
 
 /// A project with `example/pdf-processing` from the built-in index, a
 /// path skill and a hand-written skill in its root.
-fn project(ctx: &TestContext) -> std::path::PathBuf {
+pub(crate) fn project(ctx: &TestContext) -> std::path::PathBuf {
     let app = new_project(ctx, None);
     ctx.ok_in(&app, &["add", "example/pdf-processing"]);
     let outside = write_skill(
@@ -371,6 +371,40 @@ fn a_managed_skill_edited_since_install_is_left_out_and_a_new_skill_shows_up() {
     assert!(
         stderr.contains("example/pdf-processing is pinned by skills.lock to tree")
             && stderr.contains("(edited since install)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_skill_the_specification_rejects_is_left_out_so_strict_clients_keep_the_rest() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    let long = "Use when testing. ".repeat(60);
+    write_skill(
+        &app.join(".agents/skills"),
+        "wordy",
+        &skill_md("wordy", long.trim()),
+    );
+    write_skill(
+        &app.join(".agents/skills"),
+        "fine",
+        &skill_md("fine", "Fine. Use when testing."),
+    );
+    let mut session = Session::start(&ctx, &app);
+    let list = session.request("skills/list", serde_json::json!({}));
+    let names: Vec<&str> = list["result"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["frontmatter"]["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"fine") && !names.contains(&"wordy"),
+        "{list}"
+    );
+    let stderr = session.finish();
+    assert!(
+        stderr.contains("wordy: not served: its description is 1079 characters, outside 1-1024"),
         "{stderr}"
     );
 }
