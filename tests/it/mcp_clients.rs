@@ -7,11 +7,9 @@
 
 use std::path::Path;
 
-use base64::Engine as _;
-use sha2::{Digest as _, Sha256};
-
 use crate::common::{TestContext, run};
-use crate::mcp_serve::project;
+use crate::mcp_serve::{project, sha256};
+use base64::Engine as _;
 
 /// Whether `python3` has FastMCP and the MCP SDK; says so when it does
 /// not, and fails under CI, whose scripts/test.sh installs them.
@@ -28,14 +26,6 @@ fn has_clients() -> bool {
         eprintln!("SKIPPED: python3 lacks fastmcp and mcp (pip install fastmcp==4.2.3)");
     }
     found
-}
-
-fn sha256(bytes: &[u8]) -> String {
-    let hex: String = Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("sha256:{hex}")
 }
 
 #[test]

@@ -85,7 +85,8 @@ impl Session {
     }
 }
 
-fn sha256(bytes: &[u8]) -> String {
+/// `sha256:<hex>` of `bytes`.
+pub(crate) fn sha256(bytes: &[u8]) -> String {
     let hex: String = Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
