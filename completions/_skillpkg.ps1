@@ -652,6 +652,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;serve' {
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to serve (default: the one around the current directory)')
+            [CompletionResult]::new('--print-config', '--print-config', [CompletionResultType]::ParameterName, 'Print the entry this agent''s MCP configuration needs to start the server for the project (claude, cursor, vscode, codex), and serve nothing')
             [CompletionResult]::new('--mcp', '--mcp', [CompletionResultType]::ParameterName, 'Serve over MCP on stdin and stdout (what agents'' MCP configurations start)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')

@@ -1862,7 +1862,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__serve)
-            opts="-q -v -h --mcp --project --quiet --verbose --help"
+            opts="-q -v -h --mcp --project --print-config --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1870,6 +1870,10 @@ _skillpkg() {
             case "${prev}" in
                 --project)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --print-config)
+                    COMPREPLY=($(compgen -W "claude cursor vscode codex" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -590,6 +590,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;serve'= {
             cand --project 'The project to serve (default: the one around the current directory)'
+            cand --print-config 'Print the entry this agent''s MCP configuration needs to start the server for the project (claude, cursor, vscode, codex), and serve nothing'
             cand --mcp 'Serve over MCP on stdin and stdout (what agents'' MCP configurations start)'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'

@@ -20,6 +20,11 @@ pub(super) struct Args {
     /// directory).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
+    /// Print the entry this agent's MCP configuration needs to start the
+    /// server for the project (claude, cursor, vscode, codex), and serve
+    /// nothing.
+    #[arg(long, value_name = "AGENT", value_parser = clap::builder::PossibleValuesParser::new(crate::mcp::config::AGENTS))]
+    print_config: Option<String>,
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
@@ -32,6 +37,18 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         }
         None => context.cwd.clone(),
     };
+    if let Some(agent) = &args.print_config {
+        let project = crate::ops::skills::project_manifest(&cwd)?.0;
+        let project = std::fs::canonicalize(&project).unwrap_or(project);
+        let program = std::env::current_exe()?;
+        let (file, text) = crate::mcp::config::snippet(agent, &program, &project)
+            .expect("clap allows only known agents");
+        context
+            .printer
+            .status("Add", format_args!("this to {file}"));
+        context.printer.data(text.trim_end());
+        return Ok(ExitStatus::Success);
+    }
     let dirs = context.dirs()?.clone();
     let loader: crate::mcp::Loader = {
         let dirs = dirs.clone();

@@ -3,6 +3,7 @@
 //! `io.modelcontextprotocol/skills`), so that agents which speak MCP read
 //! exactly what skillpkg verified. docs/mcp.md describes what is served.
 
+pub(crate) mod config;
 mod served;
 mod server;
 

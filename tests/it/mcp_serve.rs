@@ -409,3 +409,24 @@ fn a_skill_the_specification_rejects_is_left_out_so_strict_clients_keep_the_rest
         "{stderr}"
     );
 }
+
+#[test]
+fn print_config_gives_each_agent_the_entry_that_starts_the_server_for_the_project() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    let project = std::fs::canonicalize(&app).unwrap();
+    let out = ctx.ok_in(&app, &["serve", "--mcp", "--print-config", "claude"]);
+    let entry: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let server = &entry["mcpServers"]["skillpkg"];
+    assert_eq!(
+        server["args"],
+        serde_json::json!(["serve", "--mcp", "--project", project.to_str().unwrap()])
+    );
+    assert_eq!(server["command"], env!("CARGO_BIN_EXE_skillpkg"));
+    insta::assert_snapshot!(out.stderr, @"         Add this to .mcp.json (Claude Code, in the project; or `claude mcp add-json skillpkg '…'`)");
+    let out = ctx.ok_in(&app, &["serve", "--mcp", "--print-config", "vscode"]);
+    let entry: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(entry["servers"]["skillpkg"]["type"], "stdio");
+    let out = ctx.run_in(&app, &["serve", "--mcp", "--print-config", "emacs"]);
+    assert_eq!(out.status, 2, "{}", out.stderr);
+}
