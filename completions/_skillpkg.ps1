@@ -652,8 +652,10 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;serve' {
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to serve (default: the one around the current directory)')
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve over MCP''s streamable HTTP transport at http://ADDR/mcp instead (a loopback address, such as 127.0.0.1:8765). Every request needs the bearer token: SKILLPKG_MCP_TOKEN, or one generated and printed')
             [CompletionResult]::new('--print-config', '--print-config', [CompletionResultType]::ParameterName, 'Print the entry this agent''s MCP configuration needs to start the server for the project (claude, cursor, vscode, codex), and serve nothing')
             [CompletionResult]::new('--mcp', '--mcp', [CompletionResultType]::ParameterName, 'Serve over MCP on stdin and stdout (what agents'' MCP configurations start)')
+            [CompletionResult]::new('--listen-any', '--listen-any', [CompletionResultType]::ParameterName, 'With --http, allow an address beyond this machine (the token is still required of every request)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')

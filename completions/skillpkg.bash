@@ -1862,13 +1862,17 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__serve)
-            opts="-q -v -h --mcp --project --print-config --quiet --verbose --help"
+            opts="-q -v -h --mcp --project --http --listen-any --print-config --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -590,8 +590,10 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;serve'= {
             cand --project 'The project to serve (default: the one around the current directory)'
+            cand --http 'Serve over MCP''s streamable HTTP transport at http://ADDR/mcp instead (a loopback address, such as 127.0.0.1:8765). Every request needs the bearer token: SKILLPKG_MCP_TOKEN, or one generated and printed'
             cand --print-config 'Print the entry this agent''s MCP configuration needs to start the server for the project (claude, cursor, vscode, codex), and serve nothing'
             cand --mcp 'Serve over MCP on stdin and stdout (what agents'' MCP configurations start)'
+            cand --listen-any 'With --http, allow an address beyond this machine (the token is still required of every request)'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'

@@ -355,11 +355,13 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -s q -l quiet -d
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand serve" -l project -d 'The project to serve (default: the one around the current directory)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand serve" -l http -d 'Serve over MCP\'s streamable HTTP transport at http://ADDR/mcp instead (a loopback address, such as 127.0.0.1:8765). Every request needs the bearer token: SKILLPKG_MCP_TOKEN, or one generated and printed' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand serve" -l print-config -d 'Print the entry this agent\'s MCP configuration needs to start the server for the project (claude, cursor, vscode, codex), and serve nothing' -r -f -a "claude\t''
 cursor\t''
 vscode\t''
 codex\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand serve" -l mcp -d 'Serve over MCP on stdin and stdout (what agents\' MCP configurations start)'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand serve" -l listen-any -d 'With --http, allow an address beyond this machine (the token is still required of every request)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand serve" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand serve" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand serve" -s h -l help -d 'Print help'

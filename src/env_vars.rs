@@ -74,3 +74,7 @@ pub const SOURCE_DATE_EPOCH: &str = "SOURCE_DATE_EPOCH";
 pub fn non_blank(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
+
+/// The bearer token `serve --mcp --http` requires (default: one it
+/// generates and prints).
+pub const SKILLPKG_MCP_TOKEN: &str = "SKILLPKG_MCP_TOKEN";

@@ -20,6 +20,16 @@ pub(super) struct Args {
     /// directory).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
+    /// Serve over MCP's streamable HTTP transport at http://ADDR/mcp
+    /// instead (a loopback address, such as 127.0.0.1:8765). Every request
+    /// needs the bearer token: SKILLPKG_MCP_TOKEN, or one generated and
+    /// printed.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<std::net::SocketAddr>,
+    /// With --http, allow an address beyond this machine (the token is
+    /// still required of every request).
+    #[arg(long, requires = "http")]
+    listen_any: bool,
     /// Print the entry this agent's MCP configuration needs to start the
     /// server for the project (claude, cursor, vscode, codex), and serve
     /// nothing.
@@ -60,6 +70,36 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             })
         })
     };
-    crate::mcp::serve_stdio(loader, dirs)?;
+    let Some(addr) = args.http else {
+        crate::mcp::serve_stdio(loader, dirs)?;
+        return Ok(ExitStatus::Success);
+    };
+    let (token, shown) = match crate::env_vars::non_blank(crate::env_vars::SKILLPKG_MCP_TOKEN) {
+        Some(token) => (
+            token,
+            format!("bearer token from {}", crate::env_vars::SKILLPKG_MCP_TOKEN),
+        ),
+        None => {
+            let token = crate::mcp::generate_token()?;
+            let shown = format!("bearer token {token}");
+            (token, shown)
+        }
+    };
+    let printer = &context.printer;
+    crate::mcp::serve_http(
+        loader,
+        dirs,
+        crate::mcp::Listen {
+            addr,
+            any: args.listen_any,
+            token,
+        },
+        |bound| {
+            printer.status(
+                "Serving",
+                format_args!("skills over MCP at http://{bound}/mcp ({shown})"),
+            )
+        },
+    )?;
     Ok(ExitStatus::Success)
 }

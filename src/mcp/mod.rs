@@ -4,9 +4,12 @@
 //! exactly what skillpkg verified. docs/mcp.md describes what is served.
 
 pub(crate) mod config;
+mod http;
+mod log;
 mod served;
 mod server;
 
+pub(crate) use http::{Listen, generate_token};
 pub(crate) use served::{Loaded, Loader};
 
 use crate::dirs::Dirs;
@@ -17,7 +20,7 @@ use crate::dirs::Dirs;
 pub(crate) fn serve_stdio(loader: Loader, dirs: Dirs) -> anyhow::Result<()> {
     use rmcp::ServiceExt as _;
     let (server, warnings) = server::SkillServer::new(loader, dirs)?;
-    log_warnings(&warnings);
+    log::warnings(&warnings);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -34,11 +37,19 @@ pub(crate) fn serve_stdio(loader: Loader, dirs: Dirs) -> anyhow::Result<()> {
     })
 }
 
-/// Says on stderr what the served set leaves out. Over stdio, stdout is
-/// the protocol's and stderr the server's log, which MCP hosts show.
-#[allow(clippy::print_stderr)] // the stdio transport's log
-fn log_warnings(warnings: &[String]) {
-    for warning in warnings {
-        eprintln!("warning: {warning}");
-    }
+/// Serves the skill set `loader` reads over streamable HTTP at
+/// `http://ADDR/mcp`, as `listen` says, until interrupted.
+/// `listening` is called with the address bound.
+pub(crate) fn serve_http(
+    loader: Loader,
+    dirs: Dirs,
+    listen: Listen,
+    listening: impl FnOnce(std::net::SocketAddr),
+) -> anyhow::Result<()> {
+    let (server, warnings) = server::SkillServer::new(loader, dirs)?;
+    log::warnings(&warnings);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(http::serve(server, listen, listening))
 }

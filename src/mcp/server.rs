@@ -72,7 +72,7 @@ impl SkillServer {
                 .cloned()
                 .collect()
         };
-        super::log_warnings(&new);
+        super::log::warnings(&new);
         *self.served.write().expect("served lock") = served.clone();
         Ok(served)
     }

@@ -13,7 +13,7 @@ use base64::Engine as _;
 
 /// Whether `python3` has FastMCP and the MCP SDK; says so when it does
 /// not, and fails under CI, whose scripts/test.sh installs them.
-fn has_clients() -> bool {
+pub(crate) fn has_clients() -> bool {
     let found = std::process::Command::new("python3")
         .args(["-c", "import fastmcp, mcp"])
         .output()
@@ -36,17 +36,7 @@ fn fastmcp_and_the_mcp_sdk_list_and_read_every_skill_with_matching_digests() {
     let ctx = TestContext::new();
     let app = project(&ctx);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp/clients.py");
-    let mut cmd = ctx.command();
-    // The command's environment (private homes) is the script's, and the
-    // servers it starts inherit it.
-    cmd.env_remove("SKILLPKG_BIN");
-    let mut python = std::process::Command::new("python3");
-    for (key, value) in cmd.get_envs() {
-        match value {
-            Some(value) => python.env(key, value),
-            None => python.env_remove(key),
-        };
-    }
+    let mut python = python_with_env_of(&ctx);
     python
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_skillpkg"))
@@ -110,4 +100,18 @@ fn fastmcp_and_the_mcp_sdk_list_and_read_every_skill_with_matching_digests() {
             .unwrap()
             .contains("- notes: Keeps notes. Use when asked to remember.")
     );
+}
+
+/// `python3` with the environment skillpkg commands of `ctx` get (its
+/// private homes), which the servers the clients start inherit.
+pub(crate) fn python_with_env_of(ctx: &TestContext) -> std::process::Command {
+    let cmd = ctx.command();
+    let mut python = std::process::Command::new("python3");
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(value) => python.env(key, value),
+            None => python.env_remove(key),
+        };
+    }
+    python
 }
