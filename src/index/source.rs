@@ -53,11 +53,15 @@ enum Backend {
 /// Opens the registry at `spec`, or the embedded sample index for `None`.
 /// With `offline`, a git index is read from its checkout in the cache
 /// without fetching (an error says so when there is none yet).
+///
+/// `insecure` names OCI registries spoken to over plain HTTP besides
+/// those on this machine (`--insecure-registry`).
 pub(crate) fn open_registry(
     spec: Option<&str>,
     cwd: &Path,
     dirs: &Dirs,
     offline: bool,
+    insecure: &[String],
 ) -> anyhow::Result<Registry> {
     let cache = dirs.cache.as_path();
     let Some(spec) = spec else {
@@ -81,6 +85,7 @@ pub(crate) fn open_registry(
                 config: dirs.config.clone(),
                 home: dirs.home.clone(),
                 offline,
+                insecure: insecure.to_vec(),
             },
         )?;
         return Ok(Registry {

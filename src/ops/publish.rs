@@ -127,6 +127,7 @@ fn place(dirs: &Dirs) -> Place {
         config: dirs.config.clone(),
         home: dirs.home.clone(),
         offline: false,
+        insecure: Vec::new(),
     }
 }
 

@@ -47,7 +47,7 @@ pub(crate) fn search(
         ),
         None => manifest.registries.get("default").map(|r| r.index.clone()),
     };
-    let registry = open_registry(spec.as_deref(), cwd, dirs, false)?;
+    let registry = open_registry(spec.as_deref(), cwd, dirs, false, &[])?;
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
     let Some(listing) = registry.listing()? else {
         return look_up(&registry, query);

@@ -128,7 +128,7 @@ impl LockedRegistries {
             };
             if !by_label.contains_key(label) {
                 let spec = (label != BUILTIN_REGISTRY).then_some(label);
-                let registry = open_registry(spec, &project.dir, dirs, offline)?;
+                let registry = open_registry(spec, &project.dir, dirs, offline, &[])?;
                 by_label.insert(label.to_string(), registry);
             }
             packages

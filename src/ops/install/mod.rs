@@ -632,7 +632,7 @@ fn sync(
     let mut requests = plan::gather(
         project, &root, manifest, &old_lock, unlock, dirs, views, options,
     )?;
-    let registries = plan::open_registries(&requests, project, dirs, options.offline)?;
+    let registries = plan::open_registries(&requests, project, dirs, &options)?;
     let planned = plan::resolve_all(&requests, &registries, &old_lock, unlock, options.progress)?;
     let yanked: Vec<_> = planned.iter().filter_map(|p| p.yanked.clone()).collect();
 

@@ -130,12 +130,20 @@ pub(super) fn open_registries(
     requests: &Requests,
     project: &Project,
     dirs: &Dirs,
-    offline: bool,
+    options: &InstallOptions,
 ) -> anyhow::Result<Vec<Registry>> {
     requests
         .by_registry
         .keys()
-        .map(|spec| open_registry(spec.as_deref(), &project.dir, dirs, offline))
+        .map(|spec| {
+            open_registry(
+                spec.as_deref(),
+                &project.dir,
+                dirs,
+                options.offline,
+                options.insecure_registries,
+            )
+        })
         .collect()
 }
 

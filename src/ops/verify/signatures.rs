@@ -67,7 +67,7 @@ impl OfflineIndexes {
             .entry(label.to_string())
             .or_insert_with(|| {
                 let spec = (label != crate::index::source::BUILTIN_REGISTRY).then_some(label);
-                open_registry(spec, project_dir, dirs, true).ok()
+                open_registry(spec, project_dir, dirs, true, &[]).ok()
             })
             .as_ref()
             .ok_or("its index is not in the cache")

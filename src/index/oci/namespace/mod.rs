@@ -48,6 +48,9 @@ pub(crate) struct Place {
     pub home: Option<PathBuf>,
     /// Read the cache only.
     pub offline: bool,
+    /// Registries (`HOST` or `HOST:PORT`) spoken to over plain HTTP,
+    /// besides those on this machine (`--insecure-registry`).
+    pub insecure: Vec<String>,
 }
 
 impl Place {
@@ -57,7 +60,7 @@ impl Place {
             config: &self.config,
             home: self.home.as_deref(),
             offline: self.offline,
-            insecure: &[],
+            insecure: &self.insecure,
         }
     }
 }
@@ -153,7 +156,7 @@ impl Namespace {
         Client::new(
             registry_of(repository),
             path_of(repository),
-            &[],
+            &self.place.insecure,
             auth::Sources::new(&self.place.config, self.place.home.as_deref()),
         )
     }
@@ -589,6 +592,7 @@ mod tests {
             config: PathBuf::from("/nonexistent"),
             home: None,
             offline: true,
+            insecure: Vec::new(),
         }
     }
 
