@@ -458,6 +458,32 @@ fn survey<R: Read + std::io::Seek>(
     Ok((root, entries))
 }
 
+/// A zip archive opened from a file.
+type OpenZip = zip::ZipArchive<std::io::BufReader<fs_err::File>>;
+
+/// The zip at `archive` (named `shown` in errors), opened, with its
+/// entries surveyed (every check of a hostile archive) for a skill rooted
+/// as `root` says: the archive, the skill's top folder, and the entries.
+fn open_surveyed(
+    archive: &Path,
+    shown: &Path,
+    root: ZipRoot,
+    limits: &Limits,
+) -> Result<(OpenZip, String, Vec<EntryInfo>), ExtractError> {
+    let refused = |refusal| ExtractError::Refused {
+        archive: shown.to_path_buf(),
+        refusal,
+    };
+    let file = fs_err::File::open(archive).map_err(|source| ExtractError::Io {
+        archive: shown.to_path_buf(),
+        source,
+    })?;
+    let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
+        .map_err(|e| refused(Refusal::NotZip(e.to_string())))?;
+    let (top, entries) = survey(&mut zip, root, limits).map_err(refused)?;
+    Ok((zip, top, entries))
+}
+
 /// Extracts `archive` into a new staging directory under `staging_parent`.
 /// `expected` is the skill name the archive must hold, when known.
 pub fn extract(
@@ -474,10 +500,8 @@ pub fn extract(
         archive: archive.to_path_buf(),
         source,
     };
-    let file = fs_err::File::open(archive).map_err(io)?;
-    let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
-        .map_err(|e| refused(Refusal::NotZip(e.to_string())))?;
-    let (name, entries) = survey(&mut zip, ZipRoot::InFolder(expected), limits).map_err(refused)?;
+    let (mut zip, name, entries) =
+        open_surveyed(archive, archive, ZipRoot::InFolder(expected), limits)?;
 
     fs_err::create_dir_all(staging_parent).map_err(io)?;
     let staging = tempfile::Builder::new()
@@ -515,18 +539,11 @@ pub fn extract_tree(
     limits: &Limits,
 ) -> Result<PathBuf, ExtractError> {
     let shown = Path::new(label);
-    let refused = |refusal| ExtractError::Refused {
-        archive: shown.to_path_buf(),
-        refusal,
-    };
     let io = |source| ExtractError::Io {
         archive: shown.to_path_buf(),
         source,
     };
-    let file = fs_err::File::open(archive).map_err(io)?;
-    let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
-        .map_err(|e| refused(Refusal::NotZip(e.to_string())))?;
-    let (top, entries) = survey(&mut zip, ZipRoot::Anywhere, limits).map_err(refused)?;
+    let (mut zip, top, entries) = open_surveyed(archive, shown, ZipRoot::Anywhere, limits)?;
     let unpacking = tempfile::Builder::new()
         .prefix(".unzip-")
         .tempdir_in(dest)
