@@ -560,3 +560,37 @@ fn a_layer_published_with_a_sigstore_bundle_installs_under_the_identity_policy()
         tree(&fixtures.join("signed-skill"))
     );
 }
+
+#[test]
+fn a_namespace_without_a_listing_is_searched_through_the_registrys_catalog() {
+    let Some(registry) = Registry::start() else {
+        return;
+    };
+    let ctx = crate::common::TestContext::new();
+    // Pushed by another client: no config, no listing artifact.
+    registry.push(
+        "tools/ext/lint",
+        "2.0.0",
+        &simple_skill("lint", "2.0.0", "Lints."),
+    );
+    registry.push(
+        "tools/ext/format",
+        "1.0.0",
+        &simple_skill("format", "1.0.0", "Formats."),
+    );
+    // A repository outside the namespace is not listed.
+    registry.push(
+        "elsewhere/ext/lint",
+        "9.0.0",
+        &simple_skill("lint", "9.0.0", "Elsewhere."),
+    );
+    let app = ctx.root().join("app");
+    ctx.ok(&["init", app.to_str().unwrap()]);
+    let index = format!("oci://{}/tools", registry.host());
+    ctx.ok_in(&app, &["registry", "add", "corp", &index]);
+    let out = ctx.ok_in(&app, &["search", "lint", "--registry", "corp"]);
+    assert!(out.stdout.contains("ext/lint@2.0.0"), "{}", out.stdout);
+    assert!(!out.stdout.contains("9.0.0"), "{}", out.stdout);
+    let out = ctx.ok_in(&app, &["search", "format", "--registry", "corp"]);
+    assert!(out.stdout.contains("ext/format@1.0.0"), "{}", out.stdout);
+}

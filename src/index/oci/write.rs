@@ -165,14 +165,31 @@ impl Client {
             #[serde(default)]
             repositories: Vec<String>,
         }
-        let url = Url::parse(&format!("{}/v2/_catalog?n=10000", self.base))?;
-        let fetched = match self.read(Asked::Tags, url.clone(), None) {
-            Ok(Some(fetched)) => fetched,
-            Ok(None) | Err(_) => return Ok(None),
-        };
-        let catalog: Catalog =
-            serde_json::from_slice(&fetched.bytes).with_context(|| format!("{url}: no catalog"))?;
-        Ok(Some(catalog.repositories))
+        // Pages of the most registries allow, each after the last
+        // repository of the one before, up to a bound.
+        const PAGE: usize = 1000;
+        const MAX_PAGES: usize = 100;
+        let mut repositories: Vec<String> = Vec::new();
+        for _ in 0..MAX_PAGES {
+            let mut url = Url::parse(&format!("{}/v2/_catalog", self.base))?;
+            url.query_pairs_mut().append_pair("n", &PAGE.to_string());
+            if let Some(last) = repositories.last() {
+                url.query_pairs_mut().append_pair("last", last);
+            }
+            let fetched = match self.read(Asked::Tags, url.clone(), None) {
+                Ok(Some(fetched)) => fetched,
+                Ok(None) | Err(_) if repositories.is_empty() => return Ok(None),
+                Ok(None) | Err(_) => break,
+            };
+            let page: Catalog = serde_json::from_slice(&fetched.bytes)
+                .with_context(|| format!("{url}: no catalog"))?;
+            let full = page.repositories.len() >= PAGE;
+            repositories.extend(page.repositories);
+            if !full {
+                break;
+            }
+        }
+        Ok(Some(repositories))
     }
 
     /// Sends a write (or `HEAD`) request, answering one authentication
