@@ -164,9 +164,11 @@ fn resources(served: &Served) -> Vec<Resource> {
 /// The bytes of the file served at `uri`, checked against its listed
 /// digest: a file changed since the set was read is refused.
 fn read_checked(served: &Served, uri: &str) -> Result<Vec<u8>, ErrorData> {
-    let file = served.file(uri).ok_or_else(|| {
-        ErrorData::resource_not_found(format!("no file is served at {uri}"), None)
-    })?;
+    // -32602, as the Skills extension says resources/read answers an
+    // unknown resource.
+    let file = served
+        .file(uri)
+        .ok_or_else(|| ErrorData::invalid_params(format!("no file is served at {uri}"), None))?;
     let bytes = std::fs::read(&file.path)
         .map_err(|e| ErrorData::internal_error(format!("{uri}: {e}"), None))?;
     let digest = format!("sha256:{}", crate::store::hash::sha256_hex(&bytes));

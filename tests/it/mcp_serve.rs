@@ -321,7 +321,7 @@ fn a_link_out_of_a_skill_is_neither_listed_nor_readable() {
         "resources/read",
         serde_json::json!({"uri": "skill://cloned/notes"}),
     );
-    assert!(read["error"].is_object(), "{read}");
+    assert_eq!(read["error"]["code"], -32602, "{read}");
     assert!(!read.to_string().contains("PRIVATE KEY"));
     let stderr = session.finish();
     assert!(
