@@ -594,3 +594,33 @@ fn a_namespace_without_a_listing_is_searched_through_the_registrys_catalog() {
     let out = ctx.ok_in(&app, &["search", "format", "--registry", "corp"]);
     assert!(out.stdout.contains("ext/format@1.0.0"), "{}", out.stdout);
 }
+
+#[test]
+fn a_version_claiming_a_layer_larger_than_installs_allow_is_refused_before_download() {
+    let Some(registry) = Registry::start() else {
+        return;
+    };
+    let ctx = crate::common::TestContext::new();
+    // Another client pushes a manifest whose layer descriptor claims far
+    // more bytes than the blob holds.
+    let mut artifact = simple_skill("huge", "1.0.0", "Huge.");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&artifact.manifest).unwrap();
+    manifest["layers"][0]["size"] = serde_json::json!(64_u64 << 30);
+    artifact.manifest = serde_json::to_vec(&manifest).unwrap();
+    registry.push("ns/ext/huge", "1.0.0", &artifact);
+    let app = ctx.root().join("app");
+    ctx.ok(&["init", app.to_str().unwrap()]);
+    let index = format!("oci://{}/ns", registry.host());
+    ctx.ok_in(&app, &["registry", "add", "corp", &index]);
+    let out = ctx.fails_in(
+        &app,
+        &["add", "ext/huge", "--registry", "corp", "--allow-unsigned"],
+    );
+    assert!(
+        out.stderr
+            .contains("its layer is 68719476736 bytes, more than the"),
+        "{}",
+        out.stderr
+    );
+    assert!(!app.join(".agents/skills/huge").exists());
+}

@@ -37,6 +37,9 @@ mod publish;
 
 use artifact::*;
 
+/// The most versions of one package read (the newest).
+const MAX_VERSIONS: usize = 500;
+
 /// What the reads of an index need of the machine, owned.
 #[derive(Debug, Clone)]
 pub(crate) struct Place {
@@ -312,6 +315,10 @@ impl Namespace {
             .filter(|version| version.build.is_empty())
             .collect();
         versions.sort();
+        // Each version costs a request: a registry listing thousands of
+        // tags is read for its newest versions only.
+        let dropped = versions.len().saturating_sub(MAX_VERSIONS);
+        versions.drain(..dropped);
         let mut entries = Vec::new();
         for version in versions {
             let tag = version.to_string();
@@ -536,6 +543,19 @@ impl Namespace {
         let Some(layer) = self.layers.lock().expect("layers lock").get(&key).cloned() else {
             bail!("{} lists no {key}", self.label());
         };
+        // The manifest says the size, and the download stops there: a
+        // registry claiming a huge layer is refused before it is asked.
+        let limit = crate::store::extract::Limits::default().max_total_bytes;
+        if layer.size > limit {
+            bail!(
+                Hinted::new(format!(
+                    "{key} of {}: its layer is {} bytes, more than the {limit} skillpkg installs",
+                    self.label(),
+                    layer.size
+                ))
+                .hint("the package is broken or built to attack: do not install it, and tell its publisher")
+            );
+        }
         let repository = self.repository_of(package);
         let settings = self.place.settings();
         let mut reader = self.reader(&repository, &settings);
