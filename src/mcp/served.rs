@@ -43,6 +43,8 @@ pub(crate) struct ServedFile {
     pub digest: String,
     /// Its size in bytes.
     pub size: u64,
+    /// Whether it is a link (to a file inside the skill).
+    pub linked: bool,
 }
 
 /// One served skill.
@@ -170,9 +172,18 @@ fn serve_one(
     let (files, warnings) =
         walk(dir, &name).map_err(|why| format!("{shown}: not served: {why}"))?;
     if let Some(locked) = locked {
-        let digests: BTreeMap<String, String> =
-            hash::file_digests(dir).map_err(|e| format!("{shown}: not served: {e}"))?;
-        let tree = hash::tree_hash_of(&digests);
+        // The tree of what was just read, as `hash::tree_hash` takes it:
+        // regular files only, so a link or special file (which no archive
+        // installs) makes the skill differ from its lock.
+        let plain = warnings.is_empty() && files.iter().all(|f| !f.linked);
+        let digests: BTreeMap<String, String> = files
+            .iter()
+            .map(|f| (f.relative.clone(), f.digest["sha256:".len()..].to_string()))
+            .collect();
+        let tree = match plain {
+            true => hash::tree_hash_of(&digests),
+            false => "a tree with links or special files".to_string(),
+        };
         if tree != locked.tree {
             return Err(format!(
                 "{shown}: not served: {} is pinned by skills.lock to tree {}, and its files now hash to {tree} (edited since install); `skillpkg verify` shows what changed, `skillpkg install` restores it",
@@ -340,6 +351,7 @@ fn walk(dir: &Path, name: &str) -> Result<(Vec<ServedFile>, Vec<String>), String
             size: bytes.len() as u64,
             relative,
             path,
+            linked: kind.is_symlink(),
         });
     }
     // SKILL.md first, as listings show it.
