@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use common::{
     Case, RUNS, copy_tree, fresh_checkout, fresh_dir, publish_bench, skillpkg, time_interleaved,
+    write_bench_skill,
 };
 
 use skillpkg::index::local::IndexDir;
@@ -44,22 +45,7 @@ fn build_index(temp: &Path) -> PathBuf {
     let index = temp.join("index");
     IndexDir::init(&index, Some(("bench", &generated.public_key))).unwrap();
     for i in 0..WANTED {
-        let name = format!("pkg-{i}");
-        let dir = temp.join("src").join(&name);
-        std::fs::create_dir_all(dir.join("references")).unwrap();
-        std::fs::write(
-            dir.join("SKILL.md"),
-            format!("---\nname: {name}\ndescription: Benchmark package {i}. Use when measuring installs.\n---\n\n# {name}\n\nInstructions.\n"),
-        )
-        .unwrap();
-        for f in 0..20 {
-            std::fs::write(
-                dir.join(format!("references/r{f}.md")),
-                format!("{name} reference {f}\n").repeat(200),
-            )
-            .unwrap();
-        }
-        let dependencies = (i > 0).then(|| format!("bench/pkg-{}@^1", i / 2));
+        let (dir, dependencies) = write_bench_skill(&temp.join("src"), i);
         publish_bench(
             &dir,
             &index,

@@ -22,7 +22,10 @@ mod server;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{Case, RUNS, bench_dirs, fresh_checkout, fresh_dir, skillpkg, time_interleaved};
+use common::{
+    Case, RUNS, bench_dirs, fresh_checkout, fresh_dir, skillpkg, time_interleaved,
+    write_bench_skill,
+};
 
 const WANTED: usize = 200;
 
@@ -61,22 +64,7 @@ fn publish_all(temp: &Path, oci: &str) -> PathBuf {
         .unwrap();
     let dirs = bench_dirs(&temp.join("publish-cache"));
     for i in 0..WANTED {
-        let name = format!("pkg-{i}");
-        let dir = temp.join("src").join(&name);
-        std::fs::create_dir_all(dir.join("references")).unwrap();
-        std::fs::write(
-            dir.join("SKILL.md"),
-            format!("---\nname: {name}\ndescription: Benchmark package {i}. Use when measuring installs.\n---\n\n# {name}\n\nInstructions.\n"),
-        )
-        .unwrap();
-        for f in 0..20 {
-            std::fs::write(
-                dir.join(format!("references/r{f}.md")),
-                format!("{name} reference {f}\n").repeat(200),
-            )
-            .unwrap();
-        }
-        let dependencies = (i > 0).then(|| format!("bench/pkg-{}@^1", i / 2));
+        let (dir, dependencies) = write_bench_skill(&temp.join("src"), i);
         for index in [folder.to_str().unwrap(), oci] {
             skillpkg::ops::publish::publish(
                 &skillpkg::ops::publish::PublishRequest {

@@ -182,3 +182,27 @@ pub(crate) fn fresh_checkout(checkout: &Path, project: &Path) {
         std::fs::copy(project.join(file), checkout.join(file)).unwrap();
     }
 }
+
+/// Writes benchmark package `i` (`pkg-i`: a SKILL.md and 20 reference
+/// files of about 5 KB) under `src`; returns its folder and its
+/// dependencies (`pkg-i` depends on `pkg-(i/2)`, so resolution walks a
+/// tree).
+pub(crate) fn write_bench_skill(src: &Path, i: usize) -> (std::path::PathBuf, Option<String>) {
+    let name = format!("pkg-{i}");
+    let dir = src.join(&name);
+    std::fs::create_dir_all(dir.join("references")).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: Benchmark package {i}. Use when measuring installs.\n---\n\n# {name}\n\nInstructions.\n"),
+    )
+    .unwrap();
+    for f in 0..20 {
+        std::fs::write(
+            dir.join(format!("references/r{f}.md")),
+            format!("{name} reference {f}\n").repeat(200),
+        )
+        .unwrap();
+    }
+    let dependencies = (i > 0).then(|| format!("bench/pkg-{}@^1", i / 2));
+    (dir, dependencies)
+}
