@@ -43,24 +43,7 @@ impl Namespace {
         layer: &[u8],
         config: &IndexConfig,
     ) -> anyhow::Result<()> {
-        let repository = self.repository_of(package);
-        let client = self.writer(&repository)?;
-        if client.tags()?.contains(&entry.vers) {
-            bail!(
-                Hinted::new(format!(
-                    "{package}@{} is already published to {}",
-                    entry.vers,
-                    self.label()
-                ))
-                .hint("versions are immutable: bump metadata.version (or pass --version) and publish again")
-            );
-        }
-        self.push_version(&client, package, entry, layer)?;
-        let mut entries = self.entries(package, config)?;
-        if !entries.iter().any(|e| e.vers == entry.vers) {
-            entries.push(entry.clone());
-        }
-        self.update_listing(package, &entries)
+        self.publish_version(package, entry, layer, config, false)
     }
 
     /// Publishes `entry` as [`Namespace::publish`] does, or, when the
@@ -73,24 +56,45 @@ impl Namespace {
         layer: &[u8],
         config: &IndexConfig,
     ) -> anyhow::Result<()> {
+        self.publish_version(package, entry, layer, config, true)
+    }
+
+    /// [`Namespace::publish`]; with `keep_same`, a version already there
+    /// with exactly this manifest is kept rather than refused.
+    fn publish_version(
+        &self,
+        package: &PackageName,
+        entry: &IndexEntry,
+        layer: &[u8],
+        config: &IndexConfig,
+        keep_same: bool,
+    ) -> anyhow::Result<()> {
         let repository = self.repository_of(package);
         let client = self.writer(&repository)?;
-        if !client.tags()?.contains(&entry.vers) {
-            return self.publish(package, entry, layer, config);
-        }
-        let (manifest, _) = skill_manifest(package, entry, layer)?;
-        let published = client.manifest(&entry.vers)?.map(|f| f.bytes);
-        if published.as_deref() != Some(manifest.as_slice()) {
+        if client.tags()?.contains(&entry.vers) {
+            let (manifest, _) = skill_manifest(package, entry, layer)?;
+            let same = keep_same
+                && client.manifest(&entry.vers)?.map(|f| f.bytes).as_deref()
+                    == Some(manifest.as_slice());
+            if same {
+                return Ok(());
+            }
             bail!(
                 Hinted::new(format!(
-                    "{package}@{} is already published to {} with other content",
+                    "{package}@{} is already published to {}{}",
                     entry.vers,
-                    self.label()
+                    self.label(),
+                    if keep_same { " with other content" } else { "" }
                 ))
-                .hint("versions are immutable: bump the skill's metadata.version and publish the collection again")
+                .hint("versions are immutable: bump metadata.version (or pass --version) and publish again")
             );
         }
-        Ok(())
+        self.push_version(&client, package, entry, layer)?;
+        let mut entries = self.entries(package, config)?;
+        if !entries.iter().any(|e| e.vers == entry.vers) {
+            entries.push(entry.clone());
+        }
+        self.update_listing(package, &entries)
     }
 
     /// Publishes the collection `name` of `org` at `version`: an image
