@@ -209,6 +209,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;grants' {
+            [CompletionResult]::new('--mcp-skills', '--mcp-skills', [CompletionResultType]::ParameterName, 'Add the skills this MCP server serves: a command (started with the sandbox''s environment only) or an http(s) URL (repeatable)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -222,6 +223,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;grants;list' {
+            [CompletionResult]::new('--mcp-skills', '--mcp-skills', [CompletionResultType]::ParameterName, 'Add the skills this MCP server serves: a command (started with the sandbox''s environment only) or an http(s) URL (repeatable)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -232,6 +234,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;grants;approve' {
+            [CompletionResult]::new('--mcp-skills', '--mcp-skills', [CompletionResultType]::ParameterName, 'Add the skills this MCP server serves: a command (started with the sandbox''s environment only) or an http(s) URL (repeatable)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -241,6 +244,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;grants;revoke' {
+            [CompletionResult]::new('--mcp-skills', '--mcp-skills', [CompletionResultType]::ParameterName, 'Add the skills this MCP server serves: a command (started with the sandbox''s environment only) or an http(s) URL (repeatable)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
@@ -634,6 +638,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--pass-env', '--pass-env', [CompletionResultType]::ParameterName, 'Pass this environment variable to scripts and shell commands (repeatable)')
             [CompletionResult]::new('--read', '--read', [CompletionResultType]::ParameterName, 'Let scripts and shell commands read this folder, which the sandbox hides otherwise (repeatable; credential files in it stay hidden)')
             [CompletionResult]::new('--allow-write', '--allow-write', [CompletionResultType]::ParameterName, 'Let scripts, shell commands and the model write this .git folder or this agent''s or editor''s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)')
+            [CompletionResult]::new('--mcp-skills', '--mcp-skills', [CompletionResultType]::ParameterName, 'Add the skills this MCP server serves: a command (started with the sandbox''s environment only) or an http(s) URL (repeatable)')
             [CompletionResult]::new('--no-stream', '--no-stream', [CompletionResultType]::ParameterName, 'Wait for each whole answer instead of streaming it')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the system prompt, the tool schemas and a token estimate; call no model')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON on stdout')

@@ -574,7 +574,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__exec)
-            opts="-m -y -q -v -h --model --base-url --no-stream --dry-run --json --yes --allow-tool --deny-tool --restrict-tools --max-turns --max-tool-calls --max-tokens --timeout --catalog-budget --sandbox --require-sandbox --allow-network --pass-env --read --allow-write --quiet --verbose --help"
+            opts="-m -y -q -v -h --model --base-url --no-stream --dry-run --json --yes --allow-tool --deny-tool --restrict-tools --max-turns --max-tool-calls --max-tokens --timeout --catalog-budget --sandbox --require-sandbox --allow-network --pass-env --read --allow-write --mcp-skills --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -633,6 +633,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --allow-write)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mcp-skills)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -726,12 +730,16 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__grants)
-            opts="-q -v -h --quiet --verbose --help list approve revoke help"
+            opts="-q -v -h --mcp-skills --quiet --verbose --help list approve revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --mcp-skills)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -740,12 +748,16 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__grants__subcmd__approve)
-            opts="-q -v -h --quiet --verbose --help"
+            opts="-q -v -h --mcp-skills --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --mcp-skills)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -824,12 +836,16 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__grants__subcmd__list)
-            opts="-q -v -h --json --quiet --verbose --help"
+            opts="-q -v -h --json --mcp-skills --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --mcp-skills)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -838,12 +854,16 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__grants__subcmd__revoke)
-            opts="-q -v -h --quiet --verbose --help"
+            opts="-q -v -h --mcp-skills --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --mcp-skills)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -197,6 +197,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;grants'= {
+            cand --mcp-skills 'Add the skills this MCP server serves: a command (started with the sandbox''s environment only) or an http(s) URL (repeatable)'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -209,6 +210,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;grants;list'= {
+            cand --mcp-skills 'Add the skills this MCP server serves: a command (started with the sandbox''s environment only) or an http(s) URL (repeatable)'
             cand --json 'Print JSON on stdout'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
@@ -218,6 +220,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;grants;approve'= {
+            cand --mcp-skills 'Add the skills this MCP server serves: a command (started with the sandbox''s environment only) or an http(s) URL (repeatable)'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -226,6 +229,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;grants;revoke'= {
+            cand --mcp-skills 'Add the skills this MCP server serves: a command (started with the sandbox''s environment only) or an http(s) URL (repeatable)'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -573,6 +577,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --pass-env 'Pass this environment variable to scripts and shell commands (repeatable)'
             cand --read 'Let scripts and shell commands read this folder, which the sandbox hides otherwise (repeatable; credential files in it stay hidden)'
             cand --allow-write 'Let scripts, shell commands and the model write this .git folder or this agent''s or editor''s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)'
+            cand --mcp-skills 'Add the skills this MCP server serves: a command (started with the sandbox''s environment only) or an http(s) URL (repeatable)'
             cand --no-stream 'Wait for each whole answer instead of streaming it'
             cand --dry-run 'Print the system prompt, the tool schemas and a token estimate; call no model'
             cand --json 'Print the result as JSON on stdout'

@@ -154,6 +154,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s g -l global 
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and not __fish_seen_subcommand_from list approve revoke help" -l mcp-skills -d 'Add the skills this MCP server serves: a command (started with the sandbox\'s environment only) or an http(s) URL (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and not __fish_seen_subcommand_from list approve revoke help" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and not __fish_seen_subcommand_from list approve revoke help" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and not __fish_seen_subcommand_from list approve revoke help" -s h -l help -d 'Print help'
@@ -161,13 +162,16 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and not __fish
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and not __fish_seen_subcommand_from list approve revoke help" -f -a "approve" -d 'Approve every tool these skills\' allowed-tools ask for'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and not __fish_seen_subcommand_from list approve revoke help" -f -a "revoke" -d 'Withdraw these skills\' approved grants'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and not __fish_seen_subcommand_from list approve revoke help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from list" -l mcp-skills -d 'Add the skills this MCP server serves: a command (started with the sandbox\'s environment only) or an http(s) URL (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from approve" -l mcp-skills -d 'Add the skills this MCP server serves: a command (started with the sandbox\'s environment only) or an http(s) URL (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from approve" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from approve" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from approve" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from revoke" -l mcp-skills -d 'Add the skills this MCP server serves: a command (started with the sandbox\'s environment only) or an http(s) URL (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
@@ -344,6 +348,7 @@ off\t'No sandbox: the command runs with skillpkg\'s rights and its environment m
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l pass-env -d 'Pass this environment variable to scripts and shell commands (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l read -d 'Let scripts and shell commands read this folder, which the sandbox hides otherwise (repeatable; credential files in it stay hidden)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l allow-write -d 'Let scripts, shell commands and the model write this .git folder or this agent\'s or editor\'s configuration (.claude/settings.json, .vscode/, .envrc, …) in the workspace (repeatable)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l mcp-skills -d 'Add the skills this MCP server serves: a command (started with the sandbox\'s environment only) or an http(s) URL (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l no-stream -d 'Wait for each whole answer instead of streaming it'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l dry-run -d 'Print the system prompt, the tool schemas and a token estimate; call no model'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l json -d 'Print the result as JSON on stdout'

@@ -86,6 +86,9 @@ fn entry(skill: &Skill, description_cap: Option<usize>) -> (String, bool) {
             html_escape(&description)
         ));
     }
+    if let Some(origin) = &skill.origin {
+        text.push_str(&format!("<origin>{}</origin>\n", html_escape(origin)));
+    }
     text.push_str(&format!(
         "<location>{}</location>\n</skill>\n",
         html_escape(&skill.skill_md.display().to_string())

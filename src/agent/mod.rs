@@ -15,6 +15,7 @@ pub mod model;
 pub(crate) mod pins;
 pub(crate) mod rank;
 pub(crate) mod run;
+pub(crate) mod served;
 pub(crate) mod session;
 pub(crate) mod slash;
 pub mod tools;

@@ -98,6 +98,9 @@ pub struct ApprovalRequest<'a> {
     /// The active skill whose `allowed-tools` ask for this call, with the
     /// patterns of them the user has not approved.
     pub skill: Option<(&'a str, &'a [String])>,
+    /// Where that skill was taken from, when an MCP server serves it
+    /// (`mcp:<server>`): answering 'a' approves it, scripts included.
+    pub origin: Option<&'a str>,
 }
 
 /// What the user said.
@@ -301,7 +304,17 @@ impl Run<'_, '_> {
             input: &input,
             script: script.as_ref(),
         };
-        let decision = self.policy.decide_call(call, &self.toolbox.active());
+        let mut decision = self.policy.decide_call(call, &self.toolbox.active());
+        // An MCP-served skill's scripts run only once the user approves it:
+        // no flag or grant stands in for that.
+        if let Some(line) = &script
+            && self.toolbox.needs_execution_approval(&line.skill)
+            && !matches!(decision, Decision::Refuse { .. })
+        {
+            decision = Decision::Ask {
+                asked_by: Some(line.skill.clone()),
+            };
+        }
         let approved_by = match decision {
             Decision::Run { by } => by,
             Decision::Refuse { reason } => {
@@ -347,6 +360,9 @@ impl Run<'_, '_> {
             skill: asked_by
                 .as_deref()
                 .map(|name| (name, unapproved.as_slice())),
+            origin: asked_by
+                .as_deref()
+                .and_then(|name| self.toolbox.origin(name)),
         };
         let answer = approve(&request);
         let tool = tool.to_string();

@@ -65,6 +65,9 @@ pub struct ExecOptions<'a> {
     /// for: a skill whose folder differs when it is activated runs without
     /// them.
     pub pins: BTreeMap<String, Pin>,
+    /// By skill name, the skills MCP servers serve, with the digests
+    /// every read of their files is checked against.
+    pub served: BTreeMap<String, super::served::Served>,
     /// Where scripts and shell commands run.
     pub sandbox: Sandbox,
     /// Says something to the user: why grants were withdrawn.
@@ -159,6 +162,8 @@ pub struct Session<'o> {
     grants: BTreeMap<String, Vec<String>>,
     /// The pins of those grants not withdrawn or approved afresh.
     pins: BTreeMap<String, Pin>,
+    /// The MCP-served skills, with those approved at a prompt meanwhile.
+    served: BTreeMap<String, super::served::Served>,
 }
 
 impl<'o> Session<'o> {
@@ -188,6 +193,11 @@ impl<'o> Session<'o> {
                     "restrict": options.policy.restrict,
                 },
                 "grants": options.grants,
+                "mcp_skills": options
+                    .served
+                    .iter()
+                    .map(|(name, served)| (name.clone(), json!({"origin": served.origin, "approved": served.approved})))
+                    .collect::<serde_json::Map<_, _>>(),
                 "sandbox": options.sandbox.audit(),
             }),
         );
@@ -197,6 +207,7 @@ impl<'o> Session<'o> {
             messages: Vec::new(),
             grants: options.grants.clone(),
             pins: options.pins.clone(),
+            served: options.served.clone(),
         })
     }
 
@@ -262,6 +273,7 @@ impl<'o> Session<'o> {
         toolbox.timeout = options.timeout;
         toolbox.grants = self.grants.clone();
         toolbox.pins = self.pins.clone();
+        toolbox.served = self.served.clone();
         toolbox.sandbox = options.sandbox.clone();
         let system = system_prompt(toolbox.workspace(), &catalog);
         self.audit.record(
@@ -326,6 +338,7 @@ impl<'o> Session<'o> {
         let outcome = outcome.map(|outcome| Outcome { changes, ..outcome });
         self.grants = toolbox.grants;
         self.pins = toolbox.pins;
+        self.served = toolbox.served;
         outcome
     }
 }
@@ -361,6 +374,7 @@ mod tests {
             skill_roots: Vec::new(),
             grants: BTreeMap::new(),
             pins: BTreeMap::new(),
+            served: BTreeMap::new(),
             sandbox: Sandbox::off(),
             warn: &|_| {},
         };

@@ -62,17 +62,32 @@ pub(super) struct Args {
     catalog_budget: Option<usize>,
     #[command(flatten)]
     sandbox: super::sandbox::SandboxArgs,
+    #[command(flatten)]
+    mcp: super::mcp_skills::McpSkillsArgs,
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let loaded = super::load_skills(context)?;
-    let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &*e.skill).collect();
+    let mut skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &*e.skill).collect();
     let interactive = super::ask::on_a_terminal();
     let dirs = context.dirs()?.clone();
     let settings = project_settings(context, &cwd, interactive && !args.dry_run)?;
     let manifest = &settings.manifest;
-    let survey = crate::ops::consent::grants::survey(&loaded, &settings, &dirs)?;
+    let mut survey = crate::ops::consent::grants::survey(&loaded, &settings, &dirs)?;
+    let local = skills
+        .iter()
+        .map(|s| (s.meta.name.clone(), s.dir.clone()))
+        .collect();
+    let served_skills = super::mcp_skills::take(
+        context,
+        &args.mcp.servers,
+        &manifest.agent.mcp_skills,
+        &args.sandbox.passed_env(&manifest.agent),
+        &local,
+    )?;
+    survey.extend(super::mcp_skills::survey(&served_skills, &dirs)?);
+    skills.extend(served_skills.iter().map(|s| &s.skill));
     let state_dir = settings.dir.join(".skillpkg");
     let protected: Vec<std::path::PathBuf> = loaded.roots.iter().map(|r| r.dir.clone()).collect();
     let printer = context.printer;
@@ -93,6 +108,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         shadowed: shadowed_names(&loaded),
         grants: crate::ops::consent::grants::approved(&survey),
         pins: pins_of(&survey),
+        served: super::mcp_skills::served(&served_skills, &survey),
         skill_roots: protected.clone(),
         sandbox: Sandbox::off(),
         warn: &warn,
@@ -143,10 +159,12 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             );
         }
         drop(loaded);
+        let served: Vec<&crate::skill::Skill> = served_skills.iter().map(|s| &s.skill).collect();
         return repl(
             context,
             model.as_mut(),
             &options,
+            &served,
             &mut on_text,
             &mut approve,
         );
@@ -324,6 +342,17 @@ fn grant_hint(skill: &str, survey: &[crate::ops::consent::grants::SkillGrants]) 
     let withdrawn = survey.iter().any(|g| {
         g.name == skill && g.pinned_tree.is_some() && g.note.is_none() && g.unapproved().is_empty()
     });
+    let served = survey.iter().find_map(|g| match &g.keeper {
+        crate::ops::consent::grants::Keeper::Mcp { origin, .. } if g.name == skill => Some(origin),
+        _ => None,
+    });
+    if let Some(origin) = served {
+        return format!(
+            "the skill '{skill}' is served by {origin} and not approved as served now, so its scripts do not run and its allowed-tools grant nothing: `skillpkg grants approve {} --mcp-skills {}` approves it",
+            crate::hint::shell_quote(skill),
+            crate::hint::shell_quote(origin.strip_prefix("mcp:").unwrap_or(origin))
+        );
+    }
     if withdrawn {
         return format!(
             "the skill '{skill}' changed since its grants were approved, so they do not count: `skillpkg verify` shows what changed, `skillpkg install --force` puts back what skills.lock records"
@@ -433,9 +462,20 @@ fn ask_about_call(request: &ApprovalRequest) -> Option<Answer> {
         .chain(shown.items.iter().map(|item| format!("  {item}")))
         .collect();
     let choices = match request.skill {
-        Some((name, unapproved)) => {
+        Some((name, _)) if request.origin.is_some() && request.tool == "run_script" => {
             lines.push(format!(
-                "(skill '{name}' asks for this in its allowed-tools; 'a' approves its grants for good:)"
+                "(skill '{name}' is served by {}: its scripts run here only once you approve them; 'a' approves the skill as served now, its allowed-tools included)",
+                request.origin.unwrap_or_default()
+            ));
+            "[y/N/a]"
+        }
+        Some((name, unapproved)) => {
+            let from = request
+                .origin
+                .map(|origin| format!(", served by {origin},"))
+                .unwrap_or_default();
+            lines.push(format!(
+                "(skill '{name}'{from} asks for this in its allowed-tools; 'a' approves its grants for good:)"
             ));
             // Tools that only read run without approval: not listed.
             let needing: Vec<String> = unapproved
@@ -602,6 +642,7 @@ fn repl(
     context: &mut Context,
     model: &mut dyn crate::agent::model::Model,
     options: &ExecOptions,
+    served: &[&crate::skill::Skill],
     on_text: &mut dyn FnMut(&str),
     approve: &mut crate::agent::run::Approver,
 ) -> anyhow::Result<ExitStatus> {
@@ -639,11 +680,26 @@ fn repl(
         }
         crate::agent::interrupt::reset();
         let loaded = super::load_skills(context)?;
-        let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &*e.skill).collect();
+        let mut skills: Vec<&crate::skill::Skill> =
+            loaded.set.resolved().map(|e| &*e.skill).collect();
+        let names: std::collections::BTreeSet<&str> =
+            skills.iter().map(|s| s.meta.name.as_str()).collect();
+        // A skill added to a root since the start wins over a served one.
+        let served: Vec<&crate::skill::Skill> = served
+            .iter()
+            .filter(|s| !names.contains(s.meta.name.as_str()))
+            .copied()
+            .collect();
+        skills.extend(served);
         if input == "/skills" {
             for skill in &skills {
+                let from = skill
+                    .origin
+                    .as_deref()
+                    .map(|origin| format!(" (from {origin})"))
+                    .unwrap_or_default();
                 context.printer.data(format_args!(
-                    "/{:24} {}",
+                    "/{:24} {}{from}",
                     skill.meta.name,
                     skill.meta.catalog_description()
                 ));

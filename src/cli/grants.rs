@@ -10,6 +10,8 @@ use super::{Context, ExitStatus};
 pub(super) struct Args {
     #[command(subcommand)]
     action: Action,
+    #[command(flatten)]
+    mcp: super::mcp_skills::McpSkillsArgs,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -39,19 +41,35 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let dirs = context.dirs()?.clone();
     let loaded = super::load_skills(context)?;
     let settings = crate::ops::skills::project_settings(&cwd, &dirs)?;
-    let survey = crate::ops::consent::grants::survey(&loaded, &settings, &dirs)?;
+    let mut survey = crate::ops::consent::grants::survey(&loaded, &settings, &dirs)?;
+    let local = loaded
+        .set
+        .resolved()
+        .map(|e| (e.skill.meta.name.clone(), e.skill.dir.clone()))
+        .collect();
+    let served = super::mcp_skills::take(
+        context,
+        &args.mcp.servers,
+        &settings.manifest.agent.mcp_skills,
+        &settings.manifest.agent.env,
+        &local,
+    )?;
+    survey.extend(super::mcp_skills::survey(&served, &dirs)?);
     match args.action {
         Action::List { json: true } => context.printer.json(&survey)?,
         Action::List { json: false } => list(context, &survey),
         Action::Approve { names } => {
             for name in names {
                 let change = crate::ops::consent::grants::set(&survey, &name, true, &dirs)?;
+                let what = match change.grants.is_empty() {
+                    true => "as served now".to_string(),
+                    false => format!("may pre-approve {}", change.grants.join(", ")),
+                };
                 context.printer.status(
                     "Approved",
                     format_args!(
-                        "{} may pre-approve {} (recorded in {})",
+                        "{} {what} (recorded in {})",
                         change.name,
-                        change.grants.join(", "),
                         change.recorded_in.display()
                     ),
                 );
@@ -94,8 +112,16 @@ fn list(context: &Context, survey: &[SkillGrants]) {
             Keeper::Builtin => "built into skillpkg".to_string(),
             Keeper::Lock { lock, name } => format!("{name} in {}", lock.display()),
             Keeper::HandWritten => "hand-written; approvals in the user's config".to_string(),
+            Keeper::Mcp { .. } => {
+                "approvals in the user's config, bound to its digests".to_string()
+            }
         };
-        show(format!("{} ({} root, {kept})", skill.name, skill.root));
+        let from = match (&skill.root, &skill.keeper) {
+            (Some(root), _) => format!("{root} root"),
+            (None, Keeper::Mcp { origin, .. }) => format!("served by {origin}"),
+            (None, _) => "no root".to_string(),
+        };
+        show(format!("{} ({from}, {kept})", skill.name));
         let mut asks: Vec<&str> = skill.asks.iter().map(String::as_str).collect();
         strongest_last(&mut asks);
         for pattern in asks {

@@ -15,6 +15,7 @@ mod install;
 mod install_warnings;
 mod keygen;
 mod list;
+mod mcp_skills;
 mod new;
 mod outdated;
 mod pack;

@@ -36,6 +36,14 @@ pub(super) struct SandboxArgs {
     allow_write: Vec<PathBuf>,
 }
 
+impl SandboxArgs {
+    /// The variables passed on purpose: `--pass-env`, then a trusted
+    /// project's `[agent] env`.
+    pub(super) fn passed_env(&self, agent: &AgentSection) -> Vec<String> {
+        self.pass_env.iter().chain(&agent.env).cloned().collect()
+    }
+}
+
 /// The sandbox of a run: the flags, else the (trusted) `[agent]` table
 /// of `manifest`. Refuses a `workspace` where it would protect little;
 /// where it cannot be set up, refuses with `--require-sandbox`, and
@@ -84,8 +92,7 @@ pub(super) fn sandbox(
     }
     let home = dirs.home.clone();
     let printer = context.printer;
-    let mut pass_env = args.pass_env.clone();
-    pass_env.extend(agent.env.iter().cloned());
+    let pass_env = args.passed_env(agent);
     let homes = sandbox::homes(home.as_deref());
     let read = readable(args, agent, manifest, home.as_deref())?;
     let base = workspace.map_or_else(|| PathBuf::from("."), Path::to_path_buf);

@@ -266,6 +266,7 @@ fn run_once(
         // Every call runs (`yes` above); grants change nothing.
         grants: Default::default(),
         pins: Default::default(),
+        served: Default::default(),
         // The case workspace is a fresh folder, apart from every root.
         skill_roots: Vec::new(),
         sandbox: options.sandbox.clone(),

@@ -329,6 +329,10 @@ pub struct AgentSection {
     /// to the manifest).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sandbox_read: Vec<String>,
+    /// MCP servers whose skills `exec` adds to the catalog, as
+    /// `--mcp-skills` takes them: a command or an http(s) URL.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mcp_skills: Vec<String>,
 }
 
 impl AgentSection {

@@ -4,6 +4,7 @@
 //! exactly what skillpkg verified. docs/mcp.md describes what is served.
 
 pub(crate) mod config;
+pub(crate) mod host;
 mod http;
 mod log;
 mod served;

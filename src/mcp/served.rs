@@ -280,7 +280,9 @@ fn conforms(frontmatter: &serde_json::Map<String, serde_json::Value>) -> Result<
 }
 
 /// The frontmatter of the `SKILL.md` at `path`, as JSON.
-fn frontmatter_of(path: &Path) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+pub(super) fn frontmatter_of(
+    path: &Path,
+) -> Result<serde_json::Map<String, serde_json::Value>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot be read: {e}"))?;
     let frontmatter = crate::skill::document::read_frontmatter_from(file, path)
         .map_err(|e| format!("cannot be read: {e}"))?;

@@ -217,14 +217,7 @@ impl Sandbox {
                 .filter(|(k, _)| !process::is_secret(&k.to_string_lossy()))
                 .collect();
         }
-        let mut env: Vec<(OsString, OsString)> = vars
-            .filter(|(key, _)| {
-                let key = key.to_string_lossy();
-                PASSED_ENV.contains(&key.as_ref())
-                    || key.starts_with("LC_")
-                    || self.pass_env.iter().any(|name| *name == key)
-            })
-            .collect();
+        let mut env = allowed_environment(&self.pass_env);
         if let Some(tmpdir) = tmpdir {
             env.retain(|(key, _)| key != "TMPDIR");
             env.push(("TMPDIR".into(), tmpdir.into()));
@@ -522,6 +515,21 @@ fn probe() -> Result<(), String> {
     Err(setup_failure(out.status.code(), &stderr)
         .map(str::to_string)
         .unwrap_or_else(|| format!("the sandbox helper failed ({})", out.status)))
+}
+
+/// skillpkg's environment through the allow-list (`PATH`, `HOME`, `LANG`,
+/// `LC_*`, …) and the variables in `pass_env`: what a sandboxed command
+/// gets (besides its private `TMPDIR`), and what an MCP server
+/// `exec --mcp-skills` starts gets.
+pub(crate) fn allowed_environment(pass_env: &[String]) -> Vec<(OsString, OsString)> {
+    std::env::vars_os()
+        .filter(|(key, _)| {
+            let key = key.to_string_lossy();
+            PASSED_ENV.contains(&key.as_ref())
+                || key.starts_with("LC_")
+                || pass_env.iter().any(|name| *name == key)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -227,6 +227,7 @@ fn skill_from(
     }
     Ok(Skill {
         world_writable: world_writable.is_some(),
+        origin: None,
         codex_implicit: Default::default(),
         meta: SkillMeta {
             name,

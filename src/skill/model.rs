@@ -88,6 +88,10 @@ pub struct Skill {
     /// when first asked.
     #[serde(skip)]
     pub(crate) codex_implicit: std::sync::OnceLock<bool>,
+    /// Where it was taken from when not from a root: `mcp:<server>` for a
+    /// skill an MCP server serves (`exec --mcp-skills`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
 }
 
 impl Skill {
@@ -155,6 +159,7 @@ impl Skill {
             skill_md: format!("/skills/{name}/SKILL.md").into(),
             warnings: Vec::new(),
             world_writable: false,
+            origin: None,
             codex_implicit: Default::default(),
         }
     }

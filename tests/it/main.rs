@@ -20,6 +20,7 @@ mod install;
 mod keys;
 mod layers;
 mod mcp_clients;
+mod mcp_host;
 mod mcp_http;
 mod mcp_serve;
 mod models;

@@ -143,3 +143,45 @@ fn the_mcp_sdk_reads_the_skills_over_streamable_http() {
         serde_json::json!(["list_skills", "use_skill", "read_skill_file"])
     );
 }
+
+#[test]
+fn exec_takes_skills_from_an_http_server_with_the_token_and_not_without() {
+    let ctx = TestContext::new();
+    let served = ctx.root().join("served");
+    std::fs::create_dir_all(&served).unwrap();
+    std::fs::write(served.join("skills.toml"), "").unwrap();
+    crate::common::write_skill(
+        &served.join(".agents/skills"),
+        "notes",
+        "---\nname: notes\ndescription: Keeps notes. Use when asked to remember.\n---\nTake notes.\n",
+    );
+    let server = HttpServer::start(&ctx, &served, "t0ken");
+    let url = format!("http://{}/mcp", server.host);
+    let exec = |token: &str| {
+        let mut cmd = ctx.command();
+        cmd.env("SKILLPKG_MCP_TOKEN", token).args([
+            "exec",
+            "--dry-run",
+            "--mcp-skills",
+            &url,
+            "remember this",
+        ]);
+        run(&mut cmd).assert_ok()
+    };
+    let out = exec("t0ken");
+    assert!(
+        out.stdout.contains(&format!("<name>notes</name>\n<description>Keeps notes. Use when asked to remember.</description>\n<origin>mcp:{url}</origin>")),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(ctx.redact(&out.stderr), "");
+    let out = exec("wrong");
+    assert!(!out.stdout.contains("<name>notes</name>"), "{}", out.stdout);
+    assert!(
+        out.stderr.starts_with(&format!(
+            "warning: mcp:{url}: no skills taken from it: the MCP session did not start"
+        )),
+        "{}",
+        out.stderr
+    );
+}

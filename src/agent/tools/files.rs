@@ -25,6 +25,7 @@ impl Toolbox<'_> {
             .confinement()
             .existing(&self.workspace, str_arg(input, "path")?)
             .map_err(|e| e.to_string())?;
+        self.check_served_path(&path)?;
         read_text(&path)
     }
 

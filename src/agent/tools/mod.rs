@@ -111,6 +111,9 @@ pub struct Toolbox<'s> {
     pub pins: BTreeMap<String, super::pins::Pin>,
     /// The skills whose pin held when they were activated.
     pins_held: BTreeSet<String>,
+    /// By skill name, the skills an MCP server serves: each read of their
+    /// files is checked against the digests listed ([`super::served`]).
+    pub served: BTreeMap<String, super::served::Served>,
     /// Grants withdrawn since [`Toolbox::take_withdrawn`] last ran.
     withdrawn: Vec<super::pins::Withdrawn>,
     /// How long a script or shell command may run.
@@ -146,6 +149,7 @@ impl<'s> Toolbox<'s> {
             grants: BTreeMap::new(),
             pins: BTreeMap::new(),
             pins_held: BTreeSet::new(),
+            served: BTreeMap::new(),
             withdrawn: Vec::new(),
             timeout: Duration::from_secs(120),
             max_output: 30_000,
@@ -215,10 +219,44 @@ impl<'s> Toolbox<'s> {
     pub fn grant_all(&mut self, name: &str) {
         // The user approved the skill as it is now.
         self.pins.remove(name);
+        if let Some(served) = self.served.get_mut(name) {
+            served.approved = true;
+        }
         if let Some(skill) = self.skills.get(name) {
             self.grants
                 .insert(name.to_string(), skill.grantable_tools().to_vec());
         }
+    }
+
+    /// Whether `name` is an MCP-served skill the user has not approved:
+    /// its scripts run only once the user says so.
+    pub fn needs_execution_approval(&self, name: &str) -> bool {
+        self.served.get(name).is_some_and(|s| !s.approved)
+    }
+
+    /// Where the skill `name` was taken from, when an MCP server serves it.
+    pub fn origin(&self, name: &str) -> Option<&str> {
+        self.served.get(name).map(|s| s.origin.as_str())
+    }
+
+    /// Checks a file `path` (canonical) that lies in an MCP-served skill's
+    /// folder against the digest its server listed; other files pass.
+    fn check_served_path(&self, path: &Path) -> Result<(), String> {
+        for (name, served) in &self.served {
+            let Some(skill) = self.skills.get(name) else {
+                continue;
+            };
+            let Ok(dir) = std::fs::canonicalize(&skill.dir) else {
+                continue;
+            };
+            if let Ok(relative) = path.strip_prefix(&dir) {
+                let relative = relative.to_string_lossy();
+                return served
+                    .check(&dir, &relative)
+                    .map_err(|e| format!("refused: {e}"));
+            }
+        }
+        Ok(())
     }
 
     /// The patterns of `name`'s `allowed-tools` the user has not approved.

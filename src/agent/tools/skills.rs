@@ -56,6 +56,11 @@ impl<'s> Toolbox<'s> {
             .get(name)
             .ok_or_else(|| format!("there is no skill named '{name}'"))?;
         self.check_pin(name);
+        if let Some(served) = self.served.get(name) {
+            served
+                .check(&skill.dir, "SKILL.md")
+                .map_err(|e| format!("refused: {e}"))?;
+        }
         if !self.loaded.insert((name.to_string(), args.to_string())) {
             return Ok(ToolOutput::ok(format!(
                 "The skill '{name}' is already loaded with these arguments; its instructions are above."
@@ -71,7 +76,10 @@ impl<'s> Toolbox<'s> {
             _ => Vec::new(),
         };
         let body = substitute(&body, args, &names);
-        let files = list_files(&skill.dir);
+        let files = match self.served.get(name) {
+            Some(served) => served.resources(),
+            None => list_files(&skill.dir),
+        };
         let mut text = format!(
             "<skill name=\"{name}\">\n{}\n</skill>\nSkill directory: {}\n",
             body.trim_end(),
@@ -172,6 +180,11 @@ impl<'s> Toolbox<'s> {
     fn resource<'v>(&self, input: &'v Value) -> Result<Resource<'s, 'v>, String> {
         let (skill, dir) = self.skill_dir(input)?;
         let relative = str_arg(input, "path")?;
+        if let Some(served) = self.served.get(&skill.meta.name) {
+            served
+                .listed(relative)
+                .map_err(|e| format!("refused: {e}"))?;
+        }
         let path = Confinement::new([dir.clone()])
             .existing(&dir, relative)
             .map_err(|e| e.to_string())?;
@@ -185,12 +198,21 @@ impl<'s> Toolbox<'s> {
 
     pub(super) fn read_resource(&mut self, input: &Value) -> Result<ToolOutput, String> {
         let resource = self.resource(input)?;
+        if let Some(served) = self.served.get(&resource.skill.meta.name) {
+            served
+                .check(&resource.dir, resource.relative)
+                .map_err(|e| format!("refused: {e}"))?;
+        }
         Ok(resource.disclose(super::files::read_text(&resource.path)?))
     }
 
     pub(super) fn run_script(&mut self, input: &Value) -> Result<ToolOutput, String> {
         let resource = self.resource(input)?;
         let (dir, relative, path) = (&resource.dir, resource.relative, &resource.path);
+        if let Some(served) = self.served.get(&resource.skill.meta.name) {
+            // A script may read the skill's other files: all are checked.
+            served.check_all(dir).map_err(|e| format!("refused: {e}"))?;
+        }
         let args = script_args(input)?;
         let outcome = self
             .launch(path, &args, &[("SKILL_DIR", dir)])

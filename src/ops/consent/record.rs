@@ -2,7 +2,8 @@
 //! private to the user. It holds the projects the user trusts (by
 //! canonical path, with a hash of the settings trusted) and the grants
 //! approved for hand-written skills (by canonical folder, with the tree
-//! hash of the files approved). Changes are made under a lock, so two
+//! hash of the files approved), and those approved for skills MCP servers
+//! serve (by origin and name, with the digest set approved). Changes are made under a lock, so two
 //! runs approving at once both land.
 
 use std::collections::BTreeMap;
@@ -36,6 +37,10 @@ pub struct TrustFile {
     /// Hand-written skills' approvals: canonical folder → approval.
     #[serde(default)]
     pub skills: BTreeMap<String, SkillApproval>,
+    /// MCP-served skills' approvals: origin (`mcp:<server>`) → skill name
+    /// → approval, whose `tree` is the digest set approved.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub mcp_skills: BTreeMap<String, BTreeMap<String, SkillApproval>>,
 }
 
 fn path(dirs: &Dirs) -> PathBuf {

@@ -12,6 +12,7 @@
 //! asks for count: a record granting more grants nothing extra.
 
 pub(crate) mod install;
+pub(crate) mod served;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -43,6 +44,14 @@ pub(crate) enum Keeper {
     },
     /// Written by hand: the user's trust file.
     HandWritten,
+    /// Served by an MCP server: the user's trust file, bound to the
+    /// skill's digest set.
+    Mcp {
+        /// `mcp:<server>`.
+        origin: String,
+        /// The digest set it is served with now.
+        digest_set: String,
+    },
 }
 
 /// One skill's grants.
@@ -52,8 +61,9 @@ pub(crate) struct SkillGrants {
     pub name: String,
     /// Its folder.
     pub dir: PathBuf,
-    /// Its root.
-    pub root: RootKind,
+    /// Its root (none for a skill an MCP server serves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<RootKind>,
     /// Who keeps its approval.
     #[serde(flatten)]
     pub keeper: Keeper,
@@ -69,6 +79,10 @@ pub(crate) struct SkillGrants {
     /// skill is activated; nothing here hashes it).
     #[serde(skip)]
     pub pinned_tree: Option<String>,
+    /// For an MCP-served skill, whether the user approved it as served
+    /// now (its digest set): only then do its scripts run.
+    #[serde(skip)]
+    pub skill_approved: bool,
 }
 
 impl SkillGrants {
@@ -117,12 +131,13 @@ impl Locks<'_> {
         let mut grants = SkillGrants {
             name: skill.meta.name.clone(),
             dir: skill.dir.clone(),
-            root: entry.root,
+            root: Some(entry.root),
             keeper: Keeper::HandWritten,
             approved: Vec::new(),
             asks,
             note: None,
             pinned_tree: None,
+            skill_approved: false,
         };
         if skill.world_writable {
             grants.note = Some("anyone on this machine can change it".into());
@@ -292,6 +307,16 @@ pub(crate) fn set(
                 ),
                 false => file.skills.remove(&key),
             })?;
+            (dirs.config.join(super::record::TRUST_FILE), None)
+        }
+        Keeper::Mcp { origin, digest_set } => {
+            served::record(
+                dirs,
+                origin,
+                &skill.name,
+                digest_set,
+                approve.then_some(&grants),
+            )?;
             (dirs.config.join(super::record::TRUST_FILE), None)
         }
     };
