@@ -84,11 +84,6 @@ pub(crate) struct Served {
 }
 
 impl Served {
-    /// The skill whose `SKILL.md` is at `uri`.
-    pub(crate) fn skill(&self, uri: &str) -> Option<&ServedSkill> {
-        self.skills.iter().find(|s| s.uri == uri)
-    }
-
     /// The file served at `uri`, of whichever skill.
     pub(crate) fn file(&self, uri: &str) -> Option<&ServedFile> {
         let name = uri.strip_prefix(SCHEME)?.split('/').next()?;
@@ -111,8 +106,9 @@ pub(crate) struct Loaded {
 /// Reads the skill set as it is now (the caller's discovery of roots).
 pub(crate) type Loader = std::sync::Arc<dyn Fn() -> anyhow::Result<Loaded> + Send + Sync>;
 
-/// The served set of what `loader` reads now.
-pub(crate) fn load(loader: &Loader, dirs: &Dirs) -> anyhow::Result<Served> {
+/// The served set of what `loader` reads now; with `only`, just the skill
+/// of that name (its files walked and hashed, no other's).
+pub(crate) fn load(loader: &Loader, dirs: &Dirs, only: Option<&str>) -> anyhow::Result<Served> {
     let loaded = loader()?;
     let project_lock = match &loaded.manifest_dir {
         Some(dir) => Lockfile::load(&Project::at(dir).lock_path)?,
@@ -120,11 +116,16 @@ pub(crate) fn load(loader: &Loader, dirs: &Dirs) -> anyhow::Result<Served> {
     };
     let user_lock = Lockfile::load(&Project::global_lock_path(dirs)).unwrap_or_default();
     let mut served = Served::default();
-    for skipped in &loaded.set.skipped {
-        served.warnings.push(skipped.describe());
+    if only.is_none() {
+        for skipped in &loaded.set.skipped {
+            served.warnings.push(skipped.describe());
+        }
     }
     for entry in loaded.set.resolved() {
         let skill = &entry.skill;
+        if only.is_some_and(|name| skill.meta.name != name) {
+            continue;
+        }
         // Only a layer's install root holds what its lock pins; agents'
         // folders and the builtin root are served as they are.
         let lock = match (entry.root, entry.agent_folder) {

@@ -32,7 +32,7 @@ const MAX_TOOL_TEXT: usize = 256 * 1024;
 pub(crate) struct SkillServer {
     loader: Loader,
     dirs: Dirs,
-    served: Arc<RwLock<Served>>,
+    served: Arc<RwLock<Arc<Served>>>,
     /// The warnings said so far: each is said once.
     said: Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
 }
@@ -41,27 +41,50 @@ impl SkillServer {
     /// A server over the skill set `loader` reads, read now (its
     /// warnings are returned).
     pub(crate) fn new(loader: Loader, dirs: Dirs) -> anyhow::Result<(SkillServer, Vec<String>)> {
-        let served = super::served::load(&loader, &dirs)?;
+        let served = super::served::load(&loader, &dirs, None)?;
         let warnings = served.warnings.clone();
         Ok((
             SkillServer {
                 loader,
                 dirs,
-                served: Arc::new(RwLock::new(served)),
+                served: Arc::new(RwLock::new(Arc::new(served))),
                 said: Arc::new(std::sync::Mutex::new(warnings.iter().cloned().collect())),
             },
             warnings,
         ))
     }
 
-    fn current(&self) -> Served {
+    fn current(&self) -> Arc<Served> {
         self.served.read().expect("served lock").clone()
     }
 
     /// Reads the skill set again (a listing is a point-in-time snapshot),
     /// saying on stderr what is left out.
-    fn reload(&self) -> Result<Served, ErrorData> {
-        let served = super::served::load(&self.loader, &self.dirs)
+    fn reload(&self) -> Result<Arc<Served>, ErrorData> {
+        let served = Arc::new(self.load(None)?);
+        *self.served.write().expect("served lock") = served.clone();
+        Ok(served)
+    }
+
+    /// Reads the skill `name` again (walking and hashing no other), and
+    /// updates it in the set as last read; `None` when it is not served.
+    fn reload_one(&self, name: &str) -> Result<Option<ServedSkill>, ErrorData> {
+        let one = self.load(Some(name))?.skills.pop();
+        let mut served = self.served.write().expect("served lock");
+        let mut updated = Served::clone(&served);
+        updated.skills.retain(|s| s.name != name);
+        if let Some(skill) = &one {
+            let at = updated.skills.partition_point(|s| s.name < skill.name);
+            updated.skills.insert(at, skill.clone());
+        }
+        *served = Arc::new(updated);
+        Ok(one)
+    }
+
+    /// The served set (or the skill `only`) as it is now, saying on stderr
+    /// what is left out that was not said before.
+    fn load(&self, only: Option<&str>) -> Result<Served, ErrorData> {
+        let served = super::served::load(&self.loader, &self.dirs, only)
             .map_err(|e| ErrorData::internal_error(format!("{e:#}"), None))?;
         let new: Vec<String> = {
             let mut said = self.said.lock().expect("said lock");
@@ -73,7 +96,6 @@ impl SkillServer {
                 .collect()
         };
         super::log::warnings(&new);
-        *self.served.write().expect("served lock") = served.clone();
         Ok(served)
     }
 }
@@ -377,14 +399,18 @@ impl ServerHandler for SkillServer {
         request: GetSkillRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
-        let served = self.reload()?;
-        let skill = served.skill(&request.uri).ok_or_else(|| {
+        let unknown = || {
             ErrorData::invalid_params(
                 format!("{} is no skill this server serves", request.uri),
                 None,
             )
-        })?;
-        Ok(GetSkillResult::new(entry(skill)?))
+        };
+        let name = rmcp::model::skill_name_from_uri(&request.uri).ok_or_else(unknown)?;
+        let skill = self
+            .reload_one(name)?
+            .filter(|skill| skill.uri == request.uri)
+            .ok_or_else(unknown)?;
+        Ok(GetSkillResult::new(entry(&skill)?))
     }
 
     async fn read_resource_directory(

@@ -368,6 +368,33 @@ fn a_managed_skill_edited_since_install_is_left_out_and_a_new_skill_shows_up() {
     );
     let list = session.request("skills/list", serde_json::json!({}));
     assert!(names(&list).contains(&"later".to_string()), "{list}");
+    // skills/get reads the one skill as it is now: an edit shows, and a
+    // skill removed is unknown.
+    std::fs::write(
+        app.join(".agents/skills/later/SKILL.md"),
+        skill_md("later", "Edited later. Use when testing."),
+    )
+    .unwrap();
+    let got = session.request(
+        "skills/get",
+        serde_json::json!({"uri": "skill://later/SKILL.md"}),
+    );
+    assert_eq!(
+        got["result"]["skill"]["frontmatter"]["description"],
+        "Edited later. Use when testing.",
+        "{got}"
+    );
+    std::fs::remove_dir_all(app.join(".agents/skills/later")).unwrap();
+    let got = session.request(
+        "skills/get",
+        serde_json::json!({"uri": "skill://later/SKILL.md"}),
+    );
+    assert_eq!(got["error"]["code"], -32602, "{got}");
+    let read = session.request(
+        "resources/read",
+        serde_json::json!({"uri": "skill://later/SKILL.md"}),
+    );
+    assert!(read["error"].is_object(), "{read}");
     let stderr = session.finish();
     assert!(
         stderr.contains("example/pdf-processing is pinned by skills.lock to tree")
