@@ -11,7 +11,7 @@ use crate::common::{TestContext, write_skill};
 use crate::exec::{audit, events};
 
 /// A folder of two skills for a server to serve: `greeter` (a reference
-/// and a script, `allowed-tools: Bash(echo:*)`) and `bystander`.
+/// and a script, `allowed-tools: Bash`) and `bystander`.
 fn served_project(ctx: &TestContext) -> PathBuf {
     let served = ctx.root().join("served");
     std::fs::create_dir_all(&served).unwrap();
@@ -20,7 +20,7 @@ fn served_project(ctx: &TestContext) -> PathBuf {
     let greeter = write_skill(
         &root,
         "greeter",
-        "---\nname: greeter\ndescription: Greets people by name. Use when asked to greet someone.\nallowed-tools: Bash(echo:*)\n---\nRead references/names.md, then run scripts/greet.sh NAME.\n",
+        "---\nname: greeter\ndescription: Greets people by name. Use when asked to greet someone.\nallowed-tools: Bash\n---\nRead references/names.md, then run scripts/greet.sh NAME.\n",
     );
     std::fs::create_dir_all(greeter.join("references")).unwrap();
     std::fs::write(greeter.join("references/names.md"), "Ada, Grace\n").unwrap();
@@ -164,7 +164,19 @@ fn a_server_that_lies_about_a_skill_has_that_skill_refused_with_the_reason() {
         ),
         (
             "frontmatter",
-            "its listed frontmatter differs from its SKILL.md: 'allowed-tools' is absent in the listing and \"Bash(echo:*)\" in the file",
+            "its listed frontmatter differs from its SKILL.md: 'allowed-tools' is absent in the listing and \"Bash\" in the file",
+        ),
+        (
+            "outside",
+            "its listing breaks the Skills extension: resource skill://greeter/scripts/../../bystander/SKILL.md does not identify a file within the directory of skill://greeter/SKILL.md",
+        ),
+        (
+            "huge",
+            "skill://greeter/scripts/greet.sh is 1073741824 bytes, more than the 16777216 one file may hold",
+        ),
+        (
+            "dynamic",
+            "it is listed as \"dynamic\", without digests, so nothing it serves can be checked",
         ),
     ];
     for (lie, reason) in cases {
@@ -214,9 +226,7 @@ fn allowed_tools_of_a_served_skill_grant_nothing_until_approved_and_a_new_digest
 
     let approved = ctx.ok(&["grants", "approve", "greeter", "--mcp-skills", &server]);
     assert!(
-        approved
-            .stderr
-            .contains("greeter may pre-approve Bash(echo:*)"),
+        approved.stderr.contains("greeter may pre-approve Bash"),
         "{}",
         approved.stderr
     );

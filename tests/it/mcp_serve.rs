@@ -380,8 +380,7 @@ fn a_managed_skill_edited_since_install_is_left_out_and_a_new_skill_shows_up() {
         serde_json::json!({"uri": "skill://later/SKILL.md"}),
     );
     assert_eq!(
-        got["result"]["skill"]["frontmatter"]["description"],
-        "Edited later. Use when testing.",
+        got["result"]["skill"]["frontmatter"]["description"], "Edited later. Use when testing.",
         "{got}"
     );
     std::fs::remove_dir_all(app.join(".agents/skills/later")).unwrap();

@@ -65,6 +65,24 @@ where
         .await
 }
 
+/// The longest message read from a started server: a file of the most
+/// bytes one may hold, base64-encoded, with room for its envelope.
+const MAX_MESSAGE: usize = 24 * 1024 * 1024;
+
+/// The stdio transport over a started server's pipes, reading messages of
+/// at most [`MAX_MESSAGE`] bytes.
+fn stdio_transport(
+    stdout: tokio::process::ChildStdout,
+    stdin: tokio::process::ChildStdin,
+) -> rmcp::transport::async_rw::AsyncRwTransport<
+    RoleClient,
+    tokio::process::ChildStdout,
+    tokio::process::ChildStdin,
+> {
+    rmcp::transport::async_rw::AsyncRwTransport::new_client(stdout, stdin)
+        .with_max_line_length(MAX_MESSAGE)
+}
+
 /// Waits for `future`, at most [`WAIT`].
 async fn within<T>(what: &str, future: impl Future<Output = T>) -> anyhow::Result<T> {
     tokio::time::timeout(WAIT, future)
@@ -119,7 +137,7 @@ async fn connect(
             let started = Started(child);
             let client = within(
                 "starting the MCP session",
-                start(client_info(), (stdout, stdin)),
+                start(client_info(), stdio_transport(stdout, stdin)),
             )
             .await?
             .map_err(|e| anyhow::anyhow!("the MCP session did not start: {e}"))?;
