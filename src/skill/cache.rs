@@ -35,7 +35,9 @@ use serde_json::{Map, Value};
 pub const FILE_NAME: &str = "frontmatter-v1.txt";
 /// The first line of the file; another one is ignored.
 const HEADER: &str = "skillpkg frontmatter cache 1\n";
-/// Entries kept at most: past this, only this run's new entries are kept.
+/// Entries kept at most. Past this, the entries this run parsed or found
+/// are kept first, then the others, so the cache degrades by what does
+/// not fit, never all at once.
 const MAX_ENTRIES: usize = 200_000;
 /// How old a file's last change must be for it to be cached.
 const SETTLE: Duration = Duration::from_secs(2);
@@ -170,6 +172,10 @@ pub struct FrontmatterCache {
     path: PathBuf,
     text: String,
     old: Vec<Entry>,
+    /// Which of `old` this run found (by index).
+    seen: Vec<std::sync::atomic::AtomicBool>,
+    /// Entries kept at most ([`MAX_ENTRIES`], smaller in tests).
+    max_entries: usize,
     new: Mutex<Vec<(String, String)>>,
     /// Files changed after this are not cached.
     settled_before: SystemTime,
@@ -190,10 +196,13 @@ impl FrontmatterCache {
             Some(old) => (text, old),
             None => (String::new(), Vec::new()),
         };
+        let seen = old.iter().map(|_| Default::default()).collect();
         FrontmatterCache {
             path,
             text,
             old,
+            seen,
+            max_entries: MAX_ENTRIES,
             new: Mutex::new(Vec::new()),
             settled_before,
         }
@@ -202,20 +211,23 @@ impl FrontmatterCache {
     /// The cached frontmatter of `skill_md`, when the file is still the
     /// one that was parsed (`metadata`: its `stat`, symlinks followed).
     pub(crate) fn get(&self, skill_md: &Path, metadata: &FileStat) -> Option<Map<String, Value>> {
-        let entry = self.find(skill_md.to_str()?)?;
+        let at = self.find(skill_md.to_str()?)?;
+        let entry = &self.old[at];
         if Some(entry.key) != Key::of(metadata) {
             return None;
         }
-        serde_json::from_str(&self.text[entry.json.clone()]).ok()
+        let parsed = serde_json::from_str(&self.text[entry.json.clone()]).ok();
+        if parsed.is_some() {
+            self.seen[at].store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        parsed
     }
 
-    /// The entry for `path`, by binary search.
-    fn find(&self, path: &str) -> Option<&Entry> {
-        let at = self
-            .old
+    /// The index in `old` of the entry for `path`, by binary search.
+    fn find(&self, path: &str) -> Option<usize> {
+        self.old
             .binary_search_by(|entry| self.text[entry.path.clone()].cmp(path))
-            .ok()?;
-        Some(&self.old[at])
+            .ok()
     }
 
     /// Remembers the `frontmatter` parsed from `skill_md`, whose open file
@@ -246,21 +258,31 @@ impl FrontmatterCache {
         if new.is_empty() {
             return Ok(());
         }
-        let keep_old = self.old.len() + new.len() <= MAX_ENTRIES;
         let dir = self.path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir)?;
         let mut temp = tempfile::NamedTempFile::new_in(dir)?;
         let mut out = std::io::BufWriter::new(temp.as_file_mut());
         out.write_all(HEADER.as_bytes())?;
-        // Sorted by path, this run's entry for a path before the old one.
+        // This run's entries first, then the old ones it found, then the
+        // others, up to the maximum; a path's first entry wins.
+        let fresh: std::collections::HashSet<&str> = new.iter().map(|(p, _)| p.as_str()).collect();
         let mut lines: Vec<(&str, String)> = new
             .iter()
             .map(|(path, line)| (path.as_str(), line.clone()))
             .collect();
-        for entry in self.old.iter().filter(|_| keep_old) {
+        let found = |at: &usize| self.seen[*at].load(std::sync::atomic::Ordering::Relaxed);
+        let (seen, unseen): (Vec<usize>, Vec<usize>) = (0..self.old.len()).partition(found);
+        for at in seen.into_iter().chain(unseen) {
+            if lines.len() >= self.max_entries {
+                break;
+            }
+            let entry = &self.old[at];
             let path = &self.text[entry.path.clone()];
-            lines.push((path, line(path, &entry.key, &self.text[entry.json.clone()])));
+            if !fresh.contains(path) {
+                lines.push((path, line(path, &entry.key, &self.text[entry.json.clone()])));
+            }
         }
+        lines.truncate(self.max_entries);
         lines.sort_by(|a, b| a.0.cmp(b.0));
         lines.dedup_by(|later, earlier| later.0 == earlier.0);
         for (_, line) in &lines {
@@ -509,5 +531,79 @@ mod tests {
         cache.put(&skill_md, &metadata, &Map::new());
         cache.save().unwrap();
         assert!(!file.exists());
+    }
+}
+
+#[cfg(all(test, unix))]
+mod past_the_maximum {
+    use super::*;
+
+    /// Loads every skill in `dirs` through the cache in `cache_dir`
+    /// holding at most `max` entries; returns how many came from it.
+    fn hits(dirs: &[PathBuf], cache_dir: &Path, max: usize) -> usize {
+        let mut cache = FrontmatterCache::open_settled(cache_dir, SystemTime::now() + SETTLE);
+        cache.max_entries = max;
+        let mut hits = 0;
+        for dir in dirs {
+            let skill_md = dir.join("SKILL.md");
+            let metadata = FileStat::of_path(&skill_md).unwrap();
+            match cache.get(&skill_md, &metadata) {
+                Some(_) => hits += 1,
+                None => {
+                    let mut fields = Map::new();
+                    fields.insert("name".into(), Value::String("x".into()));
+                    cache.put(&skill_md, &metadata, &fields);
+                }
+            }
+        }
+        cache.save().unwrap();
+        hits
+    }
+
+    /// `count` skill folders in `root`.
+    fn skills(root: &Path, count: usize) -> Vec<PathBuf> {
+        (0..count)
+            .map(|i| {
+                let dir = root.join(format!("skill-{i}"));
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(dir.join("SKILL.md"), "---\nname: x\n---\n").unwrap();
+                dir
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_cache_keeps_serving_what_fits_when_the_skills_outnumber_it() {
+        let temp = tempfile::tempdir().unwrap();
+        let dirs = skills(temp.path(), 5);
+        let cache_dir = temp.path().join("cache");
+        assert_eq!(hits(&dirs, &cache_dir, 3), 0);
+        // Every later run finds as many as the cache holds, never none.
+        for _ in 0..4 {
+            assert_eq!(hits(&dirs, &cache_dir, 3), 3);
+        }
+        // Fewer skills than the maximum: all of them are found again.
+        assert_eq!(hits(&dirs[..2], &cache_dir, 3), 2);
+        assert_eq!(hits(&dirs[..2], &cache_dir, 3), 2);
+    }
+
+    #[test]
+    fn entries_this_run_found_outlive_those_it_did_not() {
+        let temp = tempfile::tempdir().unwrap();
+        let dirs = skills(temp.path(), 4);
+        let cache_dir = temp.path().join("cache");
+        hits(&dirs[..3], &cache_dir, 3);
+        // Two of the three are used, and one new one parsed: the one not
+        // seen is the one evicted.
+        assert_eq!(
+            hits(
+                &[dirs[1].clone(), dirs[2].clone(), dirs[3].clone()],
+                &cache_dir,
+                3
+            ),
+            2
+        );
+        assert_eq!(hits(&dirs[1..], &cache_dir, 3), 3);
+        assert_eq!(hits(&dirs[..1], &cache_dir, 3), 0);
     }
 }
