@@ -74,6 +74,41 @@ pub(crate) struct Scripted {
     script: Script,
     next: usize,
     calls: usize,
+    /// The conversation's size as counted so far, for the usage estimate.
+    sent: SentChars,
+}
+
+/// The serialised size of a conversation, counted incrementally: a run
+/// only appends messages or extends the last one, so each turn measures
+/// the messages it has not measured, and the last one again. A session of
+/// T turns costs O(T) to estimate, not O(T²).
+#[derive(Default)]
+struct SentChars {
+    /// The size of each message measured, in order.
+    each: Vec<usize>,
+    /// Their sum.
+    total: usize,
+}
+
+impl SentChars {
+    /// The serialised size of `messages`.
+    fn of(&mut self, messages: &[super::Message]) -> usize {
+        // Everything but the last message measured stays as it was; a
+        // shorter conversation (never made by a run) is measured afresh.
+        let keep = match messages.len() < self.each.len() {
+            true => 0,
+            false => self.each.len().saturating_sub(1),
+        };
+        for size in self.each.drain(keep..) {
+            self.total -= size;
+        }
+        for message in &messages[keep..] {
+            let size = serde_json::to_string(message).map_or(0, |s| s.len());
+            self.each.push(size);
+            self.total += size;
+        }
+        self.total
+    }
 }
 
 impl Scripted {
@@ -102,6 +137,7 @@ impl Scripted {
             script,
             next: 0,
             calls: 0,
+            sent: SentChars::default(),
         })
     }
 }
@@ -172,12 +208,7 @@ impl Model for Scripted {
             StopReason::ToolUse
         };
         let usage = turn.usage.unwrap_or_else(|| {
-            let sent = request.system.len()
-                + request
-                    .messages
-                    .iter()
-                    .map(|m| serde_json::to_string(m).map_or(0, |s| s.len()))
-                    .sum::<usize>();
+            let sent = request.system.len() + self.sent.of(request.messages);
             let answered = serde_json::to_string(&blocks).map_or(0, |s| s.len());
             Usage {
                 input_tokens: estimate_tokens(sent),
@@ -190,5 +221,36 @@ impl Model for Scripted {
             stop,
             usage,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Block, Message};
+    use super::SentChars;
+
+    fn recounted(messages: &[Message]) -> usize {
+        messages
+            .iter()
+            .map(|m| serde_json::to_string(m).unwrap().len())
+            .sum()
+    }
+
+    #[test]
+    fn the_conversation_is_measured_as_a_whole_recount_would_measure_it() {
+        let mut sent = SentChars::default();
+        let mut messages = vec![Message::user("task")];
+        assert_eq!(sent.of(&messages), recounted(&messages));
+        for turn in 0..5 {
+            messages.push(Message::user(format!("answer {turn}")));
+            assert_eq!(sent.of(&messages), recounted(&messages));
+            // The last message grows (a new input joins it).
+            messages.last_mut().unwrap().blocks.push(Block::Text {
+                text: "more".repeat(turn + 1),
+            });
+            assert_eq!(sent.of(&messages), recounted(&messages));
+        }
+        messages.truncate(2);
+        assert_eq!(sent.of(&messages), recounted(&messages));
     }
 }
