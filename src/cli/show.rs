@@ -45,9 +45,8 @@ fn locked_entry(context: &mut Context, dir: &Path) -> Option<LockedSkill> {
     let folder = dir.file_name()?.to_str()?;
     crate::manifest::lock::Lockfile::load(&project.lock_path)
         .ok()?
-        .skills
-        .into_iter()
-        .find(|skill| skill.folder() == folder)
+        .by_folder(folder)
+        .cloned()
 }
 
 #[derive(Serialize)]

@@ -203,9 +203,9 @@ pub fn short_tree(tree: &str) -> String {
 pub struct Lockfile {
     /// Format version.
     pub version: u32,
-    /// Installed skills.
+    /// Installed skills ([`Lockfile::skills`]).
     #[serde(default, rename = "skill")]
-    pub skills: Vec<LockedSkill>,
+    entries: Vec<LockedSkill>,
     /// Each org's pinned signing keys (trust on first use).
     #[serde(default)]
     pub keys: BTreeMap<String, Vec<String>>,
@@ -214,20 +214,61 @@ pub struct Lockfile {
     /// public-good one (JSON), so that a teammate re-verifies offline.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub roots: BTreeMap<String, String>,
+    /// `entries` by name and by folder, built on the first lookup (and
+    /// dropped whenever they may change), so that looking up every skill
+    /// of a large lock costs O(L), not O(L²).
+    #[serde(skip)]
+    index: NameIndex,
 }
+
+/// Where each skill of a lock is, by name and by folder: the lookups'
+/// index.
+#[derive(Debug, Clone, Default)]
+struct NameIndex(std::sync::OnceLock<BuiltIndex>);
+
+#[derive(Debug, Clone)]
+struct BuiltIndex {
+    by_name: std::collections::HashMap<String, usize>,
+    by_folder: std::collections::HashMap<String, usize>,
+}
+
+// An index is derived data: two locks with the same entries are equal
+// whether or not either has been looked up in.
+impl PartialEq for NameIndex {
+    fn eq(&self, _: &NameIndex) -> bool {
+        true
+    }
+}
+
+impl Eq for NameIndex {}
 
 impl Default for Lockfile {
     fn default() -> Lockfile {
         Lockfile {
             version: LOCK_VERSION,
-            skills: Vec::new(),
+            entries: Vec::new(),
             keys: BTreeMap::new(),
             roots: BTreeMap::new(),
+            index: NameIndex::default(),
         }
     }
 }
 
 impl Lockfile {
+    /// A lock of these entries, keys and roots, in this format's version.
+    pub fn new(
+        skills: Vec<LockedSkill>,
+        keys: BTreeMap<String, Vec<String>>,
+        roots: BTreeMap<String, String>,
+    ) -> Lockfile {
+        Lockfile {
+            entries: skills,
+            keys,
+            roots,
+            ..Lockfile::default()
+        }
+    }
+
     /// Parses lockfile text; errors name `path`.
     pub fn parse(text: &str, path: &Path) -> anyhow::Result<Lockfile> {
         let lock: Lockfile = toml::from_str(text).map_err(|e| {
@@ -254,7 +295,7 @@ impl Lockfile {
     /// and no two are equal after case folding: names become folders.
     fn check_names(&self) -> Result<(), String> {
         let mut folded = std::collections::BTreeMap::new();
-        for skill in &self.skills {
+        for skill in self.skills() {
             let name = &skill.name;
             let parts: Vec<&str> = name.split('/').collect();
             if parts.len() > 2
@@ -288,9 +329,9 @@ impl Lockfile {
     pub fn to_text(&self) -> String {
         let mut sorted = self.clone();
         sorted
-            .skills
+            .skills_mut()
             .sort_by(|a, b| a.name.cmp(&b.name).then(a.version.cmp(&b.version)));
-        for skill in &mut sorted.skills {
+        for skill in sorted.skills_mut() {
             skill.dependencies.sort();
             skill.dependencies.dedup();
             skill.grants.sort();
@@ -302,7 +343,7 @@ impl Lockfile {
         }
         // Only the roots some signer needs.
         let needed: std::collections::BTreeSet<&str> = self
-            .skills
+            .skills()
             .iter()
             .filter_map(|skill| skill.signer.as_ref()?.root())
             .collect();
@@ -324,9 +365,53 @@ impl Lockfile {
             .with_context(|| format!("could not write {}", path.display()))
     }
 
+    /// Installed skills.
+    pub fn skills(&self) -> &[LockedSkill] {
+        &self.entries
+    }
+
+    /// Installed skills, to change (the lookups' index is rebuilt).
+    pub fn skills_mut(&mut self) -> &mut Vec<LockedSkill> {
+        self.index = NameIndex::default();
+        &mut self.entries
+    }
+
     /// The locked entry for `name`.
     pub fn get(&self, name: &str) -> Option<&LockedSkill> {
-        self.skills.iter().find(|s| s.name == name)
+        self.lookup(name, |index| &index.by_name, |s| s.name == name)
+    }
+
+    /// The locked entry installed in the folder `folder` (its name's last
+    /// segment).
+    pub fn by_folder(&self, folder: &str) -> Option<&LockedSkill> {
+        self.lookup(folder, |index| &index.by_folder, |s| s.folder() == folder)
+    }
+
+    /// The first entry `is` holds for, through the index (`map` picks its
+    /// map, keyed by `key`).
+    fn lookup(
+        &self,
+        key: &str,
+        map: impl Fn(&BuiltIndex) -> &std::collections::HashMap<String, usize>,
+        is: impl Fn(&LockedSkill) -> bool,
+    ) -> Option<&LockedSkill> {
+        let index = self.index.0.get_or_init(|| {
+            let mut built = BuiltIndex {
+                by_name: Default::default(),
+                by_folder: Default::default(),
+            };
+            for (at, skill) in self.entries.iter().enumerate() {
+                built.by_name.entry(skill.name.clone()).or_insert(at);
+                built
+                    .by_folder
+                    .entry(skill.folder().to_string())
+                    .or_insert(at);
+            }
+            built
+        });
+        let skill = self.entries.get(*map(index).get(key)?)?;
+        debug_assert!(is(skill), "the lock's index is out of date");
+        Some(skill)
     }
 }
 
@@ -388,6 +473,27 @@ fn inline_signers(body: &str) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn entries_are_looked_up_by_name_and_folder_as_the_lock_is_now() {
+        let mut lock = Lockfile::default();
+        lock.skills_mut()
+            .extend([skill("acme/zeta"), skill("beta/alpha"), skill("plain")]);
+        assert_eq!(lock.get("beta/alpha").unwrap().name, "beta/alpha");
+        assert_eq!(lock.by_folder("zeta").unwrap().name, "acme/zeta");
+        assert_eq!(lock.by_folder("plain").unwrap().name, "plain");
+        assert!(lock.get("alpha").is_none() && lock.by_folder("acme").is_none());
+        // Entries added or removed after a lookup are seen.
+        lock.skills_mut().push(skill("acme/later"));
+        assert_eq!(lock.by_folder("later").unwrap().name, "acme/later");
+        lock.skills_mut().retain(|s| s.name != "acme/zeta");
+        assert!(lock.get("acme/zeta").is_none());
+        assert_eq!(lock.get("plain").unwrap().name, "plain");
+        // A clone looks up its own entries; looking up changes no equality.
+        let copy = lock.clone();
+        assert_eq!(copy.get("acme/later").unwrap().name, "acme/later");
+        assert_eq!(copy, lock);
+    }
+
     fn skill(name: &str) -> LockedSkill {
         LockedSkill {
             name: name.into(),
@@ -405,13 +511,13 @@ mod tests {
     #[test]
     fn text_is_sorted_stable_and_round_trips() {
         let mut lock = Lockfile::default();
-        lock.skills.push(skill("acme/zeta"));
-        lock.skills.push(skill("acme/alpha"));
+        lock.skills_mut().push(skill("acme/zeta"));
+        lock.skills_mut().push(skill("acme/alpha"));
         lock.keys
             .insert("acme".into(), vec!["K2".into(), "K1".into()]);
         let text = lock.to_text();
         let mut shuffled = lock.clone();
-        shuffled.skills.reverse();
+        shuffled.skills_mut().reverse();
         assert_eq!(
             shuffled.to_text(),
             text,
@@ -448,7 +554,8 @@ mod tests {
             issuer: "https://token.actions.githubusercontent.com".into(),
             root: None,
         }));
-        lock.skills.extend([oms, sigstore, skill("acme/minisign")]);
+        lock.skills_mut()
+            .extend([oms, sigstore, skill("acme/minisign")]);
         lock.roots.insert("sha256:aa".into(), "PEM".into());
         lock.roots.insert("sha256:unused".into(), "PEM".into());
         let text = lock.to_text();

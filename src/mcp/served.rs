@@ -149,10 +149,7 @@ pub(crate) fn load(loader: &Loader, dirs: &Dirs, only: Option<&str>) -> anyhow::
 /// The lock entry of the skill installed in `dir` (its folder is the
 /// package name's last segment).
 fn locked_for<'l>(lock: &'l Lockfile, dir: &Path) -> Option<&'l LockedSkill> {
-    let folder = dir.file_name()?.to_str()?;
-    lock.skills
-        .iter()
-        .find(|s| s.name.rsplit('/').next() == Some(folder))
+    lock.by_folder(dir.file_name()?.to_str()?)
 }
 
 /// The skill `skill` as served, with warnings for files left out; an

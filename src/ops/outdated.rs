@@ -53,7 +53,7 @@ pub(crate) fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<Outdate
     let lock = Lockfile::load(&project.lock_path)?;
     let registries = LockedRegistries::open(project, &lock, dirs, false)?;
     let mut report = OutdatedReport::default();
-    for skill in &lock.skills {
+    for skill in lock.skills() {
         let Some(entries) = registries.entries(skill)? else {
             continue;
         };
@@ -99,7 +99,7 @@ fn changed_well_known_skills(lock: &Lockfile) -> anyhow::Result<Vec<Outdated>> {
     let mut indexes = std::collections::HashMap::new();
     let sites = crate::index::well_known::Sites::default();
     let mut changed = Vec::new();
-    for skill in &lock.skills {
+    for skill in lock.skills() {
         let SourceId::WellKnown {
             origin,
             digest: Some(digest),
@@ -153,7 +153,7 @@ fn moved_oci_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated
     };
     let mut asked = std::collections::HashMap::new();
     let mut moved = Vec::new();
-    for skill in &lock.skills {
+    for skill in lock.skills() {
         let SourceId::Oci { origin, digest } = &skill.source else {
             continue;
         };
@@ -197,7 +197,7 @@ fn moved_git_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated
     // One view of each repository for the whole report.
     let resolver = crate::git::Resolver::default();
     let mut moved = Vec::new();
-    for skill in &lock.skills {
+    for skill in lock.skills() {
         let SourceId::Git { origin, commit } = &skill.source else {
             continue;
         };

@@ -80,7 +80,7 @@ fn group_and_name(skill: &LockedSkill) -> (Option<&str>, &str) {
 /// The names some skill of the lock depends on: the rest the project
 /// asked for itself. Found once per document, not once per skill.
 fn depended_on(lock: &Lockfile) -> std::collections::BTreeSet<&str> {
-    lock.skills
+    lock.skills()
         .iter()
         .flat_map(|s| s.dependencies.iter().map(String::as_str))
         .collect()
@@ -89,7 +89,7 @@ fn depended_on(lock: &Lockfile) -> std::collections::BTreeSet<&str> {
 fn cyclonedx(project: &str, lock: &Lockfile) -> Value {
     let reference = |name: &str| format!("skill:{name}");
     let components: Vec<Value> = lock
-        .skills
+        .skills()
         .iter()
         .map(|skill| {
             let (group, name) = group_and_name(skill);
@@ -127,13 +127,13 @@ fn cyclonedx(project: &str, lock: &Lockfile) -> Value {
     let mut dependencies = vec![json!({
         "ref": "project",
         "dependsOn": lock
-            .skills
+            .skills()
             .iter()
             .filter(|s| !depended.contains(s.name.as_str()))
             .map(|s| reference(&s.name))
             .collect::<Vec<_>>(),
     })];
-    dependencies.extend(lock.skills.iter().map(|skill| {
+    dependencies.extend(lock.skills().iter().map(|skill| {
         json!({
             "ref": reference(&skill.name),
             "dependsOn": skill.dependencies.iter().map(|d| reference(d)).collect::<Vec<_>>(),
@@ -200,13 +200,13 @@ fn spdx_download_location(skill: &LockedSkill) -> String {
 
 fn spdx(project: &str, lock: &Lockfile, created: u64) -> Value {
     let ids: std::collections::BTreeMap<&str, String> = lock
-        .skills
+        .skills()
         .iter()
         .enumerate()
         .map(|(i, s)| (s.name.as_str(), spdx_id(i, &s.name)))
         .collect();
     let packages: Vec<Value> = lock
-        .skills
+        .skills()
         .iter()
         .map(|skill| {
             let mut package = json!({
@@ -233,7 +233,7 @@ fn spdx(project: &str, lock: &Lockfile, created: u64) -> Value {
         .collect();
     let depended = depended_on(lock);
     let mut relationships: Vec<Value> = lock
-        .skills
+        .skills()
         .iter()
         .filter(|s| !depended.contains(s.name.as_str()))
         .map(|skill| {
@@ -244,7 +244,7 @@ fn spdx(project: &str, lock: &Lockfile, created: u64) -> Value {
             })
         })
         .collect();
-    for skill in &lock.skills {
+    for skill in lock.skills() {
         for dependency in &skill.dependencies {
             if let Some(target) = ids.get(dependency.as_str()) {
                 relationships.push(json!({

@@ -101,7 +101,7 @@ pub(crate) fn project_settings(cwd: &Path, dirs: &Dirs) -> anyhow::Result<Projec
         settings.describe_ignored(&dir)
     );
     manifest.agent = Default::default();
-    for skill in &mut lock.skills {
+    for skill in lock.skills_mut() {
         skill.grants.clear();
     }
     Ok(ProjectSettings {

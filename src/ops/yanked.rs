@@ -122,7 +122,7 @@ impl LockedRegistries {
     ) -> anyhow::Result<LockedRegistries> {
         let mut by_label = BTreeMap::new();
         let mut packages: BTreeMap<String, Vec<PackageName>> = BTreeMap::new();
-        for skill in &lock.skills {
+        for skill in lock.skills() {
             let Some(label) = skill.source.registry_index() else {
                 continue;
             };
@@ -160,7 +160,7 @@ pub(crate) fn yanked_pins(
     registries: &LockedRegistries,
 ) -> anyhow::Result<Vec<YankedPin>> {
     let mut pins = Vec::new();
-    for skill in &lock.skills {
+    for skill in lock.skills() {
         let Some(entries) = registries.entries(skill)? else {
             continue;
         };

@@ -433,7 +433,7 @@ fn concurrent_adds_into_one_project_all_land() {
         out.assert_ok();
     }
     let lock = skillpkg::manifest::lock::Lockfile::load(&app.join("skills.lock")).unwrap();
-    assert_eq!(lock.skills.len(), 8);
+    assert_eq!(lock.skills().len(), 8);
     let manifest = skillpkg::manifest::Manifest::load(&app.join("skills.toml")).unwrap();
     assert_eq!(manifest.skills.len(), 8);
     for name in &names {

@@ -146,7 +146,7 @@ impl<'a> TrustedSettings<'a> {
     /// lock on disk sorted, and both must give one hash.
     fn grants(&self) -> BTreeMap<&'a str, Vec<&'a str>> {
         self.lock
-            .skills
+            .skills()
             .iter()
             .filter(|s| !s.grants.is_empty())
             .map(|s| (s.name.as_str(), normalised(&s.grants)))
@@ -161,7 +161,7 @@ impl<'a> TrustedSettings<'a> {
     /// The version, source and tree of each entry with grants.
     fn granted(&self) -> BTreeMap<&'a str, Granted<'a>> {
         self.lock
-            .skills
+            .skills()
             .iter()
             .filter(|s| !s.grants.is_empty())
             .map(|s| {
@@ -486,7 +486,7 @@ mod tests {
         let agent = AgentSection::default();
         let with = |grants: &[&str]| {
             let mut lock = Lockfile::default();
-            lock.skills.push(locked("acme/scanner", grants));
+            lock.skills_mut().push(locked("acme/scanner", grants));
             lock
         };
         let declared = with(&["Read", "Bash(semgrep:*)", "Grep", "Read"]);
@@ -538,8 +538,9 @@ mod tests {
             ..Manifest::default()
         };
         let mut lock = Lockfile::default();
-        lock.skills.push(locked("acme/ops", &["Bash", "Read"]));
-        lock.skills.push(locked("acme/git", &["Bash(git:*)"]));
+        lock.skills_mut()
+            .push(locked("acme/ops", &["Bash", "Read"]));
+        lock.skills_mut().push(locked("acme/git", &["Bash(git:*)"]));
         let dir = tempfile::tempdir().unwrap();
         let settings = TrustedSettings::of(dir.path(), &manifest, &lock);
         let shown: Vec<String> = settings

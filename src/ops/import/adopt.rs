@@ -74,8 +74,7 @@ pub fn adopt_folders(
             reason,
             hint: String::new(),
         };
-        if manifest.skills.contains_key(&name) || managed.skills.iter().any(|s| s.folder() == name)
-        {
+        if manifest.skills.contains_key(&name) || managed.by_folder(&name).is_some() {
             adopted
                 .left_out
                 .push(leave("skillpkg manages it already".to_string()));

@@ -143,7 +143,7 @@ pub fn import_lock(
                 continue;
             }
         };
-        let managed_here = managed.skills.iter().any(|s| s.folder() == name);
+        let managed_here = managed.by_folder(name).is_some();
         let foreign = copy
             .as_ref()
             .filter(|copy| !(managed_here && **copy == folder));

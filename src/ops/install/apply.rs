@@ -359,7 +359,7 @@ impl Apply<'_> {
         installed: &[LockedSkill],
         changes: &mut Vec<Change>,
     ) -> anyhow::Result<()> {
-        for old in &self.old_lock.skills {
+        for old in self.old_lock.skills() {
             if installed.iter().any(|s| s.name == old.name) {
                 continue;
             }

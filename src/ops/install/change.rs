@@ -200,7 +200,7 @@ pub(super) fn planned(wanted: &[Wanted], old_lock: &Lockfile) -> Vec<Change> {
             )
         })
         .collect();
-    for old in &old_lock.skills {
+    for old in old_lock.skills() {
         if !wanted.iter().any(|w| w.name == old.name) {
             changes.push(Change::removed(old));
         }

@@ -653,7 +653,7 @@ fn check_signer_pinned(
 /// package's org: a lock that lost a key (or never had it) would let the
 /// index pin its keys again as if on first use.
 pub(super) fn check_signers_pinned(lock: &Lockfile, lock_path: &Path) -> anyhow::Result<()> {
-    for skill in &lock.skills {
+    for skill in lock.skills() {
         let (Some(signer), Some((org, _))) = (
             skill.signer.as_ref().and_then(|s| s.minisign_key()),
             skill.name.split_once('/'),

@@ -546,7 +546,7 @@ pub(crate) fn update(
     } else {
         for name in &names {
             if old_lock.get(name).is_none() {
-                let locked = old_lock.skills.iter().map(|s| s.name.as_str());
+                let locked = old_lock.skills().iter().map(|s| s.name.as_str());
                 let hint = match crate::hint::did_you_mean(name, locked) {
                     Some(meant) => {
                         format!("did you mean `skillpkg update {}`?", shell_quote(meant))
@@ -706,13 +706,5 @@ fn sync(
     };
     crate::ops::consent::grants::install::settle(&mut skills, &mut changes, asks, consent);
     note_yanked(&mut changes, yanked);
-    Ok((
-        Lockfile {
-            skills,
-            keys,
-            roots,
-            ..Lockfile::default()
-        },
-        changes,
-    ))
+    Ok((Lockfile::new(skills, keys, roots), changes))
 }

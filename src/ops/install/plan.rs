@@ -160,7 +160,7 @@ pub(super) fn resolve_all<'r>(
     for (requirements, registry) in requests.by_registry.values().zip(registries) {
         let source = SourceId::registry(&registry.label);
         let pinned: Vec<_> = old_lock
-            .skills
+            .skills()
             .iter()
             .filter(|s| s.source == source && unlock.keeps(&s.name))
             .collect();
@@ -256,7 +256,7 @@ fn yanked_let_go(
     entries: &BTreeMap<String, Vec<IndexEntry>>,
 ) -> BTreeMap<String, Version> {
     old_lock
-        .skills
+        .skills()
         .iter()
         .filter(|s| s.source == *source && !unlock.keeps(&s.name))
         .filter(|s| {

@@ -207,7 +207,7 @@ pub(super) fn take_back_former_exposures(
         if !folder.is_dir() || project.check_inside(&folder, "an agent's folder").is_err() {
             continue;
         }
-        for skill in old_lock.skills.iter().chain(installed) {
+        for skill in old_lock.skills().iter().chain(installed) {
             unexpose(&folder, &root.join(skill.folder()))?;
         }
     }

@@ -95,7 +95,7 @@ pub(super) fn check_locked(
         .map(|w| (w.name.as_str(), shown(&w.version, &w.source)))
         .collect();
     let have: BTreeMap<&str, String> = old_lock
-        .skills
+        .skills()
         .iter()
         .map(|s| (s.name.as_str(), shown(&s.version, &s.source)))
         .collect();

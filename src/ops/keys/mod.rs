@@ -64,7 +64,7 @@ pub(crate) fn trust(
     pinned.dedup();
     let pinned = pinned.clone();
     let prefix = format!("{org}/");
-    for skill in &mut lock.skills {
+    for skill in lock.skills_mut() {
         if skill.name.starts_with(&prefix) {
             skill.signer.take_if(|signer| {
                 signer
@@ -93,7 +93,7 @@ pub(crate) fn forget_pins(
 ) -> anyhow::Result<Vec<String>> {
     let mut edit = Edit::open(project, dirs)?;
     let mut dropped = Vec::new();
-    for skill in &mut edit.lock.skills {
+    for skill in edit.lock.skills_mut() {
         let sources = policy::sources_of(&skill.name, &skill.source, &project.dir);
         let covered = policy.covers_any(&sources);
         if covered

@@ -86,7 +86,7 @@ pub(crate) fn export_plugin(project: &Project, request: ExportRequest) -> anyhow
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
     let root = project.skill_root(manifest.install_root())?;
-    if lock.skills.is_empty() {
+    if lock.skills().is_empty() {
         bail!(
             Hinted::new(format!(
                 "{} pins no skills, so there is nothing to export",
@@ -111,7 +111,7 @@ pub(crate) fn export_plugin(project: &Project, request: ExportRequest) -> anyhow
         fs_err::set_permissions(staging.path(), std::fs::Permissions::from_mode(0o755))?;
     }
     let mut skills = Vec::new();
-    for skill in &lock.skills {
+    for skill in lock.skills() {
         let folder = skill.name.rsplit('/').next().unwrap_or(&skill.name);
         copy_skill(project, &root, folder, &skill.tree, staging.path())?;
         skills.push(folder.to_string());

@@ -94,7 +94,7 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
         crate::ops::install::targets_of(project, dirs)?,
         false,
     )?;
-    for skill in &lock.skills {
+    for skill in lock.skills() {
         let skill_name = skill.name.rsplit('/').next().unwrap_or(&skill.name);
         let dir = root.join(skill_name);
         let org = skill.name.split('/').next().unwrap_or_default();

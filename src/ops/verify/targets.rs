@@ -169,7 +169,7 @@ pub(crate) fn survey(
             .check_inside(&absolute, "an agent's folder")
             .is_err();
         let mut entries = Vec::new();
-        for skill in &lock.skills {
+        for skill in lock.skills() {
             let entry = match outside {
                 true => Entry {
                     path: project
@@ -209,7 +209,7 @@ fn others(project: &Project, folder: &Path, lock: &Lockfile) -> Vec<Entry> {
     let Ok(read) = std::fs::read_dir(folder) else {
         return Vec::new();
     };
-    let locked: BTreeSet<&str> = lock.skills.iter().map(|s| s.folder()).collect();
+    let locked: BTreeSet<&str> = lock.skills().iter().map(|s| s.folder()).collect();
     read.flatten()
         .filter(|e| !locked.contains(e.file_name().to_string_lossy().as_ref()))
         .map(|e| {
@@ -311,11 +311,7 @@ pub(crate) fn fix(
     lock: &Lockfile,
     survey: &Survey,
 ) -> anyhow::Result<Vec<String>> {
-    let skill_of = |entry: &Entry| {
-        lock.skills
-            .iter()
-            .find(|s| Some(&s.name) == entry.skill.as_ref())
-    };
+    let skill_of = |entry: &Entry| lock.get(entry.skill.as_deref()?);
     let mut work = Vec::new();
     for folder in &survey.folders {
         for entry in folder.entries.iter().filter(|e| e.state.is_fixable()) {

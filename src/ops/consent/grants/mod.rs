@@ -146,10 +146,7 @@ impl Locks<'_> {
         let folder = skill.dir.file_name().map(|n| n.to_string_lossy());
         let in_root = |root: &Path| skill.dir.parent() == Some(root);
         let locked = |lock: &Lockfile, path: &Path| {
-            let entry = lock
-                .skills
-                .iter()
-                .find(|s| Some(s.folder()) == folder.as_deref())?;
+            let entry = lock.by_folder(folder.as_deref()?)?;
             Some((
                 Keeper::Lock {
                     lock: path.to_path_buf(),
@@ -346,7 +343,7 @@ fn set_in_lock(
     let mut edit = crate::ops::edit::Edit::open(&project, dirs)?;
     let entry = edit
         .lock
-        .skills
+        .skills_mut()
         .iter_mut()
         .find(|s| s.name == name)
         .ok_or_else(|| anyhow::anyhow!("{name} is no longer in {}", lock_path.display()))?;
