@@ -35,10 +35,11 @@ use serde_json::{Map, Value};
 pub const FILE_NAME: &str = "frontmatter-v1.txt";
 /// The first line of the file; another one is ignored.
 const HEADER: &str = "skillpkg frontmatter cache 1\n";
-/// Entries kept at most. Past this, the entries this run parsed or found
-/// are kept first, then the others, so the cache degrades by what does
-/// not fit, never all at once.
-const MAX_ENTRIES: usize = 200_000;
+/// Entries kept at most (about 330 bytes each, so some 160 MB at most):
+/// more skills than any root set measured holds. Past this, the entries
+/// this run parsed or found are kept first, then the others, so the cache
+/// degrades by what does not fit, never all at once.
+const MAX_ENTRIES: usize = 500_000;
 /// How old a file's last change must be for it to be cached.
 const SETTLE: Duration = Duration::from_secs(2);
 
