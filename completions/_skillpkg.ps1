@@ -50,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one skill: metadata, location, files and which root won')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the level-1 catalog an agent sees')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skills against the Agent Skills specification')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Scan skills for remote code run, secrets sent, hidden instructions')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill from a template')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Validate a skill and write a deterministic `.skill` archive')
             [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create a minisign key pair for signing packages')
@@ -523,6 +524,17 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'skillpkg;scan' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
+            [CompletionResult]::new('--sarif', '--sarif', [CompletionResultType]::ParameterName, 'Print SARIF 2.1.0 on stdout, for code-scanning dashboards')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'skillpkg;new' {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The directory to create it in (default: the current directory)')
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The description (what it does and when to use it)')
@@ -724,6 +736,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one skill: metadata, location, files and which root won')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the level-1 catalog an agent sees')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skills against the Agent Skills specification')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Scan skills for remote code run, secrets sent, hidden instructions')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill from a template')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Validate a skill and write a deterministic `.skill` archive')
             [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create a minisign key pair for signing packages')
@@ -830,6 +843,9 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;validate' {
+            break
+        }
+        'skillpkg;help;scan' {
             break
         }
         'skillpkg;help;new' {

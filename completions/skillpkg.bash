@@ -82,6 +82,9 @@ _skillpkg() {
             skillpkg,sbom)
                 cmd="skillpkg__subcmd__sbom"
                 ;;
+            skillpkg,scan)
+                cmd="skillpkg__subcmd__scan"
+                ;;
             skillpkg,search)
                 cmd="skillpkg__subcmd__search"
                 ;;
@@ -232,6 +235,9 @@ _skillpkg() {
             skillpkg__subcmd__help,sbom)
                 cmd="skillpkg__subcmd__help__subcmd__sbom"
                 ;;
+            skillpkg__subcmd__help,scan)
+                cmd="skillpkg__subcmd__help__subcmd__scan"
+                ;;
             skillpkg__subcmd__help,search)
                 cmd="skillpkg__subcmd__help__subcmd__search"
                 ;;
@@ -332,7 +338,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify targets export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec serve eval completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank index exec serve eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -872,7 +878,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install import update outdated trust grants verify targets export sbom signature search registry cache list show prompt validate new pack keygen publish yank index exec serve eval completions help"
+            opts="init add remove install import update outdated trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank index exec serve eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1292,6 +1298,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__sbom)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__scan)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1856,6 +1876,20 @@ _skillpkg() {
                     COMPREPLY=($(compgen -W "cyclonedx spdx" -- "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__scan)
+            opts="-q -v -h --json --sarif --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

@@ -47,6 +47,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand show 'Show one skill: metadata, location, files and which root won'
             cand prompt 'Print the level-1 catalog an agent sees'
             cand validate 'Check skills against the Agent Skills specification'
+            cand scan 'Scan skills for remote code run, secrets sent, hidden instructions'
             cand new 'Create a new skill from a template'
             cand pack 'Validate a skill and write a deterministic `.skill` archive'
             cand keygen 'Create a minisign key pair for signing packages'
@@ -472,6 +473,16 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'skillpkg;scan'= {
+            cand --json 'Print JSON on stdout'
+            cand --sarif 'Print SARIF 2.1.0 on stdout, for code-scanning dashboards'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'skillpkg;new'= {
             cand --path 'The directory to create it in (default: the current directory)'
             cand -d 'The description (what it does and when to use it)'
@@ -659,6 +670,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand show 'Show one skill: metadata, location, files and which root won'
             cand prompt 'Print the level-1 catalog an agent sees'
             cand validate 'Check skills against the Agent Skills specification'
+            cand scan 'Scan skills for remote code run, secrets sent, hidden instructions'
             cand new 'Create a new skill from a template'
             cand pack 'Validate a skill and write a deterministic `.skill` archive'
             cand keygen 'Create a minisign key pair for signing packages'
@@ -736,6 +748,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;prompt'= {
         }
         &'skillpkg;help;validate'= {
+        }
+        &'skillpkg;help;scan'= {
         }
         &'skillpkg;help;new'= {
         }

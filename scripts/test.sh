@@ -4,7 +4,8 @@
 # reference validator, the model adapters are tested against a mock LLM
 # server, and SBOMs against the formats' own validators, so these are
 # installed first if missing (PyPI skills-ref, fakellm,
-# cyclonedx-python-lib, spdx-tools).
+# cyclonedx-python-lib, spdx-tools; npm @microsoft/sarif-multitool for
+# the scanner's SARIF).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export RUST_BACKTRACE=0
@@ -23,6 +24,11 @@ fi
 if ! python3 -c 'import cyclonedx.validation.json, spdx_tools' 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check \
     'cyclonedx-python-lib[json-validation]==11.12.0' 'spdx-tools==0.8.5'
+fi
+
+if [ ! -x target/tools/sarif/node_modules/.bin/sarif-multitool ] && command -v npm >/dev/null; then
+  # Microsoft's SARIF multitool validates `skillpkg scan --sarif`.
+  npm install --silent --no-audit --no-fund --prefix target/tools/sarif '@microsoft/sarif-multitool@5.7.0'
 fi
 
 cargo fmt --all -- --check

@@ -199,6 +199,17 @@ pub(crate) fn owned_by_someone_else(path: &Path) -> bool {
     }
 }
 
+/// `path`, found by walking `base`, as a `/`-separated path relative to
+/// it (lossily, for names that are not UTF-8).
+pub(crate) fn relative_slashed(path: &Path, base: &Path) -> String {
+    path.strip_prefix(base)
+        .expect("a walk stays under its root")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

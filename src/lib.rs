@@ -37,6 +37,7 @@ pub(crate) mod project;
 pub(crate) mod resolve;
 pub(crate) mod roots;
 pub(crate) mod sandbox;
+pub(crate) mod scan;
 pub mod skill;
 pub mod store;
 #[allow(unsafe_code)]

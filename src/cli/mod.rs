@@ -26,6 +26,7 @@ mod publish;
 mod registry;
 mod sandbox;
 mod sbom;
+mod scan;
 mod search;
 mod serve;
 mod show;
@@ -113,6 +114,8 @@ enum Command {
     Prompt(prompt::Args),
     /// Check skills against the Agent Skills specification.
     Validate(validate::Args),
+    /// Scan skills for remote code run, secrets sent, hidden instructions.
+    Scan(scan::Args),
     /// Create a new skill from a template.
     New(new::Args),
     /// Validate a skill and write a deterministic `.skill` archive.
@@ -331,6 +334,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Show(args) => show::run(args, context),
         Command::Prompt(args) => prompt::run(args, context),
         Command::Validate(args) => validate::run(args, context),
+        Command::Scan(args) => scan::run(args, context),
         Command::New(args) => new::run(args, context),
         Command::Pack(args) => pack::run(args, context),
         Command::Keygen(args) => keygen::run(args, context),

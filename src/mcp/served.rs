@@ -310,14 +310,7 @@ fn walk(dir: &Path, name: &str) -> Result<(Vec<ServedFile>, Vec<String>), String
         if kind.is_dir() {
             continue;
         }
-        let relative = entry
-            .path()
-            .strip_prefix(dir)
-            .expect("walk stays under its root")
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join("/");
+        let relative = crate::fsutil::relative_slashed(entry.path(), dir);
         let path = match kind.is_symlink() {
             false if kind.is_file() => entry.path().to_path_buf(),
             false => {

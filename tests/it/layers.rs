@@ -21,6 +21,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("sys", 0),
     ("time", 0),
     ("skill", 1),
+    ("scan", 2),
     ("credentials", 2),
     ("embedded", 2),
     ("manifest", 2),

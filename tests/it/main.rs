@@ -40,6 +40,7 @@ mod roots;
 mod sample_index;
 mod sandbox;
 mod sbom;
+mod scan;
 mod search;
 mod server;
 mod signatures;

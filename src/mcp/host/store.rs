@@ -24,12 +24,7 @@ pub(super) fn holds(dir: &Path, files: &BTreeMap<String, ListedFile>) -> bool {
         if entry.file_type().is_dir() {
             continue;
         }
-        let relative = entry
-            .path()
-            .strip_prefix(dir)
-            .expect("under the walk's root")
-            .to_string_lossy()
-            .into_owned();
+        let relative = crate::fsutil::relative_slashed(entry.path(), dir);
         let matches = entry.file_type().is_file()
             && files.get(&relative).is_some_and(|file| {
                 crate::store::hash::sha256_file(entry.path())

@@ -186,16 +186,7 @@ pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
 /// says loudly that the test is skipped when it is not, and fails under
 /// CI, which installs it.
 pub(crate) fn has_program(program: &str, package: &str) -> bool {
-    // Looked up on PATH, not run: some programs start a daemon or a
-    // session, or write a log, whatever flag they are given.
-    let found = std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| {
-            std::fs::metadata(dir.join(program)).is_ok_and(|m| {
-                use std::os::unix::fs::PermissionsExt as _;
-                m.is_file() && m.permissions().mode() & 0o111 != 0
-            })
-        })
-    });
+    let found = has_program_quietly(program);
     if !found {
         assert!(
             std::env::var_os("CI").is_none(),
@@ -204,6 +195,20 @@ pub(crate) fn has_program(program: &str, package: &str) -> bool {
         eprintln!("SKIPPED: {program} is not installed (apt-get install {package})");
     }
     found
+}
+
+/// Whether `program` is an executable on PATH.
+pub(crate) fn has_program_quietly(program: &str) -> bool {
+    // Looked up on PATH, not run: some programs start a daemon or a
+    // session, or write a log, whatever flag they are given.
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            std::fs::metadata(dir.join(program)).is_ok_and(|m| {
+                use std::os::unix::fs::PermissionsExt as _;
+                m.is_file() && m.permissions().mode() & 0o111 != 0
+            })
+        })
+    })
 }
 
 /// Whether pdftotext (poppler-utils) is installed; see [`has_program`].

@@ -1,0 +1,74 @@
+//! `skillpkg scan`: a small, precise rule set over every file of a skill
+//! (DESIGN §12). Each rule has an id, a severity and a one-line rationale;
+//! what a finding weighs depends on where it is: a script, a package
+//! manager's lifecycle hook or `SKILL.md`'s instructions run, while a code
+//! block in Markdown documents (there a rule that would block at most
+//! warns). Text is read up to [`file::MAX_TEXT`] bytes a file; binaries
+//! are classified by their first bytes. Nothing is run and nothing leaves
+//! the machine.
+
+mod file;
+mod finding;
+mod flows;
+mod rules;
+pub(crate) mod sarif;
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+pub(crate) use finding::{Finding, Severity};
+pub(crate) use rules::RULES;
+
+/// The rule set's version: a cached verdict of another version is stale.
+pub(crate) const RULESET_VERSION: u32 = 1;
+
+/// Everything found in one skill.
+#[derive(Debug, Clone, Default, Serialize)]
+pub(crate) struct Report {
+    /// The skill's folder.
+    pub dir: PathBuf,
+    /// Its findings, by file and line.
+    pub findings: Vec<Finding>,
+    /// Files read, and bytes of text read.
+    pub files: usize,
+    pub bytes: u64,
+}
+
+impl Report {
+    /// Whether any finding blocks.
+    pub(crate) fn blocks(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Block)
+    }
+}
+
+/// Scans every file under the skill folder `dir` (links are not followed;
+/// version-control folders are skipped).
+pub(crate) fn scan_dir(dir: &Path) -> std::io::Result<Report> {
+    let mut report = Report {
+        dir: dir.to_path_buf(),
+        ..Report::default()
+    };
+    let walk = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !matches!(e.file_name().to_str(), Some(".git" | ".hg" | ".svn")));
+    for entry in walk {
+        let entry = entry.map_err(std::io::Error::other)?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let relative = crate::fsutil::relative_slashed(entry.path(), dir);
+        let read = file::read(entry.path(), &relative)?;
+        report.files += 1;
+        report.bytes += read.text.as_ref().map_or(0, |t| t.len() as u64);
+        report.findings.extend(rules::scan_file(&read));
+    }
+    report
+        .findings
+        .sort_by(|a, b| (&a.file, a.line, a.rule).cmp(&(&b.file, b.line, b.rule)));
+    Ok(report)
+}

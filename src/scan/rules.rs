@@ -1,0 +1,308 @@
+//! The rule set, and the rules read line by line. What a rule weighs
+//! depends on the file: see [`weight`].
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::file::{Kind, Read};
+use super::finding::{Finding, Severity, excerpt};
+
+/// One rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub(crate) struct Rule {
+    /// Its id, as waivers and SARIF name it.
+    pub id: &'static str,
+    /// What it weighs where code runs.
+    pub severity: Severity,
+    /// Why it matters, in one line.
+    pub rationale: &'static str,
+}
+
+/// Every rule.
+pub(crate) const RULES: &[Rule] = &[
+    Rule {
+        id: "remote-code-run",
+        severity: Severity::Block,
+        rationale: "code fetched from the network and run at once (curl | sh, iex (iwr …), download then chmod +x) runs whatever the server sends that day",
+    },
+    Rule {
+        id: "reverse-shell",
+        severity: Severity::Block,
+        rationale: "a shell or data wired to a raw socket (/dev/tcp, nc -e, socat exec:) hands the machine to whoever listens",
+    },
+    Rule {
+        id: "secret-exfiltration",
+        severity: Severity::Block,
+        rationale: "credential files or the whole environment reaching a network call, or a secret sent to a raw IP, a webhook, tunnel or paste service, or a host unrelated to it",
+    },
+    Rule {
+        id: "decoded-exec",
+        severity: Severity::Block,
+        rationale: "a payload decoded and run at once (base64 -d | sh, exec(b64decode(…))) hides what runs from every reviewer",
+    },
+    Rule {
+        id: "lifecycle-script",
+        severity: Severity::Warn,
+        rationale: "a package manager's install hook (package.json preinstall/postinstall, setup.py cmdclass) runs code when someone installs the folder's dependencies",
+    },
+    Rule {
+        id: "hidden-unicode",
+        severity: Severity::Block,
+        rationale: "bidi overrides, tag characters and zero-width runs can carry instructions a human reviewer cannot see",
+    },
+    Rule {
+        id: "conceal-from-user",
+        severity: Severity::Block,
+        rationale: "instructions telling the agent to hide what it does from the user, or to get around approvals, turn the agent against its user",
+    },
+    Rule {
+        id: "agent-settings-write",
+        severity: Severity::Block,
+        rationale: "writing agents' hook and permission settings, or running an agent with its permission checks off, outlives the skill and removes the user's say",
+    },
+    Rule {
+        id: "exfil-endpoint",
+        severity: Severity::Block,
+        rationale: "request-capture, tunnel and paste services are where stolen data is sent; no skill's code needs to send to one",
+    },
+    Rule {
+        id: "notify-endpoint",
+        severity: Severity::Warn,
+        rationale: "chat webhooks and bot APIs (Discord, Telegram) send data out of the machine; fine for notifications, worth a look",
+    },
+    Rule {
+        id: "shipped-executable",
+        severity: Severity::Block,
+        rationale: "a native executable in a skill cannot be reviewed and runs with the user's rights",
+    },
+    Rule {
+        id: "shipped-archive",
+        severity: Severity::Warn,
+        rationale: "an archive hides its files from review until someone unpacks it",
+    },
+];
+
+/// The rule `id`.
+pub(crate) fn rule(id: &str) -> &'static Rule {
+    RULES.iter().find(|r| r.id == id).expect("a known rule")
+}
+
+/// What rule `id` weighs on a line of a file of `kind` (`in_code`: inside
+/// a Markdown code block). Code and `SKILL.md`'s own instructions carry
+/// the rule's weight where the rule is about them; documentation warns
+/// at most.
+pub(crate) fn weight(id: &str, kind: Kind, in_code: bool) -> Severity {
+    let full = rule(id).severity;
+    let capped = full.min(Severity::Warn);
+    match kind {
+        Kind::Script | Kind::PackageJson => full,
+        // The agent reads SKILL.md's prose as instructions to follow.
+        Kind::SkillMd if !in_code && matches!(id, "conceal-from-user" | "hidden-unicode") => full,
+        Kind::SkillMd if id == "hidden-unicode" => full,
+        _ => capped,
+    }
+}
+
+/// A rule read line by line: any of its patterns matching a line fires it.
+struct LineRule {
+    id: &'static str,
+    message: &'static str,
+    patterns: Vec<Regex>,
+}
+
+fn line_rule(id: &'static str, message: &'static str, patterns: &[&str]) -> LineRule {
+    LineRule {
+        id,
+        message,
+        patterns: patterns
+            .iter()
+            .map(|p| Regex::new(p).expect("a valid rule pattern"))
+            .collect(),
+    }
+}
+
+const SHELL: &str = r"(?:sudo\s+)?(?:env\s+\S+\s+)?(?:ba|z|k|da|fi)?sh\b";
+
+static LINE_RULES: LazyLock<Vec<LineRule>> = LazyLock::new(|| {
+    vec![
+        line_rule(
+            "remote-code-run",
+            "code fetched from the network is run at once",
+            &[
+                &format!(r"(?i)\b(?:curl|wget)\b[^|;&\n]*\|\s*{SHELL}"),
+                r"(?i)\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\b",
+                r"(?i)\b(?:(?:ba|z)?sh|source|eval|\.)\s+(?:-c\s+)?[\x22']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b",
+                r"(?i)\bpython[0-9.]*\s+-c\s+[\x22'][^\n]*\$\(\s*(?:curl|wget)\b",
+                r"(?i)\b(?:iex|invoke-expression)\b[^\n]*\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|net\.webclient)\b",
+                r"(?i)\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n]*\|\s*(?:iex|invoke-expression)\b",
+                r"\bexec\s*\(\s*(?:requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get)\s*\(",
+            ],
+        ),
+        line_rule(
+            "reverse-shell",
+            "a shell or data is wired to a raw network socket",
+            &[
+                r"/dev/(?:tcp|udp)/[^\s/]+/\d+",
+                r"(?i)\b(?:nc|ncat|netcat)\b[^\n|]*\s-[ec]\s",
+                r"(?i)\bsocat\b[^\n]*\b(?:exec|system):",
+                r"(?i)\|\s*(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\s+\d{2,5}\b",
+            ],
+        ),
+        line_rule(
+            "decoded-exec",
+            "a decoded payload is run at once",
+            &[
+                &format!(r"(?i)\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*{SHELL}"),
+                r"\b(?:exec|eval)\s*\(\s*(?:base64\.b(?:64|32)decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|marshal\.loads|__import__\(\s*[\x22']base64)",
+                r"\b(?:exec|eval)\s*\([^)\n]*\bb64decode\s*\(",
+                r"\beval\s*\(\s*atob\s*\(",
+                r"\bFunction\s*\(\s*atob\s*\(",
+                r"\beval\s*\(\s*Buffer\.from\([^)]*[\x22']base64[\x22']",
+                r"(?i)\bpowershell(?:\.exe)?\b[^\n]*\s-(?:e|en|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}",
+                r"(?i)\b(?:iex|invoke-expression)\b[^\n]*frombase64string",
+                r"(?i)frombase64string[^\n]*\|\s*(?:iex|invoke-expression)\b",
+            ],
+        ),
+        line_rule(
+            "agent-settings-write",
+            "an agent is run with its permission checks off, or its settings are written",
+            &[
+                r"--dangerously-skip-permissions\b",
+                r"--dangerously-bypass-approvals-and-sandbox\b",
+                r"--allow-dangerously-skip-permissions\b",
+                r"(?i)[\x22']?defaultMode[\x22']?\s*[:=]\s*[\x22']bypassPermissions",
+                r"--permission-mode[ =]+bypassPermissions\b",
+                r"\bgemini\b[^\n]*\s--yolo\b",
+                r"(?:\.claude/(?:settings(?:\.local)?\.json|hooks\b)|\.claude\.json|\.codex/config\.toml|\.cursor/(?:mcp|hooks)\.json|\.gemini/settings\.json|\.vscode/(?:settings|tasks)\.json)[^\n]*(?:>>?|\btee\b)|(?:>>?|\btee\s+(?:-a\s+)?)\s*\S*(?:\.claude/settings(?:\.local)?\.json|\.claude\.json|\.codex/config\.toml|\.cursor/(?:mcp|hooks)\.json|\.gemini/settings\.json|\.vscode/(?:settings|tasks)\.json)",
+                r"(?i)(?:open\(|write_text\(|writeFile(?:Sync)?\(|appendFile(?:Sync)?\(|Set-Content|Add-Content|Out-File|sed\s+-i)[^\n]*(?:\.claude/settings(?:\.local)?\.json|\.claude\.json|\.codex/config\.toml|\.cursor/(?:mcp|hooks)\.json|\.gemini/settings\.json|\.vscode/(?:settings|tasks)\.json)",
+                r"(?i)sed\s+-i[^\n]*allowed-tools",
+            ],
+        ),
+        line_rule(
+            "exfil-endpoint",
+            "a request-capture, tunnel or paste service is named",
+            &[
+                r"(?i)\b(?:webhook\.site|requestbin\.(?:com|net)|(?:[\w-]+\.)?m\.pipedream\.net|hookbin\.com|beeceptor\.com|requestcatcher\.com|(?:[\w-]+\.)?ngrok(?:-free)?\.(?:io|app|dev)|(?:[\w-]+\.)?trycloudflare\.com|serveo\.net|(?:[\w-]+\.)?loca\.lt|localtunnel\.me|pastebin\.com/api|paste\.ee|hastebin\.com|transfer\.sh|0x0\.st|(?:[\w-]+\.)?interact\.sh|(?:[\w-]+\.)?oast\.(?:pro|live|site|online|fun|me)|burpcollaborator\.net|dnslog\.cn|ceye\.io)\b",
+            ],
+        ),
+        line_rule(
+            "notify-endpoint",
+            "a chat webhook or bot API is named",
+            &[r"(?i)\b(?:discord(?:app)?\.com/api/webhooks|api\.telegram\.org/bot)"],
+        ),
+        line_rule(
+            "conceal-from-user",
+            "the agent is told to hide what it does from the user, or to get around approvals",
+            &[
+                r"(?i)\b(?:do not|don't|don’t|never|must not)\s+(?:tell|inform|notify|alert|show|mention|reveal|disclose|report)\s+(?:this\s+|it\s+|anything\s+|them\s+)?(?:to\s+)?the\s+user\b",
+                r"(?i)\bwithout\s+(?:the\s+user(?:'s|’s)?\s+(?:knowing|knowledge|noticing|awareness)|(?:telling|informing|notifying|alerting)\s+the\s+user)\b",
+                r"(?i)\b(?:hide|conceal)\s+(?:(?:this|it|these|that|them)\s+|(?:(?:this|these|that|those|your|the|any|all)\s+)?(?:actions?|commands?|output|requests?|downloads?|uploads?|network\s+calls?|activity|steps|changes)\s+)from\s+the\s+user\b",
+                r"(?i)\b(?:disable|bypass|circumvent|get\s+around|turn\s+off)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:user(?:'s|’s)?\s+)?(?:tool\s+)?(?:approvals?|approval\s+prompts?|permission\s+(?:prompts?|checks?))\b",
+            ],
+        ),
+    ]
+});
+
+/// Words that say a line describes an attack rather than making one.
+static DESCRIBING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:attack|attacker|malicious|malware|injection|inject|red flags?|suspicious|phishing|detect|detects|detection|watch for|look for|such as|e\.g\.|for example|threat|adversar|exploit)").expect("valid")
+});
+
+/// Whether the text at `start` of `line` is inside quotes or backticks.
+fn quoted(line: &str, start: usize) -> bool {
+    let before = &line[..start];
+    ['"', '`', '“']
+        .iter()
+        .any(|q| before.matches(*q).count() % 2 == 1)
+        || (before.contains('“') && !before.contains('”'))
+}
+
+/// The findings of every rule in the file `read`.
+pub(crate) fn scan_file(read: &Read) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let finding = |id: &'static str, severity, line, message: String, text: &str| Finding {
+        rule: id,
+        severity,
+        file: read.relative.clone(),
+        line,
+        message,
+        excerpt: excerpt(text),
+    };
+    match read.kind {
+        Kind::Executable(what) => findings.push(finding(
+            "shipped-executable",
+            rule("shipped-executable").severity,
+            None,
+            format!("{what} is shipped"),
+            "",
+        )),
+        Kind::Archive(what) => findings.push(finding(
+            "shipped-archive",
+            rule("shipped-archive").severity,
+            None,
+            format!("{what} is shipped"),
+            "",
+        )),
+        _ => {}
+    }
+    let Some(text) = &read.text else {
+        return findings;
+    };
+    let markdown = matches!(read.kind, Kind::SkillMd | Kind::Document);
+    let lines = super::file::lines(text, markdown);
+    for &(number, line, in_code) in &lines {
+        for rule in LINE_RULES.iter() {
+            let Some(found) = rule.patterns.iter().find_map(|p| p.find(line)) else {
+                continue;
+            };
+            let mut severity = weight(rule.id, read.kind, in_code);
+            if rule.id == "conceal-from-user"
+                && (quoted(line, found.start()) || DESCRIBING.is_match(line))
+            {
+                severity = Severity::Info;
+            }
+            findings.push(finding(
+                rule.id,
+                severity,
+                Some(number),
+                rule.message.to_string(),
+                line,
+            ));
+        }
+        if let Some((column, c)) = hidden_char(line, number) {
+            let severity = weight("hidden-unicode", read.kind, in_code);
+            let what = crate::skill::hidden::describe(c).unwrap_or("invisible character");
+            findings.push(finding(
+                "hidden-unicode",
+                severity,
+                Some(number),
+                format!("U+{:04X} ({what}) at column {column}", c as u32),
+                line,
+            ));
+        }
+    }
+    findings.extend(super::flows::scan(read, text, &lines));
+    findings
+}
+
+/// The first invisible character of `line` that could hide text, with
+/// its column: a byte-order mark opening the file, and a zero-width
+/// joiner between two non-ASCII characters (emoji sequences), are not.
+fn hidden_char(line: &str, number: usize) -> Option<(usize, char)> {
+    let chars: Vec<char> = line.chars().collect();
+    chars.iter().enumerate().find_map(|(i, &c)| {
+        crate::skill::hidden::describe(c)?;
+        if c == '\u{FEFF}' && i == 0 && number == 1 {
+            return None;
+        }
+        let non_ascii = |at: Option<&char>| at.is_some_and(|c| !c.is_ascii());
+        if matches!(c, '\u{200D}' | '\u{200C}')
+            && non_ascii(i.checked_sub(1).and_then(|p| chars.get(p)))
+            && non_ascii(chars.get(i + 1))
+        {
+            return None;
+        }
+        Some((i + 1, c))
+    })
+}
