@@ -525,6 +525,11 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;scan' {
+            [CompletionResult]::new('--waive', '--waive', [CompletionResultType]::ParameterName, 'Record in skills.lock that this rule''s finding is accepted (with --skill, --file and --reason), instead of scanning')
+            [CompletionResult]::new('--skill', '--skill', [CompletionResultType]::ParameterName, 'The skill a waiver is for: an installed skill, or a package to install')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The file a waiver is for, relative to the skill')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why the finding is accepted; reviewers read it in the lock''s diff')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'The file''s digest, for a package not installed yet (a refused install prints it)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
             [CompletionResult]::new('--sarif', '--sarif', [CompletionResultType]::ParameterName, 'Print SARIF 2.1.0 on stdout, for code-scanning dashboards')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')

@@ -474,6 +474,11 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;scan'= {
+            cand --waive 'Record in skills.lock that this rule''s finding is accepted (with --skill, --file and --reason), instead of scanning'
+            cand --skill 'The skill a waiver is for: an installed skill, or a package to install'
+            cand --file 'The file a waiver is for, relative to the skill'
+            cand --reason 'Why the finding is accepted; reviewers read it in the lock''s diff'
+            cand --digest 'The file''s digest, for a package not installed yet (a refused install prints it)'
             cand --json 'Print JSON on stdout'
             cand --sarif 'Print SARIF 2.1.0 on stdout, for code-scanning dashboards'
             cand -q 'Print only errors'

@@ -287,6 +287,11 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand validate" -l json -d '
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand validate" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand validate" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand validate" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand scan" -l waive -d 'Record in skills.lock that this rule\'s finding is accepted (with --skill, --file and --reason), instead of scanning' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand scan" -l skill -d 'The skill a waiver is for: an installed skill, or a package to install' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand scan" -l file -d 'The file a waiver is for, relative to the skill' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand scan" -l reason -d 'Why the finding is accepted; reviewers read it in the lock\'s diff' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand scan" -l digest -d 'The file\'s digest, for a package not installed yet (a refused install prints it)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand scan" -l json -d 'Print JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand scan" -l sarif -d 'Print SARIF 2.1.0 on stdout, for code-scanning dashboards'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand scan" -s q -l quiet -d 'Print only errors'

@@ -21,14 +21,38 @@ pub(super) struct Args {
     /// Print SARIF 2.1.0 on stdout, for code-scanning dashboards.
     #[arg(long)]
     sarif: bool,
+    /// Record in skills.lock that this rule's finding is accepted (with
+    /// --skill, --file and --reason), instead of scanning.
+    #[arg(long, value_name = "RULE", requires_all = ["skill", "file", "reason"])]
+    waive: Option<String>,
+    /// The skill a waiver is for: an installed skill, or a package to install.
+    #[arg(long, value_name = "NAME", requires = "waive")]
+    skill: Option<String>,
+    /// The file a waiver is for, relative to the skill.
+    #[arg(long, value_name = "PATH", requires = "waive")]
+    file: Option<String>,
+    /// Why the finding is accepted; reviewers read it in the lock's diff.
+    #[arg(long, value_name = "TEXT", requires = "waive")]
+    reason: Option<String>,
+    /// The file's digest, for a package not installed yet (a refused
+    /// install prints it).
+    #[arg(long, value_name = "SHA256", requires = "waive")]
+    digest: Option<String>,
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    if let Some(rule) = &args.waive {
+        return waive(&args, rule, context);
+    }
     let dirs = skill_dirs(&args.targets, context)?;
+    let waivers = Waivers::around(context)?;
     let mut reports = Vec::new();
     for dir in &dirs {
-        let report = crate::scan::scan_dir(dir)
+        let mut report = crate::scan::scan_dir(dir)
             .map_err(|e| anyhow::anyhow!("could not scan {}: {e}", dir.display()))?;
+        if let Some(recorded) = waivers.for_skill(dir, context)? {
+            crate::ops::waivers::apply(&mut report, &recorded);
+        }
         reports.push(report);
     }
     let blocked = reports.iter().filter(|r| r.blocks()).count();
@@ -70,9 +94,13 @@ fn print_text(context: &Context, reports: &[Report]) {
                 true => String::new(),
                 false => format!(": {}", f.excerpt),
             };
+            let severity = match &f.waived {
+                Some(_) => format!("{} (waived)", f.severity),
+                None => f.severity.to_string(),
+            };
             context.printer.data(super::printer::one_line_safe(&format!(
-                "{place}: {}[{}]: {}{excerpt}",
-                f.severity, f.rule, f.message
+                "{place}: {severity}[{}]: {}{excerpt}",
+                f.rule, f.message
             )));
         }
     }
@@ -92,6 +120,73 @@ fn print_text(context: &Context, reports: &[Report]) {
             counts[Severity::Info as usize]
         ),
     );
+}
+
+/// Where waivers come from: the project's root and lock, and whether
+/// the project is trusted.
+struct Waivers {
+    project: Option<(PathBuf, PathBuf, bool)>,
+}
+
+impl Waivers {
+    fn around(context: &mut Context) -> anyhow::Result<Waivers> {
+        let Ok(project) = context.project(false) else {
+            return Ok(Waivers { project: None });
+        };
+        let manifest = crate::manifest::Manifest::load(&project.manifest_path)?;
+        let root = project.skill_root(manifest.install_root())?;
+        let dirs = context.dirs()?.clone();
+        let trusted = crate::ops::skills::project_settings(&context.cwd, &dirs)?.trusted;
+        let root = std::fs::canonicalize(&root).unwrap_or(root);
+        Ok(Waivers {
+            project: Some((root, project.lock_path.clone(), trusted)),
+        })
+    }
+
+    /// The waivers recorded for the skill in `dir`, when it is installed.
+    fn for_skill(
+        &self,
+        dir: &Path,
+        context: &mut Context,
+    ) -> anyhow::Result<Option<crate::ops::waivers::Recorded>> {
+        let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let project = self
+            .project
+            .as_ref()
+            .map(|(root, lock, trusted)| (root.as_path(), lock.as_path(), *trusted));
+        crate::ops::waivers::of_installed(&dir, project, context.dirs()?)
+    }
+}
+
+/// `scan --waive`: records the waiver in the project's lock.
+fn waive(args: &Args, rule: &str, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let project = context.project(false)?;
+    let manifest = crate::manifest::Manifest::load(&project.manifest_path)?;
+    let root = project.skill_root(manifest.install_root())?;
+    let dirs = context.dirs()?.clone();
+    let request = crate::ops::waivers::WaiveRequest {
+        rule,
+        skill: args.skill.as_deref().unwrap_or_default(),
+        file: args.file.as_deref().unwrap_or_default(),
+        reason: args.reason.as_deref().unwrap_or_default(),
+        digest: args.digest.as_deref(),
+    };
+    let waived = crate::ops::waivers::record(&project, &root, &dirs, &request)?;
+    let when = match waived.pending {
+        true => ", adopted when it installs",
+        false => "",
+    };
+    context.printer.status(
+        "Waived",
+        format_args!(
+            "{rule} in {}/{} ({}) in {}{when}: review it in the lock's diff",
+            waived.skill,
+            request.file,
+            waived.digest,
+            project.shown(&waived.lock).display()
+        ),
+    );
+    Ok(ExitStatus::Success)
 }
 
 /// The skill folders `targets` name; every resolved skill when none.

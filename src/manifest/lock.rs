@@ -44,6 +44,25 @@ pub struct LockedSkill {
     /// pre-approve tools once the project is trusted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub grants: Vec<String>,
+    /// Scanner findings the team accepted (DESIGN §12): each counts while
+    /// the file it names holds the bytes it was waived for, and only once
+    /// the project is trusted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waivers: Vec<Waiver>,
+}
+
+/// A scanner finding accepted for one file's bytes.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Waiver {
+    /// The rule's id.
+    pub rule: String,
+    /// The file, relative to the skill, `/`-separated.
+    pub file: String,
+    /// `sha256:<hex>` of the file's bytes when waived: an edit ends it.
+    pub digest: String,
+    /// Why the team accepts it.
+    pub reason: String,
 }
 
 /// What verified a locked skill, as `skills.lock` spells it: a minisign
@@ -214,6 +233,10 @@ pub struct Lockfile {
     /// public-good one (JSON), so that a teammate re-verifies offline.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub roots: BTreeMap<String, String>,
+    /// Waivers recorded for packages not installed yet, by package name:
+    /// adopted into the entry when it installs.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pending_waivers: BTreeMap<String, Vec<Waiver>>,
     /// `entries` by name and by folder, built on the first lookup (and
     /// dropped whenever they may change), so that looking up every skill
     /// of a large lock costs O(L), not O(L²).
@@ -249,6 +272,7 @@ impl Default for Lockfile {
             entries: Vec::new(),
             keys: BTreeMap::new(),
             roots: BTreeMap::new(),
+            pending_waivers: BTreeMap::new(),
             index: NameIndex::default(),
         }
     }
@@ -336,6 +360,12 @@ impl Lockfile {
             skill.dependencies.dedup();
             skill.grants.sort();
             skill.grants.dedup();
+            skill.waivers.sort();
+            skill.waivers.dedup();
+        }
+        for waivers in sorted.pending_waivers.values_mut() {
+            waivers.sort();
+            waivers.dedup();
         }
         for keys in sorted.keys.values_mut() {
             keys.sort();
@@ -418,7 +448,7 @@ impl Lockfile {
 /// Where a key of a `[[skill]]` entry goes: the order of [`LockedSkill`]'s
 /// fields.
 fn field_order(key: &toml_edit::Key) -> usize {
-    const ORDER: [&str; 9] = [
+    const ORDER: [&str; 10] = [
         "name",
         "version",
         "source",
@@ -428,6 +458,7 @@ fn field_order(key: &toml_edit::Key) -> usize {
         "signature",
         "dependencies",
         "grants",
+        "waivers",
     ];
     ORDER
         .iter()
@@ -439,7 +470,10 @@ fn field_order(key: &toml_edit::Key) -> usize {
 /// `signer =` line, as DESIGN §5 spells it, rather than as sub-tables
 /// after the entry: one line per signer reads and diffs as one fact.
 fn inline_signers(body: &str) -> String {
-    if !body.contains("[skill.signer") {
+    if !body.contains("[skill.signer")
+        && !body.contains("[[skill.waivers]]")
+        && !body.contains("[[pending_waivers.")
+    {
         return body.to_string();
     }
     let mut document: toml_edit::DocumentMut =
@@ -449,6 +483,12 @@ fn inline_signers(body: &str) -> String {
         .and_then(toml_edit::Item::as_array_of_tables_mut)
     {
         for skill in skills.iter_mut() {
+            if let Some(waivers) = skill.get_mut("waivers") {
+                inline_waivers(waivers);
+            }
+            if let Some(mut key) = skill.key_mut("waivers") {
+                key.leaf_decor_mut().set_suffix(" ");
+            }
             let Some(signer) = skill.get_mut("signer") else {
                 continue;
             };
@@ -466,7 +506,39 @@ fn inline_signers(body: &str) -> String {
             skill.sort_values_by(|a, _, b, _| field_order(a).cmp(&field_order(b)));
         }
     }
+    if let Some(pending) = document
+        .get_mut("pending_waivers")
+        .and_then(toml_edit::Item::as_table_mut)
+    {
+        for (mut key, waivers) in pending.iter_mut() {
+            inline_waivers(waivers);
+            key.leaf_decor_mut().set_suffix(" ");
+        }
+    }
     document.to_string()
+}
+
+/// A list of waivers as DESIGN §5 spells it: `[{ rule = …, … }]`, one
+/// waiver a line, rather than sub-tables after the entry.
+fn inline_waivers(item: &mut toml_edit::Item) {
+    let Some(tables) = item.as_array_of_tables_mut() else {
+        return;
+    };
+    let mut array = toml_edit::Array::new();
+    for table in std::mem::take(tables).into_iter() {
+        let mut inline = table.into_inline_table();
+        inline.fmt();
+        array.push(inline);
+    }
+    let many = array.len() > 1;
+    for value in array.iter_mut() {
+        value
+            .decor_mut()
+            .set_prefix(if many { "\n    " } else { "" });
+    }
+    array.set_trailing(if many { "\n" } else { "" });
+    array.set_trailing_comma(many);
+    *item = toml_edit::value(array);
 }
 
 #[cfg(test)]
@@ -505,6 +577,7 @@ mod tests {
             signature: None,
             dependencies: vec!["acme/z".into(), "acme/base".into()],
             grants: vec!["Read".into(), "Bash(pdftotext:*)".into()],
+            waivers: Vec::new(),
         }
     }
 

@@ -17,4 +17,5 @@ pub(crate) mod sbom;
 pub(crate) mod search;
 pub(crate) mod skills;
 pub(crate) mod verify;
+pub(crate) mod waivers;
 pub(crate) mod yanked;

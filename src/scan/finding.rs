@@ -41,6 +41,9 @@ pub(crate) struct Finding {
     /// The text found, escaped and cut to one short line.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub excerpt: String,
+    /// Why it does not count, when a waiver in `skills.lock` accepts it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waived: Option<String>,
 }
 
 /// `text` escaped (control and invisible characters as `\u{…}`) and cut

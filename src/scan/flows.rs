@@ -109,6 +109,7 @@ pub(crate) fn scan(read: &Read, text: &str, lines: &[(usize, &str, bool)]) -> Ve
             line: Some(line),
             message,
             excerpt: excerpt(text),
+            waived: None,
         };
     if read.kind == Kind::PackageJson {
         findings.extend(lifecycle_hooks(read, text, lines));
@@ -233,6 +234,7 @@ fn lifecycle_hooks(read: &Read, text: &str, lines: &[(usize, &str, bool)]) -> Ve
                 line: Some(n),
                 message: format!("`npm install` runs its {hook} script: {}", excerpt(command)),
                 excerpt: excerpt(line),
+                waived: None,
             })
         })
         .collect()

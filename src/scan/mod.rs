@@ -38,9 +38,11 @@ pub(crate) struct Report {
 }
 
 impl Report {
-    /// Whether any finding blocks.
+    /// Whether any finding blocks that no waiver accepts.
     pub(crate) fn blocks(&self) -> bool {
-        self.findings.iter().any(|f| f.severity == Severity::Block)
+        self.findings
+            .iter()
+            .any(|f| f.severity == Severity::Block && f.waived.is_none())
     }
 }
 

@@ -228,6 +228,7 @@ pub(crate) fn scan_file(read: &Read) -> Vec<Finding> {
         line,
         message,
         excerpt: excerpt(text),
+        waived: None,
     };
     match read.kind {
         Kind::Executable(what) => findings.push(finding(

@@ -125,3 +125,120 @@ fn sarif_output_validates_as_sarif_2_1_0() {
         checked.stdout
     );
 }
+
+#[test]
+fn a_waiver_in_the_lock_accepts_a_finding_once_trusted_and_until_the_file_changes() {
+    let ctx = TestContext::new();
+    let root = skills(&ctx);
+    let app = crate::common::new_project(&ctx, None);
+    ctx.ok_in(
+        &app,
+        &["add", "--path", root.join("dropper").to_str().unwrap()],
+    );
+    let out = ctx.fails_in(&app, &["scan", "dropper"]);
+    assert!(
+        out.stdout.contains("block[remote-code-run]"),
+        "{}",
+        out.stdout
+    );
+
+    let out = ctx.ok_in(
+        &app,
+        &[
+            "scan",
+            "--waive",
+            "remote-code-run",
+            "--skill",
+            "dropper",
+            "--file",
+            "scripts/setup.sh",
+            "--reason",
+            "the vendor's pinned installer",
+        ],
+    );
+    assert!(
+        out.stderr
+            .contains("Waived remote-code-run in dropper/scripts/setup.sh (sha256:"),
+        "{}",
+        out.stderr
+    );
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(lock.contains("waivers = [{ rule = \"remote-code-run\", file = \"scripts/setup.sh\", digest = \"sha256:"), "{lock}");
+    // Recorded by this user in a project they trust, it counts at once.
+    let out = ctx.ok_in(&app, &["scan", "dropper"]);
+    assert!(
+        out.stdout.contains("block (waived)[remote-code-run]"),
+        "{}",
+        out.stdout
+    );
+    // A waiver is consent: on a machine that does not trust the project
+    // (a teammate's clone), it counts once they trust it.
+    std::fs::remove_file(ctx.root().join("config/trust.toml")).unwrap();
+    let out = ctx.fails_in(&app, &["scan", "dropper"]);
+    assert!(
+        out.stdout
+            .contains("counts once you trust this project: `skillpkg trust --project`"),
+        "{}",
+        out.stdout
+    );
+    ctx.ok_in(&app, &["trust", "--project"]);
+    let out = ctx.ok_in(&app, &["scan", "dropper"]);
+    assert!(
+        out.stdout.contains("block (waived)[remote-code-run]"),
+        "{}",
+        out.stdout
+    );
+    // An edit of the waived file ends the waiver.
+    let installed = app.join(".agents/skills/dropper/scripts/setup.sh");
+    let mut text = std::fs::read_to_string(&installed).unwrap();
+    text.push_str("echo done\n");
+    std::fs::write(&installed, text).unwrap();
+    let out = ctx.fails_in(&app, &["scan", "dropper"]);
+    assert!(
+        out.stdout
+            .contains("the waiver in skills.lock was for other bytes of scripts/setup.sh"),
+        "{}",
+        out.stdout
+    );
+
+    // A package not installed yet is waived ahead, by the digest a refused install names.
+    let digest = format!("sha256:{}", "a".repeat(64));
+    ctx.ok_in(
+        &app,
+        &[
+            "scan",
+            "--waive",
+            "shipped-executable",
+            "--skill",
+            "acme/tool",
+            "--file",
+            "bin/tool",
+            "--reason",
+            "vendored",
+            "--digest",
+            &digest,
+        ],
+    );
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(lock.contains("[pending_waivers]"), "{lock}");
+    let out = ctx.fails_in(
+        &app,
+        &[
+            "scan",
+            "--waive",
+            "no-such-rule",
+            "--skill",
+            "dropper",
+            "--file",
+            "x",
+            "--reason",
+            "r",
+        ],
+    );
+    assert!(
+        out.stderr
+            .contains("error: no-such-rule is not a scanner rule"),
+        "{}",
+        out.stderr
+    );
+}

@@ -48,6 +48,8 @@ pub(crate) enum TrustKind {
     Grant,
     /// A source outside the project that installs may read.
     Outside,
+    /// A scanner finding the lock waives.
+    Waiver,
 }
 
 impl TrustKind {
@@ -57,6 +59,7 @@ impl TrustKind {
             TrustKind::Setting => "Setting",
             TrustKind::Grant => "Grants",
             TrustKind::Outside => "Outside",
+            TrustKind::Waiver => "Waives",
         }
     }
 }
@@ -84,6 +87,10 @@ struct Hashed<'a> {
     /// so that the records of projects without grants keep their hashes.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     granted: BTreeMap<&'a str, Granted<'a>>,
+    /// The scanner findings the lock waives, by skill (installed or
+    /// pending); left out when there are none, for the same reason.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    waivers: BTreeMap<&'a str, Vec<&'a crate::manifest::lock::Waiver>>,
 }
 
 /// What a lock entry's grants were approved for.
@@ -136,7 +143,34 @@ impl<'a> TrustedSettings<'a> {
     /// Whether the settings that run code (`[agent]`, the lock's grants)
     /// are all unset: an untrusted project then loses nothing in `exec`.
     pub(crate) fn runs_nothing(&self) -> bool {
-        *self.agent == AgentSection::default() && self.grants().is_empty()
+        *self.agent == AgentSection::default()
+            && self.grants().is_empty()
+            && self.waivers().is_empty()
+    }
+
+    /// The waivers the lock records, by skill: its entries' and those
+    /// pending for packages not installed yet, sorted.
+    fn waivers(&self) -> BTreeMap<&'a str, Vec<&'a crate::manifest::lock::Waiver>> {
+        let entries = self
+            .lock
+            .skills()
+            .iter()
+            .map(|s| (s.name.as_str(), &s.waivers));
+        let pending = self
+            .lock
+            .pending_waivers
+            .iter()
+            .map(|(name, waivers)| (name.as_str(), waivers));
+        let mut all: BTreeMap<&'a str, Vec<&'a crate::manifest::lock::Waiver>> = BTreeMap::new();
+        for (name, waivers) in entries.chain(pending) {
+            all.entry(name).or_default().extend(waivers.iter());
+        }
+        all.retain(|_, waivers| !waivers.is_empty());
+        for waivers in all.values_mut() {
+            waivers.sort();
+            waivers.dedup();
+        }
+        all
     }
 
     /// The grants the lock records, by skill, each skill's patterns
@@ -192,6 +226,7 @@ impl<'a> TrustedSettings<'a> {
             grants: self.grants(),
             outside: self.outside.iter().map(OutsideSource::describe).collect(),
             granted,
+            waivers: self.waivers(),
         };
         let text = serde_json::to_string(&hashed).expect("the settings serialise");
         format!("sha256:{}", crate::store::hash::sha256_hex(text.as_bytes()))
@@ -221,6 +256,12 @@ impl<'a> TrustedSettings<'a> {
                 .into_iter()
                 .map(|(skill, pattern)| line(TrustKind::Grant, format!("{skill}: {pattern}"))),
         );
+        for (skill, waivers) in self.waivers() {
+            lines.extend(waivers.into_iter().map(|w| {
+                let text = format!("{skill}: {} in {} ({})", w.rule, w.file, w.reason);
+                line(TrustKind::Waiver, text)
+            }));
+        }
         lines.extend(
             self.outside
                 .iter()
@@ -251,6 +292,12 @@ impl<'a> TrustedSettings<'a> {
                 "[agent] {} in {}",
                 keys.join(", "),
                 dir.join(crate::project::MANIFEST_FILE).display()
+            ));
+        }
+        if !self.waivers().is_empty() {
+            parts.push(format!(
+                "the scanner waivers in {}",
+                dir.join(crate::project::LOCK_FILE).display()
             ));
         }
         if !self.grants().is_empty() {
@@ -459,6 +506,7 @@ mod tests {
             signature: None,
             dependencies: Vec::new(),
             grants: grants.iter().map(|g| g.to_string()).collect(),
+            waivers: Vec::new(),
         }
     }
 

@@ -207,6 +207,16 @@ impl Apply<'_> {
                 action,
             )
         };
+        // A first install adopts the waivers recorded ahead of it.
+        let waivers = match old {
+            Some(old) => old.waivers.clone(),
+            None => self
+                .old_lock
+                .pending_waivers
+                .get(&ready.name)
+                .cloned()
+                .unwrap_or_default(),
+        };
         let locked = LockedSkill {
             name: ready.name,
             version: ready.version,
@@ -227,6 +237,7 @@ impl Apply<'_> {
             dependencies: ready.dependencies,
             // Settled once every skill is in place (see `grants`).
             grants: old.map(|o| o.grants.clone()).unwrap_or_default(),
+            waivers,
         };
         Ok((locked, change))
     }

@@ -232,6 +232,7 @@ mod tests {
             signature: None,
             dependencies: Vec::new(),
             grants: Vec::new(),
+            waivers: Vec::new(),
         }
     }
 

@@ -706,5 +706,10 @@ fn sync(
     };
     crate::ops::consent::grants::install::settle(&mut skills, &mut changes, asks, consent);
     note_yanked(&mut changes, yanked);
-    Ok((Lockfile::new(skills, keys, roots), changes))
+    // Waivers still waiting for their package; adopted ones are in entries.
+    let mut pending = old_lock.pending_waivers.clone();
+    pending.retain(|name, _| !skills.iter().any(|s| s.name == *name));
+    let mut lock = Lockfile::new(skills, keys, roots);
+    lock.pending_waivers = pending;
+    Ok((lock, changes))
 }
