@@ -34,8 +34,12 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// `SKILLPKG_HTTP_TIMEOUT` says otherwise.
 const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The most bytes `config.json` or an entry file may have.
+/// The most bytes `config.json` may have.
 const MAX_INDEX_FILE: u64 = 4 * 1024 * 1024;
+/// The most bytes an entry file may have: a package of 100,000 versions
+/// whose lines average 2.6 KiB (a signature, a description of 1,024
+/// characters, dependencies), which a folder or git index holds as well.
+const MAX_ENTRY_FILE: u64 = 256 * 1024 * 1024;
 /// The most bytes the search listing may have (about 250,000 packages
 /// with descriptions of average length).
 const MAX_LISTING: u64 = 64 * 1024 * 1024;
@@ -174,7 +178,7 @@ impl HttpIndex {
             paths.clone(),
             |path| {
                 let fetcher = fetcher.clone();
-                async move { fetcher.fetch_cached(&path, MAX_INDEX_FILE).await }
+                async move { fetcher.fetch_cached(&path, MAX_ENTRY_FILE).await }
             },
             &|| progress.advance(),
         ));
