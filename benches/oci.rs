@@ -76,6 +76,7 @@ fn publish_all(temp: &Path, oci: &str) -> PathBuf {
                     version: Some("1.0.0"),
                     dependencies: dependencies.as_deref(),
                     allow_invalid: false,
+                    limits: skillpkg::store::limits::Limits::default(),
                 },
                 &dirs,
             )

@@ -84,6 +84,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Let this source take over NAME, which skills.toml takes from another source (repeatable)')
             [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--insecure-registry', '--insecure-registry', [CompletionResultType]::ParameterName, 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS')
+            [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large')
             [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Of a repository, a site or an OCI artifact: list its skills, and add nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
@@ -101,6 +102,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;remove' {
+            [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Remove managed skills even if they were edited locally')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only the cache and local indexes: fetch nothing (for the skills that stay, should one be missing)')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept the unsigned packages from remote indexes that stay (they are checked again, as every install checks what the lock pins)')
@@ -117,6 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         'skillpkg;install' {
             [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--insecure-registry', '--insecure-registry', [CompletionResultType]::ParameterName, 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS')
+            [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large')
             [CompletionResult]::new('--locked', '--locked', [CompletionResultType]::ParameterName, 'Fail if skills.lock would change')
             [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, '--locked and --offline together: exactly the lock, from this machine alone')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
@@ -138,6 +141,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over')
             [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--insecure-registry', '--insecure-registry', [CompletionResultType]::ParameterName, 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS')
+            [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large')
             [CompletionResult]::new('--adopt', '--adopt', [CompletionResultType]::ParameterName, 'With --from: move each folder to the project''s skills/ folder, install it from there as it is, and link it back where it was')
             [CompletionResult]::new('--allow-outside', '--allow-outside', [CompletionResultType]::ParameterName, 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project''s lock may point anywhere)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
@@ -158,6 +162,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         'skillpkg;update' {
             [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--insecure-registry', '--insecure-registry', [CompletionResultType]::ParameterName, 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS')
+            [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Only say what would change')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace managed skills even if they were edited locally')
             [CompletionResult]::new('--allow-unsigned', '--allow-unsigned', [CompletionResultType]::ParameterName, 'Accept unsigned packages from remote indexes')
@@ -555,6 +560,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         'skillpkg;pack' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the archive (default: `<name>-<version>.skill` here)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where to write the archive (default: `<name>-<version>.skill` here)')
+            [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large')
             [CompletionResult]::new('--layer', '--layer', [CompletionResultType]::ParameterName, 'Write the layer an OCI index holds (`<name>-<version>.tar.gz`: the archive''s files as a deterministic tar+gzip) instead, to make a Sigstore bundle over for `publish --index oci://…`')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -584,6 +590,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The version (default: the skill''s metadata.version); with --collection, the collection''s')
             [CompletionResult]::new('--collection', '--collection', [CompletionResultType]::ParameterName, 'Also publish the skills as the collection NAME (org/NAME, an OCI image index of their artifacts, at --version); each skill is published at its own metadata.version, or kept where that version is there with the same content')
             [CompletionResult]::new('--dependencies', '--dependencies', [CompletionResultType]::ParameterName, 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)')
+            [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large')
             [CompletionResult]::new('--allow-invalid', '--allow-invalid', [CompletionResultType]::ParameterName, 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')

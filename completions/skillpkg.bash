@@ -352,7 +352,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --path --git --well-known --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --quiet --verbose --help"
+            opts="-g -q -v -h --registry --path --git --well-known --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -395,6 +395,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --insecure-registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1480,7 +1484,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__import)
-            opts="-g -q -v -h --from --adopt --allow-outside --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --quiet --verbose --help"
+            opts="-g -q -v -h --from --adopt --allow-outside --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1495,6 +1499,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --insecure-registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1598,7 +1606,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__install)
-            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --quiet --verbose --help"
+            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1609,6 +1617,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --insecure-registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1692,7 +1704,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__pack)
-            opts="-o -q -v -h --output --layer --json --quiet --verbose --help"
+            opts="-o -q -v -h --output --layer --max-skill-size --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1703,6 +1715,10 @@ _skillpkg() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1740,7 +1756,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__publish)
-            opts="-q -v -h --index --org --key --sigstore-bundle --version --collection --dependencies --allow-invalid --json --quiet --verbose --help"
+            opts="-q -v -h --index --org --key --sigstore-bundle --version --collection --dependencies --allow-invalid --max-skill-size --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1771,6 +1787,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --dependencies)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1852,12 +1872,16 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__remove)
-            opts="-g -q -v -h --force --offline --allow-unsigned --global --quiet --verbose --help"
+            opts="-g -q -v -h --force --offline --allow-unsigned --global --max-skill-size --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-skill-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2134,7 +2158,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__update)
-            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --quiet --verbose --help"
+            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2145,6 +2169,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --insecure-registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

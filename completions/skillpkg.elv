@@ -79,6 +79,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --replace 'Let this source take over NAME, which skills.toml takes from another source (repeatable)'
             cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --insecure-registry 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS'
+            cand --max-skill-size 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large'
             cand --list 'Of a repository, a site or an OCI artifact: list its skills, and add nothing'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
@@ -95,6 +96,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;remove'= {
+            cand --max-skill-size 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large'
             cand --force 'Remove managed skills even if they were edited locally'
             cand --offline 'Use only the cache and local indexes: fetch nothing (for the skills that stay, should one be missing)'
             cand --allow-unsigned 'Accept the unsigned packages from remote indexes that stay (they are checked again, as every install checks what the lock pins)'
@@ -110,6 +112,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;install'= {
             cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --insecure-registry 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS'
+            cand --max-skill-size 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large'
             cand --locked 'Fail if skills.lock would change'
             cand --frozen '--locked and --offline together: exactly the lock, from this machine alone'
             cand --force 'Replace managed skills even if they were edited locally'
@@ -130,6 +133,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --from 'Take over the skill folders in DIR that no lock names (such as .claude/skills), instead of reading skills-lock.json. Lists them; --adopt takes them over'
             cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --insecure-registry 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS'
+            cand --max-skill-size 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large'
             cand --adopt 'With --from: move each folder to the project''s skills/ folder, install it from there as it is, and link it back where it was'
             cand --allow-outside 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project''s lock may point anywhere)'
             cand --force 'Replace managed skills even if they were edited locally'
@@ -149,6 +153,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;update'= {
             cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --insecure-registry 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS'
+            cand --max-skill-size 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large'
             cand --dry-run 'Only say what would change'
             cand --force 'Replace managed skills even if they were edited locally'
             cand --allow-unsigned 'Accept unsigned packages from remote indexes'
@@ -502,6 +507,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;pack'= {
             cand -o 'Where to write the archive (default: `<name>-<version>.skill` here)'
             cand --output 'Where to write the archive (default: `<name>-<version>.skill` here)'
+            cand --max-skill-size 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large'
             cand --layer 'Write the layer an OCI index holds (`<name>-<version>.tar.gz`: the archive''s files as a deterministic tar+gzip) instead, to make a Sigstore bundle over for `publish --index oci://…`'
             cand --json 'Print JSON on stdout'
             cand -q 'Print only errors'
@@ -529,6 +535,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --version 'The version (default: the skill''s metadata.version); with --collection, the collection''s'
             cand --collection 'Also publish the skills as the collection NAME (org/NAME, an OCI image index of their artifacts, at --version); each skill is published at its own metadata.version, or kept where that version is there with the same content'
             cand --dependencies 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)'
+            cand --max-skill-size 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large'
             cand --allow-invalid 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks'
             cand --json 'Print JSON on stdout'
             cand -q 'Print only errors'

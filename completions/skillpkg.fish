@@ -75,6 +75,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l replace -d 'Le
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l insecure-registry -d 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l max-skill-size -d 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l list -d 'Of a repository, a site or an OCI artifact: list its skills, and add nothing'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l force -d 'Replace managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
@@ -85,6 +86,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s g -l global -d
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l max-skill-size -d 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l force -d 'Remove managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l offline -d 'Use only the cache and local indexes: fetch nothing (for the skills that stay, should one be missing)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -l allow-unsigned -d 'Accept the unsigned packages from remote indexes that stay (they are checked again, as every install checks what the lock pins)'
@@ -95,6 +97,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand remove" -s h -l help -
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l insecure-registry -d 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l max-skill-size -d 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l locked -d 'Fail if skills.lock would change'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l frozen -d '--locked and --offline together: exactly the lock, from this machine alone'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand install" -l force -d 'Replace managed skills even if they were edited locally'
@@ -110,6 +113,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l from -d 'Ta
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l insecure-registry -d 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l max-skill-size -d 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l adopt -d 'With --from: move each folder to the project\'s skills/ folder, install it from there as it is, and link it back where it was'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l allow-outside -d 'Also take the skills whose local source skills-lock.json places outside the project (read them first: a cloned project\'s lock may point anywhere)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -l force -d 'Replace managed skills even if they were edited locally'
@@ -124,6 +128,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand import" -s h -l help -
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
 copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l insecure-registry -d 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l max-skill-size -d 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l dry-run -d 'Only say what would change'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l force -d 'Replace managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
@@ -303,6 +308,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -s q -l quiet -d 
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand new" -s h -l help -d 'Print help'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand pack" -s o -l output -d 'Where to write the archive (default: `<name>-<version>.skill` here)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand pack" -l max-skill-size -d 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand pack" -l layer -d 'Write the layer an OCI index holds (`<name>-<version>.tar.gz`: the archive\'s files as a deterministic tar+gzip) instead, to make a Sigstore bundle over for `publish --index oci://…`'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand pack" -l json -d 'Print JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand pack" -s q -l quiet -d 'Print only errors'
@@ -320,6 +326,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l sigstore-b
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l version -d 'The version (default: the skill\'s metadata.version); with --collection, the collection\'s' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l collection -d 'Also publish the skills as the collection NAME (org/NAME, an OCI image index of their artifacts, at --version); each skill is published at its own metadata.version, or kept where that version is there with the same content' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l dependencies -d 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l max-skill-size -d 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l allow-invalid -d 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -l json -d 'Print JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand publish" -s q -l quiet -d 'Print only errors'

@@ -28,31 +28,76 @@ pub(crate) fn lexically_normal(path: &Path) -> std::path::PathBuf {
 /// would: these files are committed or shared (`skills.toml`,
 /// `skills.lock`, packed skills, index files).
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_renamed(path, bytes, true, Some(shared_mode(path)))
+    write_renamed(path, true, Some(shared_mode(path)), |file| {
+        file.write_all(bytes)
+    })
+}
+
+/// [`write_atomically`] of what `write` writes into the temporary file:
+/// a file of any size, streamed rather than held in memory.
+pub(crate) fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    write_renamed(path, true, Some(shared_mode(path)), write)
+}
+
+/// [`write_atomically`] of a copy of the file `from`, streamed.
+pub(crate) fn copy_atomically(from: &Path, path: &Path) -> std::io::Result<()> {
+    let mut source = fs_err::File::open(from)?;
+    write_atomically_with(path, |file| std::io::copy(&mut source, file).map(drop))
 }
 
 /// [`write_atomically`] for a file only its owner may read (mode 0600),
 /// from the moment it exists.
 pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_renamed(path, bytes, true, None)
+    write_renamed(path, true, None, |file| file.write_all(bytes))
 }
 
 /// Like [`write_atomically`] without the sync: for cache files, which are
 /// checked against a hash on every read, so a file a power cut tore is
 /// refetched rather than trusted. Readers still never see a partial file.
 pub(crate) fn write_cache_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_renamed(path, bytes, false, None)
+    write_renamed(path, false, None, |file| file.write_all(bytes))
 }
 
-/// `mode`: the permissions to give the file (`None`: the temporary
-/// file's own, 0600).
-fn write_renamed(path: &Path, bytes: &[u8], sync: bool, mode: Option<u32>) -> std::io::Result<()> {
+/// A new temporary file beside `path` (its folder made when missing),
+/// for a file to be renamed over `path` once written in full.
+pub(crate) fn temp_file_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let parent = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     fs_err::create_dir_all(parent)?;
-    let mut temp = tempfile::NamedTempFile::new_in(parent)?;
+    tempfile::NamedTempFile::new_in(parent)
+}
+
+/// `mode`: the permissions to give the file (`None`: the temporary
+/// file's own, 0600).
+fn write_renamed(
+    path: &Path,
+    sync: bool,
+    mode: Option<u32>,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut temp = temp_file_beside(path)?;
+    write(temp.as_file_mut())?;
+    rename_over(temp, path, sync, mode)
+}
+
+/// Renames `temp`, a temporary file written in full on the file system
+/// of `path`, over `path`, synced, with the mode a shared file gets (as
+/// [`write_atomically`]'s).
+pub(crate) fn persist_shared(temp: tempfile::NamedTempFile, path: &Path) -> std::io::Result<()> {
+    rename_over(temp, path, true, Some(shared_mode(path)))
+}
+
+fn rename_over(
+    temp: tempfile::NamedTempFile,
+    path: &Path,
+    sync: bool,
+    mode: Option<u32>,
+) -> std::io::Result<()> {
     #[cfg(unix)]
     if let Some(mode) = mode {
         use std::os::unix::fs::PermissionsExt as _;
@@ -61,7 +106,6 @@ fn write_renamed(path: &Path, bytes: &[u8], sync: bool, mode: Option<u32>) -> st
     }
     #[cfg(not(unix))]
     let _ = mode;
-    temp.write_all(bytes)?;
     if sync {
         temp.as_file().sync_all()?;
     }

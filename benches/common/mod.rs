@@ -157,6 +157,7 @@ pub(crate) fn publish_bench(dir: &Path, index: &Path, key: &Path, dependencies: 
             version: Some("1.0.0"),
             dependencies,
             allow_invalid: false,
+            limits: skillpkg::store::limits::Limits::default(),
         },
         &bench_dirs(&index.with_extension("publish-cache")),
     )

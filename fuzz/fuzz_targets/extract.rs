@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use skillpkg::store::extract::{Limits, extract};
+use skillpkg::store::extract::extract;
+use skillpkg::store::limits::Limits;
 
 fuzz_target!(|data: &[u8]| {
     let dir = tempfile::tempdir().unwrap();

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use skillpkg::store::extract::Limits;
+use skillpkg::store::limits::Limits;
 use skillpkg::store::untar::{Compression, Rooted, extract_layer};
 
 fuzz_target!(|data: &[u8]| {

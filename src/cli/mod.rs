@@ -14,6 +14,7 @@ mod init;
 mod install;
 mod install_warnings;
 mod keygen;
+mod limits;
 mod list;
 mod mcp_skills;
 mod new;

@@ -17,6 +17,8 @@ pub(super) struct Args {
     /// Sigstore bundle over for `publish --index oci://…`.
     #[arg(long)]
     layer: bool,
+    #[command(flatten)]
+    limits: super::limits::SkillLimits,
     /// Print JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -28,6 +30,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         args.output.as_deref(),
         &context.cwd,
         args.layer,
+        &args.limits.limits(),
     )?;
     if args.json {
         context.printer.json(&packed)?;

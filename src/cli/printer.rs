@@ -6,6 +6,7 @@ use std::io::{IsTerminal, Write};
 use crate::env_vars;
 use crate::hint::{Hinted, hints_if};
 use crate::ops::install::NotInIndex;
+use crate::ops::pack::RefusedOnInstall;
 use crate::store::extract::ExtractError;
 use crate::store::pack::PackError;
 use crate::store::signing::SigningError;
@@ -253,10 +254,11 @@ pub(super) fn one_line_safe(text: &str) -> std::borrow::Cow<'_, str> {
 /// to advise.
 /// The error types that advise ([`crate::hint::Advice`]): a type whose
 /// errors can reach the CLI inside an `anyhow::Error` is listed here once.
-const ADVISING: [HintsOf; 5] = [
+const ADVISING: [HintsOf; 6] = [
     hints_if::<Hinted>,
     hints_if::<NotInIndex>,
     hints_if::<PackError>,
+    hints_if::<RefusedOnInstall>,
     hints_if::<SigningError>,
     hints_if::<ExtractError>,
 ];

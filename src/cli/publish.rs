@@ -50,6 +50,8 @@ pub(super) struct Args {
     /// load it; its entry records the rules it breaks.
     #[arg(long)]
     allow_invalid: bool,
+    #[command(flatten)]
+    limits: super::limits::SkillLimits,
     /// Print JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -103,6 +105,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         version: args.version.as_deref(),
         dependencies: args.dependencies.as_deref(),
         allow_invalid: args.allow_invalid,
+        limits: args.limits.limits(),
     };
     let dirs = context.dirs()?.clone();
     let Some(collection) = &args.collection else {

@@ -13,7 +13,9 @@ use crate::hint::Hinted;
 /// The most a tree may hold.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Budget {
-    /// Entries, folders included.
+    /// Files.
+    pub files: usize,
+    /// Entries, files and folders together.
     pub entries: usize,
     /// Bytes of all files together.
     pub bytes: u64,
@@ -21,18 +23,29 @@ pub(crate) struct Budget {
     pub file_bytes: u64,
 }
 
-/// A skill taken from git: as much as an archive may unpack to.
-pub(super) const SKILL_BUDGET: Budget = Budget {
-    entries: 10_000,
-    bytes: 256 * 1024 * 1024,
-    file_bytes: 256 * 1024 * 1024,
-};
+impl Budget {
+    /// A skill taken from git: as much as an archive of it may unpack to
+    /// (`files` files of `bytes` bytes in all, the extraction limits the
+    /// caller holds skills to), in as many folders again.
+    pub(crate) fn skill(files: usize, bytes: u64) -> Budget {
+        Budget {
+            files,
+            entries: files.saturating_mul(2),
+            bytes,
+            file_bytes: bytes,
+        }
+    }
+}
 
-/// An index checked out from git: many packages, each archive bounded.
+/// An index checked out from git: many packages and their archives. One
+/// archive may be as large as the index holds (`--max-skill-size` lets a
+/// publisher go past the default limit, and installs check each archive
+/// against their own limits).
 pub(crate) const INDEX_BUDGET: Budget = Budget {
+    files: 200_000,
     entries: 200_000,
     bytes: 4 * 1024 * 1024 * 1024,
-    file_bytes: 256 * 1024 * 1024,
+    file_bytes: 4 * 1024 * 1024 * 1024,
 };
 
 /// Walks `tree` (of commit `commit`, from `origin`) within `budget`,
@@ -44,7 +57,7 @@ pub(crate) fn survey(
     origin: &str,
 ) -> anyhow::Result<()> {
     let odb = repo.odb()?;
-    let (mut entries, mut bytes) = (0usize, 0u64);
+    let (mut entries, mut files, mut bytes) = (0usize, 0usize, 0u64);
     walk(tree, |parent, entry| {
         let name = entry.name().context("a file name that is not UTF-8")?;
         // A crafted tree may hold names git itself would refuse.
@@ -57,6 +70,15 @@ pub(crate) fn survey(
                 origin,
                 format!("more than {} files and folders", budget.entries)
             ));
+        }
+        if entry.kind() == Some(git2::ObjectType::Blob) {
+            files += 1;
+            if files > budget.files {
+                bail!(over_budget(
+                    origin,
+                    format!("more than {} files", budget.files)
+                ));
+            }
         }
         match entry.kind() {
             Some(git2::ObjectType::Tree) => {}
@@ -142,13 +164,14 @@ pub(super) fn folder_tree_id(
 }
 
 /// Writes the files of `commit` (under `subdir` when given) into `dest`,
-/// executable bits kept. Symbolic links and submodules are refused, as
+/// executable bits kept, once the tree is known to be within `budget`. Symbolic links and submodules are refused, as
 /// packing refuses them.
 pub(crate) fn export_tree(
     repo: &Repository,
     commit: git2::Oid,
     subdir: Option<&str>,
     dest: &Path,
+    budget: Budget,
 ) -> anyhow::Result<()> {
     let commit = repo.find_commit(commit)?;
     let mut tree = commit.tree()?;
@@ -164,12 +187,7 @@ pub(crate) fn export_tree(
             .into_tree()
             .map_err(|_| anyhow::anyhow!("'{subdir}' in commit {} is not a folder", commit.id()))?;
     }
-    survey(
-        repo,
-        &tree,
-        SKILL_BUDGET,
-        &format!("commit {}", commit.id()),
-    )?;
+    survey(repo, &tree, budget, &format!("commit {}", commit.id()))?;
     fs_err::create_dir_all(dest)?;
     walk(&tree, |parent, entry| {
         let name = entry.name().context("a file name that is not UTF-8")?;
@@ -222,7 +240,8 @@ mod tests {
         for name in ["..", ".git"] {
             let commit = commit_with_entry(&repo, name);
             let dest = dir.path().join("out").join("skill");
-            let error = export_tree(&repo, commit, None, &dest).unwrap_err();
+            let error =
+                export_tree(&repo, commit, None, &dest, Budget::skill(10, 1024)).unwrap_err();
             assert!(
                 format!("{error:#}").contains("a file name a skill may not contain"),
                 "{name}: {error}"
@@ -232,7 +251,7 @@ mod tests {
         }
         let fine = commit_with_entry(&repo, "notes.md");
         let dest = dir.path().join("fine");
-        export_tree(&repo, fine, None, &dest).unwrap();
+        export_tree(&repo, fine, None, &dest, Budget::skill(10, 1024)).unwrap();
         assert_eq!(std::fs::read(dest.join("notes.md")).unwrap(), b"payload\n");
     }
 
@@ -245,6 +264,7 @@ mod tests {
         builder.insert("big.bin", blob, 0o100644).unwrap();
         let tree = repo.find_tree(builder.write().unwrap()).unwrap();
         let budget = Budget {
+            files: 10,
             entries: 10,
             bytes: 1 << 20,
             file_bytes: 1024,
@@ -259,5 +279,28 @@ mod tests {
             ..budget
         };
         survey(&repo, &tree, roomy, "the test repository").unwrap();
+    }
+
+    #[test]
+    fn files_are_counted_apart_from_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Repository::init_bare(dir.path().join("repo.git")).unwrap();
+        let blob = repo.blob(b"x").unwrap();
+        let mut inner = repo.treebuilder(None).unwrap();
+        for name in ["a", "b", "c"] {
+            inner.insert(name, blob, 0o100644).unwrap();
+        }
+        let inner = inner.write().unwrap();
+        let mut outer = repo.treebuilder(None).unwrap();
+        outer.insert("folder", inner, 0o040000).unwrap();
+        let tree = repo.find_tree(outer.write().unwrap()).unwrap();
+        // Three files in one folder: within a skill's budget of three files.
+        survey(&repo, &tree, Budget::skill(3, 1024), "the test repository").unwrap();
+        let error =
+            survey(&repo, &tree, Budget::skill(2, 1024), "the test repository").unwrap_err();
+        assert!(
+            format!("{error:#}").contains("more than 2 files"),
+            "{error:#}"
+        );
     }
 }

@@ -21,10 +21,11 @@ use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::hint::Hinted;
 use crate::net::{
     Attempt, Http, Origin, Redirects, RetryPolicy, UrlCredentials, goes_to, is_transient,
-    read_body, retry_after, split_credentials, within_deadline,
+    read_body, read_body_into, retry_after, split_credentials, within_deadline,
 };
 use crate::progress::{Progress, SILENT};
 use crate::store::hash::sha256_hex;
+use crate::store::limits::Limits;
 
 /// Requests in flight at once, per index.
 const CONCURRENCY: usize = 16;
@@ -34,20 +35,23 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// `SKILLPKG_HTTP_TIMEOUT` says otherwise.
 const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The most bytes `config.json` or an entry file may have.
+/// The most bytes `config.json` may have.
 const MAX_INDEX_FILE: u64 = 4 * 1024 * 1024;
+/// The most bytes an entry file may have: a package of 100,000 versions
+/// whose lines average 2.6 KiB (a signature, a description of 1,024
+/// characters, dependencies), which a folder or git index holds as well.
+const MAX_ENTRY_FILE: u64 = 256 * 1024 * 1024;
 /// The most bytes the search listing may have (about 250,000 packages
 /// with descriptions of average length).
 const MAX_LISTING: u64 = 64 * 1024 * 1024;
-/// The most bytes an archive may have, whatever its entry says.
-const MAX_ARCHIVE: u64 = 256 * 1024 * 1024;
 
 /// The most bytes an archive whose entry gives `size` may have: that size
-/// when the entry gives one (0 means it does not), never over [`MAX_ARCHIVE`].
-fn archive_limit(size: u64) -> u64 {
+/// when the entry gives one (0 means it does not), never more than an
+/// archive within `limits` can take.
+fn archive_limit(size: u64, limits: &Limits) -> u64 {
     match size {
-        0 => MAX_ARCHIVE,
-        size => size.min(MAX_ARCHIVE),
+        0 => limits.max_archive_bytes(),
+        size => size.min(limits.max_archive_bytes()),
     }
 }
 
@@ -174,7 +178,7 @@ impl HttpIndex {
             paths.clone(),
             |path| {
                 let fetcher = fetcher.clone();
-                async move { fetcher.fetch_cached(&path, MAX_INDEX_FILE).await }
+                async move { fetcher.fetch_cached(&path, MAX_ENTRY_FILE).await }
             },
             &|| progress.advance(),
         ));
@@ -255,34 +259,45 @@ impl HttpIndex {
         }
     }
 
-    /// Downloads one archive, whose entry gives its `size` (0: unknown).
-    pub(crate) fn archive(&self, url: &str, size: u64) -> anyhow::Result<Vec<u8>> {
+    /// Downloads one archive, whose entry gives its `size` (0: unknown),
+    /// into `into`, piece by piece; refused past what an archive within
+    /// `limits` can take.
+    pub(crate) fn archive(
+        &self,
+        url: &str,
+        size: u64,
+        limits: &Limits,
+        into: &std::fs::File,
+    ) -> anyhow::Result<()> {
         if self.fetcher.offline {
             bail!("{url} is not in the cache and --offline forbids downloading it");
         }
-        let limit = archive_limit(size);
-        match self.http.block_on(
-            self.fetcher
-                .get(url.to_string(), Validators::default(), limit),
-        )? {
-            Response::Body(bytes, _) => Ok(bytes),
-            Response::NotModified => unreachable!("no validators were sent"),
-            Response::NotFound => bail!("{url}: not found (404), though the index lists it"),
+        let limit = archive_limit(size, limits);
+        match self
+            .http
+            .block_on(self.fetcher.download(url.to_string(), limit, into))?
+        {
+            true => Ok(()),
+            false => bail!("{url}: not found (404), though the index lists it"),
         }
     }
 
     /// Downloads the archives `(url, sha256, size)` into `dir` as
-    /// `<sha256>.skill`, all at once. A download whose checksum does not
-    /// match is not kept (the caller reports it when it asks again).
+    /// `<sha256>.skill`, all at once, each streamed into a temporary file
+    /// there and renamed into place once its checksum matches. A download
+    /// whose checksum does not match is not kept (the caller reports it
+    /// when it asks again).
     pub(crate) fn download_archives(
         &self,
         jobs: Vec<(String, String, u64)>,
         dir: &Path,
+        limits: &Limits,
         progress: &dyn Progress,
     ) -> anyhow::Result<()> {
         if self.fetcher.offline || jobs.is_empty() {
             return Ok(());
         }
+        fs_err::create_dir_all(dir)?;
         let fetcher = &self.fetcher;
         progress.start("Downloading", jobs.len() as u64);
         let downloaded = self.http.block_on(concurrently(
@@ -290,19 +305,20 @@ impl HttpIndex {
             |(url, cksum, size)| {
                 let fetcher = fetcher.clone();
                 let path = dir.join(format!("{cksum}.skill"));
+                let limit = archive_limit(size, limits);
                 async move {
-                    let limit = archive_limit(size);
-                    let response = fetcher.get(url, Validators::default(), limit).await?;
-                    if let Response::Body(bytes, _) = response
-                        && sha256_hex(&bytes) == cksum
-                    {
-                        tokio::task::spawn_blocking(move || {
-                            crate::fsutil::write_cache_file(&path, &bytes)
-                                .with_context(|| format!("could not write {}", path.display()))
-                        })
-                        .await??;
+                    let temp = crate::fsutil::temp_file_beside(&path)?;
+                    if !fetcher.download(url, limit, temp.as_file()).await? {
+                        return Ok(());
                     }
-                    Ok(())
+                    tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
+                        if crate::store::hash::sha256_file(temp.path())? == cksum {
+                            temp.persist(&path)
+                                .with_context(|| format!("could not write {}", path.display()))?;
+                        }
+                        Ok(())
+                    })
+                    .await?
                 }
             },
             &|| progress.advance(),
@@ -432,6 +448,13 @@ enum Response {
     NotFound,
 }
 
+/// An answer with a body to read, or none to read.
+enum Answer {
+    Body(Box<reqwest::Response>, Validators),
+    NotModified,
+    NotFound,
+}
+
 impl Fetcher {
     /// GETs `url` (conditionally, given validators), retrying what may
     /// pass; a body over `limit` bytes, or an attempt past the deadline,
@@ -451,6 +474,50 @@ impl Fetcher {
 
     /// One attempt at a GET.
     async fn get_once(&self, url: &str, validators: &Validators, limit: u64) -> Attempt<Response> {
+        match self.answer(url, validators).await {
+            Ok(Answer::Body(response, validators)) => {
+                match read_body(*response, limit, url).await {
+                    Ok(body) => Attempt::Done(Response::Body(body, validators)),
+                    Err(failed) => failed,
+                }
+            }
+            Ok(Answer::NotModified) => Attempt::Done(Response::NotModified),
+            Ok(Answer::NotFound) => Attempt::Done(Response::NotFound),
+            Err(failed) => failed,
+        }
+    }
+
+    /// GETs `url` into `file`, piece by piece, retrying what may pass (the
+    /// file starts over each time); false when the server says 404/410.
+    async fn download(
+        &self,
+        url: String,
+        limit: u64,
+        file: &std::fs::File,
+    ) -> anyhow::Result<bool> {
+        self.retry
+            .run(&url, || {
+                within_deadline(self.deadline, &url, async {
+                    match self.answer(&url, &Validators::default()).await {
+                        Ok(Answer::Body(response, _)) => {
+                            match read_body_into(*response, limit, &url, file).await {
+                                Ok(_) => Attempt::Done(true),
+                                Err(failed) => failed,
+                            }
+                        }
+                        Ok(Answer::NotFound) => Attempt::Done(false),
+                        Ok(Answer::NotModified) => Attempt::Fail(anyhow::anyhow!(
+                            "{url}: the server answered 304 Not Modified to a plain request"
+                        )),
+                        Err(failed) => failed,
+                    }
+                })
+            })
+            .await
+    }
+
+    /// One request, up to its status and headers.
+    async fn answer<T>(&self, url: &str, validators: &Validators) -> Result<Answer, Attempt<T>> {
         let mut request = self.client.get(url);
         if self.may_authenticate(url) {
             if let Some(credentials) = &self.credentials {
@@ -467,35 +534,34 @@ impl Fetcher {
         }
         let response = match request.send().await {
             Ok(response) => response,
-            Err(e) => return Attempt::retry_error(&e),
+            Err(e) => return Err(Attempt::retry_error(&e)),
         };
         let status = response.status();
         if status == StatusCode::NOT_MODIFIED {
-            return Attempt::Done(Response::NotModified);
+            return Ok(Answer::NotModified);
         }
         if status == StatusCode::NOT_FOUND || status == StatusCode::GONE {
-            return Attempt::Done(Response::NotFound);
+            return Ok(Answer::NotFound);
         }
         if is_transient(status) {
-            return Attempt::Retry {
+            return Err(Attempt::Retry {
                 cause: format!("the server answered {status}"),
                 retry_after: retry_after(response.headers()),
-            };
+            });
         }
         if (status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN)
             && let Some(origin) = Origin::of(url)
         {
-            return Attempt::Fail(refused_credentials_error(url, status, &origin).into());
+            return Err(Attempt::Fail(
+                refused_credentials_error(url, status, &origin).into(),
+            ));
         }
         if !status.is_success() {
             let url = url.to_string();
-            return Attempt::Fail(StatusError { url, status }.into());
+            return Err(Attempt::Fail(StatusError { url, status }.into()));
         }
         let validators = validators_of(response.headers());
-        match read_body(response, limit, url).await {
-            Ok(body) => Attempt::Done(Response::Body(body, validators)),
-            Err(failed) => failed,
-        }
+        Ok(Answer::Body(Box::new(response), validators))
     }
 }
 

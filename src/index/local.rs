@@ -172,13 +172,14 @@ impl IndexDir {
         Ok(packages)
     }
 
-    /// Adds a version: writes the archive, then appends its entry line.
+    /// Adds a version: copies the archive at `archive` in, then appends
+    /// its entry line.
     /// Refuses a version that is already listed.
     pub fn add_version(
         &self,
         package: &PackageName,
         entry: &IndexEntry,
-        archive: &[u8],
+        archive: &Path,
     ) -> anyhow::Result<()> {
         if self.entries(package)?.iter().any(|e| e.vers == entry.vers) {
             bail!(
@@ -190,7 +191,7 @@ impl IndexDir {
             );
         }
         let archive_path = self.root.join(package.archive_path(&entry.vers));
-        write_atomically(&archive_path, archive)
+        crate::fsutil::copy_atomically(archive, &archive_path)
             .with_context(|| format!("could not write {}", archive_path.display()))?;
         let entry_path = self.root.join(package.entry_path());
         let mut text = match fs_err::read_to_string(&entry_path) {

@@ -18,6 +18,7 @@ use crate::fsutil::FileLock;
 use crate::hint::Hinted;
 use crate::net::split_credentials;
 use crate::progress::Progress;
+use crate::store::limits::Limits;
 
 /// The source label of the embedded index, as `skills.lock` records it.
 pub(crate) const BUILTIN_REGISTRY: &str = "builtin";
@@ -222,27 +223,26 @@ impl Registry {
     }
 
     /// Downloads the archives of `versions` into the archive cache `dir`
-    /// (as `<sha256>.skill`), concurrently where the transport allows it.
-    /// Only archives whose checksum matches their entry are kept.
+    /// (as `<sha256>.skill`), concurrently where the transport allows it,
+    /// each refused past what an archive within `limits` can take. Only
+    /// archives whose checksum matches their entry are kept.
     pub(crate) fn prefetch_archives(
         &self,
         versions: &[(&PackageName, &IndexEntry)],
         dir: &Path,
+        limits: &Limits,
         progress: &dyn Progress,
     ) -> anyhow::Result<()> {
+        let missing = versions
+            .iter()
+            .filter(|(_, entry)| !dir.join(format!("{}.skill", entry.cksum)).is_file());
         match &self.backend {
             Backend::Builtin(_) | Backend::Files(_) => Ok(()),
-            Backend::Oci(namespace) => namespace.prefetch_archives(
-                &versions
-                    .iter()
-                    .filter(|(_, entry)| !dir.join(format!("{}.skill", entry.cksum)).is_file())
-                    .copied()
-                    .collect::<Vec<_>>(),
-            ),
+            Backend::Oci(namespace) => {
+                namespace.prefetch_archives(&missing.copied().collect::<Vec<_>>(), limits)
+            }
             Backend::Http(index) => index.download_archives(
-                versions
-                    .iter()
-                    .filter(|(_, entry)| !dir.join(format!("{}.skill", entry.cksum)).is_file())
+                missing
                     .map(|(package, entry)| {
                         (
                             index.archive_url(&self.config, package, &entry.vers),
@@ -252,34 +252,78 @@ impl Registry {
                     })
                     .collect(),
                 dir,
+                limits,
                 progress,
             ),
         }
     }
 
-    /// The archive bytes of one version, whose entry gives its `size`.
-    pub(crate) fn archive(
+    /// Writes the archive of one version, whose entry gives its `size`,
+    /// into `into` (a new, empty file), streamed: refused past what an
+    /// archive within `limits` can take.
+    pub(crate) fn archive_into(
         &self,
         package: &PackageName,
         version: &str,
         size: u64,
-    ) -> anyhow::Result<Vec<u8>> {
-        match &self.backend {
-            Backend::Builtin(index) => index.archive(package, version).with_context(|| {
-                format!("the built-in index lists {package}@{version} but has no archive for it")
-            }),
+        limits: &Limits,
+        into: &std::fs::File,
+    ) -> anyhow::Result<()> {
+        let missing = || format!("the index lists {package}@{version} but has no archive for it");
+        let copied = match &self.backend {
+            Backend::Builtin(index) => {
+                let bytes = index.archive(package, version).with_context(|| {
+                    format!(
+                        "the built-in index lists {package}@{version} but has no archive for it"
+                    )
+                })?;
+                copy_within(bytes.as_slice(), into, limits)
+            }
             Backend::Files(dir) => {
                 let path = dir.root().join(package.archive_path(version));
-                fs_err::read(&path).with_context(|| {
-                    format!("the index lists {package}@{version} but has no archive for it")
-                })
+                copy_within(
+                    fs_err::File::open(&path).with_context(missing)?,
+                    into,
+                    limits,
+                )
             }
-            Backend::Http(index) => index
-                .archive(&index.archive_url(&self.config, package, version), size)
-                .with_context(|| format!("could not download {package}@{version}")),
-            Backend::Oci(namespace) => namespace
-                .archive(package, version)
-                .with_context(|| format!("could not download {package}@{version}")),
-        }
+            Backend::Http(index) => {
+                let url = index.archive_url(&self.config, package, version);
+                return index
+                    .archive(&url, size, limits, into)
+                    .with_context(|| format!("could not download {package}@{version}"));
+            }
+            Backend::Oci(namespace) => {
+                let layer = namespace
+                    .layer(package, version, limits)
+                    .with_context(|| format!("could not download {package}@{version}"))?;
+                copy_within(fs_err::File::open(&layer)?, into, limits)
+            }
+        };
+        copied.with_context(|| format!("could not read the archive of {package}@{version}"))
     }
+}
+
+/// Copies `from` into `into`, refusing more than an archive within
+/// `limits` can take.
+fn copy_within(
+    from: impl std::io::Read,
+    into: &std::fs::File,
+    limits: &Limits,
+) -> anyhow::Result<()> {
+    let limit = limits.max_archive_bytes();
+    let mut out = into;
+    let copied = std::io::copy(&mut from.take(limit + 1), &mut out)?;
+    if copied > limit {
+        bail!(
+            Hinted::new(format!(
+                "the archive is larger than the {limit} bytes an archive of a skill within the limits can take"
+            ))
+            .hint(format!(
+                "if the skill is that large on purpose, raise the limit with {}",
+                crate::store::limits::SIZE_FLAG
+            ))
+        );
+    }
+    Ok(())
 }

@@ -118,10 +118,52 @@ pub async fn within_deadline<T>(
 /// declared length before reading, else as soon as the bytes pass it.
 /// A body that breaks off may pass if asked again; one too large won't.
 pub async fn read_body<T>(
-    mut response: reqwest::Response,
+    response: reqwest::Response,
     limit: u64,
     url: &str,
 ) -> Result<Vec<u8>, Attempt<T>> {
+    let mut body = Vec::new();
+    stream_body(response, limit, url, |chunk| {
+        body.extend_from_slice(chunk);
+        Ok(())
+    })
+    .await?;
+    Ok(body)
+}
+
+/// [`read_body`] into `file`, from its start (truncated first, so that a
+/// retried download starts over), piece by piece: a body of any size
+/// costs the same memory. Returns how many bytes were written.
+pub async fn read_body_into<T>(
+    response: reqwest::Response,
+    limit: u64,
+    url: &str,
+    file: &std::fs::File,
+) -> Result<u64, Attempt<T>> {
+    use std::io::{Seek as _, Write as _};
+    let mut out = file;
+    if let Err(e) = file.set_len(0).and_then(|()| out.rewind()) {
+        return Err(Attempt::Fail(
+            anyhow::Error::new(e).context(format!("{url}: could not keep the answer")),
+        ));
+    }
+    let mut written = 0;
+    stream_body(response, limit, url, |chunk| {
+        written += chunk.len() as u64;
+        out.write_all(chunk)
+    })
+    .await?;
+    Ok(written)
+}
+
+/// Hands each piece of a response's body to `sink`, refusing more than
+/// `limit` bytes, as [`read_body`] says.
+async fn stream_body<T>(
+    mut response: reqwest::Response,
+    limit: u64,
+    url: &str,
+    mut sink: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> Result<(), Attempt<T>> {
     let too_large = || {
         Attempt::Fail(
             Hinted::new(format!(
@@ -137,16 +179,21 @@ pub async fn read_body<T>(
     {
         return Err(too_large());
     }
-    let mut body = Vec::new();
+    let mut read: u64 = 0;
     loop {
         match response.chunk().await {
             Ok(Some(chunk)) => {
-                if body.len() as u64 + chunk.len() as u64 > limit {
+                read += chunk.len() as u64;
+                if read > limit {
                     return Err(too_large());
                 }
-                body.extend_from_slice(&chunk);
+                if let Err(e) = sink(&chunk) {
+                    return Err(Attempt::Fail(
+                        anyhow::Error::new(e).context(format!("{url}: could not keep the answer")),
+                    ));
+                }
             }
-            Ok(None) => return Ok(body),
+            Ok(None) => return Ok(()),
             Err(e) => {
                 return Err(Attempt::Retry {
                     cause: format!("the body broke off: {}", error_chain(&e)),

@@ -21,7 +21,8 @@ mod tls;
 pub(crate) mod url;
 
 pub use client::{
-    Http, Redirects, deadline_from_env, read_body, read_timeout_from_env, within_deadline,
+    Http, Redirects, deadline_from_env, read_body, read_body_into, read_timeout_from_env,
+    within_deadline,
 };
 pub use origin::{Origin, goes_to, is_loopback, is_private};
 pub use retry::{Attempt, Clock, MAX_DELAY, RetryPolicy, error_chain, is_transient, retry_after};

@@ -146,6 +146,7 @@ fn moved_oci_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated
         home: dirs.home.as_deref(),
         offline: false,
         insecure: &[],
+        limits: crate::store::limits::Limits::default(),
     };
     let short = |digest: &str| -> String {
         let hex = digest.strip_prefix("sha256:").unwrap_or(digest);

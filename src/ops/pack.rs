@@ -7,7 +7,10 @@ use anyhow::{Context as _, bail};
 use crate::hint::Hinted;
 use crate::skill::validate::{Severity, ValidateOptions, validate};
 use crate::skill::{Skill, load_skill};
-use crate::store::{hash, pack};
+use crate::store::archive::ArchiveFile;
+use crate::store::extract::Refusal;
+use crate::store::limits::Limits;
+use crate::store::pack;
 
 /// A written archive.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -40,8 +43,8 @@ pub enum Validity {
 pub struct PackedSkill {
     /// Its metadata.
     pub skill: Skill,
-    /// The archive's bytes.
-    pub bytes: Vec<u8>,
+    /// The archive, in a temporary file.
+    pub archive: ArchiveFile,
     /// The files packed.
     pub files: Vec<pack::PackedFile>,
     /// The reference rules it breaks (rule identifiers, sorted, once each);
@@ -50,34 +53,68 @@ pub struct PackedSkill {
 }
 
 /// Checks the skill in `dir` as `validity` says (refusing it with the
-/// validator's messages when it must be valid) and packs it into bytes.
-pub fn pack_skill(dir: &Path, validity: Validity) -> anyhow::Result<PackedSkill> {
-    pack_skill_from(dir, validity, None)
-}
-
-/// [`pack_skill`] for a skill exported from elsewhere (a folder of a git
-/// repository at a commit, named by `origin`): messages name the origin,
-/// not the folder it was exported to.
-pub fn pack_skill_from(
+/// validator's messages when it must be valid, or when an install within
+/// `limits` would refuse it) and packs it into a temporary file in the
+/// folder `scratch`, streaming every file: memory does not grow with the
+/// skill.
+pub fn pack_skill(
     dir: &Path,
     validity: Validity,
-    origin: Option<&str>,
+    limits: &Limits,
+    scratch: &Path,
 ) -> anyhow::Result<PackedSkill> {
     let CheckedSkill {
         skill,
         files,
         broken_rules,
-    } = check_skill(dir, validity, origin)?;
-    let cursor = pack::write_archive(&skill.meta.name, &files, std::io::Cursor::new(Vec::new()))?;
+    } = check_skill(dir, validity, None, limits)?;
+    fs_err::create_dir_all(scratch)?;
+    let mut temp = tempfile::NamedTempFile::new_in(scratch)
+        .with_context(|| format!("could not make a file in {}", scratch.display()))?;
+    pack::write_archive(dir, &skill.meta.name, &files, temp.as_file_mut(), limits)?;
+    // Read back as every install reads an archive before it unpacks
+    // anything: what pack and publish accept, installs accept.
+    let written = std::io::BufReader::new(temp.reopen()?);
+    crate::store::extract::survey_packed(written, &skill.meta.name, limits).map_err(|refusal| {
+        RefusedOnInstall {
+            dir: dir.to_path_buf(),
+            refusal,
+        }
+    })?;
     Ok(PackedSkill {
         skill,
-        bytes: cursor.into_inner(),
+        archive: ArchiveFile::hashed(temp)?,
         files,
         broken_rules,
     })
 }
 
-/// A skill checked for packing: what [`PackedSkill`] holds but the bytes.
+/// A skill whose archive every install would refuse: refused by `pack`
+/// and `publish` too.
+#[derive(Debug, thiserror::Error)]
+#[error("{} cannot be packed: every install would refuse its archive: {refusal}", dir.display())]
+pub struct RefusedOnInstall {
+    /// The skill's folder.
+    pub dir: PathBuf,
+    /// What installs refuse.
+    pub refusal: Refusal,
+}
+
+impl crate::hint::Advice for RefusedOnInstall {
+    /// What the user can do about it.
+    fn hints(&self) -> Vec<String> {
+        vec![match &self.refusal {
+            Refusal::CompressionRatio { limit, .. } => format!(
+                "installs take a file that inflates over {limit}x for a zip bomb: compress it yourself, or leave it out with .skillignore"
+            ),
+            _ => {
+                "rename or leave out the file it names (.skillignore), then pack again".to_string()
+            }
+        }]
+    }
+}
+
+/// A skill checked for packing: what [`PackedSkill`] holds but the archive.
 pub struct CheckedSkill {
     /// Its metadata.
     pub skill: Skill,
@@ -87,12 +124,15 @@ pub struct CheckedSkill {
     pub broken_rules: Vec<String>,
 }
 
-/// Checks the skill in `dir` as [`pack_skill_from`] does and lists the
-/// files an archive of it would hold, without writing one.
+/// Checks the skill in `dir` as [`pack_skill`] does and lists the files
+/// an archive of it would hold, without writing one. `origin` names where
+/// the skill comes from when `dir` is a copy (a git repository's folder at
+/// a commit): messages name it.
 pub fn check_skill(
     dir: &Path,
     validity: Validity,
     origin: Option<&str>,
+    limits: &Limits,
 ) -> anyhow::Result<CheckedSkill> {
     let report = validate(dir, ValidateOptions::default());
     let errors: Vec<_> = report
@@ -146,6 +186,7 @@ pub fn check_skill(
     broken_rules.sort();
     broken_rules.dedup();
     let files = pack::list_files(dir)?;
+    pack::check_limits(dir, &files, limits)?;
     Ok(CheckedSkill {
         skill,
         files,
@@ -155,7 +196,7 @@ pub fn check_skill(
 
 /// Packs `dir` and writes the archive to `output` (default
 /// `<cwd>/<name>-<version>.skill`, or `<name>.skill` without a version),
-/// atomically.
+/// atomically, streamed through a temporary file beside it.
 ///
 /// With `layer`, writes the OCI layer an OCI index holds instead
 /// (`<name>-<version>.tar.gz`, see [`crate::store::layer`]): the bytes a
@@ -165,22 +206,29 @@ pub fn pack_to_file(
     output: Option<&Path>,
     cwd: &Path,
     layer: bool,
+    limits: &Limits,
 ) -> anyhow::Result<Packed> {
-    let PackedSkill {
-        skill,
-        bytes,
-        files,
-        ..
-    } = pack_skill(dir, Validity::Reference)?;
-    let name = skill.meta.name;
-    let version = skill.meta.metadata.get("version").cloned();
-    let bytes = match layer {
-        true => crate::store::layer::layer_from_archive(&bytes)?,
-        false => bytes,
-    };
     let extension = match layer {
         true => "tar.gz",
         false => "skill",
+    };
+    // The folder the archive goes to, known before the skill's name only
+    // when `output` names it.
+    let scratch = match output {
+        Some(path) => cwd.join(path).parent().unwrap_or(cwd).to_path_buf(),
+        None => cwd.to_path_buf(),
+    };
+    let PackedSkill {
+        skill,
+        archive,
+        files,
+        ..
+    } = pack_skill(dir, Validity::Reference, limits, &scratch)?;
+    let name = skill.meta.name;
+    let version = skill.meta.metadata.get("version").cloned();
+    let archive = match layer {
+        true => crate::store::layer::layer_beside(&archive)?,
+        false => archive,
     };
     let path = match output {
         Some(path) => cwd.join(path),
@@ -189,14 +237,16 @@ pub fn pack_to_file(
             None => format!("{name}.{extension}"),
         }),
     };
-    crate::fsutil::write_atomically(&path, &bytes)
+    let (sha256, size) = (archive.sha256.clone(), archive.size);
+    archive
+        .persist(&path)
         .with_context(|| format!("could not write {}", path.display()))?;
     Ok(Packed {
         name,
         version,
-        sha256: hash::sha256_hex(&bytes),
+        sha256,
         path,
         files: files.len(),
-        size: bytes.len() as u64,
+        size,
     })
 }

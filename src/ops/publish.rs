@@ -11,7 +11,9 @@ use crate::index::local::IndexDir;
 use crate::index::oci::namespace::{Namespace, Place, is_oci_index};
 use crate::index::{IndexEntry, PackageName, parse_dependencies};
 use crate::ops::pack::{PackedSkill, Validity};
+use crate::store::archive::ArchiveFile;
 use crate::store::hash;
+use crate::store::limits::Limits;
 use crate::store::signing::{SigningKey, read_public_key, trusted_comment};
 
 /// What `index init` did.
@@ -181,6 +183,8 @@ pub struct PublishRequest<'a> {
     /// Publish a skill the reference validator rejects, as long as agents
     /// load it, recording the rules it breaks in its entry.
     pub allow_invalid: bool,
+    /// What the skill may hold: what installs accept (`--max-skill-size`).
+    pub limits: Limits,
 }
 
 /// What `publish` did.
@@ -272,12 +276,18 @@ pub fn publish_collection(
             request.index,
         )?;
     }
-    for member in &prepared {
-        namespace.publish_or_keep(&member.package, &member.entry, &member.archive, &config)?;
+    // The OCI client uploads a layer from memory.
+    let layers = prepared
+        .iter()
+        .map(|member| fs_err::read(member.archive.path()))
+        .collect::<std::io::Result<Vec<Vec<u8>>>>()?;
+    for (member, layer) in prepared.iter().zip(&layers) {
+        namespace.publish_or_keep(&member.package, &member.entry, layer, &config)?;
     }
     let members: Vec<(&PackageName, &IndexEntry, &[u8])> = prepared
         .iter()
-        .map(|p| (&p.package, &p.entry, p.archive.as_slice()))
+        .zip(&layers)
+        .map(|(p, layer)| (&p.package, &p.entry, layer.as_slice()))
         .collect();
     let (digest, size) = namespace.publish_collection(&name, version, &members)?;
     let mut published: Vec<Published> = prepared.iter().map(Prepared::published).collect();
@@ -294,8 +304,9 @@ pub fn publish_collection(
 struct Prepared {
     package: PackageName,
     entry: IndexEntry,
-    /// The archive: a `.skill`, or for an OCI index its layer.
-    archive: Vec<u8>,
+    /// The archive: a `.skill`, or for an OCI index its layer, in a
+    /// temporary file.
+    archive: ArchiveFile,
     /// The minisign public key it is signed with, if any.
     public_key: Option<String>,
 }
@@ -305,7 +316,7 @@ impl Prepared {
         Published {
             package: self.package.to_string(),
             version: self.entry.vers.clone(),
-            size: self.archive.len() as u64,
+            size: self.archive.size,
             cksum: self.entry.cksum.clone(),
         }
     }
@@ -319,30 +330,33 @@ fn prepare(request: &PublishRequest<'_>) -> anyhow::Result<Prepared> {
         false => Validity::Reference,
     };
     let unpacked = match request.skill_dir.is_file() {
-        true => Some(unpack_for_publishing(request.skill_dir)?),
+        true => Some(unpack_for_publishing(request.skill_dir, &request.limits)?),
         false => None,
     };
     let skill_dir = unpacked
         .as_ref()
-        .map(|(_, _, dir)| dir.clone())
+        .map(|(_, dir)| dir.clone())
         .unwrap_or(request.skill_dir.to_path_buf());
+    let scratch = std::env::temp_dir();
     let PackedSkill {
         skill,
-        bytes: archive,
+        archive: packed,
         broken_rules,
         ..
-    } = crate::ops::pack::pack_skill(&skill_dir, validity).map_err(|e| {
-        // A package name follows the naming rules whatever else is allowed.
-        let name_is_valid = crate::skill::load_skill(&skill_dir)
-            .is_ok_and(|s| crate::skill::name::is_valid_name(&s.meta.name));
-        match validity == Validity::Reference && name_is_valid {
-            true => e.context(
-                Hinted::new(format!("{} cannot be published", request.skill_dir.display()))
-                    .hint("--allow-invalid publishes it as agents load it, with the broken rules recorded in its entry"),
-            ),
-            false => e,
-        }
-    })?;
+    } = crate::ops::pack::pack_skill(&skill_dir, validity, &request.limits, &scratch).map_err(
+        |e| {
+            // A package name follows the naming rules whatever else is allowed.
+            let name_is_valid = crate::skill::load_skill(&skill_dir)
+                .is_ok_and(|s| crate::skill::name::is_valid_name(&s.meta.name));
+            match validity == Validity::Reference && name_is_valid && !is_over_limits(&e) {
+                true => e.context(
+                    Hinted::new(format!("{} cannot be published", request.skill_dir.display()))
+                        .hint("--allow-invalid publishes it as agents load it, with the broken rules recorded in its entry"),
+                ),
+                false => e,
+            }
+        },
+    )?;
     let package: PackageName = format!("{}/{}", request.org, skill.meta.name).parse()?;
     let version = match request
         .version
@@ -372,23 +386,23 @@ fn prepare(request: &PublishRequest<'_>) -> anyhow::Result<Prepared> {
         };
     // An OCI index holds the archive's files as an Agent Skills layer,
     // which is what is checksummed and signed there.
-    let packed = archive;
+    let packed_sha256 = packed.sha256.clone();
     let archive = match oci {
-        true => crate::store::layer::layer_from_archive(&packed)?,
-        false => packed.clone(),
+        true => crate::store::layer::layer_beside(&packed)?,
+        false => packed,
     };
-    if let Some((given, _, _)) = &unpacked {
-        check_given(request, given, &packed, &archive)?;
+    if unpacked.is_some() {
+        check_given(request, &packed_sha256, &archive.sha256)?;
     }
-    let cksum = hash::sha256_hex(&archive);
+    let cksum = archive.sha256.clone();
     let sigstore = match request.sigstore_bundle {
         Some(text) => Some(sigstore_bundle_over(text, &cksum, request.skill_dir, oci)?),
         None => None,
     };
     let key = request.key.map(SigningKey::load).transpose()?;
     let sig = match &key {
-        Some(key) => key.sign(
-            &archive,
+        Some(key) => key.sign_reader(
+            archive.open()?,
             &trusted_comment(&package.to_string(), &version, &cksum),
         )?,
         None => String::new(),
@@ -402,7 +416,7 @@ fn prepare(request: &PublishRequest<'_>) -> anyhow::Result<Prepared> {
         sig,
         sigstore,
         yanked: false,
-        size: archive.len() as u64,
+        size: archive.size,
         invalid: broken_rules,
     };
     Ok(Prepared {
@@ -425,13 +439,14 @@ fn deliver(index: &str, prepared: &Prepared, dirs: &Dirs) -> anyhow::Result<()> 
         let namespace = Namespace::new(index, place(dirs))?;
         let config = namespace_config(&namespace, &package.org, public_key.as_ref())?;
         check_publisher_key(&config, package, public_key.as_ref(), index)?;
-        namespace.publish(package, entry, archive, &config)?;
+        // The OCI client uploads a layer from memory.
+        namespace.publish(package, entry, &fs_err::read(archive.path())?, &config)?;
         return Ok(());
     }
     change_index(index, &dirs.cache, |dir| {
         let config = dir.config()?;
         check_publisher_key(&config, package, public_key.as_ref(), index)?;
-        dir.add_version(package, entry, archive)?;
+        dir.add_version(package, entry, archive.path())?;
         Ok(format!("Publish {package}@{}", entry.vers))
     })
 }
@@ -500,32 +515,35 @@ fn check_publisher_key(
     Ok(())
 }
 
-/// Refuses a file given to publish (`given`) that is not what `pack`
-/// makes of its own files: the `.skill` (`packed`), or, for an OCI index,
-/// the layer (`archive`) that `pack --layer` writes.
-fn check_given(
-    request: &PublishRequest<'_>,
-    given: &[u8],
-    packed: &[u8],
-    archive: &[u8],
-) -> anyhow::Result<()> {
+/// Refuses the file given to publish (`request.skill_dir`) unless it is
+/// what `pack` makes of its own files: the `.skill` (whose sha256 is
+/// `packed`), or, for an OCI index, the layer (`layer`) that
+/// `pack --layer` writes.
+fn check_given(request: &PublishRequest<'_>, packed: &str, layer: &str) -> anyhow::Result<()> {
     let oci = is_oci_index(request.index);
-    if crate::store::layer::is_gzip(given) && !oci {
+    let given = request.skill_dir;
+    let mut magic = [0u8; 2];
+    let is_layer = fs_err::File::open(given)
+        .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut magic))
+        .is_ok()
+        && crate::store::archive::is_gzip(&magic);
+    if is_layer && !oci {
         bail!(
             Hinted::new(format!(
                 "{} is an OCI layer, which only an OCI index holds",
-                request.skill_dir.display()
+                given.display()
             ))
             .hint("publish the .skill that `skillpkg pack` wrote, or the skill's folder")
         );
     }
-    if given == packed || (oci && given == archive) {
+    let given_sha256 = hash::sha256_file(given)?;
+    if given_sha256 == packed || (oci && given_sha256 == layer) {
         return Ok(());
     }
     bail!(
         Hinted::new(format!(
             "{} is not the archive `skillpkg pack` makes of its own files",
-            request.skill_dir.display()
+            given.display()
         ))
         .hint(match oci {
             true => "publish the layer that `skillpkg pack --layer` wrote (or the .skill), unchanged, or the skill's folder",
@@ -534,27 +552,35 @@ fn check_given(
     )
 }
 
-/// The bytes of a `.skill` file, and its files unpacked (with every check
-/// an install makes) into a folder named after the skill, in a scratch
+/// Whether `error` says a skill is over the limits every install holds
+/// it to: no validator rule, so `--allow-invalid` is no way out.
+fn is_over_limits(error: &anyhow::Error) -> bool {
+    use crate::store::pack::PackError;
+    error.chain().any(|cause| {
+        cause.is::<crate::ops::pack::RefusedOnInstall>()
+            || matches!(
+                cause.downcast_ref::<PackError>(),
+                Some(PackError::TooManyFiles { .. } | PackError::TooLarge { .. })
+            )
+    })
+}
+
+/// The files of a `.skill` unpacked (with every check an install within
+/// `limits` makes) into a folder named after the skill, in a scratch
 /// folder that lives as long as the returned guard.
 fn unpack_for_publishing(
     path: &Path,
-) -> anyhow::Result<(Vec<u8>, tempfile::TempDir, std::path::PathBuf)> {
+    limits: &Limits,
+) -> anyhow::Result<(tempfile::TempDir, std::path::PathBuf)> {
     let refused = |e: &dyn std::fmt::Display| {
         anyhow::anyhow!(
             Hinted::new(format!("{} cannot be published: {e}", path.display()))
                 .hint("publish a skill's folder, or the .skill that `skillpkg pack` wrote")
         )
     };
-    let bytes = fs_err::read(path)?;
     let scratch = crate::fsutil::private_tempdir("skillpkg-publish-", None)?;
-    let staged = crate::store::archive::extract(
-        path,
-        None,
-        scratch.path(),
-        &crate::store::extract::Limits::default(),
-    )
-    .map_err(|e| refused(&e))?;
+    let staged = crate::store::archive::extract(path, None, scratch.path(), limits)
+        .map_err(|e| refused(&e))?;
     let skill = crate::skill::load_skill(&staged.path()).map_err(|e| refused(&e))?;
     if !crate::skill::name::is_safe_folder_name(&skill.meta.name) {
         return Err(refused(&format!(
@@ -564,7 +590,7 @@ fn unpack_for_publishing(
     }
     let dir = scratch.path().join(&skill.meta.name);
     staged.persist(&dir)?;
-    Ok((bytes, scratch, dir))
+    Ok((scratch, dir))
 }
 
 /// The Sigstore bundle `text`, checked to be a bundle over the archive

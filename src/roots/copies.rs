@@ -40,15 +40,32 @@ pub(super) fn is_copy_of(copy: &Path, installed: &Path, marker: &str) -> bool {
         return false;
     };
     copied == original
-        && original.iter().all(|(relative, _)| {
-            match (
-                std::fs::read(copy.join(relative)),
-                std::fs::read(installed.join(relative)),
-            ) {
-                (Ok(a), Ok(b)) => a == b,
-                _ => false,
-            }
-        })
+        && original
+            .iter()
+            .all(|(relative, _)| same_bytes(&copy.join(relative), &installed.join(relative)))
+}
+
+/// Whether the files `a` and `b` hold the same bytes, compared piece by
+/// piece (a large file is never read whole); false when either cannot
+/// be read.
+fn same_bytes(a: &Path, b: &Path) -> bool {
+    use std::io::Read as _;
+    let (Ok(a), Ok(b)) = (std::fs::File::open(a), std::fs::File::open(b)) else {
+        return false;
+    };
+    let (mut a, mut b) = (std::io::BufReader::new(a), std::io::BufReader::new(b));
+    let (mut left, mut right) = (vec![0u8; 64 * 1024], vec![0u8; 64 * 1024]);
+    loop {
+        let Ok(n) = a.read(&mut left) else {
+            return false;
+        };
+        if n == 0 {
+            return matches!(b.read(&mut right[..1]), Ok(0));
+        }
+        if b.read_exact(&mut right[..n]).is_err() || left[..n] != right[..n] {
+            return false;
+        }
+    }
 }
 
 #[cfg(test)]

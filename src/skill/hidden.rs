@@ -64,27 +64,78 @@ pub(crate) fn scan_hidden_unicode(dir: &Path) -> std::io::Result<Vec<HiddenChar>
 pub(crate) fn scan_files(dir: &Path, relative: &[String]) -> std::io::Result<Vec<HiddenChar>> {
     let mut found = Vec::new();
     for relative in relative {
-        let Ok(text) = String::from_utf8(fs_err::read(dir.join(relative))?) else {
-            continue;
-        };
-        for (index, line) in text.lines().enumerate() {
-            for (at, c) in line.char_indices() {
-                if describe(c).is_some() && !(index == 0 && at == 0 && c == '\u{FEFF}') {
-                    found.push(HiddenChar {
-                        file: relative.clone(),
-                        line: index + 1,
-                        character: c,
-                    });
-                }
-            }
-        }
+        let file = fs_err::File::open(dir.join(relative))?;
+        found.extend(scan_text(file, relative)?.unwrap_or_default());
     }
     Ok(found)
+}
+
+/// The hidden characters of the text `reader` holds (named `file`),
+/// read in pieces, so a file of any size costs the same memory; `None`
+/// when it is not UTF-8 (a binary file).
+fn scan_text(
+    mut reader: impl std::io::Read,
+    file: &str,
+) -> std::io::Result<Option<Vec<HiddenChar>>> {
+    let mut found = Vec::new();
+    let mut buffer = vec![0u8; 64 * 1024];
+    // Bytes of a character cut by the end of the last piece, moved to
+    // the front of the buffer.
+    let mut carried = 0;
+    let mut line = 1;
+    let mut at_start = true;
+    loop {
+        let read = reader.read(&mut buffer[carried..])?;
+        let end = carried + read;
+        if read == 0 {
+            return Ok((carried == 0).then_some(found));
+        }
+        let valid = match std::str::from_utf8(&buffer[..end]) {
+            Ok(_) => end,
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(_) => return Ok(None),
+        };
+        let text = std::str::from_utf8(&buffer[..valid]).expect("checked as UTF-8");
+        for (at, c) in text.char_indices() {
+            if c == '\n' {
+                line += 1;
+            } else if describe(c).is_some() && !(at_start && at == 0 && c == '\u{FEFF}') {
+                found.push(HiddenChar {
+                    file: file.to_string(),
+                    line,
+                    character: c,
+                });
+            }
+        }
+        at_start &= text.is_empty();
+        buffer.copy_within(valid..end, 0);
+        carried = end - valid;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_read_in_pieces_is_scanned_as_a_whole() {
+        // A hidden character cut in two by the end of a piece, far into
+        // a file, on its line; and a file that stops being UTF-8 late.
+        let mut text = "a\n".repeat(40_000).into_bytes();
+        text.truncate(64 * 1024 - 1);
+        text.extend("\u{200B}x\n\u{202E}".as_bytes());
+        let found = scan_text(text.as_slice(), "big.md").unwrap().unwrap();
+        let lines: Vec<(usize, u32)> = found.iter().map(|h| (h.line, h.character as u32)).collect();
+        assert_eq!(lines, [(32_768, 0x200B), (32_769, 0x202E)]);
+        text.push(0xff);
+        assert_eq!(scan_text(text.as_slice(), "big.md").unwrap(), None);
+        // A character cut short at the very end is no UTF-8 either.
+        assert_eq!(
+            scan_text(&"\u{200B}".as_bytes()[..2], "cut.md").unwrap(),
+            None
+        );
+        assert_eq!(scan_text(&b""[..], "empty.md").unwrap(), Some(Vec::new()));
+    }
 
     #[test]
     fn finds_each_kind_with_its_line() {

@@ -4,8 +4,9 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::extract::{Limits, extract};
+use super::extract::extract;
 use super::hash;
+use super::limits::Limits;
 
 /// How one file differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -12,31 +12,10 @@ use std::collections::{BTreeMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
+use super::hash::HashingWriter;
+use super::limits::Limits;
 use super::names::{has_unsafe_chars, is_vcs_dir};
 use crate::skill::load_skill;
-
-/// Resource limits for extraction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Most entries an archive may hold.
-    pub max_entries: usize,
-    /// Most bytes all entries may inflate to.
-    pub max_total_bytes: u64,
-    /// Highest inflated/compressed ratio for an entry that inflates past 1 MiB.
-    pub max_ratio: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            max_entries: 10_000,
-            max_total_bytes: 256 * 1024 * 1024,
-            max_ratio: 200,
-        }
-    }
-}
 
 /// Entries smaller than this are never judged by their compression ratio:
 /// small, repetitive files compress very well and are harmless.
@@ -147,7 +126,10 @@ pub enum Refusal {
         limit: usize,
     },
     /// Inflates past the size limit.
-    #[error("entry '{entry}' takes the unpacked size past the limit of {limit} bytes")]
+    #[error(
+        "entry '{entry}' takes the unpacked size past the limit of {}",
+        super::limits::show_size(*limit)
+    )]
     TooLarge {
         /// The entry that crossed it.
         entry: String,
@@ -458,6 +440,19 @@ fn survey<R: Read + std::io::Seek>(
     Ok((root, entries))
 }
 
+/// Checks the zip `archive`, just packed from the skill `name`, as every
+/// install does before it writes anything (names, links, duplicates,
+/// collisions, entry count, size, compression ratio): what `pack` and
+/// `publish` accept is what installs accept.
+pub(crate) fn survey_packed<R: Read + std::io::Seek>(
+    archive: R,
+    name: &str,
+    limits: &Limits,
+) -> Result<(), Refusal> {
+    let mut zip = zip::ZipArchive::new(archive).map_err(|e| Refusal::NotZip(e.to_string()))?;
+    survey(&mut zip, ZipRoot::InFolder(Some(name)), limits).map(drop)
+}
+
 /// A zip archive opened from a file.
 type OpenZip = zip::ZipArchive<std::io::BufReader<fs_err::File>>;
 
@@ -624,18 +619,15 @@ fn write_entries<R: Read + std::io::Seek>(
             .map_err(|e| corrupt(e.to_string()))?;
         let budget = limits.max_total_bytes - written;
         let mode = if entry.executable { 0o755 } else { 0o644 };
-        let mut out = HashingWriter {
-            file: create_with_mode(&target, mode).map_err(io)?,
-            hasher: Sha256::new(),
-            ascii: true,
-        };
+        let mut out = HashingWriter::new(create_with_mode(&target, mode).map_err(io)?);
         let copied = std::io::copy(&mut reader.take(budget + 1), &mut out)
             .map_err(|e| corrupt(e.to_string()))?;
+        let (_, file) = out.finish();
         let relative = relative.to_string();
-        if !out.ascii {
+        if !file.ascii {
             non_ascii.push(relative.clone());
         }
-        digests.insert(relative, crate::store::hash::hex(&out.hasher.finalize()));
+        digests.insert(relative, file.sha256);
         if copied > budget {
             return Err(refused(Refusal::TooLarge {
                 entry: entry.name.clone(),
@@ -663,13 +655,14 @@ pub(super) fn check_skill_md(dir: &Path, name: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The files of the archive `bytes` that extraction makes executable, by
+/// The files of the zip `archive` that extraction makes executable, by
 /// path relative to the skill, read from its central directory alone
 /// (nothing is inflated). For an archive already verified against its
 /// checksum: the executable bits a copy of its tree must get.
-pub fn executables(bytes: &[u8]) -> Result<std::collections::BTreeSet<String>, Refusal> {
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
-        .map_err(|e| Refusal::NotZip(e.to_string()))?;
+pub fn executables(
+    archive: impl Read + std::io::Seek,
+) -> Result<std::collections::BTreeSet<String>, Refusal> {
+    let mut zip = zip::ZipArchive::new(archive).map_err(|e| Refusal::NotZip(e.to_string()))?;
     let mut found = std::collections::BTreeSet::new();
     for index in 0..zip.len() {
         let file = zip
@@ -686,8 +679,6 @@ pub fn executables(bytes: &[u8]) -> Result<std::collections::BTreeSet<String>, R
     Ok(found)
 }
 
-/// Writes to a file, hashing what it writes and noting any byte outside
-/// ASCII.
 /// Creates the new file `path` with `mode` (less the umask, as `cp`, git
 /// and tar create files), failing if anything is already there.
 pub(super) fn create_with_mode(path: &Path, mode: u32) -> std::io::Result<fs_err::File> {
@@ -700,31 +691,18 @@ pub(super) fn create_with_mode(path: &Path, mode: u32) -> std::io::Result<fs_err
     options.open(path)
 }
 
-/// A file being written, hashed (and checked for non-ASCII bytes) from
-/// the very bytes written.
-pub(super) struct HashingWriter {
-    pub(super) file: fs_err::File,
-    pub(super) hasher: Sha256,
-    pub(super) ascii: bool,
-}
-
-impl std::io::Write for HashingWriter {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        let n = self.file.write(bytes)?;
-        self.hasher.update(&bytes[..n]);
-        self.ascii &= bytes[..n].is_ascii();
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.file.flush()
-    }
-}
-
 impl crate::hint::Advice for ExtractError {
     /// What the user can do about it, when there is something.
     fn hints(&self) -> Vec<String> {
         let hint: Option<String> = match self {
+            ExtractError::Refused {
+                refusal: Refusal::TooLarge { limit, .. },
+                ..
+            } => Some(format!(
+                "if the skill is that large on purpose, raise the limit with {} SIZE, past the {} it is now; otherwise do not install it",
+                super::limits::SIZE_FLAG,
+                super::limits::show_size(*limit)
+            )),
             ExtractError::Refused { .. } => Some(
                 "the package is broken or built to attack: do not install it, and tell its publisher"
                     .into(),

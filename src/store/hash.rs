@@ -36,17 +36,73 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// sha256 of a file's contents, as lowercase hex, streamed.
 pub fn sha256_file(path: &Path) -> std::io::Result<String> {
-    let mut file = fs_err::File::open(path)?;
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = file.read(&mut buf)?;
-        if n == 0 {
-            break;
+    Ok(digest_reader(fs_err::File::open(path)?, u64::MAX)?.sha256)
+}
+
+/// What went through a [`HashingWriter`] or [`digest_reader`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Streamed {
+    /// sha256 of the bytes, lowercase hex.
+    pub sha256: String,
+    /// How many bytes.
+    pub len: u64,
+    /// Whether every byte was ASCII.
+    pub ascii: bool,
+}
+
+/// A writer that passes bytes on to `W`, hashing (sha256) the very bytes
+/// written and noting any byte outside ASCII: a file is hashed as it is
+/// written, never held in memory.
+pub(crate) struct HashingWriter<W> {
+    inner: W,
+    hasher: Sha256,
+    len: u64,
+    ascii: bool,
+}
+
+impl<W: std::io::Write> HashingWriter<W> {
+    /// A writer into `inner`.
+    pub(crate) fn new(inner: W) -> HashingWriter<W> {
+        HashingWriter {
+            inner,
+            hasher: Sha256::new(),
+            len: 0,
+            ascii: true,
         }
-        hasher.update(&buf[..n]);
     }
-    Ok(hex(&hasher.finalize()))
+
+    /// The inner writer, and what was written into it.
+    pub(crate) fn finish(self) -> (W, Streamed) {
+        let streamed = Streamed {
+            sha256: hex(&self.hasher.finalize()),
+            len: self.len,
+            ascii: self.ascii,
+        };
+        (self.inner, streamed)
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for HashingWriter<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(bytes)?;
+        self.hasher.update(&bytes[..n]);
+        self.ascii &= bytes[..n].is_ascii();
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Reads `reader` to its end, or to `limit + 1` bytes (so that a caller
+/// can tell a stream past `limit`), in pieces: its sha256, length and
+/// whether it is all ASCII.
+pub(crate) fn digest_reader(reader: impl Read, limit: u64) -> std::io::Result<Streamed> {
+    let mut out = HashingWriter::new(std::io::sink());
+    std::io::copy(&mut reader.take(limit.saturating_add(1)), &mut out)?;
+    Ok(out.finish().1)
 }
 
 /// The sha256 (hex) of every file under `dir`, by relative path with `/`

@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::extract::Limits;
+use super::limits::Limits;
 
 /// The sha256 of each file placed, by relative path, and the files
 /// holding a byte outside ASCII.
@@ -52,10 +52,7 @@ pub(super) fn link_listed(
     executables: &BTreeSet<String>,
     limits: &Limits,
 ) -> Placed {
-    use std::io::Read as _;
-
     use rustix::fs::{AtFlags, Mode, OFlags};
-    use sha2::{Digest as _, Sha256};
 
     if files.len() > limits.max_entries {
         return Placed::NotATree;
@@ -67,7 +64,6 @@ pub(super) fn link_listed(
     let mut digests = BTreeMap::new();
     let mut non_ascii = Vec::new();
     let mut budget = limits.max_total_bytes;
-    let mut buffer = Vec::new();
     let mut writable = Vec::new();
     for relative in files {
         let Some((parent, name)) = split(relative) else {
@@ -121,15 +117,14 @@ pub(super) fn link_listed(
         }
         budget -= size;
         // Exactly the size the file had when opened, and nothing after.
-        buffer.resize(size as usize, 0);
-        let mut file = std::fs::File::from(fd);
-        if file.read_exact(&mut buffer).is_err() || !matches!(file.read(&mut [0u8]), Ok(0)) {
-            return Placed::NotATree;
-        }
-        if !buffer.is_ascii() {
+        let read = match super::hash::digest_reader(std::fs::File::from(fd), size) {
+            Ok(read) if read.len == size => read,
+            _ => return Placed::NotATree,
+        };
+        if !read.ascii {
             non_ascii.push(relative.clone());
         }
-        digests.insert(relative.clone(), super::hash::hex(&Sha256::digest(&buffer)));
+        digests.insert(relative.clone(), read.sha256);
     }
     Placed::Tree((digests, non_ascii), writable)
 }

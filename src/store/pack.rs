@@ -6,12 +6,13 @@
 //! directory entries. VCS folders, OS junk and paths matched by a
 //! `.skillignore` (gitignore syntax) are left out.
 
-use std::io::Write;
+use std::io::{Read as _, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipWriter};
 
+use super::limits::{Limits, MAX_FILES, SIZE_FLAG, show_size, suggest_size};
 use super::names::{has_unsafe_chars, is_vcs_dir};
 
 /// File names never packed: operating-system junk and packaging metadata.
@@ -66,6 +67,34 @@ pub(crate) enum PackError {
         /// The parser's message.
         message: String,
     },
+    /// More files than an install accepts.
+    #[error(
+        "{} holds {count} files, more than the {limit} a skill may hold (installs refuse more)",
+        dir.display()
+    )]
+    TooManyFiles {
+        /// The skill's folder.
+        dir: PathBuf,
+        /// Files it holds.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// More bytes than an install accepts.
+    #[error(
+        "{} holds {} of files, more than the {} a skill may hold unpacked (installs refuse more)",
+        dir.display(),
+        show_size(*size),
+        show_size(*limit)
+    )]
+    TooLarge {
+        /// The skill's folder.
+        dir: PathBuf,
+        /// Bytes its files hold (at least).
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// Writing the zip failed.
     #[error("could not write the archive")]
     Zip(#[from] zip::result::ZipError),
@@ -87,6 +116,8 @@ pub struct PackedFile {
     pub path: PathBuf,
     /// Whether any executable bit is set.
     pub executable: bool,
+    /// Its size when listed.
+    pub size: u64,
 }
 
 fn is_excluded(name: &str, is_dir: bool) -> bool {
@@ -151,6 +182,7 @@ pub(crate) fn list_files(dir: &Path) -> Result<Vec<PackedFile>, PackError> {
             relative: parts.join("/"),
             path: path.to_path_buf(),
             executable,
+            size: metadata.len(),
         });
     }
     // The instructions file is always `SKILL.md` inside an archive.
@@ -163,23 +195,67 @@ pub(crate) fn list_files(dir: &Path) -> Result<Vec<PackedFile>, PackError> {
     Ok(files)
 }
 
-/// Writes the archive of `files` under `<name>/` to `out`.
-pub(crate) fn write_archive<W: Write + std::io::Seek>(
+/// Refuses the files of the skill in `dir` when an install would refuse
+/// them for their number or size, before any is packed.
+pub(crate) fn check_limits(
+    dir: &Path,
+    files: &[PackedFile],
+    limits: &Limits,
+) -> Result<(), PackError> {
+    if files.len() > limits.max_entries {
+        return Err(PackError::TooManyFiles {
+            dir: dir.to_path_buf(),
+            count: files.len(),
+            limit: limits.max_entries,
+        });
+    }
+    let size = files
+        .iter()
+        .fold(0u64, |total, file| total.saturating_add(file.size));
+    if size > limits.max_total_bytes {
+        return Err(PackError::TooLarge {
+            dir: dir.to_path_buf(),
+            size,
+            limit: limits.max_total_bytes,
+        });
+    }
+    Ok(())
+}
+
+/// Writes the archive of `files` (of the skill in `dir`) under `<name>/`
+/// to `out`, each file streamed from disk; refused when they are more or
+/// larger than `limits` allow. (What else an install checks is checked
+/// on the archive written: [`super::extract::survey_packed`].)
+pub(crate) fn write_archive<W: Write + Seek>(
+    dir: &Path,
     name: &str,
     files: &[PackedFile],
     out: W,
+    limits: &Limits,
 ) -> Result<W, PackError> {
+    check_limits(dir, files, limits)?;
     let mut zip = ZipWriter::new(out);
+    let mut budget = limits.max_total_bytes;
     for file in files {
         let options = SimpleFileOptions::default()
             .compression_method(CompressionMethod::Deflated)
             .compression_level(Some(9))
             .last_modified_time(DateTime::default())
             .unix_permissions(if file.executable { 0o755 } else { 0o644 })
-            .large_file(false);
+            .large_file(file.size > u64::from(u32::MAX));
         zip.start_file(format!("{name}/{}", file.relative), options)?;
-        let bytes = fs_err::read(&file.path).map_err(io(&file.path))?;
-        zip.write_all(&bytes).map_err(io(&file.path))?;
+        let source = super::regular::open_regular(&file.path).map_err(io(&file.path))?;
+        // A file that grew since it was listed is held to the limit too.
+        let copied =
+            std::io::copy(&mut source.take(budget + 1), &mut zip).map_err(io(&file.path))?;
+        if copied > budget {
+            return Err(PackError::TooLarge {
+                dir: dir.to_path_buf(),
+                size: limits.max_total_bytes - budget + copied,
+                limit: limits.max_total_bytes,
+            });
+        }
+        budget -= copied;
     }
     Ok(zip.finish()?)
 }
@@ -191,6 +267,14 @@ impl crate::hint::Advice for PackError {
             PackError::Symlink { .. } => Some(
                 "replace the link with the file it points to, or list it in .skillignore".into(),
             ),
+            PackError::TooManyFiles { .. } => Some(format!(
+                "leave files out with .skillignore (gitignore syntax): no flag raises the limit of {MAX_FILES} files"
+            )),
+            PackError::TooLarge { size, .. } => Some(format!(
+                "raise the limit with {SIZE_FLAG} (say {SIZE_FLAG} {}), given to pack, publish and every install of it, or leave large files out with .skillignore",
+                suggest_size(*size)
+            )),
+
             _ => None,
         };
         hint.into_iter().collect()
@@ -201,6 +285,12 @@ impl crate::hint::Advice for PackError {
 #[cfg(test)]
 pub(crate) fn pack_to_bytes(dir: &Path, name: &str) -> Result<Vec<u8>, PackError> {
     let files = list_files(dir)?;
-    let cursor = write_archive(name, &files, std::io::Cursor::new(Vec::new()))?;
+    let cursor = write_archive(
+        dir,
+        name,
+        &files,
+        std::io::Cursor::new(Vec::new()),
+        &Limits::default(),
+    )?;
     Ok(cursor.into_inner())
 }

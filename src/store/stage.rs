@@ -12,11 +12,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest as _, Sha256};
-
-use super::extract::{
-    HashingWriter, Limits, Refusal, Staged, check_collision, check_name, create_with_mode,
-};
+use super::extract::{Refusal, Staged, check_collision, check_name, create_with_mode};
+use super::hash::HashingWriter;
+use super::limits::Limits;
 use super::pack::PackedFile;
 
 /// Why a folder cannot be staged.
@@ -92,12 +90,8 @@ pub(crate) fn stage_files(
             made.insert(parent.to_path_buf());
         }
         let mode = if file.executable { 0o755 } else { 0o644 };
-        let mut out = HashingWriter {
-            file: create_with_mode(&target, mode).map_err(io)?,
-            hasher: Sha256::new(),
-            ascii: true,
-        };
-        let source = super::trees::open_regular(&file.path).map_err(io)?;
+        let mut out = HashingWriter::new(create_with_mode(&target, mode).map_err(io)?);
+        let source = super::regular::open_regular(&file.path).map_err(io)?;
         let copied = std::io::copy(&mut source.take(budget + 1), &mut out).map_err(io)?;
         if copied > budget {
             return Err(refused(Refusal::TooLarge {
@@ -106,13 +100,11 @@ pub(crate) fn stage_files(
             }));
         }
         budget -= copied;
-        if !out.ascii {
+        let (_, written) = out.finish();
+        if !written.ascii {
             non_ascii.push(file.relative.clone());
         }
-        digests.insert(
-            file.relative.clone(),
-            super::hash::hex(&out.hasher.finalize()),
-        );
+        digests.insert(file.relative.clone(), written.sha256);
     }
     Ok(Staged::from_parts(
         staging,
@@ -149,9 +141,15 @@ mod tests {
         let archive = dir.path().join("demo.skill");
         std::fs::write(
             &archive,
-            super::super::pack::write_archive("demo", &files, std::io::Cursor::new(Vec::new()))
-                .unwrap()
-                .into_inner(),
+            super::super::pack::write_archive(
+                &skill,
+                "demo",
+                &files,
+                std::io::Cursor::new(Vec::new()),
+                &Limits::default(),
+            )
+            .unwrap()
+            .into_inner(),
         )
         .unwrap();
         let extracted = super::super::archive::extract(

@@ -39,13 +39,13 @@
 //! and renamed into place, so a reader never sees half of one.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read as _, Write as _};
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest as _, Sha256};
-
-use super::extract::{Limits, Staged};
+use super::extract::Staged;
+use super::limits::Limits;
 use super::link::{Digests, Placed, link_listed, make_read_only_in};
+use super::regular::open_regular;
 
 /// How the files of a cached tree are put into a project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -67,13 +67,24 @@ pub enum LinkMode {
 #[derive(Debug, Clone)]
 pub(crate) struct TreeCache {
     dir: PathBuf,
+    /// What a tree may hold: one past them is no tree a verified archive
+    /// unpacks to.
+    limits: Limits,
 }
 
 impl TreeCache {
-    /// The trees of the cache directory `cache` (`<cache>/trees`).
+    /// The trees of the cache directory `cache` (`<cache>/trees`), within
+    /// the default limits.
+    #[cfg(test)]
     pub(crate) fn new(cache: &Path) -> TreeCache {
+        TreeCache::within(cache, Limits::default())
+    }
+
+    /// The trees of the cache directory `cache`, each within `limits`.
+    pub(crate) fn within(cache: &Path, limits: Limits) -> TreeCache {
         TreeCache {
             dir: cache.join("trees"),
+            limits,
         }
     }
 
@@ -117,7 +128,7 @@ impl TreeCache {
                 .prefix(".cached-")
                 .tempdir_in(staging_parent)
         };
-        let limits = Limits::default();
+        let limits = self.limits;
         let copy = |staging: &tempfile::TempDir| {
             match copy_verified(&cached, staging.path(), executables, &limits) {
                 Ok(Some(copied)) => Placed::Tree(copied, Vec::new()),
@@ -274,7 +285,6 @@ fn copy_verified(
     let mut digests = BTreeMap::new();
     let mut non_ascii = Vec::new();
     let mut budget = limits.max_total_bytes;
-    let mut buffer = Vec::new();
     let mut made = std::collections::HashSet::new();
     // Until the file system refuses the first clone.
     let mut clones = true;
@@ -310,30 +320,27 @@ fn copy_verified(
             true => 0o755,
             false => 0o644,
         };
-        let mut file = super::extract::create_with_mode(&target, mode)?;
-        buffer.clear();
+        let file = super::extract::create_with_mode(&target, mode)?;
         // A clone shares the cached file's blocks until either is written:
         // an edit in the project, even one forced as root, never reaches
         // the cache. What is hashed is what the project now holds.
         let read = match clones && clone_into(&file, &source) {
-            true => read_back(&target, budget, &mut buffer)?,
+            true => super::hash::digest_reader(open_regular(&target)?, budget)?,
             false => {
                 clones = false;
-                let read = source.take(budget + 1).read_to_end(&mut buffer)? as u64;
-                if read <= budget {
-                    file.write_all(&buffer)?;
-                }
-                read
+                let mut out = super::hash::HashingWriter::new(file);
+                std::io::copy(&mut source.take(budget + 1), &mut out)?;
+                out.finish().1
             }
         };
-        if read > budget {
+        if read.len > budget {
             return Ok(None);
         }
-        budget -= read;
-        if !buffer.is_ascii() {
+        budget -= read.len;
+        if !read.ascii {
             non_ascii.push(relative.clone());
         }
-        digests.insert(relative, super::hash::hex(&Sha256::digest(&buffer)));
+        digests.insert(relative, read.sha256);
     }
     Ok(Some((digests, non_ascii)))
 }
@@ -381,12 +388,6 @@ fn clone_into(file: &fs_err::File, source: &std::fs::File) -> bool {
     }
 }
 
-/// Reads the file at `path` (a clone just made) into `buffer`, at most
-/// `budget + 1` bytes; how many were read.
-fn read_back(path: &Path, budget: u64, buffer: &mut Vec<u8>) -> std::io::Result<u64> {
-    Ok(open_regular(path)?.take(budget + 1).read_to_end(buffer)? as u64)
-}
-
 /// `path` relative to `root`, with `/` separators; `None` when a part is
 /// not UTF-8.
 fn relative_name(path: &Path, root: &Path) -> Option<String> {
@@ -397,34 +398,6 @@ fn relative_name(path: &Path, root: &Path) -> Option<String> {
         .map(|c| c.as_os_str().to_str())
         .collect();
     Some(parts?.join("/"))
-}
-
-/// Opens a file that the walk saw as a regular file, without following a
-/// link or blocking on a FIFO put in its place since.
-pub(super) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
-    open_regular_with_metadata(path).map(|(file, _)| file)
-}
-
-/// [`open_regular`], with the metadata of the file opened.
-fn open_regular_with_metadata(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(
-        &mut options,
-        libc::O_NOFOLLOW | libc::O_NONBLOCK,
-    );
-    let with_path =
-        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    let file = options.open(path).map_err(with_path)?;
-    let metadata = file.metadata().map_err(with_path)?;
-    if !metadata.is_file() {
-        return Err(std::io::Error::other(format!(
-            "{} is not a regular file",
-            path.display()
-        )));
-    }
-    Ok((file, metadata))
 }
 
 #[cfg(test)]

@@ -22,7 +22,8 @@ use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::extract::{ExtractError, Limits, Refusal, check_collision, check_name};
+use super::extract::{ExtractError, Refusal, check_collision, check_name};
+use super::limits::Limits;
 
 /// How a layer's bytes are compressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,13 +186,14 @@ pub fn extract_staged(
     ))
 }
 
-/// The files of the Agent Skills layer `bytes` that extraction makes
+/// The files of the Agent Skills layer `layer` that extraction makes
 /// executable, by path relative to the skill (the layer's top folder
-/// dropped), read from its tar headers. For a layer already verified
-/// against its checksum; extraction checks it in full.
-pub fn layer_executables(bytes: &[u8]) -> Result<std::collections::BTreeSet<String>, Refusal> {
+/// dropped), read from its tar headers as the layer streams by. For a
+/// layer already verified against its checksum; extraction checks it in
+/// full.
+pub fn layer_executables(layer: impl Read) -> Result<std::collections::BTreeSet<String>, Refusal> {
     let corrupt = |e: std::io::Error| Refusal::NotTar(e.to_string());
-    let mut archive = tar::Archive::new(flate2::read::MultiGzDecoder::new(bytes));
+    let mut archive = tar::Archive::new(flate2::read::MultiGzDecoder::new(layer));
     let mut found = std::collections::BTreeSet::new();
     for entry in archive.entries().map_err(corrupt)? {
         let entry = entry.map_err(corrupt)?;

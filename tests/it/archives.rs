@@ -3,7 +3,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use skillpkg::store::extract::{ExtractError, Limits, extract};
+use skillpkg::store::extract::{ExtractError, extract};
+use skillpkg::store::limits::Limits;
 use zip::write::SimpleFileOptions;
 
 use crate::common::{TestContext, run, skill_md, write_skill};

@@ -476,10 +476,18 @@ fn help_lists_a_commands_own_flags_first_in_its_own_words() {
         "{help}"
     );
     assert!(!help.contains("Replace managed skills"), "{help}");
-    // Only what removing uses: nothing about installing new skills.
+    // Only what removing uses: nothing about installing new skills (the
+    // skills that stay are checked again, so the limits they were
+    // installed within apply).
     assert_eq!(
         long_flags(&help),
-        ["--force", "--offline", "--allow-unsigned", "--global"],
+        [
+            "--force",
+            "--offline",
+            "--allow-unsigned",
+            "--global",
+            "--max-skill-size"
+        ],
         "{help}"
     );
     let add = ctx.ok(&["add", "--help"]).stdout;

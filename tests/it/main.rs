@@ -19,6 +19,7 @@ mod import;
 mod install;
 mod keys;
 mod layers;
+mod limits;
 mod mcp_clients;
 mod mcp_host;
 mod mcp_http;

@@ -276,7 +276,9 @@ fn a_layer_over_the_size_limit_is_not_downloaded() {
     let ctx = TestContext::new();
     let stderr = add_refused(&ctx, &[&registry]);
     assert!(
-        stderr.contains("its layer of 314572800 bytes is larger than skillpkg installs"),
+        stderr.contains(
+            "its layer of 314572800 bytes is larger than an archive of a skill within the limits"
+        ),
         "{stderr}"
     );
     assert!(

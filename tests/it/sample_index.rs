@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use skillpkg::index::local::IndexDir;
-use skillpkg::store::extract::{Limits, extract};
+use skillpkg::store::extract::extract;
+use skillpkg::store::limits::Limits;
 use skillpkg::store::{hash, signing};
 
 use crate::common::{TestContext, run};
@@ -70,14 +71,17 @@ fn shipped_archives_are_current_with_their_sources() {
     let index = IndexDir::open(&repo().join("registry-index")).unwrap();
     for package in index.packages().unwrap() {
         let source = repo().join("sample-skills").join(&package.name);
-        let bytes =
-            skillpkg::ops::pack::pack_skill(&source, skillpkg::ops::pack::Validity::Reference)
-                .unwrap()
-                .bytes;
+        let scratch = tempfile::tempdir().unwrap();
+        let packed = skillpkg::ops::pack::pack_skill(
+            &source,
+            skillpkg::ops::pack::Validity::Reference,
+            &Limits::default(),
+            scratch.path(),
+        )
+        .unwrap();
         for entry in index.entries(&package).unwrap() {
             assert_eq!(
-                entry.cksum,
-                hash::sha256_hex(&bytes),
+                entry.cksum, packed.archive.sha256,
                 "registry-index is stale for {package}: run scripts/build-sample-index.sh"
             );
         }

@@ -44,6 +44,8 @@ pub(super) struct InstallFlags {
     /// HTTPS.
     #[arg(long, value_name = "HOST")]
     insecure_registry: Vec<String>,
+    #[command(flatten)]
+    limits: super::limits::SkillLimits,
 }
 
 /// The values of `--link-mode`.
@@ -73,6 +75,7 @@ impl InstallFlags {
                 LinkModeArg::Copy => LinkMode::Copy,
             },
             insecure_registries: &self.insecure_registry,
+            limits: self.limits.limits(),
         }
     }
 }
@@ -167,6 +170,8 @@ pub(super) struct RemoveArgs {
     /// Work on the user's global skills instead of the project's.
     #[arg(long, short = 'g')]
     global: bool,
+    #[command(flatten)]
+    limits: super::limits::SkillLimits,
 }
 
 /// Install what skills.toml asks for, as skills.lock pins it.
@@ -701,6 +706,7 @@ pub(super) fn remove(args: RemoveArgs, context: &mut Context) -> anyhow::Result<
         force: args.force,
         offline: args.offline,
         allow_unsigned: args.allow_unsigned,
+        limits: args.limits.limits(),
         ..InstallOptions::default()
     };
     let changes = crate::ops::install::remove(&project, &dirs, &args.packages, options)?;

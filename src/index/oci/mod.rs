@@ -48,6 +48,9 @@ pub(crate) struct Settings<'a> {
     /// Registries (`HOST` or `HOST:PORT`) spoken to over plain HTTP,
     /// besides those on this machine.
     pub insecure: &'a [String],
+    /// What a skill may hold: a layer larger than an archive within
+    /// them can take is not downloaded.
+    pub limits: crate::store::limits::Limits,
 }
 
 /// An artifact pulled: its layer in the cache, checked.
@@ -170,10 +173,16 @@ pub(crate) fn pull(
         // A version that is no semver (a hostile or careless config) is not taken.
         version = parsed.version.filter(|v| semver::Version::parse(v).is_ok());
     }
-    if content.layer.size > crate::store::extract::Limits::default().max_total_bytes {
+    if content.layer.size > settings.limits.max_archive_bytes() {
         bail!(
-            "{what}: its layer of {} bytes is larger than skillpkg installs",
-            content.layer.size
+            Hinted::new(format!(
+                "{what}: its layer of {} bytes is larger than an archive of a skill within the limits",
+                content.layer.size
+            ))
+            .hint(format!(
+                "if it is that large on purpose, raise the limit with {}",
+                crate::store::limits::SIZE_FLAG
+            ))
         );
     }
     let layer = registry.blob(&content.layer, &blobs)?;

@@ -21,8 +21,8 @@ pub(crate) const SCHEMA_V0_2: &str = "https://schemas.agentskills.io/discovery/0
 
 /// The most entries an index may list.
 const MAX_ENTRIES: usize = 10_000;
-/// The most files a v0.1.0 entry may list.
-const MAX_FILES: usize = 10_000;
+// The most files a v0.1.0 entry may list: as many as a skill may hold.
+use crate::store::limits::MAX_FILES;
 
 /// A discovery index, read.
 #[derive(Debug, Clone)]

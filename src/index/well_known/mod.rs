@@ -37,8 +37,6 @@ pub(crate) const LEGACY_INDEX_PATH: &str = ".well-known/skills/index.json";
 const MAX_INDEX: u64 = 4 * 1024 * 1024;
 /// The most bytes a `SKILL.md`, or one file of an older entry, may have.
 pub(crate) const MAX_FILE: u64 = 4 * 1024 * 1024;
-/// The most bytes an archive may have.
-pub(crate) const MAX_ARCHIVE: u64 = 256 * 1024 * 1024;
 
 /// How long a connection may take to open.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);

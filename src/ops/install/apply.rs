@@ -17,7 +17,7 @@ use crate::hint::Hinted;
 use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::project::Project;
 use crate::store::archive::extract;
-use crate::store::extract::{Limits, Staged};
+use crate::store::extract::Staged;
 use crate::store::hash;
 use crate::store::trees::{Lookup, TreeCache};
 use crate::store::verified::{Record, Records, Signature};
@@ -256,7 +256,7 @@ impl Apply<'_> {
         if let Some(staged) = ready.staged.take() {
             return Ok(staged);
         }
-        let trees = TreeCache::new(self.cache);
+        let trees = TreeCache::within(self.cache, self.options.limits);
         let staging = self.project.staging_dir();
         // Only a tree the record vouches for is taken from the cache: a
         // lock's alone could name files the archive never held.
@@ -286,7 +286,9 @@ impl Apply<'_> {
         }
         // The record spared reading the archive; now it must be read.
         if let Some(planned) = ready.unchecked.take() {
-            let checked = super::fetch::check_archive(planned, self.cache, None)?.verified;
+            let checked =
+                super::fetch::check_archive(planned, self.cache, None, &self.options.limits)?
+                    .verified;
             ready.archive = Some(checked.archive);
             ready.signature = checked.signature;
         }
@@ -297,7 +299,7 @@ impl Apply<'_> {
                 target.display()
             )
         })?;
-        let staged = extract(archive, Some(ready.skill), &staging, &Limits::default())
+        let staged = extract(archive, Some(ready.skill), &staging, &self.options.limits)
             .with_context(|| format!("{}@{} cannot be installed", ready.name, ready.version))?;
         if ready.executables.is_none() {
             return Ok(staged);

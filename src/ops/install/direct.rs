@@ -22,7 +22,8 @@ use crate::manifest::lock::LockedSkill;
 use crate::manifest::oci_ref::OciPin;
 use crate::manifest::source_id::{GitOrigin, OciOrigin, SourceId};
 use crate::ops::pack::{CheckedSkill, Validity};
-use crate::store::extract::{Limits, Staged};
+use crate::store::extract::Staged;
+use crate::store::limits::Limits;
 
 /// A path or git skill, staged and ready to put in place.
 #[derive(Debug)]
@@ -66,6 +67,8 @@ pub(crate) struct Fetching<'a> {
     pub sites: &'a crate::index::well_known::Sites,
     /// How OCI registries are read.
     pub registries: crate::index::oci::Settings<'a>,
+    /// What a skill may hold.
+    pub limits: Limits,
 }
 
 impl Fetching<'_> {
@@ -75,6 +78,7 @@ impl Fetching<'_> {
             sites: self.sites,
             cache: self.cache,
             offline: self.offline,
+            limits: self.limits,
         }
     }
 }
@@ -193,6 +197,7 @@ pub(crate) fn prepare(
         git,
         sites: _,
         registries,
+        limits,
     } = *fetching;
     if let Some(in_place) = already_in_place(name, origin, locked, root)? {
         return Ok(in_place);
@@ -222,7 +227,9 @@ pub(crate) fn prepare(
             let (repo, commit) = crate::git::fetch_commit(git, url, rev, pinned, cache, offline)
                 .with_context(|| format!("'{name}': could not get {shown}"))?;
             let exported = checkout.path().join("skill");
-            crate::git::export_tree(&repo, commit, subdir, &exported)
+            let budget =
+                crate::git::tree::Budget::skill(limits.max_entries, limits.max_total_bytes);
+            crate::git::export_tree(&repo, commit, subdir, &exported, budget)
                 .with_context(|| format!("'{name}': could not read {shown} at {commit}"))?;
             let shown_origin = match subdir {
                 Some(subdir) => format!("folder '{subdir}' of {shown} at {commit}"),
@@ -289,7 +296,7 @@ pub(crate) fn prepare(
         skill,
         files,
         broken_rules,
-    } = crate::ops::pack::check_skill(&dir, validity, shown_origin.as_deref())
+    } = crate::ops::pack::check_skill(&dir, validity, shown_origin.as_deref(), &limits)
         .with_context(|| format!("'{name}' cannot be installed"))?;
     if skill.meta.name != wanted {
         bail!(
@@ -304,14 +311,8 @@ pub(crate) fn prepare(
         );
     }
     let dependencies = dependencies_of(name, &skill)?;
-    let staged = crate::store::stage::stage_files(
-        &dir,
-        &skill.meta.name,
-        &files,
-        staging,
-        &Limits::default(),
-    )
-    .with_context(|| format!("'{name}' cannot be installed"))?;
+    let staged = crate::store::stage::stage_files(&dir, &skill.meta.name, &files, staging, &limits)
+        .with_context(|| format!("'{name}' cannot be installed"))?;
     if let DirectSource::WellKnown { site, skill } = origin {
         super::well_known::check_pinned_tree(name, site, skill, locked, &staged.tree_hash())?;
     }

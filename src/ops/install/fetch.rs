@@ -7,7 +7,7 @@ use super::provenance::{ArchiveStage, Provenance};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use anyhow::bail;
+use anyhow::{Context as _, bail};
 
 use super::direct::DirectSkill;
 use super::options::InstallOptions;
@@ -17,6 +17,7 @@ use crate::hint::Hinted;
 use crate::index::source::Registry;
 use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::manifest::source_id::SourceId;
+use crate::store::limits::Limits;
 use crate::store::verified::{Record, Records, Signature};
 use crate::store::{hash, signing};
 
@@ -107,12 +108,12 @@ pub(super) fn fetch_all<'a>(
             .filter(|p| std::ptr::eq(p.registry, registry))
             .map(|p| (&p.package, &p.entry))
             .collect();
-        registry.prefetch_archives(&wanted, &archive_dir, options.progress)?;
+        registry.prefetch_archives(&wanted, &archive_dir, &options.limits, options.progress)?;
     }
     // Checksums, archive listings and signatures are checked on every
     // core; what a signer means for the lock's keys is settled in order.
     let checked = crate::parallel::map(planned.iter().collect(), |planned| {
-        check_archive(planned, &dirs.cache, Some(records))
+        check_archive(planned, &dirs.cache, Some(records), &options.limits)
     });
     let mut ready = Vec::new();
     for (planned, checked) in planned.iter().zip(checked) {
@@ -351,10 +352,14 @@ pub(super) struct Checked {
 /// before, with this very signature by a key the index lists, is not read
 /// again: the record gives its listing and tree. A signature checked in
 /// full is added to the archive's record, when it has one.
+///
+/// The archive is read in pieces for each check, never whole; one larger
+/// than an archive within `limits` can be is not downloaded.
 pub(super) fn check_archive(
     planned: &Planned,
     cache: &Path,
     records: Option<&Records>,
+    limits: &Limits,
 ) -> anyhow::Result<Checked> {
     let claim = SignatureClaim::of(planned);
     let cached = cache
@@ -368,12 +373,12 @@ pub(super) fn check_archive(
     {
         return Ok(checked);
     }
-    let bytes = archive_matching_checksum(planned, &cached)?;
-    let executables = safe_listing(planned, &bytes, &cached)?;
+    archive_matching_checksum(planned, &cached, limits)?;
+    let executables = safe_listing(planned, &cached)?;
     // A record of the same archive states the same listing; one that does
     // not is no record of it.
     let record = record.filter(|record| record.executables == executables);
-    let signer = verified_signer(planned, &claim, &bytes)?;
+    let signer = verified_signer(planned, &claim, &cached)?;
     let signature = signer.map(|key| Signature {
         key: key.clone(),
         signature: claim.signature.clone(),
@@ -478,19 +483,27 @@ fn vouched_for_by_record(
         offered: claim.offered.clone(),
     })
 }
-/// The archive's bytes, from the cache or else the index, refused unless
-/// their sha256 is the one the index entry gives.
-fn archive_matching_checksum(planned: &Planned, cached: &Path) -> anyhow::Result<Vec<u8>> {
-    if let Ok(bytes) = fs_err::read(cached)
-        && hash::sha256_hex(&bytes) == planned.entry.cksum
-    {
-        return Ok(bytes);
+/// Makes sure the cache holds the archive at `cached` with the sha256 the
+/// index entry gives: kept when it has it, else downloaded (streamed into
+/// a temporary file beside it, renamed into place once it is checked).
+fn archive_matching_checksum(
+    planned: &Planned,
+    cached: &Path,
+    limits: &Limits,
+) -> anyhow::Result<()> {
+    if hash::sha256_file(cached).is_ok_and(|actual| actual == planned.entry.cksum) {
+        return Ok(());
     }
     let (package, version) = (&planned.package, &planned.entry.vers);
-    let bytes = planned
-        .registry
-        .archive(package, version, planned.entry.size)?;
-    let actual = hash::sha256_hex(&bytes);
+    let download = crate::fsutil::temp_file_beside(cached)?;
+    planned.registry.archive_into(
+        package,
+        version,
+        planned.entry.size,
+        limits,
+        download.as_file(),
+    )?;
+    let actual = hash::sha256_file(download.path())?;
     if actual != planned.entry.cksum {
         bail!(
             Hinted::new(format!(
@@ -500,19 +513,17 @@ fn archive_matching_checksum(planned: &Planned, cached: &Path) -> anyhow::Result
             .hint("the archive or the index entry was tampered with or corrupted; do not install it")
         );
     }
-    crate::fsutil::write_cache_file(cached, &bytes)?;
-    Ok(bytes)
+    download
+        .persist(cached)
+        .map_err(|e| e.error)
+        .with_context(|| format!("could not write {}", cached.display()))?;
+    Ok(())
 }
 
-/// The files the archive makes executable, once its listing passed every
-/// check of a hostile archive (paths, links, sizes, entries), read from
-/// the bytes just checked rather than from the file again.
-fn safe_listing(
-    planned: &Planned,
-    bytes: &[u8],
-    cached: &Path,
-) -> anyhow::Result<BTreeSet<String>> {
-    crate::store::archive::executables(bytes).map_err(|refusal| {
+/// The files the archive at `cached` makes executable, once its listing
+/// passed every check of a hostile archive (paths, links, sizes, entries).
+fn safe_listing(planned: &Planned, cached: &Path) -> anyhow::Result<BTreeSet<String>> {
+    crate::store::archive::executables(cached).map_err(|refusal| {
         anyhow::anyhow!(
             Hinted::new(format!(
                 "{}@{}: refusing archive {}: {refusal}",
@@ -526,11 +537,12 @@ fn safe_listing(
 }
 
 /// The key among the candidates that made the entry's signature over
-/// `bytes` (`None`: the entry is unsigned); an error when none did.
+/// the archive at `archive`, read in pieces (`None`: the entry is
+/// unsigned); an error when none did.
 fn verified_signer<'c>(
     planned: &Planned,
     claim: &'c SignatureClaim,
-    bytes: &[u8],
+    archive: &Path,
 ) -> anyhow::Result<Option<&'c String>> {
     if !claim.signed {
         return Ok(None);
@@ -538,7 +550,8 @@ fn verified_signer<'c>(
     let (package, version) = (&planned.package, &planned.entry.vers);
     let mut last_error = None;
     for key in &claim.candidates {
-        match signing::verify_for(key, bytes, &claim.signature, &claim.comment) {
+        let data = std::io::BufReader::new(fs_err::File::open(archive)?);
+        match signing::verify_reader_for(key, data, &claim.signature, &claim.comment) {
             Ok(()) => return Ok(Some(key)),
             Err(e) => last_error = Some(e),
         }

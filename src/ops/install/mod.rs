@@ -409,6 +409,7 @@ pub(crate) fn source_files(
         git: &views.git,
         sites: &views.sites,
         registries: options.registries(dirs),
+        limits: options.limits,
     };
     // Without a lock entry, nothing is kept in place: it is always staged.
     match direct::prepare(name, &origin, None, &fetching)?.staged {

@@ -10,7 +10,6 @@ use anyhow::bail;
 use crate::hint::Hinted;
 use crate::index::oci::{Rooted, Settings};
 use crate::manifest::oci_ref::OciPin;
-use crate::store::extract::Limits;
 
 /// A skill pulled from a registry and extracted.
 pub(super) struct Exported {
@@ -66,7 +65,7 @@ pub(super) fn unpack(
         rooted,
         &label,
         checkout,
-        &Limits::default(),
+        &settings.limits,
     )?;
     let unpacked = match pulled.in_folder {
         true => {

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use crate::progress::{Progress, SILENT};
+use crate::store::limits::Limits;
 use crate::store::trees::LinkMode;
 
 /// How `install` may behave.
@@ -32,6 +33,8 @@ pub struct InstallOptions<'p> {
     /// OCI registries (`HOST` or `HOST:PORT`) spoken to over plain HTTP,
     /// besides those on this machine (`--insecure-registry`).
     pub insecure_registries: &'p [String],
+    /// What a skill may hold (`--max-skill-size`), for every source.
+    pub limits: Limits,
 }
 
 impl Default for InstallOptions<'_> {
@@ -47,6 +50,7 @@ impl Default for InstallOptions<'_> {
             grants: GrantConsent::Leave,
             link_mode: LinkMode::default(),
             insecure_registries: &[],
+            limits: Limits::default(),
         }
     }
 }
@@ -67,6 +71,7 @@ impl<'p> InstallOptions<'p> {
             home: dirs.home.as_deref(),
             offline: self.offline,
             insecure: self.insecure_registries,
+            limits: self.limits,
         }
     }
 
@@ -90,6 +95,7 @@ impl std::fmt::Debug for InstallOptions<'_> {
             .field("grants", &self.grants)
             .field("link_mode", &self.link_mode)
             .field("insecure_registries", &self.insecure_registries)
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }

@@ -97,6 +97,7 @@ pub(super) fn gather(
         git: &views.git,
         sites: &views.sites,
         registries: options.registries(dirs),
+        limits: options.limits,
     };
     for (name, spec) in &manifest.skills {
         let origin = match spec.source(name)? {

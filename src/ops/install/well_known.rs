@@ -11,12 +11,12 @@ use anyhow::bail;
 
 use crate::hint::{Hinted, shell_quote};
 use crate::index::well_known::{
-    Artifact, Client, Discovered, Entry, Index, MAX_ARCHIVE, MAX_FILE, Sites, Tried, cached, keep,
+    Artifact, Client, Discovered, Entry, Index, MAX_FILE, Sites, Tried, cached, keep,
 };
 use crate::manifest::lock::LockedSkill;
 use crate::manifest::source_id::{SourceId, WellKnownOrigin};
-use crate::store::extract::Limits;
 use crate::store::hash::sha256_hex;
+use crate::store::limits::Limits;
 use crate::store::untar::{Compression, Rooted};
 
 /// How a run reads sites: the indexes it read, the cache, and whether
@@ -29,6 +29,8 @@ pub(crate) struct Reading<'a> {
     pub cache: &'a Path,
     /// Read the cache only.
     pub offline: bool,
+    /// What a skill may hold.
+    pub limits: Limits,
 }
 
 /// A skill fetched from a site and unpacked.
@@ -206,6 +208,7 @@ pub(super) fn export(
         sites,
         cache,
         offline,
+        limits,
     } = *reading;
     if offline {
         let Some(bytes) = locked.and_then(|digest| cached(cache, digest)) else {
@@ -219,7 +222,7 @@ pub(super) fn export(
         let digest = locked.map(str::to_string);
         let label = format!("{site} ({})", digest.as_deref().unwrap_or_default());
         let dir = match sniff(&bytes) {
-            Some(_) => unpack_archive(&bytes, &label, checkout)?,
+            Some(_) => unpack_archive(&bytes, &label, checkout, &limits)?,
             None => write_skill_md(&bytes, skill, checkout)?,
         };
         check_named(&dir, skill, site)?;
@@ -236,7 +239,10 @@ pub(super) fn export(
     let (dir, digest) = match &entry.artifact {
         Artifact::SkillMd { url, digest } | Artifact::Archive { url, digest } => {
             let archive = matches!(entry.artifact, Artifact::Archive { .. });
-            let limit = if archive { MAX_ARCHIVE } else { MAX_FILE };
+            let limit = match archive {
+                true => limits.max_archive_bytes(),
+                false => MAX_FILE,
+            };
             let known = digest.as_deref().or(locked);
             let bytes = match known.and_then(|d| cached(cache, d)) {
                 Some(bytes) => bytes,
@@ -262,13 +268,13 @@ pub(super) fn export(
             keep(cache, &bytes)?;
             let label = format!("{url} ({actual})");
             let dir = match archive {
-                true => unpack_archive(&bytes, &label, checkout)?,
+                true => unpack_archive(&bytes, &label, checkout, &limits)?,
                 false => write_skill_md(&bytes, skill, checkout)?,
             };
             (dir, Some(actual))
         }
         Artifact::Files { base, files } => (
-            fetch_files(&client, &index, base, files, skill, checkout)?,
+            fetch_files(&client, &index, base, files, skill, checkout, &limits)?,
             None,
         ),
     };
@@ -307,8 +313,12 @@ enum Packing {
 
 /// Unpacks the archive `bytes` into a new folder of `checkout`, as
 /// strictly as a `.skill` (no links, `..`, absolute paths, bombs).
-fn unpack_archive(bytes: &[u8], label: &str, checkout: &Path) -> anyhow::Result<PathBuf> {
-    let limits = Limits::default();
+fn unpack_archive(
+    bytes: &[u8],
+    label: &str,
+    checkout: &Path,
+    limits: &Limits,
+) -> anyhow::Result<PathBuf> {
     match sniff(bytes) {
         Some(Packing::TarGz) => Ok(crate::store::untar::extract_layer(
             bytes,
@@ -317,14 +327,14 @@ fn unpack_archive(bytes: &[u8], label: &str, checkout: &Path) -> anyhow::Result<
             Rooted::Anywhere,
             label,
             checkout,
-            &limits,
+            limits,
         )?),
         Some(Packing::Zip) => {
             let unpacking = checkout.join(".unpacking");
             fs_err::create_dir_all(&unpacking)?;
             let file = unpacking.join("archive.zip");
             fs_err::write(&file, bytes)?;
-            let dir = crate::store::extract::extract_tree(&file, label, checkout, &limits)?;
+            let dir = crate::store::extract::extract_tree(&file, label, checkout, limits)?;
             fs_err::remove_dir_all(&unpacking)?;
             Ok(dir)
         }
@@ -354,8 +364,8 @@ fn fetch_files(
     files: &[String],
     skill: &str,
     checkout: &Path,
+    limits: &Limits,
 ) -> anyhow::Result<PathBuf> {
-    let limits = Limits::default();
     let base_url = reqwest::Url::parse(base)?;
     let dir = checkout.join(skill);
     fs_err::create_dir_all(&dir)?;

@@ -206,17 +206,22 @@ pub(crate) fn recheck(
                 .cache
                 .join("archives")
                 .join(format!("{checksum}.skill"));
-            let Ok(bytes) = fs_err::read(&archive) else {
+            // Read in pieces, twice: memory does not grow with the archive.
+            let Ok(actual) = crate::store::hash::sha256_file(&archive) else {
                 return unavailable("its archive is not in the cache");
             };
-            if crate::store::hash::sha256_hex(&bytes) != checksum {
+            if actual != checksum {
                 return Some(SignatureCheck::Broken(
                     "the cached archive does not match the lock's checksum".into(),
                 ));
             }
+            let Ok(file) = fs_err::File::open(&archive) else {
+                return unavailable("its archive is not in the cache");
+            };
             let comment =
                 crate::store::signing::trusted_comment(&skill.name, &skill.version, checksum);
-            match crate::store::signing::verify_for(key, &bytes, &entry.sig, &comment) {
+            let data = std::io::BufReader::new(file);
+            match crate::store::signing::verify_reader_for(key, data, &entry.sig, &comment) {
                 Ok(()) => SignatureCheck::Verified,
                 Err(e) => SignatureCheck::Broken(format!("the minisign signature by {key}: {e}")),
             }

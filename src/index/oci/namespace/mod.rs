@@ -30,6 +30,7 @@ use crate::index::listing::{Listing, listing_entry};
 use crate::index::{Dependency, IndexConfig, IndexEntry, PackageName};
 use crate::manifest::oci_ref::{path_of, registry_of};
 use crate::store::hash::sha256_hex;
+use crate::store::limits::Limits;
 use crate::store::signing;
 
 mod artifact;
@@ -64,6 +65,9 @@ impl Place {
             home: self.home.as_deref(),
             offline: self.offline,
             insecure: &self.insecure,
+            // Layers are checked against the install's limits where they
+            // are asked for ([`Namespace::layer`]).
+            limits: Limits::default(),
         }
     }
 }
@@ -263,11 +267,12 @@ impl Namespace {
     pub(crate) fn prefetch_archives(
         &self,
         versions: &[(&PackageName, &IndexEntry)],
+        limits: &Limits,
     ) -> anyhow::Result<()> {
         crate::parallel::map_on(
             crate::parallel::NETWORK_THREADS,
             versions.to_vec(),
-            |(package, entry)| self.layer_path(package, &entry.vers).map(drop),
+            |(package, entry)| self.layer(package, &entry.vers, limits).map(drop),
         )
         .into_iter()
         .collect()
@@ -530,22 +535,23 @@ impl Namespace {
         Ok(Some(state))
     }
 
-    /// The archive (layer) bytes of `package@version`, read by
-    /// [`Namespace::entries`] before.
-    pub(crate) fn archive(&self, package: &PackageName, version: &str) -> anyhow::Result<Vec<u8>> {
-        Ok(fs_err::read(self.layer_path(package, version)?)?)
-    }
-
-    /// The layer of `package@version` in the blob cache, fetched unless
-    /// it is there.
-    fn layer_path(&self, package: &PackageName, version: &str) -> anyhow::Result<PathBuf> {
+    /// The archive (layer) of `package@version`, read by
+    /// [`Namespace::entries`] before, in the blob cache: fetched unless it
+    /// is there, and refused when its manifest gives it more bytes than an
+    /// archive within `limits` can take.
+    pub(crate) fn layer(
+        &self,
+        package: &PackageName,
+        version: &str,
+        limits: &Limits,
+    ) -> anyhow::Result<PathBuf> {
         let key = format!("{package}@{version}");
         let Some(layer) = self.layers.lock().expect("layers lock").get(&key).cloned() else {
             bail!("{} lists no {key}", self.label());
         };
         // The manifest says the size, and the download stops there: a
         // registry claiming a huge layer is refused before it is asked.
-        let limit = crate::store::extract::Limits::default().max_total_bytes;
+        let limit = limits.max_archive_bytes();
         if layer.size > limit {
             bail!(
                 Hinted::new(format!(
@@ -554,6 +560,10 @@ impl Namespace {
                     layer.size
                 ))
                 .hint("the package is broken or built to attack: do not install it, and tell its publisher")
+                .hint(format!(
+                    "if it is that large on purpose, raise the limit with {}",
+                    crate::store::limits::SIZE_FLAG
+                ))
             );
         }
         let repository = self.repository_of(package);

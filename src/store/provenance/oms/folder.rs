@@ -261,7 +261,7 @@ fn name_of(dir: &Path, path: &Path) -> anyhow::Result<String> {
 /// a FIFO put in its place since the walk.
 fn hash_file(path: &Path) -> anyhow::Result<[u8; 32]> {
     use sha2::Digest as _;
-    let mut file = crate::store::trees::open_regular(path)?;
+    let mut file = crate::store::regular::open_regular(path)?;
     let mut hasher = sha2::Sha256::new();
     std::io::copy(&mut file, &mut hasher)
         .with_context(|| format!("{} cannot be read", path.display()))?;
