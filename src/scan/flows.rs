@@ -28,6 +28,25 @@ static ENV_DUMP: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The environment walked (to pick variables by name).
+static ENV_WALK: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"os\.environ\.items\(\)|for\s+\w+\s+in\s+os\.environ\b|Object\.(?:entries|keys)\(\s*process\.env\s*\)|for\s*\(\s*(?:const|let|var)\s+\w+\s+in\s+process\.env\b",
+    )
+});
+
+/// A secret word quoted, as a filter over variable names.
+static SECRET_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"(?i)[\x22'](?:API_?KEY|KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE)[\x22']")
+});
+
+/// A variable assigned a decoded payload.
+static DECODED_VAR: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\b([A-Za-z_]\w*)\s*=\s*[^\n]*\b(?:b64decode|b32decode|b85decode|a85decode|zlib\.decompress|bz2\.decompress|lzma\.decompress|bytes\.fromhex|marshal\.loads|codecs\.decode|atob)\s*\(",
+    )
+});
+
 /// A call that sends something over the network.
 static NETWORK: LazyLock<Regex> = LazyLock::new(|| {
     regex(
@@ -38,7 +57,7 @@ static NETWORK: LazyLock<Regex> = LazyLock::new(|| {
 /// A secret-looking variable on a line, with its name.
 static SECRET_VAR: LazyLock<Regex> = LazyLock::new(|| {
     regex(
-        r"(?:\$\{?|os\.environ(?:\.get\(|\[)\s*[\x22']|process\.env\.|getenv\(\s*[\x22'])([A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*)",
+        r"(?:\$\{?|os\.environ(?:\.get\(|\[)\s*[\x22']|process\.env\.|getenv\(\s*[\x22'])((?:[A-Z][A-Z0-9_]*)?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*)",
     )
 });
 
@@ -90,9 +109,13 @@ fn misdirected(var: &str, host: &str) -> Option<String> {
     let (service, hosts) = SERVICES
         .iter()
         .find(|(word, _)| words.first() == Some(word))?;
-    let own = hosts
-        .iter()
-        .any(|h| host == *h || host.ends_with(&format!(".{h}")) || host.contains(h));
+    // A bare word (`gitlab`) is a self-hosted instance's label; a domain
+    // must be the host or its parent (`github.com.evil.example` is not).
+    let own = hosts.iter().any(|h| {
+        host == *h
+            || host.ends_with(&format!(".{h}"))
+            || (!h.contains('.') && host.split('.').any(|label| label == *h))
+    });
     let local = host == "localhost" || host.ends_with(".local");
     (!own && !local)
         .then(|| format!("{var}, a {service} token, is sent to {host}, which is not {service}'s"))
@@ -139,6 +162,14 @@ pub(crate) fn scan(read: &Read, text: &str, lines: &[(usize, &str, bool)]) -> Ve
                     "a credential file is read in a script that talks to the network".into(),
                     line,
                 ));
+            } else if ENV_WALK.is_match(line) && SECRET_WORD.find_iter(text).count() >= 2 {
+                findings.push(finding(
+                    "secret-exfiltration",
+                    Severity::Block,
+                    n,
+                    "environment variables are picked by secret-looking names in a script that talks to the network".into(),
+                    line,
+                ));
             } else if ENV_DUMP.is_match(line) {
                 findings.push(finding(
                     "secret-exfiltration",
@@ -166,6 +197,25 @@ pub(crate) fn scan(read: &Read, text: &str, lines: &[(usize, &str, bool)]) -> Ve
                 why,
                 line,
             ));
+        }
+    }
+    for &(_, line, _) in lines {
+        let Some(var) = DECODED_VAR.captures(line).and_then(|c| c.get(1)) else {
+            continue;
+        };
+        let run = regex(&format!(
+            r"\b(?:exec|eval|Function)\s*\(\s*{}\s*[),.]",
+            regex::escape(var.as_str())
+        ));
+        if let Some(&(n, line, _)) = lines.iter().find(|(_, l, _)| run.is_match(l)) {
+            findings.push(finding(
+                "decoded-exec",
+                Severity::Block,
+                n,
+                format!("{}, a decoded payload, is run", var.as_str()),
+                line,
+            ));
+            break;
         }
     }
     let download = lines.iter().find(|(_, l, _)| DOWNLOAD.is_match(l));

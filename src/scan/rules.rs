@@ -57,6 +57,11 @@ pub(crate) const RULES: &[Rule] = &[
         rationale: "instructions telling the agent to hide what it does from the user, or to get around approvals, turn the agent against its user",
     },
     Rule {
+        id: "instruction-override",
+        severity: Severity::Block,
+        rationale: "an instruction to ignore the agent's previous instructions or system prompt is a prompt injection, whatever the skill says it is for",
+    },
+    Rule {
         id: "agent-settings-write",
         severity: Severity::Block,
         rationale: "writing agents' hook and permission settings, or running an agent with its permission checks off, outlives the skill and removes the user's say",
@@ -98,7 +103,15 @@ pub(crate) fn weight(id: &str, kind: Kind, in_code: bool) -> Severity {
     match kind {
         Kind::Script | Kind::PackageJson => full,
         // The agent reads SKILL.md's prose as instructions to follow.
-        Kind::SkillMd if !in_code && matches!(id, "conceal-from-user" | "hidden-unicode") => full,
+        Kind::SkillMd
+            if !in_code
+                && matches!(
+                    id,
+                    "conceal-from-user" | "hidden-unicode" | "instruction-override"
+                ) =>
+        {
+            full
+        }
         Kind::SkillMd if id == "hidden-unicode" => full,
         _ => capped,
     }
@@ -131,8 +144,8 @@ static LINE_RULES: LazyLock<Vec<LineRule>> = LazyLock::new(|| {
             "code fetched from the network is run at once",
             &[
                 &format!(r"(?i)\b(?:curl|wget)\b[^|;&\n]*\|\s*{SHELL}"),
-                r"(?i)\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\b",
-                r"(?i)\b(?:(?:ba|z)?sh|source|eval|\.)\s+(?:-c\s+)?[\x22']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b",
+                r"(?i)\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)(?:\s+-[uBEIOSsq]+)*(?:\s+-(?:\s|$)|\s*(?:$|[;&|)\x22'`#<>]|\d>))",
+                r"(?i)(?:\b(?:(?:ba|z)?sh|source|eval)|(?:^|[;&|({]|\bthen|\bdo)\s*\.)\s+(?:-c\s+)?[\x22']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b",
                 r"(?i)\bpython[0-9.]*\s+-c\s+[\x22'][^\n]*\$\(\s*(?:curl|wget)\b",
                 r"(?i)\b(?:iex|invoke-expression)\b[^\n]*\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|net\.webclient)\b",
                 r"(?i)\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n]*\|\s*(?:iex|invoke-expression)\b",
@@ -192,10 +205,19 @@ static LINE_RULES: LazyLock<Vec<LineRule>> = LazyLock::new(|| {
             &[r"(?i)\b(?:discord(?:app)?\.com/api/webhooks|api\.telegram\.org/bot)"],
         ),
         line_rule(
+            "instruction-override",
+            "the agent is told to ignore its previous instructions",
+            &[
+                r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:(?:the|your|of\s+your)\s+)?(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions|prompts?|rules|guidelines|directives)\b",
+            ],
+        ),
+        line_rule(
             "conceal-from-user",
             "the agent is told to hide what it does from the user, or to get around approvals",
             &[
                 r"(?i)\b(?:do not|don't|don’t|never|must not)\s+(?:tell|inform|notify|alert|show|mention|reveal|disclose|report)\s+(?:this\s+|it\s+|anything\s+|them\s+)?(?:to\s+)?the\s+user\b",
+                r"(?i)\b(?:do not|don't|don’t|never|must not)\s+(?:tell|mention|reveal|disclose)\b[^.\n]{0,60}?\bto\s+the\s+user\b",
+                r"(?i)\bkeep\s+(?:this|these|that|it)\s+(?:behaviou?rs?|instructions?|skill|activity|actions?)\s+(?:hidden|secret)\b",
                 r"(?i)\bwithout\s+(?:the\s+user(?:'s|’s)?\s+(?:knowing|knowledge|noticing|awareness)|(?:telling|informing|notifying|alerting)\s+the\s+user)\b",
                 r"(?i)\b(?:hide|conceal)\s+(?:(?:this|it|these|that|them)\s+|(?:(?:this|these|that|those|your|the|any|all)\s+)?(?:actions?|commands?|output|requests?|downloads?|uploads?|network\s+calls?|activity|steps|changes)\s+)from\s+the\s+user\b",
                 r"(?i)\b(?:disable|bypass|circumvent|get\s+around|turn\s+off)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:user(?:'s|’s)?\s+)?(?:tool\s+)?(?:approvals?|approval\s+prompts?|permission\s+(?:prompts?|checks?))\b",
@@ -208,6 +230,29 @@ static LINE_RULES: LazyLock<Vec<LineRule>> = LazyLock::new(|| {
 static DESCRIBING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:attack|attacker|malicious|malware|injection|inject|red flags?|suspicious|phishing|detect|detects|detection|watch for|look for|such as|e\.g\.|for example|threat|adversar|exploit)").expect("valid")
 });
+
+/// After "do not tell the user": "to run it" asks the agent to act itself,
+/// it hides nothing.
+static TELL_TO: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s+(?:to|how\s+to)\s+\w").expect("valid"));
+
+/// Words ending in a colon opening a quoted string ("Install: ", "Install
+/// uv with: "): what follows is shown to a person, not run (a shell would
+/// run the first word as the command).
+static SHOWN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*[A-Za-z][^\x22'`$;&|()<>{}=\\]*:\s*$").expect("valid"));
+
+/// Whether the command at `start` of `line` is text shown inside a quoted
+/// string after a label such as "Install: ".
+fn shown_as_text(line: &str, start: usize) -> bool {
+    let before = &line[..start];
+    ['"', '\''].iter().any(|&q| {
+        before.matches(q).count() % 2 == 1
+            && before
+                .rsplit_once(q)
+                .is_some_and(|(_, inside)| SHOWN.is_match(inside))
+    })
+}
 
 /// Whether the text at `start` of `line` is inside quotes or backticks.
 fn quoted(line: &str, start: usize) -> bool {
@@ -259,9 +304,17 @@ pub(crate) fn scan_file(read: &Read) -> Vec<Finding> {
             };
             let mut severity = weight(rule.id, read.kind, in_code);
             if rule.id == "conceal-from-user"
-                && (quoted(line, found.start()) || DESCRIBING.is_match(line))
+                && (quoted(line, found.start())
+                    || DESCRIBING.is_match(line)
+                    || TELL_TO.is_match(&line[found.end()..]))
             {
                 severity = Severity::Info;
+            }
+            if rule.id == "instruction-override" && DESCRIBING.is_match(line) {
+                severity = Severity::Info;
+            }
+            if rule.id == "remote-code-run" && shown_as_text(line, found.start()) {
+                severity = severity.min(Severity::Warn);
             }
             findings.push(finding(
                 rule.id,
