@@ -620,7 +620,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -637,7 +637,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;index;help' {
-            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -876,7 +876,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;index' {
-            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)')
             break
         }
         'skillpkg;help;index;init' {

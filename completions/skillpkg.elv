@@ -563,7 +563,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
-            cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed'
+            cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;index;init'= {
@@ -578,7 +578,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;index;help'= {
-            cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed'
+            cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;index;help;init'= {
@@ -774,7 +774,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;yank'= {
         }
         &'skillpkg;help;index'= {
-            cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed'
+            cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)'
         }
         &'skillpkg;help;index;init'= {
         }

@@ -21,5 +21,7 @@ publish citation-style
 # A second major version, so that report-writer's ^1 has a newer one to pass over.
 publish citation-style --version 2.0.0
 publish report-writer
+# One line per package in the search listing, sorted (publishes append).
+"$skillpkg" -q index init registry-index
 
 echo "Rebuilt registry-index/ with public key $(sed -n 2p "$work/keys/skillpkg.pub")" >&2

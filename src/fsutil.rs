@@ -48,6 +48,41 @@ pub(crate) fn copy_atomically(from: &Path, path: &Path) -> std::io::Result<()> {
     write_atomically_with(path, |file| std::io::copy(&mut source, file).map(drop))
 }
 
+/// Appends `text`, whole lines, to the file at `path` in one write, then
+/// syncs it: a line is added without reading or rewriting what is there.
+/// The file (and its folder) is created when missing, with what the umask
+/// allows, as [`write_atomically`] does; a file that does not end in a newline
+/// (edited by hand) gets one first. Returns the file's size after.
+///
+/// A reader sees the file before or after the write on a local file
+/// system; a process killed in the write can leave a torn last line, which
+/// readers name by file and line.
+pub(crate) fn append_lines(path: &Path, text: &[u8]) -> std::io::Result<u64> {
+    use std::io::{Read as _, Seek as _};
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs_err::create_dir_all(parent)?;
+    }
+    let mut file = fs_err::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)?;
+    let size = file.metadata()?.len();
+    let mut bytes = Vec::with_capacity(text.len() + 1);
+    if size > 0 {
+        let mut last = [0u8];
+        file.seek(std::io::SeekFrom::Start(size - 1))?;
+        file.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            bytes.push(b'\n');
+        }
+    }
+    bytes.extend_from_slice(text);
+    file.write_all(&bytes)?;
+    file.sync_data()?;
+    Ok(size + bytes.len() as u64)
+}
+
 /// [`write_atomically`] for a file only its owner may read (mode 0600),
 /// from the moment it exists.
 pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

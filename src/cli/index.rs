@@ -18,7 +18,9 @@ enum IndexCommand {
     /// Create an index (a folder, or a git repository with --git); with
     /// --org and --key, also allow that key to sign the org's packages.
     /// With --git, an empty bare repository or its URL (what a git host
-    /// gives you) gets the index's first commit, pushed.
+    /// gives you) gets the index's first commit, pushed. Run on an
+    /// existing folder or git index, it also compacts its search listing
+    /// (or builds it when there is none).
     Init(InitArgs),
 }
 

@@ -41,9 +41,10 @@ const MAX_INDEX_FILE: u64 = 4 * 1024 * 1024;
 /// whose lines average 2.6 KiB (a signature, a description of 1,024
 /// characters, dependencies), which a folder or git index holds as well.
 const MAX_ENTRY_FILE: u64 = 256 * 1024 * 1024;
-/// The most bytes the search listing may have (about 250,000 packages
-/// with descriptions of average length).
-const MAX_LISTING: u64 = 64 * 1024 * 1024;
+/// The most bytes the search listing may have: about 200,000 packages
+/// with descriptions of average length when it is compacted, with room
+/// for the half more that publishes append before it is compacted again.
+const MAX_LISTING: u64 = 96 * 1024 * 1024;
 
 /// The most bytes an archive whose entry gives `size` may have: that size
 /// when the entry gives one (0 means it does not), never more than an

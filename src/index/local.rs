@@ -4,9 +4,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 
-use super::listing::{LISTING_FILE, Listing, listing_entry};
-use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
-use crate::fsutil::write_atomically;
+use super::listing::{
+    LISTING_FILE, Listing, compacted_size, listing_entry, needs_compaction, published_lines,
+    yanked_lines,
+};
+use super::{DEFAULT_DL, IndexConfig, IndexEntry, PackageName, parse_entries};
+use crate::fsutil::{append_lines, write_atomically};
 use crate::hint::Hinted;
 
 /// An index rooted at a directory.
@@ -37,9 +40,7 @@ impl IndexDir {
             fs_err::create_dir_all(root.join(dir))?;
         }
         index.write_config(&config)?;
-        if !index.listing_path().is_file() {
-            index.rebuild_listing()?;
-        }
+        index.compact_listing()?;
         Ok(index)
     }
 
@@ -105,19 +106,37 @@ impl IndexDir {
         self.write_listing(&listing)
     }
 
-    /// Brings `package`'s line of the search listing up to date (writing
-    /// the whole listing when the index has none yet).
-    fn update_listing(&self, package: &PackageName) -> anyhow::Result<()> {
-        let Some(mut listing) = self.listing()? else {
+    /// Compacts the search listing: one line per package, sorted (see
+    /// [`Listing::to_compacted_text`]); built from every entry file when
+    /// the index has none.
+    pub fn compact_listing(&self) -> anyhow::Result<()> {
+        match self.listing()? {
+            Some(listing) => self.write_listing(&listing),
+            None => self.rebuild_listing(),
+        }
+    }
+
+    /// Appends `lines` to the search listing (writing the whole listing
+    /// when the index has none yet), and compacts it when it is due.
+    fn append_listing(&self, lines: &str) -> anyhow::Result<()> {
+        let path = self.listing_path();
+        if !path.is_file() {
             return self.rebuild_listing();
-        };
-        listing.set(&package.to_string(), listing_entry(&self.entries(package)?));
-        self.write_listing(&listing)
+        }
+        let size = append_lines(&path, lines.as_bytes())
+            .with_context(|| format!("could not write {}", path.display()))?;
+        let compacted = fs_err::File::open(&path)
+            .ok()
+            .and_then(|file| compacted_size(std::io::BufReader::new(file)));
+        if needs_compaction(size, compacted) {
+            self.compact_listing()?;
+        }
+        Ok(())
     }
 
     fn write_listing(&self, listing: &Listing) -> anyhow::Result<()> {
         let path = self.listing_path();
-        write_atomically(&path, listing.to_text().as_bytes())
+        write_atomically(&path, listing.to_compacted_text().as_bytes())
             .with_context(|| format!("could not write {}", path.display()))
     }
 
@@ -173,7 +192,7 @@ impl IndexDir {
     }
 
     /// Adds a version: copies the archive at `archive` in, then appends
-    /// its entry line.
+    /// its entry line and its search listing line, reading neither file.
     /// Refuses a version that is already listed.
     pub fn add_version(
         &self,
@@ -181,7 +200,7 @@ impl IndexDir {
         entry: &IndexEntry,
         archive: &Path,
     ) -> anyhow::Result<()> {
-        if self.entries(package)?.iter().any(|e| e.vers == entry.vers) {
+        if self.has_version(package, &entry.vers)? {
             bail!(
                 Hinted::new(format!(
                     "{package}@{} is already in the index; versions are immutable",
@@ -194,23 +213,61 @@ impl IndexDir {
         crate::fsutil::copy_atomically(archive, &archive_path)
             .with_context(|| format!("could not write {}", archive_path.display()))?;
         let entry_path = self.root.join(package.entry_path());
-        let mut text = match fs_err::read_to_string(&entry_path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(e.into()),
-        };
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text.push_str(&entry.to_line());
-        text.push('\n');
-        write_atomically(&entry_path, text.as_bytes())
+        append_lines(&entry_path, format!("{}\n", entry.to_line()).as_bytes())
             .with_context(|| format!("could not write {}", entry_path.display()))?;
-        self.update_listing(package)
+        self.append_listing(&published_lines(entry))
     }
 
-    /// Sets the `yanked` flag of one version, rewriting exactly that line.
-    /// Returns false when it already had that value.
+    /// Whether `package`'s entry file lists `version`. Every version is
+    /// published with its archive, so where the archives live in the
+    /// index (its `dl` is the default) a version without one is not
+    /// listed: one look-up. Otherwise (an archive left by a publish that
+    /// was cut short, or archives served from elsewhere) the entry file
+    /// is read once, a line at a time.
+    fn has_version(&self, package: &PackageName, version: &str) -> anyhow::Result<bool> {
+        let archive = self.root.join(package.archive_path(version));
+        let no_archive = matches!(
+            fs_err::symlink_metadata(&archive),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound
+        );
+        if no_archive && self.config()?.dl == DEFAULT_DL {
+            return Ok(false);
+        }
+        let relative = package.entry_path();
+        let file = match fs_err::File::open(self.root.join(&relative)) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(e.into()),
+        };
+        /// The one field read of each line.
+        #[derive(serde::Deserialize)]
+        struct Version<'a> {
+            #[serde(borrow)]
+            vers: std::borrow::Cow<'a, str>,
+        }
+        let mut reader = std::io::BufReader::new(file);
+        let mut line = String::new();
+        let mut number = 0;
+        loop {
+            line.clear();
+            if std::io::BufRead::read_line(&mut reader, &mut line)? == 0 {
+                return Ok(false);
+            }
+            number += 1;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let entry: Version<'_> = serde_json::from_str(&line)
+                .map_err(|e| anyhow::anyhow!("{relative}:{number}: invalid index entry: {e}"))?;
+            if entry.vers == version {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// Sets the `yanked` flag of one version, rewriting exactly that line,
+    /// and appends the change to the search listing. Returns false when it
+    /// already had that value.
     pub fn set_yanked(
         &self,
         package: &PackageName,
@@ -221,8 +278,8 @@ impl IndexDir {
         let path = self.root.join(&relative);
         let text = fs_err::read_to_string(&path)
             .with_context(|| format!("{package} is not in the index"))?;
-        let mut found = false;
-        let mut changed = false;
+        let mut entries = Vec::new();
+        let mut changed = None;
         let mut out = String::with_capacity(text.len());
         for (i, line) in text.split_inclusive('\n').enumerate() {
             let content = line.trim_end_matches('\n');
@@ -230,29 +287,30 @@ impl IndexDir {
                 let mut entry: IndexEntry = serde_json::from_str(content).map_err(|e| {
                     anyhow::anyhow!("{relative}:{}: invalid index entry: {e}", i + 1)
                 })?;
-                if entry.vers == version {
-                    found = true;
-                    if entry.yanked != yanked {
-                        entry.yanked = yanked;
-                        changed = true;
-                        out.push_str(&entry.to_line());
-                        out.push_str(&line[content.len()..]);
-                        continue;
-                    }
+                if entry.vers == version && entry.yanked != yanked {
+                    entry.yanked = yanked;
+                    changed = Some(entries.len());
+                    out.push_str(&entry.to_line());
+                    out.push_str(&line[content.len()..]);
+                    entries.push(entry);
+                    continue;
                 }
+                entries.push(entry);
             }
             out.push_str(line);
         }
-        if !found {
+        if !entries.iter().any(|e| e.vers == version) {
             bail!("{package}@{version} is not in the index");
         }
-        if changed {
-            write_atomically(&path, out.as_bytes())
-                .with_context(|| format!("could not write {}", path.display()))?;
-        }
-        if changed || self.listing()?.is_none() {
-            self.update_listing(package)?;
-        }
-        Ok(changed)
+        let Some(changed) = changed else {
+            if !self.listing_path().is_file() {
+                self.rebuild_listing()?;
+            }
+            return Ok(false);
+        };
+        write_atomically(&path, out.as_bytes())
+            .with_context(|| format!("could not write {}", path.display()))?;
+        self.append_listing(&yanked_lines(&entries[changed], &entries))?;
+        Ok(true)
     }
 }

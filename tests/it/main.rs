@@ -20,6 +20,7 @@ mod install;
 mod keys;
 mod layers;
 mod limits;
+mod listing;
 mod mcp_clients;
 mod mcp_host;
 mod mcp_http;

@@ -19,7 +19,7 @@ impl Publisher {
     }
 
     /// Creates an index (`--git` when `git`) trusting this publisher's key for `acme`.
-    fn init_index(&self, dir: &str, git: bool) -> PathBuf {
+    pub(crate) fn init_index(&self, dir: &str, git: bool) -> PathBuf {
         let path = self.ctx.root().join(dir);
         let mut cmd = self.ctx.command();
         cmd.args(["index", "init"])
@@ -332,8 +332,10 @@ fn concurrent_publishes_to_a_bare_git_index_both_land() {
         changed[0].1
     );
     assert_eq!(before.lines().count(), after.lines().count());
+    // The listing gains lines, the version's and (for readers that keep
+    // a package's last line) the one shown; none is rewritten.
     let diff = git(&clone, &["diff", "--numstat", "HEAD~1", "HEAD"]);
-    assert_eq!(diff.trim(), "1\t1\tindex/acme/alpha");
+    assert_eq!(diff.trim(), "1\t1\tindex/acme/alpha\n2\t0\tsearch.jsonl");
 
     let again = p.ctx.ok(&["yank", "acme/alpha@1.0.0", "--index", &url]);
     insta::assert_snapshot!(p.ctx.redact(&again.stderr), @"warning: acme/alpha@1.0.0 is already yanked; nothing changed");
