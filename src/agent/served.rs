@@ -44,10 +44,10 @@ impl Served {
     pub fn check(&self, dir: &Path, relative: &str) -> Result<(), String> {
         let path = self.listed(relative)?;
         let digest = &self.files[&path];
-        match crate::store::hash::sha256_file(&dir.join(&path)) {
-            Ok(hex) if *digest == format!("sha256:{hex}") => Ok(()),
-            Ok(hex) => Err(format!(
-                "{path} no longer matches the digest {} listed ({digest}); its copy has sha256:{hex}",
+        match crate::store::hash::sha256_file_digest(&dir.join(&path)) {
+            Ok(now) if *digest == now => Ok(()),
+            Ok(now) => Err(format!(
+                "{path} no longer matches the digest {} listed ({digest}); its copy has {now}",
                 self.origin
             )),
             Err(e) => Err(format!("{path} cannot be read to check its digest: {e}")),

@@ -80,9 +80,14 @@ pub(crate) fn apply(report: &mut Report, recorded: &Recorded) {
 
 /// `sha256:<hex>` of the file at `path`.
 pub(crate) fn digest_of(path: &Path) -> Option<String> {
-    crate::store::hash::sha256_file(path)
-        .ok()
-        .map(|hex| format!("sha256:{hex}"))
+    crate::store::hash::sha256_file_digest(path).ok()
+}
+
+/// Whether `digest` is `sha256:` and 64 lowercase hex digits.
+fn is_sha256_digest(digest: &str) -> bool {
+    digest.strip_prefix("sha256:").is_some_and(|hex| {
+        hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    })
 }
 
 /// What `scan --waive` asks for.
@@ -146,7 +151,10 @@ pub(crate) fn record(
             let path = root.join(folder).join(file);
             digest_of(&path).with_context(|| format!("could not read {}", path.display()))?
         }
-        (_, Some(digest)) => digest.to_string(),
+        (_, Some(digest)) if is_sha256_digest(digest) => digest.to_string(),
+        (_, Some(digest)) => bail!(
+            "--digest {digest:?} is not a file digest: write sha256: and 64 lowercase hex digits"
+        ),
         (None, None) => bail!(
             Hinted::new(format!(
                 "{} is not installed here, so its file's digest cannot be read",

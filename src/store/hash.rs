@@ -39,6 +39,12 @@ pub fn sha256_file(path: &Path) -> std::io::Result<String> {
     Ok(digest_reader(fs_err::File::open(path)?, u64::MAX)?.sha256)
 }
 
+/// `sha256:<hex>` of a file's contents, streamed: the digest as MCP,
+/// OCI and the lock's waivers spell it.
+pub fn sha256_file_digest(path: &Path) -> std::io::Result<String> {
+    Ok(format!("sha256:{}", sha256_file(path)?))
+}
+
 /// What went through a [`HashingWriter`] or [`digest_reader`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Streamed {

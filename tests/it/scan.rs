@@ -226,6 +226,27 @@ fn a_waiver_in_the_lock_accepts_a_finding_once_trusted_and_until_the_file_change
         &[
             "scan",
             "--waive",
+            "shipped-executable",
+            "--skill",
+            "acme/tool",
+            "--file",
+            "bin/tool",
+            "--reason",
+            "vendored",
+            "--digest",
+            "sha256:XYZ",
+        ],
+    );
+    assert!(
+        out.stderr.contains("is not a file digest"),
+        "{}",
+        out.stderr
+    );
+    let out = ctx.fails_in(
+        &app,
+        &[
+            "scan",
+            "--waive",
             "no-such-rule",
             "--skill",
             "dropper",

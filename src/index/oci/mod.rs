@@ -401,12 +401,5 @@ fn read_checked(path: &Path, digest: &str) -> Option<Vec<u8>> {
 
 /// `sha256:<hex>` of the file at `path`, read in pieces.
 fn file_digest(path: &Path) -> Option<String> {
-    use sha2::{Digest as _, Sha256};
-    let mut file = std::fs::File::open(path).ok()?;
-    let mut hasher = Sha256::new();
-    std::io::copy(&mut file, &mut hasher).ok()?;
-    Some(format!(
-        "sha256:{}",
-        crate::store::hash::hex(&hasher.finalize())
-    ))
+    crate::store::hash::sha256_file_digest(path).ok()
 }

@@ -27,8 +27,8 @@ pub(super) fn holds(dir: &Path, files: &BTreeMap<String, ListedFile>) -> bool {
         let relative = crate::fsutil::relative_slashed(entry.path(), dir);
         let matches = entry.file_type().is_file()
             && files.get(&relative).is_some_and(|file| {
-                crate::store::hash::sha256_file(entry.path())
-                    .is_ok_and(|hex| file.digest == format!("sha256:{hex}"))
+                crate::store::hash::sha256_file_digest(entry.path())
+                    .is_ok_and(|digest| file.digest == digest)
             });
         if !matches {
             return false;

@@ -23,6 +23,9 @@ pub(crate) struct ServedRef<'a> {
 /// skill is surveyed, whether or not it asks for tools: approving one is
 /// what lets its scripts run.
 pub(crate) fn survey(served: &[ServedRef], dirs: &Dirs) -> anyhow::Result<Vec<SkillGrants>> {
+    if served.is_empty() {
+        return Ok(Vec::new());
+    }
     let file = TrustFile::load(dirs)?;
     Ok(served
         .iter()
