@@ -167,6 +167,7 @@ pub(crate) fn parse(bytes: &[u8], url: &str) -> anyhow::Result<Index> {
         skills: Vec::new(),
         skipped: Vec::new(),
     };
+    let mut seen = std::collections::HashSet::new();
     for (i, value) in entries.iter().enumerate() {
         let name = value
             .get("name")
@@ -176,12 +177,11 @@ pub(crate) fn parse(bytes: &[u8], url: &str) -> anyhow::Result<Index> {
             Some(name) => format!("{name:?}"),
             None => format!("entry {}", i + 1),
         };
-        let entry = read_entry(value, &base).and_then(|entry| {
-            match index.skills.iter().any(|e| e.name == entry.name) {
-                true => Err("the index lists it twice".to_string()),
-                false => Ok(entry),
-            }
-        });
+        let entry =
+            read_entry(value, &base).and_then(|entry| match seen.insert(entry.name.clone()) {
+                false => Err("the index lists it twice".to_string()),
+                true => Ok(entry),
+            });
         match entry {
             Ok(entry) => index.skills.push(entry),
             Err(why) => index.skipped.push(Skipped {

@@ -372,8 +372,10 @@ impl Apply<'_> {
         installed: &[LockedSkill],
         changes: &mut Vec<Change>,
     ) -> anyhow::Result<()> {
+        let kept: std::collections::HashSet<&str> =
+            installed.iter().map(|s| s.name.as_str()).collect();
         for old in self.old_lock.skills() {
-            if installed.iter().any(|s| s.name == old.name) {
+            if kept.contains(old.name.as_str()) {
                 continue;
             }
             let target = self.root.join(old.folder());

@@ -200,8 +200,10 @@ pub(super) fn planned(wanted: &[Wanted], old_lock: &Lockfile) -> Vec<Change> {
             )
         })
         .collect();
+    let still_wanted: std::collections::HashSet<&str> =
+        wanted.iter().map(|w| w.name.as_str()).collect();
     for old in old_lock.skills() {
-        if !wanted.iter().any(|w| w.name == old.name) {
+        if !still_wanted.contains(old.name.as_str()) {
             changes.push(Change::removed(old));
         }
     }

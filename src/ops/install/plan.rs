@@ -224,14 +224,15 @@ pub(super) fn resolve_all<'r>(
             )
             .ok_or(e)?,
         };
+        let requirement_of: std::collections::HashMap<&str, &semver::VersionReq> = requirements
+            .iter()
+            .map(|(n, req)| (n.as_str(), req))
+            .collect();
         for (name, version) in resolved {
             let all = entries
                 .get_mut(&name)
                 .expect("resolved versions come from the fetched entries");
-            let requirement = requirements
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, req)| req);
+            let requirement = requirement_of.get(name.as_str()).copied();
             let yanked = YankedPin::check(&name, &version.to_string(), all, requirement);
             let at = all
                 .iter()

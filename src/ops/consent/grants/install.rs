@@ -41,6 +41,11 @@ pub(crate) fn settle(
     asks: Vec<Vec<String>>,
     consent: GrantConsent,
 ) {
+    let change_of: std::collections::HashMap<String, usize> = changes
+        .iter()
+        .enumerate()
+        .map(|(at, c)| (c.name.clone(), at))
+        .collect();
     for (skill, asks) in locked.iter_mut().zip(asks) {
         let approved: Vec<String> = asks
             .iter()
@@ -55,7 +60,7 @@ pub(crate) fn settle(
             .cloned()
             .collect();
         skill.grants = approved.clone();
-        let Some(change) = changes.iter_mut().find(|c| c.name == skill.name) else {
+        let Some(change) = change_of.get(&skill.name).map(|at| &mut changes[*at]) else {
             continue;
         };
         let changed = change.action != Action::Unchanged;
