@@ -352,7 +352,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --path --git --well-known --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --quiet --verbose --help"
+            opts="-g -q -v -h --registry --path --git --well-known --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1484,7 +1484,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__import)
-            opts="-g -q -v -h --from --adopt --allow-outside --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --quiet --verbose --help"
+            opts="-g -q -v -h --from --adopt --allow-outside --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1606,7 +1606,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__install)
-            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --quiet --verbose --help"
+            opts="-g -q -v -h --locked --frozen --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2158,7 +2158,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__update)
-            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --quiet --verbose --help"
+            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

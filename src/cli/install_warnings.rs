@@ -109,3 +109,65 @@ pub(super) fn plugin(context: &Context, plugin: &crate::ops::plugin::Plugin, ski
             .warn(format_args!("plugin {}: {warning}", plugin.title()));
     }
 }
+
+/// How many scanner findings the summary table shows without `-v`.
+const FINDINGS_SHOWN: usize = 10;
+
+/// One warning for the scanner's `warn` findings in the trees this
+/// install put in place: a table of skill, place, rule and message (the
+/// first few, every one with `-v`), then the command that shows them in
+/// full. Said once, when the trees are put in place.
+pub(super) fn scan_warnings_summary(context: &Context, changes: &[Change]) {
+    let rows: Vec<(&str, String, &str, &str)> = changes
+        .iter()
+        .flat_map(|c| {
+            c.scan_warnings.iter().map(|w| {
+                let place = match w.line {
+                    Some(line) => format!("{}:{line}", w.file),
+                    None => w.file.clone(),
+                };
+                (c.name.as_str(), place, w.rule.as_str(), w.message.as_str())
+            })
+        })
+        .collect();
+    let Some((first, ..)) = rows.first() else {
+        return;
+    };
+    let shown = match context.printer.is_verbose() {
+        true => rows.len(),
+        false => rows.len().min(FINDINGS_SHOWN),
+    };
+    let widths = (
+        rows.iter().map(|r| r.0.len()).max().unwrap_or(0),
+        rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0),
+        rows.iter().map(|r| r.2.len()).max().unwrap_or(0),
+    );
+    let mut table: String = rows[..shown]
+        .iter()
+        .map(|(name, place, rule, message)| {
+            format!(
+                "\n  {name:0$}  {place:1$}  {rule:2$}  {message}",
+                widths.0, widths.1, widths.2
+            )
+        })
+        .collect();
+    if shown < rows.len() {
+        table.push_str(&format!(
+            "\n  … and {} more (-v lists them)",
+            rows.len() - shown
+        ));
+    }
+    let skills = changes
+        .iter()
+        .filter(|c| !c.scan_warnings.is_empty())
+        .count();
+    context.printer.warn(format_args!(
+        "the scanner found {} to review in {}:{table}",
+        super::printer::count(rows.len(), "thing"),
+        super::printer::count(skills, "installed skill")
+    ));
+    context.printer.hint(format_args!(
+        "`skillpkg scan {}` shows each with the text it found",
+        crate::hint::shell_quote(first)
+    ));
+}

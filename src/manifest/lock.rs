@@ -49,6 +49,18 @@ pub struct LockedSkill {
     /// the project is trusted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waivers: Vec<Waiver>,
+    /// `skipped` when the tree was put in place without the scanner
+    /// (`--no-scan`), for reviewers to see.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan: Option<ScanMark>,
+}
+
+/// What a lock entry says of the scan of its tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScanMark {
+    /// Put in place with `--no-scan`.
+    Skipped,
 }
 
 /// A scanner finding accepted for one file's bytes.
@@ -448,7 +460,7 @@ impl Lockfile {
 /// Where a key of a `[[skill]]` entry goes: the order of [`LockedSkill`]'s
 /// fields.
 fn field_order(key: &toml_edit::Key) -> usize {
-    const ORDER: [&str; 10] = [
+    const ORDER: [&str; 11] = [
         "name",
         "version",
         "source",
@@ -459,6 +471,7 @@ fn field_order(key: &toml_edit::Key) -> usize {
         "dependencies",
         "grants",
         "waivers",
+        "scan",
     ];
     ORDER
         .iter()
@@ -578,6 +591,7 @@ mod tests {
             dependencies: vec!["acme/z".into(), "acme/base".into()],
             grants: vec!["Read".into(), "Bash(pdftotext:*)".into()],
             waivers: Vec::new(),
+            scan: None,
         }
     }
 

@@ -72,6 +72,12 @@ impl<'a> Edit<'a> {
         })
     }
 
+    /// Whether the project's files, as they were before the change, are
+    /// the user's consent: it was trusted, or it is the user's own.
+    pub(crate) fn consented(&self) -> bool {
+        self.trust.consented()
+    }
+
     /// Refuses to install from the manifest (as the change leaves it)
     /// while it names sources outside the project the user has not
     /// consented to: by trusting the project before the change, or by

@@ -50,7 +50,20 @@ pub(crate) fn of_installed(
 /// same rule, same file, and the file's bytes still those waived. Waivers
 /// that do not count are said on the finding.
 pub(crate) fn apply(report: &mut Report, recorded: &Recorded) {
-    for finding in &mut report.findings {
+    let dir = report.dir.clone();
+    apply_to(&mut report.findings, recorded, |file| {
+        digest_of(&dir.join(file))
+    });
+}
+
+/// Marks each of `findings` that a waiver of `recorded` accepts, the
+/// digest of each file (`sha256:<hex>`) given by `digest_of`.
+pub(crate) fn apply_to(
+    findings: &mut [crate::scan::Finding],
+    recorded: &Recorded,
+    digest_of: impl Fn(&str) -> Option<String>,
+) {
+    for finding in findings {
         if finding.severity != Severity::Block {
             continue;
         }
@@ -61,7 +74,7 @@ pub(crate) fn apply(report: &mut Report, recorded: &Recorded) {
         else {
             continue;
         };
-        let now = digest_of(&report.dir.join(&finding.file));
+        let now = digest_of(&finding.file);
         if now.as_deref() != Some(waiver.digest.as_str()) {
             finding.message.push_str(&format!(
                 " (the waiver in skills.lock was for other bytes of {}: review it again)",

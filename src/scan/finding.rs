@@ -1,9 +1,9 @@
 //! What a rule found, and how much it weighs.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How much a finding weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Severity {
     /// Worth knowing.

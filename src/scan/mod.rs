@@ -14,6 +14,7 @@ mod rules;
 pub(crate) mod sarif;
 #[cfg(test)]
 mod tests;
+pub(crate) mod verdict;
 
 use std::path::{Path, PathBuf};
 

@@ -133,6 +133,24 @@ impl Records {
         }
     }
 
+    /// The MAC (hex) of `bytes` under this machine's key, for the purpose
+    /// `domain`: how other cached verdicts are sealed. `None` when no key
+    /// can be kept.
+    pub(crate) fn seal(&self, domain: &[u8], bytes: &[u8]) -> Option<String> {
+        let key = self.key_or_new()?;
+        Some(crate::store::hash::hex(
+            &mac_of_bytes(&key, domain, bytes).finalize().into_bytes(),
+        ))
+    }
+
+    /// Whether `mac` (hex) is [`Records::seal`]'s of `bytes` for `domain`.
+    pub(crate) fn is_sealed(&self, domain: &[u8], bytes: &[u8], mac: &str) -> bool {
+        let (Some(key), Some(mac)) = (self.key(), crate::store::hash::unhex(mac)) else {
+            return false;
+        };
+        mac_of_bytes(&key, domain, bytes).verify_slice(&mac).is_ok()
+    }
+
     /// `<dir>/<hex>` for a sha256 in lowercase hex.
     fn path_of(&self, checksum: &str) -> Option<PathBuf> {
         let hex = checksum.strip_prefix("sha256:")?;
@@ -177,9 +195,17 @@ fn read_key(path: &Path) -> Option<[u8; 32]> {
 
 /// The MAC of `record` under `key`, before finalising.
 fn mac_of(key: &[u8; 32], record: &Record) -> Hmac<Sha256> {
+    let bytes = serde_json::to_vec(record).expect("a record serializes");
+    mac_of_bytes(key, DOMAIN, &bytes)
+}
+
+/// The MAC of `bytes` for the purpose `domain` under `key`, before
+/// finalising. Every domain ends in a newline, so none is a prefix of
+/// another's message.
+fn mac_of_bytes(key: &[u8; 32], domain: &[u8], bytes: &[u8]) -> Hmac<Sha256> {
     let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key length");
-    mac.update(DOMAIN);
-    mac.update(&serde_json::to_vec(record).expect("a record serializes"));
+    mac.update(domain);
+    mac.update(bytes);
     mac
 }
 

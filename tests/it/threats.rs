@@ -1139,8 +1139,20 @@ fn escape_sequences_from_packages_never_reach_the_terminal() {
         &skill_md("hand", "Hand-made. Use when testing."),
     );
     std::fs::write(hand.join("notes\u{1b}[31m.md"), "x").unwrap();
+    // The scanner refuses its hidden bidi override, naming it escaped...
+    let refused = ctx.fails_in(&app, &["add", "acme/tool"]);
+    assert!(
+        refused
+            .stderr
+            .contains("U+202E (bidi embedding or override)")
+            && !refused.stderr.contains('\u{1b}')
+            && !refused.stderr.contains('\u{202e}'),
+        "{}",
+        refused.stderr
+    );
+    // ...and what is installed without it is shown escaped everywhere.
     for args in [
-        &["add", "acme/tool"][..],
+        &["add", "--no-scan", "acme/tool"][..],
         &["search", "screen"],
         &["list"],
         &["show", "tool"],

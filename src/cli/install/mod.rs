@@ -46,6 +46,10 @@ pub(super) struct InstallFlags {
     insecure_registry: Vec<String>,
     #[command(flatten)]
     limits: super::limits::SkillLimits,
+    /// Put skills in place without scanning them first (each such entry
+    /// of skills.lock says `scan = "skipped"`, for reviewers to see).
+    #[arg(long)]
+    no_scan: bool,
 }
 
 /// The values of `--link-mode`.
@@ -76,6 +80,7 @@ impl InstallFlags {
             },
             insecure_registries: &self.insecure_registry,
             limits: self.limits.limits(),
+            scan: !self.no_scan,
         }
     }
 }
@@ -228,6 +233,7 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
             .status(verb, format_args!("{} {}", change.name, change.shown()));
     }
     super::install_warnings::broken_rules_summary(context, changes);
+    super::install_warnings::scan_warnings_summary(context, changes);
     report_grants(context, changes);
     let unchanged = changes
         .iter()

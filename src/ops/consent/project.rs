@@ -418,6 +418,13 @@ impl KeptTrust {
         })
     }
 
+    /// Whether what the project's files held before the change is the
+    /// user's consent: the project was trusted, or it is the user's own.
+    /// The lock's waivers count only then (DESIGN §11, §12).
+    pub(crate) fn consented(&self) -> bool {
+        self.global || self.was_trusted
+    }
+
     /// Refuses to install from `manifest` (as the change leaves it) while
     /// it names sources outside the project that the user has not
     /// consented to: by trusting the project before the change, or by
@@ -507,6 +514,7 @@ mod tests {
             dependencies: Vec::new(),
             grants: grants.iter().map(|g| g.to_string()).collect(),
             waivers: Vec::new(),
+            scan: None,
         }
     }
 

@@ -10,11 +10,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context as _, bail};
 
-use super::change::{Action, BrokenRules, Change};
+use super::change::{Action, BrokenRules, Change, ScanWarning};
 use super::fetch::Ready;
+use super::gate::{self, Gate};
 use super::options::InstallOptions;
 use crate::hint::Hinted;
-use crate::manifest::lock::{LockedSkill, Lockfile};
+use crate::manifest::lock::{LockedSkill, Lockfile, ScanMark};
 use crate::project::Project;
 use crate::store::archive::extract;
 use crate::store::extract::Staged;
@@ -26,6 +27,8 @@ use crate::store::verified::{Record, Records, Signature};
 pub(super) struct Apply<'a> {
     /// The project, for its staging and trash folders.
     pub project: &'a Project,
+    /// The scanner every tree passes before it is put in place.
+    pub gate: &'a Gate<'a>,
     /// The root skills go into.
     pub root: &'a Path,
     /// The agents' folders installed skills are exposed in.
@@ -49,29 +52,38 @@ impl Apply<'_> {
     /// Installs every ready skill, removes the ones the old lock managed
     /// that are no longer wanted, and exposes the rest in the targets.
     ///
-    /// Skills are hashed and staged on every core and put in place one at
-    /// a time, in order, each as soon as it and those before it are
-    /// staged: the root only ever gains whole skills.
+    /// Skills are hashed, staged and scanned on every core; then, unless
+    /// the scanner blocks one (which refuses the install before anything
+    /// is written), they are put in place one at a time, in order: the
+    /// root only ever gains whole skills.
     pub(super) fn run(&self, ready: Vec<Ready>) -> anyhow::Result<Applied> {
         let progress = self.options.progress;
         progress.start("Installing", ready.len() as u64);
+        let prepared = crate::parallel::map(ready, |ready| self.prepare_one(ready));
+        let prepared = prepared
+            .into_iter()
+            .collect::<anyhow::Result<Vec<Prepared>>>()?;
+        let blocked: Vec<&Hinted> = prepared
+            .iter()
+            .filter_map(|p| match &p.scan {
+                Scanned::Blocked(refusal) => Some(refusal),
+                _ => None,
+            })
+            .collect();
+        if !blocked.is_empty() {
+            bail!(gate::refusals(&blocked));
+        }
         let mut applied = Applied::default();
-        crate::parallel::map_then(
-            ready,
-            |ready| self.prepare_one(ready),
-            |prepared| {
-                let prepared = prepared?;
-                let asks = prepared.asks.clone();
-                let proven = prepared.ready.provenance.proven.clone();
-                let (skill, change) = self.install_one(prepared)?;
-                applied.proven.push(proven);
-                applied.locked.push(skill);
-                applied.changes.push(change);
-                applied.asks.push(asks);
-                progress.advance();
-                anyhow::Ok(())
-            },
-        )?;
+        for prepared in prepared {
+            let asks = prepared.asks.clone();
+            let proven = prepared.ready.provenance.proven.clone();
+            let (skill, change) = self.install_one(prepared)?;
+            applied.proven.push(proven);
+            applied.locked.push(skill);
+            applied.changes.push(change);
+            applied.asks.push(asks);
+            progress.advance();
+        }
         progress.finish();
         self.remove_unwanted(&applied.locked, &mut applied.changes)?;
         self.expose(&applied.locked, &mut applied.changes)?;
@@ -94,17 +106,13 @@ impl Apply<'_> {
             true => Some(hash::tree_hash(&target)?),
             false => None,
         };
+        let mut scan = Scanned::InPlace;
         let staged = match known_tree {
             Some(tree) if current.as_ref() == Some(&tree) => None,
             _ => {
                 let staged = self.stage(&mut ready, known_tree.as_deref(), &target)?;
-                ready.warnings.extend(
-                    staged
-                        .scan_hidden_unicode()?
-                        .iter()
-                        .map(|hidden| format!("{}: {hidden}", ready.name)),
-                );
                 let tree = staged.tree_hash();
+                scan = self.scan(&mut ready, &staged, &tree)?;
                 Some((staged, tree))
             }
         };
@@ -142,7 +150,40 @@ impl Apply<'_> {
             current,
             staged,
             asks,
+            scan,
         })
+    }
+
+    /// Scans the tree `tree` staged for `ready` (unless `--no-scan`,
+    /// which warns of hidden Unicode only, as before the scanner).
+    fn scan(&self, ready: &mut Ready, staged: &Staged, tree: &str) -> anyhow::Result<Scanned> {
+        if !self.gate.enabled {
+            ready.warnings.extend(
+                staged
+                    .scan_hidden_unicode()?
+                    .iter()
+                    .map(|hidden| format!("{}: {hidden}", ready.name)),
+            );
+            return Ok(Scanned::Skipped);
+        }
+        let old = self.old_lock.get(&ready.name);
+        let waivers = match old {
+            Some(old) => old.waivers.as_slice(),
+            None => self
+                .old_lock
+                .pending_waivers
+                .get(&ready.name)
+                .map_or(&[][..], Vec::as_slice),
+        };
+        let verdict = self
+            .gate
+            .check(tree, &staged.path(), staged.digests(), waivers)
+            .with_context(|| format!("could not scan {}", ready.name))?;
+        if !verdict.blocks.is_empty() {
+            let refusal = gate::refusal(&ready.name, &verdict.blocks, staged.digests());
+            return Ok(Scanned::Blocked(refusal));
+        }
+        Ok(Scanned::Passed(verdict.warnings))
     }
 
     /// Puts one prepared skill in place unless its tree already is.
@@ -153,6 +194,7 @@ impl Apply<'_> {
             current,
             staged,
             asks: _,
+            scan,
         } = prepared;
         let old = self.old_lock.get(&ready.name);
         let tree = match staged {
@@ -195,8 +237,15 @@ impl Apply<'_> {
                 rules: ready.broken_rules.clone(),
                 folder: self.project.shown(&target).to_path_buf(),
             });
+        let scan_warnings = match &scan {
+            Scanned::Passed(findings) if action != Action::Unchanged => {
+                findings.iter().map(ScanWarning::of).collect()
+            }
+            _ => Vec::new(),
+        };
         let change = Change {
             warnings,
+            scan_warnings,
             broken_rules,
             ..Change::of(
                 &ready.name,
@@ -238,6 +287,11 @@ impl Apply<'_> {
             // Settled once every skill is in place (see `grants`).
             grants: old.map(|o| o.grants.clone()).unwrap_or_default(),
             waivers,
+            scan: match scan {
+                Scanned::InPlace => old.and_then(|o| o.scan),
+                Scanned::Skipped => Some(ScanMark::Skipped),
+                Scanned::Passed(_) | Scanned::Blocked(_) => None,
+            },
         };
         Ok((locked, change))
     }
@@ -474,6 +528,20 @@ struct Prepared<'r> {
     staged: Option<(Staged, String)>,
     /// The patterns its `allowed-tools` asks to pre-approve.
     asks: Vec<String>,
+    /// What the scanner made of the staged tree.
+    scan: Scanned,
+}
+
+/// What the scanner made of a skill's tree.
+enum Scanned {
+    /// Nothing was staged: the tree is in place already.
+    InPlace,
+    /// Staged without scanning (`--no-scan`).
+    Skipped,
+    /// Scanned: nothing blocks; these are its `warn` findings.
+    Passed(Vec<crate::scan::Finding>),
+    /// Scanned, and refused for this.
+    Blocked(Hinted),
 }
 
 /// What [`Apply::run`] did.

@@ -32,6 +32,10 @@ pub struct Change {
     /// Warnings about the installed files (hidden Unicode), naming file and line.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// What the scanner asks a reviewer to look at in the tree this
+    /// install put in place (`warn` findings), said once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scan_warnings: Vec<ScanWarning>,
     /// Patterns of its `allowed-tools` approved by this install.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub approved_grants: Vec<String>,
@@ -69,6 +73,31 @@ pub struct Change {
     pub broken_rules: Option<BrokenRules>,
 }
 
+/// A scanner finding of `warn` weight (DESIGN §12) in an installed tree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScanWarning {
+    /// The rule's id.
+    pub rule: String,
+    /// The file, relative to the skill.
+    pub file: String,
+    /// Its 1-based line, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// What was found.
+    pub message: String,
+}
+
+impl ScanWarning {
+    pub(super) fn of(finding: &crate::scan::Finding) -> ScanWarning {
+        ScanWarning {
+            rule: finding.rule.to_string(),
+            file: finding.file.clone(),
+            line: finding.line,
+            message: finding.message.clone(),
+        }
+    }
+}
+
 /// The specification's rules an installed skill breaks, and where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BrokenRules {
@@ -100,6 +129,7 @@ impl Change {
             version: version.to_string(),
             action,
             warnings: Vec::new(),
+            scan_warnings: Vec::new(),
             approved_grants: Vec::new(),
             unapproved_grants: Vec::new(),
             shown_version: format!("v{version}"),
@@ -235,6 +265,7 @@ mod tests {
             dependencies: Vec::new(),
             grants: Vec::new(),
             waivers: Vec::new(),
+            scan: None,
         }
     }
 

@@ -24,6 +24,7 @@ mod change;
 mod collisions;
 mod direct;
 mod fetch;
+mod gate;
 mod oci;
 pub(crate) mod oci_source;
 mod options;
@@ -65,15 +66,7 @@ fn install_edited(
     named: &[String],
 ) -> anyhow::Result<Vec<Change>> {
     edit.check_outside(named)?;
-    let (lock, changes) = sync(
-        edit.project,
-        &edit.manifest,
-        &edit.views,
-        dirs,
-        options,
-        &Unlock::Nothing,
-        false,
-    )?;
+    let (lock, changes) = sync(edit, dirs, options, &Unlock::Nothing, false)?;
     edit.lock = lock;
     Ok(changes)
 }
@@ -563,15 +556,7 @@ pub(crate) fn update(
         Unlock::Packages(names.iter().cloned().collect())
     };
     edit.check_outside(&[])?;
-    let (lock, changes) = sync(
-        project,
-        &edit.manifest,
-        &edit.views,
-        dirs,
-        options,
-        &unlock,
-        dry_run,
-    )?;
+    let (lock, changes) = sync(&edit, dirs, options, &unlock, dry_run)?;
     if !dry_run {
         edit.lock = lock;
         edit.commit()?;
@@ -607,14 +592,13 @@ fn note_yanked(changes: &mut [Change], pins: Vec<crate::ops::yanked::YankedPin>)
 /// steps: plan what the manifest wants against the lock, check the whole
 /// set, fetch and verify every archive, then apply them to the root.
 fn sync(
-    project: &Project,
-    manifest: &Manifest,
-    views: &crate::ops::edit::Views,
+    edit: &Edit,
     dirs: &Dirs,
     options: InstallOptions,
     unlock: &Unlock,
     dry_run: bool,
 ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
+    let (project, manifest, views) = (edit.project, &edit.manifest, &edit.views);
     let old_lock = Lockfile::load(&project.lock_path)?;
     fetch::check_signers_pinned(&old_lock, &project.lock_path)?;
     let root = project.skill_root(manifest.install_root())?;
@@ -681,8 +665,10 @@ fn sync(
         &provenance,
         options,
     )?;
+    let gate = gate::Gate::new(&dirs.cache, &records, options.scan, edit.consented());
     let apply = apply::Apply {
         project,
+        gate: &gate,
         root: &root,
         targets: &targets,
         old_lock: &old_lock,

@@ -35,6 +35,9 @@ pub struct InstallOptions<'p> {
     pub insecure_registries: &'p [String],
     /// What a skill may hold (`--max-skill-size`), for every source.
     pub limits: Limits,
+    /// Scan every tree before it is put in place (DESIGN §12); `--no-scan`
+    /// turns it off, and the lock entry says so.
+    pub scan: bool,
 }
 
 impl Default for InstallOptions<'_> {
@@ -51,6 +54,7 @@ impl Default for InstallOptions<'_> {
             link_mode: LinkMode::default(),
             insecure_registries: &[],
             limits: Limits::default(),
+            scan: true,
         }
     }
 }
