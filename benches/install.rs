@@ -82,6 +82,8 @@ fn plain_gets(urls: &[String]) -> usize {
         .build()
         .unwrap();
     runtime.block_on(async {
+        // reqwest is built without a TLS provider of its own (net/tls.rs).
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::new();
         let limit = Arc::new(tokio::sync::Semaphore::new(CONCURRENCY));
         let mut tasks = tokio::task::JoinSet::new();

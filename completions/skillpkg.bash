@@ -1690,7 +1690,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__outdated)
-            opts="-g -q -v -h --json --global --quiet --verbose --help"
+            opts="-g -q -v -h --diff --json --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

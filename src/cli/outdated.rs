@@ -5,6 +5,12 @@ use super::{Context, ExitStatus};
 /// List locked packages that have newer versions.
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
+    /// Also fetch, verify and scan each update `update` would make, and
+    /// say what the new version newly does: hosts it reaches, credential
+    /// files and secrets it reads, commands, scripts, grants it asks for,
+    /// a new signer or owner. Nothing is installed or written.
+    #[arg(long)]
+    diff: bool,
     #[command(flatten)]
     report: super::ReportFlags,
 }
@@ -12,6 +18,9 @@ pub(super) struct Args {
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
     let project = context.project(args.report.global)?;
+    if args.diff {
+        return diff(&args, &project, &dirs, context);
+    }
     let report = crate::ops::outdated::outdated(&project, &dirs)?;
     super::install::warn_yanked(context, &report.yanked);
     let results = report.packages;
@@ -39,6 +48,61 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let header = ["NAME", "LOCKED", "COMPATIBLE", "LATEST"].map(String::from);
     for line in columns(std::iter::once(&header).chain(&rows)) {
         context.printer.data(line);
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// `outdated --diff`: each update `update` would make, with what the new
+/// version newly does.
+fn diff(
+    args: &Args,
+    project: &crate::project::Project,
+    dirs: &crate::dirs::Dirs,
+    context: &Context,
+) -> anyhow::Result<ExitStatus> {
+    let options = crate::ops::install::InstallOptions {
+        progress: &context.progress,
+        ..Default::default()
+    };
+    let changes: Vec<_> = crate::ops::install::update(
+        project,
+        dirs,
+        &[],
+        crate::ops::install::Mode::Preview,
+        options,
+    )?
+    .into_iter()
+    .filter(|c| c.action == crate::ops::install::Action::Updated)
+    .collect();
+    if args.report.json {
+        context.printer.json(&changes)?;
+        return Ok(ExitStatus::Success);
+    }
+    if changes.is_empty() {
+        context.printer.status(
+            "Up-to-date",
+            "every package is at the newest allowed version",
+        );
+    }
+    for change in &changes {
+        context
+            .printer
+            .data(format_args!("{} {}", change.name, change.shown()));
+        if let Some(refusal) = &change.refusal {
+            for line in refusal.lines() {
+                context.printer.data(format_args!("  {line}"));
+            }
+        }
+        match change.newly.is_empty() {
+            true => context.printer.data(
+                "  nothing new: no new hosts, secrets, commands, scripts, grants, signer or owner",
+            ),
+            false => {
+                for line in &change.newly {
+                    context.printer.data(format_args!("  newly {line}"));
+                }
+            }
+        }
     }
     Ok(ExitStatus::Success)
 }

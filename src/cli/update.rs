@@ -23,7 +23,10 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         &project,
         &dirs,
         &args.packages,
-        args.dry_run,
+        match args.dry_run {
+            true => crate::ops::install::Mode::DryRun,
+            false => crate::ops::install::Mode::Apply,
+        },
         args.flags.options(false, context),
     )?;
     if args.dry_run {

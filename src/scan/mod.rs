@@ -7,6 +7,7 @@
 //! are classified by their first bytes. Nothing is run and nothing leaves
 //! the machine.
 
+pub(crate) mod behaviour;
 mod file;
 mod finding;
 mod flows;

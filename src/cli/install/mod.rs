@@ -231,6 +231,7 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
         context
             .printer
             .status(verb, format_args!("{} {}", change.name, change.shown()));
+        say_newly(context, change);
     }
     super::install_warnings::broken_rules_summary(context, changes);
     super::install_warnings::scan_warnings_summary(context, changes);
@@ -244,6 +245,23 @@ pub(super) fn report(context: &Context, changes: &[Change]) {
             .printer
             .verbose(format_args!("{unchanged} skills already up to date"));
     }
+}
+
+/// What an updated skill newly does, against the version it replaced,
+/// for a reviewer to read (DESIGN §12).
+pub(super) fn say_newly(context: &Context, change: &Change) {
+    if change.newly.is_empty() {
+        return;
+    }
+    let lines: String = change
+        .newly
+        .iter()
+        .map(|line| format!("\n  {line}"))
+        .collect();
+    context.printer.warn(format_args!(
+        "{} {} newly:{lines}",
+        change.name, change.shown_version
+    ));
 }
 
 /// Reports `changes` and what they mean for agents, for a command that

@@ -44,6 +44,9 @@ pub(super) struct Apply<'a> {
     pub provenance: &'a Provenance<'a>,
     /// How to behave.
     pub options: InstallOptions<'a>,
+    /// Only say what would change: stage and scan, put nothing in place
+    /// (`outdated --diff`); what the scanner blocks is said, not refused.
+    pub preview: bool,
     /// Whether the warning that links fell back to copies was given.
     pub link_failure_said: AtomicBool,
 }
@@ -70,7 +73,7 @@ impl Apply<'_> {
                 _ => None,
             })
             .collect();
-        if !blocked.is_empty() {
+        if !blocked.is_empty() && !self.preview {
             bail!(gate::refusals(&blocked));
         }
         let mut applied = Applied::default();
@@ -85,6 +88,9 @@ impl Apply<'_> {
             progress.advance();
         }
         progress.finish();
+        if self.preview {
+            return Ok(applied);
+        }
         self.remove_unwanted(&applied.locked, &mut applied.changes)?;
         self.expose(&applied.locked, &mut applied.changes)?;
         Ok(applied)
@@ -107,12 +113,19 @@ impl Apply<'_> {
             false => None,
         };
         let mut scan = Scanned::InPlace;
+        let mut newly = Vec::new();
         let staged = match known_tree {
             Some(tree) if current.as_ref() == Some(&tree) => None,
             _ => {
                 let staged = self.stage(&mut ready, known_tree.as_deref(), &target)?;
                 let tree = staged.tree_hash();
                 scan = self.scan(&mut ready, &staged, &tree)?;
+                // An update: what the new tree does that the installed one did not.
+                if let (Some(old), Some(_)) = (old, &current)
+                    && (old.version != ready.version || old.source != ready.source)
+                {
+                    newly = super::newly::of_trees(&target, &staged.path());
+                }
                 Some((staged, tree))
             }
         };
@@ -151,6 +164,7 @@ impl Apply<'_> {
             staged,
             asks,
             scan,
+            newly,
         })
     }
 
@@ -195,6 +209,7 @@ impl Apply<'_> {
             staged,
             asks: _,
             scan,
+            newly,
         } = prepared;
         let old = self.old_lock.get(&ready.name);
         let tree = match staged {
@@ -205,6 +220,7 @@ impl Apply<'_> {
                 match &current {
                     // An interrupted run already put it there.
                     Some(current) if *current == tree => {}
+                    _ if self.preview => {}
                     Some(current) => {
                         self.check_replaceable(&target, &ready.name, old, current)?;
                         swap_into_place(staged, &target, &self.project.trash_dir())?;
@@ -243,7 +259,7 @@ impl Apply<'_> {
             }
             _ => Vec::new(),
         };
-        let change = Change {
+        let mut change = Change {
             warnings,
             scan_warnings,
             broken_rules,
@@ -293,6 +309,15 @@ impl Apply<'_> {
                 Scanned::Passed(_) | Scanned::Blocked(_) => None,
             },
         };
+        if change.action == Action::Updated
+            && let Some(old) = old
+        {
+            change.newly = newly;
+            change.newly.extend(super::newly::of_entries(old, &locked));
+        }
+        if let Scanned::Blocked(refusal) = &scan {
+            change.refusal = Some(refusal.message().to_string());
+        }
         Ok((locked, change))
     }
 
@@ -530,6 +555,8 @@ struct Prepared<'r> {
     asks: Vec<String>,
     /// What the scanner made of the staged tree.
     scan: Scanned,
+    /// What the staged tree newly does, against the installed one.
+    newly: Vec<String>,
 }
 
 /// What the scanner made of a skill's tree.

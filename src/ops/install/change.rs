@@ -36,6 +36,13 @@ pub struct Change {
     /// install put in place (`warn` findings), said once.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scan_warnings: Vec<ScanWarning>,
+    /// What an updated skill newly does against the version it replaced
+    /// (DESIGN §12), one plain sentence each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub newly: Vec<String>,
+    /// Why the scanner would refuse it (a preview, `outdated --diff`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<String>,
     /// Patterns of its `allowed-tools` approved by this install.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub approved_grants: Vec<String>,
@@ -130,6 +137,8 @@ impl Change {
             action,
             warnings: Vec::new(),
             scan_warnings: Vec::new(),
+            newly: Vec::new(),
+            refusal: None,
             approved_grants: Vec::new(),
             unapproved_grants: Vec::new(),
             shown_version: format!("v{version}"),

@@ -25,6 +25,7 @@ mod collisions;
 mod direct;
 mod fetch;
 mod gate;
+mod newly;
 mod oci;
 pub(crate) mod oci_source;
 mod options;
@@ -38,6 +39,7 @@ mod wanted;
 pub(crate) mod well_known;
 
 pub(crate) use change::{Action, Change};
+
 pub(crate) use collisions::Replaced;
 pub(crate) use options::{GrantAsker, GrantConsent, GrantRequest, InstallOptions, Unlock};
 pub(crate) use plan::NotInIndex;
@@ -66,7 +68,7 @@ fn install_edited(
     named: &[String],
 ) -> anyhow::Result<Vec<Change>> {
     edit.check_outside(named)?;
-    let (lock, changes) = sync(edit, dirs, options, &Unlock::Nothing, false)?;
+    let (lock, changes) = sync(edit, dirs, options, &Unlock::Nothing, Mode::Apply)?;
     edit.lock = lock;
     Ok(changes)
 }
@@ -523,13 +525,26 @@ pub(crate) fn install(
     Ok(changes)
 }
 
+/// How far a command goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Install, and write the lock.
+    Apply,
+    /// Say what would change, from the indexes alone (`--dry-run`).
+    DryRun,
+    /// Fetch, verify, stage and scan what would change, and say what each
+    /// update newly does; nothing is put in place or written
+    /// (`outdated --diff`).
+    Preview,
+}
+
 /// Moves locked versions forward: of `names`, or of every package when
-/// `names` is empty. With `dry_run`, only reports what would change.
+/// `names` is empty; `mode` says how far.
 pub(crate) fn update(
     project: &Project,
     dirs: &Dirs,
     names: &[String],
-    dry_run: bool,
+    mode: Mode,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
     let mut edit = Edit::open(project, dirs)?;
@@ -556,8 +571,8 @@ pub(crate) fn update(
         Unlock::Packages(names.iter().cloned().collect())
     };
     edit.check_outside(&[])?;
-    let (lock, changes) = sync(&edit, dirs, options, &unlock, dry_run)?;
-    if !dry_run {
+    let (lock, changes) = sync(&edit, dirs, options, &unlock, mode)?;
+    if mode == Mode::Apply {
         edit.lock = lock;
         edit.commit()?;
     }
@@ -596,7 +611,7 @@ fn sync(
     dirs: &Dirs,
     options: InstallOptions,
     unlock: &Unlock,
-    dry_run: bool,
+    mode: Mode,
 ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
     let (project, manifest, views) = (edit.project, &edit.manifest, &edit.views);
     let old_lock = Lockfile::load(&project.lock_path)?;
@@ -637,7 +652,7 @@ fn sync(
             flag,
         )?;
     }
-    if dry_run {
+    if mode == Mode::DryRun {
         let mut changes = change::planned(&wanted, &old_lock);
         note_yanked(&mut changes, yanked);
         return Ok((old_lock.clone(), changes));
@@ -676,6 +691,7 @@ fn sync(
         records: &records,
         provenance: &provenance,
         options,
+        preview: mode == Mode::Preview,
         link_failure_said: Default::default(),
     };
     let apply::Applied {
@@ -684,6 +700,9 @@ fn sync(
         asks,
         proven,
     } = apply.run(ready)?;
+    if mode == Mode::Preview {
+        return Ok((old_lock, changes));
+    }
     let roots = provenance.roots(proven.iter().flatten());
     targets::take_back_former_exposures(project, &root, &targets, &old_lock, &skills)?;
     // `--locked` promises the lock does not change: nothing is approved.
