@@ -125,18 +125,9 @@ impl Behaviour {
     /// The behaviour of the skill in `dir` (links are not followed).
     pub(crate) fn of(dir: &Path) -> std::io::Result<Behaviour> {
         let mut behaviour = Behaviour::default();
-        let walk = walkdir::WalkDir::new(dir)
-            .follow_links(false)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_entry(|e| !matches!(e.file_name().to_str(), Some(".git" | ".hg" | ".svn")));
-        for entry in walk {
-            let entry = entry.map_err(std::io::Error::other)?;
-            if !entry.file_type().is_file() {
-                continue;
-            }
-            let relative = crate::fsutil::relative_slashed(entry.path(), dir);
-            let read = file::read(entry.path(), &relative)?;
+        for read in super::read_files(dir) {
+            let read = read?;
+            let relative = read.relative.clone();
             if matches!(read.kind, Kind::Script | Kind::Executable(_)) {
                 behaviour
                     .scripts

@@ -48,6 +48,24 @@ impl Report {
     }
 }
 
+/// Every file under the skill folder `dir`, read for the rules, by path
+/// (links are not followed; version-control folders are skipped).
+fn read_files(dir: &Path) -> impl Iterator<Item = std::io::Result<file::Read>> + '_ {
+    walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !matches!(e.file_name().to_str(), Some(".git" | ".hg" | ".svn")))
+        .filter_map(move |entry| match entry {
+            Err(e) => Some(Err(std::io::Error::other(e))),
+            Ok(entry) if !entry.file_type().is_file() => None,
+            Ok(entry) => {
+                let relative = crate::fsutil::relative_slashed(entry.path(), dir);
+                Some(file::read(entry.path(), &relative))
+            }
+        })
+}
+
 /// Scans every file under the skill folder `dir` (links are not followed;
 /// version-control folders are skipped).
 pub(crate) fn scan_dir(dir: &Path) -> std::io::Result<Report> {
@@ -55,18 +73,8 @@ pub(crate) fn scan_dir(dir: &Path) -> std::io::Result<Report> {
         dir: dir.to_path_buf(),
         ..Report::default()
     };
-    let walk = walkdir::WalkDir::new(dir)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| !matches!(e.file_name().to_str(), Some(".git" | ".hg" | ".svn")));
-    for entry in walk {
-        let entry = entry.map_err(std::io::Error::other)?;
-        if !entry.file_type().is_file() {
-            continue;
-        }
-        let relative = crate::fsutil::relative_slashed(entry.path(), dir);
-        let read = file::read(entry.path(), &relative)?;
+    for read in read_files(dir) {
+        let read = read?;
         report.files += 1;
         report.bytes += read.text.as_ref().map_or(0, |t| t.len() as u64);
         report.findings.extend(rules::scan_file(&read));
