@@ -3,7 +3,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 
 use super::file::{Kind, Read};
 use super::finding::{Finding, Severity, excerpt};
@@ -297,8 +297,10 @@ pub(crate) fn scan_file(read: &Read) -> Vec<Finding> {
     };
     let markdown = matches!(read.kind, Kind::SkillMd | Kind::Document);
     let lines = super::file::lines(text, markdown);
+    // Most files match no line rule anywhere: one pass over the text says so.
+    let any_rule = ANY_LINE_RULE.is_match(text);
     for &(number, line, in_code) in &lines {
-        for rule in LINE_RULES.iter() {
+        for rule in LINE_RULES.iter().filter(|_| any_rule) {
             let Some(found) = rule.patterns.iter().find_map(|p| p.find(line)) else {
                 continue;
             };
@@ -340,10 +342,26 @@ pub(crate) fn scan_file(read: &Read) -> Vec<Finding> {
     findings
 }
 
+/// Every line rule's patterns as one set over a whole text, lines ending
+/// in `\n` or `\r\n` (`(?mR)`): whatever matches a line matches there.
+/// Word boundaries are ASCII's (`(?-u:\b)`), which hold wherever
+/// Unicode's do beside the patterns' ASCII letters, and keep the set on
+/// its fast automaton over non-ASCII text (Unicode's make it give up).
+static ANY_LINE_RULE: LazyLock<RegexSet> = LazyLock::new(|| {
+    let patterns = LINE_RULES
+        .iter()
+        .flat_map(|rule| rule.patterns.iter())
+        .map(|pattern| format!("(?mR){}", pattern.as_str().replace(r"\b", r"(?-u:\b)")));
+    RegexSet::new(patterns).expect("valid rule patterns")
+});
+
 /// The first invisible character of `line` that could hide text, with
 /// its column: a byte-order mark opening the file, and a zero-width
 /// joiner between two non-ASCII characters (emoji sequences), are not.
 fn hidden_char(line: &str, number: usize) -> Option<(usize, char)> {
+    if line.is_ascii() {
+        return None;
+    }
     let chars: Vec<char> = line.chars().collect();
     chars.iter().enumerate().find_map(|(i, &c)| {
         crate::skill::hidden::describe(c)?;

