@@ -1,6 +1,7 @@
 //! Benchmark: `skillpkg install` of 200 packages from a static HTTP index
 //! of 20,000 packages on loopback, against the floor of fetching exactly
-//! the same files with parallel plain GETs; then a warm `install --locked`
+//! the same files with parallel plain GETs (and with `--no-scan`, for the
+//! scanner's share); then a warm `install --locked`
 //! (and `--frozen`, and `--link-mode hardlink`) of the same 200 skills,
 //! against `cp -r` of the trees.
 //!
@@ -169,6 +170,9 @@ fn main() {
         Case::new(fresh_project, || {
             skillpkg(temp, &cache, &project, &["install"])
         }),
+        Case::new(fresh_project, || {
+            skillpkg(temp, &cache, &project, &["install", "--no-scan"])
+        }),
         Case::new(
             || {
                 if copy_target.exists() {
@@ -200,8 +204,9 @@ fn main() {
             )
         }),
     ];
-    let [floor, cold, copy, frozen, locked, linked] = time_interleaved(&mut cases)[..] else {
-        unreachable!("six cases")
+    let [floor, cold, unscanned, copy, frozen, locked, linked] = time_interleaved(&mut cases)[..]
+    else {
+        unreachable!("seven cases")
     };
 
     let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
@@ -223,14 +228,20 @@ fn main() {
         ratio(cold, floor)
     );
     println!(
+        "| `skillpkg install --no-scan`, cold cache: the same without the scanner's gate | {} | {} |",
+        ms(unscanned),
+        ratio(unscanned, floor)
+    );
+    println!(
         "| floor with the files written: the GETs plus `cp -r` of the trees | {} | {} |",
         ms(floor + copy),
         ratio(floor + copy, floor)
     );
     println!();
     println!(
-        "Cold install against the GETs plus `cp -r`: {}.",
-        ratio(cold, floor + copy)
+        "Cold install against the GETs plus `cp -r`: {} ({} without the scanner).",
+        ratio(cold, floor + copy),
+        ratio(unscanned, floor + copy)
     );
     println!();
     println!(
