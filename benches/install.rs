@@ -204,11 +204,16 @@ fn main() {
             )
         }),
     ];
-    let [floor, cold, unscanned, copy, frozen, locked, linked] = time_interleaved(&mut cases)[..]
-    else {
+    let timed = time_interleaved(&mut cases);
+    print_tables(&timed, urls.len(), bytes);
+}
+
+/// The Markdown tables of the cases' medians, in the order `main` runs
+/// them.
+fn print_tables(timed: &[Duration], urls: usize, bytes: usize) {
+    let [floor, cold, unscanned, copy, frozen, locked, linked] = timed[..] else {
         unreachable!("seven cases")
     };
-
     let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
     let ratio =
         |d: Duration, floor: Duration| format!("{:.1}×", d.as_secs_f64() / floor.as_secs_f64());
@@ -218,7 +223,7 @@ fn main() {
     println!("|---|---:|---:|");
     println!(
         "| floor: {} plain GETs of the same files ({} KB), {CONCURRENCY} in flight | {} | 1.0× |",
-        urls.len(),
+        urls,
         bytes / 1024,
         ms(floor)
     );

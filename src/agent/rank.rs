@@ -10,6 +10,7 @@
 //! "kubernetes") for much, and most of all in a name.
 
 use crate::skill::Skill;
+use std::sync::Arc;
 
 /// How much a repeated word adds before it saturates.
 const K1: f64 = 1.2;
@@ -73,11 +74,39 @@ fn fold_spelling(word: &str) -> std::borrow::Cow<'_, str> {
 /// English), so `PDFs` is `pdf` and `summarise`, `summarizing` and
 /// `summary` meet.
 pub(crate) fn terms(text: &str) -> Vec<String> {
+    shared_terms(text).iter().map(|t| t.to_string()).collect()
+}
+
+/// [`terms`], each shared with every other text holding it.
+fn shared_terms(text: &str) -> Vec<Arc<str>> {
     text.to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 2)
-        .map(|w| stemmer().stem(drop_plural(&fold_spelling(w))).into_owned())
+        .map(term)
         .collect()
+}
+
+/// Words a thread remembers the terms of, at most: descriptions share most
+/// of their words, and stemming is most of the cost of indexing them.
+const REMEMBERED: usize = 50_000;
+
+/// The term of the lowercase `word`, remembered per thread.
+fn term(word: &str) -> Arc<str> {
+    thread_local! {
+        static TERMS: std::cell::RefCell<std::collections::HashMap<String, Arc<str>>> =
+            Default::default();
+    }
+    TERMS.with_borrow_mut(|known| {
+        if let Some(term) = known.get(word) {
+            return term.clone();
+        }
+        let term: Arc<str> = stemmer().stem(drop_plural(&fold_spelling(word))).into();
+        if known.len() >= REMEMBERED {
+            known.clear();
+        }
+        known.insert(word.to_string(), term.clone());
+        term
+    })
 }
 
 /// `word` without a plural `s` the stemmer keeps on short words (`pdfs`
@@ -105,14 +134,14 @@ struct Field {
 impl Field {
     /// The field whose terms, per skill, are `documents`, for the sorted
     /// `query`.
-    fn new<'t>(documents: impl Iterator<Item = &'t [String]>, query: &[String]) -> Field {
+    fn new<'t>(documents: impl Iterator<Item = &'t [Arc<str>]>, query: &[String]) -> Field {
         let mut counts = Vec::new();
         let mut lengths = Vec::new();
         let mut frequency = vec![0; query.len()];
         for document in documents {
             let mut held = vec![0; query.len()];
             for term in document {
-                if let Ok(at) = query.binary_search(term) {
+                if let Ok(at) = query.binary_search_by(|q| q.as_str().cmp(term)) {
                     held[at] += 1;
                 }
             }
@@ -155,8 +184,8 @@ impl Field {
 /// A skill's name and description as terms, stemmed once when the
 /// [`Ranker`] is made.
 struct Document {
-    name: Vec<String>,
-    description: Vec<String>,
+    name: Vec<Arc<str>>,
+    description: Vec<Arc<str>>,
 }
 
 /// An index of skills for ranking: each skill's terms, computed once and
@@ -171,13 +200,10 @@ impl<'s> Ranker<'s> {
     pub(crate) fn new(skills: &[&'s Skill]) -> Ranker<'s> {
         Ranker {
             skills: skills.to_vec(),
-            documents: skills
-                .iter()
-                .map(|s| Document {
-                    name: terms(&s.meta.name),
-                    description: terms(&s.meta.description),
-                })
-                .collect(),
+            documents: crate::parallel::map_slice(skills, 256, |s| Document {
+                name: shared_terms(&s.meta.name),
+                description: shared_terms(&s.meta.description),
+            }),
         }
     }
 

@@ -52,7 +52,10 @@ pub(crate) fn log(reports: &[Report], base: &std::path::Path) -> Value {
                     "ruleId": finding.rule,
                     "ruleIndex": RULES.iter().position(|r| r.id == finding.rule),
                     "level": level(finding.severity),
-                    "message": {"text": format!("{}: {}", finding.message, finding.excerpt)},
+                    "message": {"text": match finding.excerpt.is_empty() {
+                        true => finding.message.clone(),
+                        false => format!("{}: {}", finding.message, finding.excerpt),
+                    }},
                     "locations": [location],
                 })
             })
