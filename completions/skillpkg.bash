@@ -25,6 +25,12 @@ _skillpkg() {
             skillpkg,completions)
                 cmd="skillpkg__subcmd__completions"
                 ;;
+            skillpkg,disable)
+                cmd="skillpkg__subcmd__disable"
+                ;;
+            skillpkg,enable)
+                cmd="skillpkg__subcmd__enable"
+                ;;
             skillpkg,eval)
                 cmd="skillpkg__subcmd__eval"
                 ;;
@@ -177,6 +183,12 @@ _skillpkg() {
                 ;;
             skillpkg__subcmd__help,completions)
                 cmd="skillpkg__subcmd__help__subcmd__completions"
+                ;;
+            skillpkg__subcmd__help,disable)
+                cmd="skillpkg__subcmd__help__subcmd__disable"
+                ;;
+            skillpkg__subcmd__help,enable)
+                cmd="skillpkg__subcmd__help__subcmd__enable"
                 ;;
             skillpkg__subcmd__help,eval)
                 cmd="skillpkg__subcmd__help__subcmd__eval"
@@ -338,7 +350,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank index exec serve eval completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank index exec serve eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -509,6 +521,34 @@ _skillpkg() {
             ;;
         skillpkg__subcmd__completions)
             opts="-q -v -h --quiet --verbose --help bash elvish fish powershell zsh"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__disable)
+            opts="-g -q -v -h --global --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__enable)
+            opts="-g -q -v -h --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -882,7 +922,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install import update outdated trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank index exec serve eval completions help"
+            opts="init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank index exec serve eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -952,6 +992,34 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__disable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__enable)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -33,6 +33,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand import 'Take over skills `npx skills` installed, or folders placed by hand'
             cand update 'Move locked versions to the newest that skills.toml allows'
             cand outdated 'List locked packages that have newer versions'
+            cand disable 'Turn skills off without uninstalling them: left out of exec, serve and agents'' folders'
+            cand enable 'Turn disabled skills back on'
             cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
@@ -178,6 +180,26 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --json 'Print JSON on stdout'
             cand -g 'The user''s global skills instead of the project''s'
             cand --global 'The user''s global skills instead of the project''s'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;disable'= {
+            cand -g 'Work on the user''s global skills instead of the project''s'
+            cand --global 'Work on the user''s global skills instead of the project''s'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;enable'= {
+            cand -g 'Work on the user''s global skills instead of the project''s'
+            cand --global 'Work on the user''s global skills instead of the project''s'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
@@ -673,6 +695,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand import 'Take over skills `npx skills` installed, or folders placed by hand'
             cand update 'Move locked versions to the newest that skills.toml allows'
             cand outdated 'List locked packages that have newer versions'
+            cand disable 'Turn skills off without uninstalling them: left out of exec, serve and agents'' folders'
+            cand enable 'Turn disabled skills back on'
             cand trust 'Trust another signing key for an org (or swap its keys), or this project''s settings'
             cand grants 'List, approve or revoke the tools skills'' allowed-tools pre-approve'
             cand verify 'Check installed skills against skills.lock'
@@ -713,6 +737,10 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;update'= {
         }
         &'skillpkg;help;outdated'= {
+        }
+        &'skillpkg;help;disable'= {
+        }
+        &'skillpkg;help;enable'= {
         }
         &'skillpkg;help;trust'= {
         }

@@ -59,7 +59,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         anyhow::bail!(Hinted::new("no cases to run").hint("check the paths and --filter"));
     }
     let loaded = super::load_skills(context)?;
-    let skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &*e.skill).collect();
+    let skills: Vec<&crate::skill::Skill> = loaded.set.active().map(|e| &*e.skill).collect();
     warn_of_missing_skills(context, &cases, &skills);
     let settings = crate::ops::skills::project_settings(&cwd, context.dirs()?)?;
     if let Some(warning) = &settings.warning {

@@ -69,7 +69,7 @@ pub(super) struct Args {
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let loaded = super::load_skills(context)?;
-    let mut skills: Vec<&crate::skill::Skill> = loaded.set.resolved().map(|e| &*e.skill).collect();
+    let mut skills: Vec<&crate::skill::Skill> = loaded.set.active().map(|e| &*e.skill).collect();
     let interactive = super::ask::on_a_terminal();
     let dirs = context.dirs()?.clone();
     let settings = project_settings(context, &cwd, interactive && !args.dry_run)?;
@@ -681,7 +681,7 @@ fn repl(
         crate::agent::interrupt::reset();
         let loaded = super::load_skills(context)?;
         let mut skills: Vec<&crate::skill::Skill> =
-            loaded.set.resolved().map(|e| &*e.skill).collect();
+            loaded.set.active().map(|e| &*e.skill).collect();
         let names: std::collections::BTreeSet<&str> =
             skills.iter().map(|s| s.meta.name.as_str()).collect();
         // A skill added to a root since the start wins over a served one.

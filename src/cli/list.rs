@@ -61,9 +61,10 @@ pub(super) fn root_label(entry: &Entry) -> String {
 fn row(entry: &Entry, name_width: usize, root_width: usize) -> String {
     let description = entry.skill.meta.catalog_description();
     // The marker is part of the column: the line is as wide either way.
-    let description = match entry.shadowed_by {
-        Some(winner) => format!("(shadowed by {winner}) {description}"),
-        None => description.to_string(),
+    let description = match (entry.shadowed_by, entry.disabled) {
+        (Some(winner), _) => format!("(shadowed by {winner}) {description}"),
+        (None, true) => format!("(disabled) {description}"),
+        (None, false) => description.to_string(),
     };
     format!(
         "{:name_width$}  {:root_width$}  {}",

@@ -4,6 +4,7 @@
 mod ask;
 mod cache;
 mod completions;
+mod enable;
 mod eval;
 mod exec;
 mod export;
@@ -87,6 +88,10 @@ enum Command {
     Update(update::Args),
     /// List locked packages that have newer versions.
     Outdated(outdated::Args),
+    /// Turn skills off without uninstalling them: left out of exec, serve and agents' folders.
+    Disable(enable::Args),
+    /// Turn disabled skills back on.
+    Enable(enable::Args),
     /// Trust another signing key for an org (or swap its keys), or this project's settings.
     Trust(trust::Args),
     /// List, approve or revoke the tools skills' allowed-tools pre-approve.
@@ -321,6 +326,8 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Import(args) => import::run(args, context),
         Command::Update(args) => update::run(args, context),
         Command::Outdated(args) => outdated::run(args, context),
+        Command::Disable(args) => enable::run(args, false, context),
+        Command::Enable(args) => enable::run(args, true, context),
         Command::Trust(args) => trust::run(args, context),
         Command::Grants(args) => grants::run(args, context),
         Command::Verify(args) => verify::run(args, context),

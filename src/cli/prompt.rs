@@ -34,7 +34,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     let loaded = super::load_skills(context)?;
     let skills: Vec<&Skill> = loaded
         .set
-        .resolved()
+        .active()
         .map(|e| &*e.skill)
         .filter(|s| !s.meta.disable_model_invocation())
         .collect();

@@ -59,6 +59,27 @@ impl ManifestDocument {
         Ok(self.skills_table()?.remove(name).is_some())
     }
 
+    /// Sets `[install] disabled` to `names` (removed when empty), keeping
+    /// the rest of `[install]` as it is.
+    pub fn set_disabled(&mut self, names: &[String]) -> anyhow::Result<()> {
+        let install = self
+            .doc
+            .entry("install")
+            .or_insert_with(toml_edit::table)
+            .as_table_like_mut()
+            .context("[install] in skills.toml must be a table")?;
+        match names.is_empty() {
+            true => {
+                install.remove("disabled");
+            }
+            false => {
+                let array: toml_edit::Array = names.iter().map(String::as_str).collect();
+                install.insert("disabled", value(array));
+            }
+        }
+        Ok(())
+    }
+
     /// Adds `[registries] name = { index = "…" }` at the end of the
     /// table (a new `[registries]` table at the end of the file when there
     /// is none); an entry of that name is replaced in place.

@@ -299,6 +299,21 @@ pub struct InstallSection {
     /// Other agents' folders to expose installed skills in.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<String>,
+    /// Skills installed and locked but turned off: left out of `exec`,
+    /// `serve` and the agents' folders (`skillpkg disable`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disabled: Vec<String>,
+}
+
+impl InstallSection {
+    /// Whether the skill named `name` (a skill's name, or a package's
+    /// `org/name`) is disabled.
+    pub fn is_disabled(&self, name: &str) -> bool {
+        let short = name.rsplit('/').next().unwrap_or(name);
+        self.disabled
+            .iter()
+            .any(|d| d == name || d.rsplit('/').next().unwrap_or(d) == short)
+    }
 }
 
 /// `[agent]`.

@@ -121,7 +121,7 @@ pub(crate) fn load(loader: &Loader, dirs: &Dirs, only: Option<&str>) -> anyhow::
             served.warnings.push(skipped.describe());
         }
     }
-    for entry in loaded.set.resolved() {
+    for entry in loaded.set.active() {
         let skill = &entry.skill;
         if only.is_some_and(|name| skill.meta.name != name) {
             continue;

@@ -3,6 +3,7 @@
 
 pub mod consent;
 pub(crate) mod edit;
+pub(crate) mod enable;
 pub mod import;
 pub(crate) mod init;
 pub(crate) mod install;

@@ -113,6 +113,28 @@ pub(crate) fn project_settings(cwd: &Path, dirs: &Dirs) -> anyhow::Result<Projec
     })
 }
 
+/// The skills `[install] disabled` turns off: the project's (its
+/// manifest in `manifest_dir`) and the user's global manifest's. Turning a
+/// skill off only removes it, so a project needs no trust for it; a
+/// manifest that cannot be read disables nothing here (the commands that
+/// install say why).
+fn disabled_in(manifest_dir: Option<&Path>, dirs: &Dirs) -> crate::manifest::InstallSection {
+    let mut all = crate::manifest::InstallSection::default();
+    // Read where the global project keeps it, without making one.
+    let global = Project::global_lock_path(dirs)
+        .parent()
+        .map(|dir| dir.join(crate::project::MANIFEST_FILE));
+    let project = manifest_dir.map(|dir| Project::at(dir).manifest_path);
+    for path in project.into_iter().chain(global) {
+        if path.exists()
+            && let Ok(manifest) = Manifest::load(&path)
+        {
+            all.disabled.extend(manifest.install.disabled);
+        }
+    }
+    all
+}
+
 /// Discovers the roots for `cwd` and loads their skills.
 pub(crate) fn load_skills(cwd: &Path, dirs: &Dirs) -> anyhow::Result<LoadedSkills> {
     let discovery = Discovery::from(cwd);
@@ -134,7 +156,11 @@ pub(crate) fn load_skills(cwd: &Path, dirs: &Dirs) -> anyhow::Result<LoadedSkill
             listings,
         )
     });
-    let set = SkillSet::load_listed(&roots, listings, Some(&cache));
+    let mut set = SkillSet::load_listed(&roots, listings, Some(&cache));
+    let disabled = disabled_in(discovery.manifest_dir.as_deref(), dirs);
+    if !disabled.disabled.is_empty() {
+        set.disable(|name| disabled.is_disabled(name));
+    }
     // A cache that cannot be written only makes the next run slower.
     let _ = cache.save();
     Ok(LoadedSkills {

@@ -168,6 +168,10 @@ pub(crate) struct Entry {
     /// The root whose skill of the same name wins over this one, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shadowed_by: Option<RootKind>,
+    /// Turned off by `[install] disabled` (`skillpkg disable`): listed,
+    /// but left out of `exec`, `serve` and prompts.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub disabled: bool,
 }
 
 /// Every skill of every root, precedence applied.
@@ -245,6 +249,7 @@ impl SkillSet {
                     root: root.kind,
                     agent_folder: root.agent_folder,
                     shadowed_by: None,
+                    disabled: false,
                 }),
                 (Err(crate::skill::SkillError::MissingSkillMd { .. }), _) => {}
                 (Err(e), _) => self.skipped.push(SkippedSkill {
@@ -332,6 +337,19 @@ impl SkillSet {
     /// The winning entry of each name, sorted by name.
     pub(crate) fn resolved(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter().filter(|e| e.shadowed_by.is_none())
+    }
+
+    /// The winning entry of each name that is not disabled, sorted by
+    /// name: the skills an agent is given.
+    pub(crate) fn active(&self) -> impl Iterator<Item = &Entry> {
+        self.resolved().filter(|e| !e.disabled)
+    }
+
+    /// Marks disabled every entry whose skill's name `is_disabled` holds for.
+    pub(crate) fn disable(&mut self, is_disabled: impl Fn(&str) -> bool) {
+        for entry in &mut self.entries {
+            entry.disabled = is_disabled(&entry.skill.meta.name);
+        }
     }
 
     /// Every entry with this name, winner first.

@@ -8,6 +8,7 @@ mod common;
 mod corpus;
 mod differential;
 mod direct;
+mod enable;
 mod escape;
 mod eval;
 mod exec;

@@ -33,6 +33,8 @@ pub(super) struct Apply<'a> {
     pub root: &'a Path,
     /// The agents' folders installed skills are exposed in.
     pub targets: &'a [PathBuf],
+    /// The manifest's `[install]`: which skills are disabled.
+    pub install: &'a crate::manifest::InstallSection,
     /// The lock before this install.
     pub old_lock: &'a Lockfile,
     /// The cache: unpacked trees to copy, and archives to describe local
@@ -486,6 +488,11 @@ impl Apply<'_> {
         for exposed_in in self.targets {
             for skill in installed {
                 let dir = self.root.join(skill.folder());
+                // Disabled: taken out of the agents' folders, kept installed.
+                if self.install.is_disabled(&skill.name) {
+                    super::targets::unexpose(exposed_in, &dir)?;
+                    continue;
+                }
                 if let Some(warning) = super::targets::expose(exposed_in, &dir)?
                     && let Some(change) = changes.iter_mut().find(|c| c.name == skill.name)
                 {

@@ -513,6 +513,16 @@ pub(crate) fn remove(
     Ok(changes)
 }
 
+/// Installs what the edited manifest asks for, keeping every pin (the
+/// agents' folders brought in line with it), without committing the edit.
+pub(crate) fn reconcile(
+    edit: &mut Edit,
+    dirs: &Dirs,
+    options: InstallOptions,
+) -> anyhow::Result<Vec<Change>> {
+    install_edited(edit, dirs, options, &[])
+}
+
 /// Installs what the manifest asks for, keeping locked versions.
 pub(crate) fn install(
     project: &Project,
@@ -686,6 +696,7 @@ fn sync(
         gate: &gate,
         root: &root,
         targets: &targets,
+        install: &manifest.install,
         old_lock: &old_lock,
         cache: &dirs.cache,
         records: &records,

@@ -60,10 +60,18 @@ pub(crate) fn survey_targets(
     everything: bool,
 ) -> anyhow::Result<targets::Survey> {
     let manifest = Manifest::load(&project.manifest_path)?;
-    let lock = Lockfile::load(&project.lock_path)?;
+    let lock = exposed_skills(&manifest, Lockfile::load(&project.lock_path)?);
     let root = project.skill_root(manifest.install_root())?;
     let wanted = crate::ops::install::targets_of(project, dirs)?;
     targets::survey(project, &root, &lock, wanted, everything)
+}
+
+/// `lock` without the skills `[install] disabled` takes out of the
+/// agents' folders.
+fn exposed_skills(manifest: &Manifest, mut lock: Lockfile) -> Lockfile {
+    lock.skills_mut()
+        .retain(|s| !manifest.install.is_disabled(&s.name));
+    lock
 }
 
 /// `verify --fix`: puts back the links and copies in agents' folders that
@@ -71,7 +79,7 @@ pub(crate) fn survey_targets(
 /// entries it restored.
 pub(crate) fn fix_targets(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<String>> {
     let manifest = Manifest::load(&project.manifest_path)?;
-    let lock = Lockfile::load(&project.lock_path)?;
+    let lock = exposed_skills(&manifest, Lockfile::load(&project.lock_path)?);
     let root = project.skill_root(manifest.install_root())?;
     let wanted = crate::ops::install::targets_of(project, dirs)?;
     let survey = targets::survey(project, &root, &lock, wanted, false)?;
@@ -90,7 +98,7 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
     let placed = targets::survey(
         project,
         &root,
-        &lock,
+        &exposed_skills(&manifest, lock.clone()),
         crate::ops::install::targets_of(project, dirs)?,
         false,
     )?;
