@@ -36,6 +36,8 @@ pub(crate) struct Read {
     /// Its text (the first [`MAX_TEXT`] bytes, lossily decoded), for text
     /// files.
     pub text: Option<String>,
+    /// Whether the file holds more than the [`MAX_TEXT`] bytes read.
+    pub truncated: bool,
 }
 
 const SCRIPT_EXTENSIONS: &[&str] = &[
@@ -93,9 +95,12 @@ const ARCHIVE_EXTENSIONS: &[&str] = &[
 /// Reads the file at `path` (shown as `relative`).
 pub(crate) fn read(path: &Path, relative: &str) -> std::io::Result<Read> {
     let mut bytes = Vec::new();
+    // One byte past the cap tells whether there is more.
     std::fs::File::open(path)?
-        .take(MAX_TEXT as u64)
+        .take(MAX_TEXT as u64 + 1)
         .read_to_end(&mut bytes)?;
+    let truncated = bytes.len() > MAX_TEXT;
+    bytes.truncate(MAX_TEXT);
     let name = relative
         .rsplit('/')
         .next()
@@ -110,6 +115,7 @@ pub(crate) fn read(path: &Path, relative: &str) -> std::io::Result<Read> {
             relative: relative.to_string(),
             kind,
             text: None,
+            truncated,
         });
     }
     let text = String::from_utf8_lossy(&bytes).into_owned();
@@ -131,6 +137,7 @@ pub(crate) fn read(path: &Path, relative: &str) -> std::io::Result<Read> {
         relative: relative.to_string(),
         kind,
         text: Some(text),
+        truncated,
     })
 }
 

@@ -77,6 +77,11 @@ pub(crate) const RULES: &[Rule] = &[
         rationale: "chat webhooks and bot APIs (Discord, Telegram) send data out of the machine; fine for notifications, worth a look",
     },
     Rule {
+        id: "unscanned-text",
+        severity: Severity::Block,
+        rationale: "a script or SKILL.md longer than the scanner reads (1 MiB) could hide anything past that point; no real one is that long",
+    },
+    Rule {
         id: "shipped-executable",
         severity: Severity::Block,
         rationale: "a native executable in a skill cannot be reviewed and runs with the user's rights",
@@ -112,7 +117,7 @@ pub(crate) fn weight(id: &str, kind: Kind, in_code: bool) -> Severity {
         {
             full
         }
-        Kind::SkillMd if id == "hidden-unicode" => full,
+        Kind::SkillMd if id == "hidden-unicode" || id == "unscanned-text" => full,
         _ => capped,
     }
 }
@@ -295,6 +300,18 @@ pub(crate) fn scan_file(read: &Read) -> Vec<Finding> {
     let Some(text) = &read.text else {
         return findings;
     };
+    if read.truncated {
+        findings.push(finding(
+            "unscanned-text",
+            weight("unscanned-text", read.kind, false),
+            None,
+            format!(
+                "only its first {} MiB was scanned",
+                super::file::MAX_TEXT / (1024 * 1024)
+            ),
+            "",
+        ));
+    }
     let markdown = matches!(read.kind, Kind::SkillMd | Kind::Document);
     let lines = super::file::lines(text, markdown);
     // Most files match no line rule anywhere: one pass over the text says so.
