@@ -110,7 +110,15 @@ pub(crate) fn read(path: &Path, relative: &str) -> std::io::Result<Read> {
         .rsplit_once('.')
         .map(|(_, e)| e.to_string())
         .unwrap_or_default();
-    if let Some(kind) = binary_kind(&bytes, &extension) {
+    // What runs is read as text whatever bytes it holds: a shell runs a
+    // script with a NUL past its first line, or a byte that is not UTF-8.
+    let runs = relative == "SKILL.md"
+        || relative == "skill.md"
+        || name == "package.json"
+        || SCRIPT_NAMES.contains(&name.as_str())
+        || SCRIPT_EXTENSIONS.contains(&extension.as_str())
+        || bytes.starts_with(b"#!");
+    if let Some(kind) = binary_kind(&bytes, &extension).filter(|k| !(runs && *k == Kind::Binary)) {
         return Ok(Read {
             relative: relative.to_string(),
             kind,
