@@ -145,9 +145,19 @@ pub(super) fn move_and_install(
     found: &[Found],
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Change>> {
+    // The folders `skills/` was made in, when this run made it: removed
+    // again (if still empty) when the folders go back.
+    let made: Vec<&Path> = found
+        .iter()
+        .filter_map(|f| f.source.parent())
+        .filter(|parent| !parent.exists())
+        .collect();
     let put_back = |moved: &[&Found]| {
         for f in moved {
             let _ = fs_err::rename(&f.source, &f.folder);
+        }
+        for parent in &made {
+            let _ = std::fs::remove_dir(parent);
         }
     };
     let mut moved = Vec::new();
