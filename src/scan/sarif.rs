@@ -45,8 +45,15 @@ pub(crate) fn log(reports: &[Report], base: &std::path::Path) -> Value {
                         "artifactLocation": {"uri": uri, "uriBaseId": "SCANROOT"},
                     }
                 });
-                if let Some(line) = finding.line {
-                    location["physicalLocation"]["region"] = json!({"startLine": line});
+                // A line, or the whole file (SARIF §3.30: its bytes).
+                let region = match finding.line {
+                    Some(line) => Some(json!({"startLine": line, "endLine": line})),
+                    None => std::fs::metadata(report.dir.join(&finding.file))
+                        .ok()
+                        .map(|meta| json!({"byteOffset": 0, "byteLength": meta.len()})),
+                };
+                if let Some(region) = region {
+                    location["physicalLocation"]["region"] = region;
                 }
                 json!({
                     "ruleId": finding.rule,
