@@ -165,7 +165,7 @@ impl std::fmt::Display for LockedSigner {
 impl LockedSkill {
     /// Its folder in the root: the last part of its name.
     pub fn folder(&self) -> &str {
-        self.name.rsplit('/').next().unwrap_or(&self.name)
+        super::skill_name(&self.name)
     }
 
     /// Its version as reports show it: see [`shown_version`].

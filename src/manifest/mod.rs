@@ -307,13 +307,17 @@ pub struct InstallSection {
 
 impl InstallSection {
     /// Whether the skill named `name` (a skill's name, or a package's
-    /// `org/name`) is disabled.
+    /// `org/name`) is disabled: `[install] disabled` names it either way.
     pub fn is_disabled(&self, name: &str) -> bool {
-        let short = name.rsplit('/').next().unwrap_or(name);
-        self.disabled
-            .iter()
-            .any(|d| d == name || d.rsplit('/').next().unwrap_or(d) == short)
+        let short = skill_name(name);
+        self.disabled.iter().any(|d| skill_name(d) == short)
     }
+}
+
+/// The skill's own name in `name`: a package's `org/name` without its
+/// org (the folder it installs to), a plain name as it is.
+pub fn skill_name(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
 }
 
 /// `[agent]`.

@@ -40,7 +40,7 @@ pub(crate) fn set_enabled(
         changes: Vec::new(),
     };
     for name in names {
-        let short = name.rsplit('/').next().unwrap_or(name);
+        let short = crate::manifest::skill_name(name);
         let known = edit.lock.get(name).is_some()
             || edit.lock.by_folder(short).is_some()
             || root.join(short).join("SKILL.md").is_file();
@@ -62,9 +62,7 @@ pub(crate) fn set_enabled(
         }
         match (enabled, was_disabled) {
             (false, false) => disabled.push(name.clone()),
-            (true, true) => {
-                disabled.retain(|d| d.rsplit('/').next().unwrap_or(d) != short && d != name)
-            }
+            (true, true) => disabled.retain(|d| crate::manifest::skill_name(d) != short),
             _ => {
                 toggled.unchanged.push(name.clone());
                 continue;
@@ -77,7 +75,7 @@ pub(crate) fn set_enabled(
     }
     edit.doc.set_disabled(&disabled)?;
     edit.manifest.install.disabled = disabled;
-    toggled.changes = crate::ops::install::reconcile(&mut edit, dirs, options)?;
+    toggled.changes = crate::ops::install::install_edited(&mut edit, dirs, options, &[])?;
     edit.commit()?;
     Ok(toggled)
 }

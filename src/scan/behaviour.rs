@@ -15,10 +15,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::file::{self, Kind};
-
-fn regex(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("a valid behaviour pattern")
-}
+use super::pattern::regex;
 
 /// The host of each URL (or a `/dev/tcp` address) on a line.
 static HOST: LazyLock<Regex> = LazyLock::new(|| {

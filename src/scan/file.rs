@@ -112,13 +112,20 @@ pub(crate) fn read(path: &Path, relative: &str) -> std::io::Result<Read> {
         .unwrap_or_default();
     // What runs is read as text whatever bytes it holds: a shell runs a
     // script with a NUL past its first line, or a byte that is not UTF-8.
-    let runs = relative == "SKILL.md"
-        || relative == "skill.md"
-        || name == "package.json"
-        || SCRIPT_NAMES.contains(&name.as_str())
+    let runs = if relative == "SKILL.md" || relative == "skill.md" {
+        Some(Kind::SkillMd)
+    } else if name == "package.json" {
+        Some(Kind::PackageJson)
+    } else if SCRIPT_NAMES.contains(&name.as_str())
         || SCRIPT_EXTENSIONS.contains(&extension.as_str())
-        || bytes.starts_with(b"#!");
-    if let Some(kind) = binary_kind(&bytes, &extension).filter(|k| !(runs && *k == Kind::Binary)) {
+        || bytes.starts_with(b"#!")
+    {
+        Some(Kind::Script)
+    } else {
+        None
+    };
+    let binary = binary_kind(&bytes, &extension);
+    if let Some(kind) = binary.filter(|k| runs.is_none() || *k != Kind::Binary) {
         return Ok(Read {
             relative: relative.to_string(),
             kind,
@@ -127,19 +134,12 @@ pub(crate) fn read(path: &Path, relative: &str) -> std::io::Result<Read> {
         });
     }
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let kind = if relative == "SKILL.md" || relative == "skill.md" {
-        Kind::SkillMd
-    } else if name == "package.json" {
-        Kind::PackageJson
-    } else if SCRIPT_NAMES.contains(&name.as_str())
-        || SCRIPT_EXTENSIONS.contains(&extension.as_str())
-        || text.starts_with("#!")
-    {
-        Kind::Script
-    } else if DOCUMENT_EXTENSIONS.contains(&extension.as_str()) || extension.is_empty() {
-        Kind::Document
-    } else {
-        Kind::Data
+    let kind = match runs {
+        Some(kind) => kind,
+        None if DOCUMENT_EXTENSIONS.contains(&extension.as_str()) || extension.is_empty() => {
+            Kind::Document
+        }
+        None => Kind::Data,
     };
     Ok(Read {
         relative: relative.to_string(),

@@ -9,10 +9,7 @@ use regex::Regex;
 
 use super::file::{Kind, Read};
 use super::finding::{Finding, Severity, excerpt};
-
-fn regex(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("a valid rule pattern")
-}
+use super::pattern::regex;
 
 /// A credential file read (not merely named).
 static CREDENTIAL_READ: LazyLock<Regex> = LazyLock::new(|| {

@@ -11,6 +11,7 @@ pub(crate) mod behaviour;
 mod file;
 mod finding;
 mod flows;
+mod pattern;
 mod rules;
 pub(crate) mod sarif;
 #[cfg(test)]

@@ -182,24 +182,33 @@ impl Apply<'_> {
             );
             return Ok(Scanned::Skipped);
         }
-        let old = self.old_lock.get(&ready.name);
-        let waivers = match old {
-            Some(old) => old.waivers.as_slice(),
-            None => self
-                .old_lock
-                .pending_waivers
-                .get(&ready.name)
-                .map_or(&[][..], Vec::as_slice),
-        };
         let verdict = self
             .gate
-            .check(tree, &staged.path(), staged.digests(), waivers)
+            .check(
+                tree,
+                &staged.path(),
+                staged.digests(),
+                self.waivers_of(&ready.name),
+            )
             .with_context(|| format!("could not scan {}", ready.name))?;
         if !verdict.blocks.is_empty() {
             let refusal = gate::refusal(&ready.name, &verdict.blocks, staged.digests());
             return Ok(Scanned::Blocked(refusal));
         }
         Ok(Scanned::Passed(verdict.warnings))
+    }
+
+    /// The waivers of the package `name`: its locked entry's, or for a
+    /// first install those recorded ahead of it, which it adopts.
+    fn waivers_of(&self, name: &str) -> &[crate::manifest::lock::Waiver] {
+        match self.old_lock.get(name) {
+            Some(old) => &old.waivers,
+            None => self
+                .old_lock
+                .pending_waivers
+                .get(name)
+                .map_or(&[], Vec::as_slice),
+        }
     }
 
     /// Puts one prepared skill in place unless its tree already is.
@@ -274,16 +283,7 @@ impl Apply<'_> {
                 action,
             )
         };
-        // A first install adopts the waivers recorded ahead of it.
-        let waivers = match old {
-            Some(old) => old.waivers.clone(),
-            None => self
-                .old_lock
-                .pending_waivers
-                .get(&ready.name)
-                .cloned()
-                .unwrap_or_default(),
-        };
+        let waivers = self.waivers_of(&ready.name).to_vec();
         let locked = LockedSkill {
             name: ready.name,
             version: ready.version,

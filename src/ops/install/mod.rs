@@ -39,7 +39,6 @@ mod wanted;
 pub(crate) mod well_known;
 
 pub(crate) use change::{Action, Change};
-
 pub(crate) use collisions::Replaced;
 pub(crate) use options::{GrantAsker, GrantConsent, GrantRequest, InstallOptions, Unlock};
 pub(crate) use plan::NotInIndex;
@@ -58,10 +57,10 @@ use crate::ops::edit::Edit;
 use crate::project::Project;
 
 /// Installs what the edited manifest asks for, keeping every pin it can,
-/// into `edit.lock`. Sources outside the project are read only in a
-/// project trusted before the change, or when their keys are in `named`:
-/// the user gave them on this command line.
-fn install_edited(
+/// into `edit.lock`, without committing the edit. Sources outside the
+/// project are read only in a project trusted before the change, or when
+/// their keys are in `named`: the user gave them on this command line.
+pub(crate) fn install_edited(
     edit: &mut Edit,
     dirs: &Dirs,
     options: InstallOptions,
@@ -511,16 +510,6 @@ pub(crate) fn remove(
     let changes = install_edited(&mut edit, dirs, options, &[])?;
     edit.commit()?;
     Ok(changes)
-}
-
-/// Installs what the edited manifest asks for, keeping every pin (the
-/// agents' folders brought in line with it), without committing the edit.
-pub(crate) fn reconcile(
-    edit: &mut Edit,
-    dirs: &Dirs,
-    options: InstallOptions,
-) -> anyhow::Result<Vec<Change>> {
-    install_edited(edit, dirs, options, &[])
 }
 
 /// Installs what the manifest asks for, keeping locked versions.
