@@ -186,7 +186,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;outdated' {
-            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Also fetch, verify and scan each update `update` would make, and say what the new version newly does: hosts it reaches, credential files and secrets it reads, commands, scripts, grants it asks for, a new signer or owner. Nothing is installed or written')
+            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Also fetch, verify and scan each update `update` would make, and say what the new version newly does: hosts it reaches, credential files and secrets it reads, commands, scripts, grants it asks for, a new signer or owner. Nothing is installed, and skills.toml and skills.lock stay as they are (the cache keeps what was fetched)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')

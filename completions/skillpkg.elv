@@ -176,7 +176,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;outdated'= {
-            cand --diff 'Also fetch, verify and scan each update `update` would make, and say what the new version newly does: hosts it reaches, credential files and secrets it reads, commands, scripts, grants it asks for, a new signer or owner. Nothing is installed or written'
+            cand --diff 'Also fetch, verify and scan each update `update` would make, and say what the new version newly does: hosts it reaches, credential files and secrets it reads, commands, scripts, grants it asks for, a new signer or owner. Nothing is installed, and skills.toml and skills.lock stay as they are (the cache keeps what was fetched)'
             cand --json 'Print JSON on stdout'
             cand -g 'The user''s global skills instead of the project''s'
             cand --global 'The user''s global skills instead of the project''s'

@@ -145,7 +145,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l no-scan -d 
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -l diff -d 'Also fetch, verify and scan each update `update` would make, and say what the new version newly does: hosts it reaches, credential files and secrets it reads, commands, scripts, grants it asks for, a new signer or owner. Nothing is installed or written'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -l diff -d 'Also fetch, verify and scan each update `update` would make, and say what the new version newly does: hosts it reaches, credential files and secrets it reads, commands, scripts, grants it asks for, a new signer or owner. Nothing is installed, and skills.toml and skills.lock stay as they are (the cache keeps what was fetched)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -l json -d 'Print JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s g -l global -d 'The user\'s global skills instead of the project\'s'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand outdated" -s q -l quiet -d 'Print only errors'

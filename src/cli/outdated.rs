@@ -8,7 +8,8 @@ pub(super) struct Args {
     /// Also fetch, verify and scan each update `update` would make, and
     /// say what the new version newly does: hosts it reaches, credential
     /// files and secrets it reads, commands, scripts, grants it asks for,
-    /// a new signer or owner. Nothing is installed or written.
+    /// a new signer or owner. Nothing is installed, and skills.toml and
+    /// skills.lock stay as they are (the cache keeps what was fetched).
     #[arg(long)]
     diff: bool,
     #[command(flatten)]
@@ -88,8 +89,13 @@ fn diff(
         context
             .printer
             .data(format_args!("{} {}", change.name, change.shown()));
+        // Its first line says the skill "was not installed": in a
+        // preview, the update would be refused for these findings.
         if let Some(refusal) = &change.refusal {
-            for line in refusal.lines() {
+            context
+                .printer
+                .data("  update would refuse it; the scanner blocks:");
+            for line in refusal.lines().skip(1) {
                 context.printer.data(format_args!("  {line}"));
             }
         }

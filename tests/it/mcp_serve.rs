@@ -456,3 +456,21 @@ fn print_config_gives_each_agent_the_entry_that_starts_the_server_for_the_projec
     let out = ctx.run_in(&app, &["serve", "--mcp", "--print-config", "emacs"]);
     assert_eq!(out.status, 2, "{}", out.stderr);
 }
+
+#[test]
+fn a_disabled_skill_is_not_served() {
+    let ctx = TestContext::new();
+    let app = project(&ctx);
+    ctx.ok_in(&app, &["disable", "notes"]);
+    let mut session = Session::start(&ctx, &app);
+    let list = session.request("skills/list", serde_json::json!({}));
+    let names: Vec<&str> = list["result"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["frontmatter"]["name"].as_str())
+        .collect();
+    assert!(names.contains(&"pdf-processing"), "{list}");
+    assert!(!names.contains(&"notes"), "{list}");
+    session.finish();
+}
