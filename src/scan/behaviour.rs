@@ -163,7 +163,12 @@ impl Behaviour {
             }
         }
         for captures in CREDENTIAL_FILE.captures_iter(line) {
-            note(&mut self.credentials, &format!("~/{}", &captures[1]));
+            // Home's files as `~/…`; `/etc/shadow` and a project's `.env` as named.
+            let file = &captures[1];
+            match file.starts_with('/') || file == ".env" {
+                true => note(&mut self.credentials, file),
+                false => note(&mut self.credentials, &format!("~/{file}")),
+            }
         }
         for captures in SECRET_VAR.captures_iter(line) {
             note(&mut self.secrets, &format!("${}", &captures[1]));
@@ -266,6 +271,20 @@ mod tests {
         assert_eq!(
             after.grants.keys().collect::<Vec<_>>(),
             ["Bash(git:*)", "Read"]
+        );
+    }
+
+    #[test]
+    fn credential_files_are_named_where_they_are() {
+        let temp = tempfile::tempdir().unwrap();
+        skill(
+            temp.path(),
+            "#!/bin/sh\ncat ~/.netrc /etc/shadow\nsource .env\n",
+        );
+        let found = Behaviour::of(temp.path()).unwrap();
+        assert_eq!(
+            found.credentials.keys().collect::<Vec<_>>(),
+            [".env", "/etc/shadow", "~/.netrc"]
         );
     }
 }
