@@ -68,6 +68,7 @@ fn build_index(temp: &Path) -> PathBuf {
             yanked: false,
             size: 60_000,
             invalid: Vec::new(),
+            ..Default::default()
         };
         let path = local.root().join(package.entry_path());
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

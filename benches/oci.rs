@@ -77,6 +77,7 @@ fn publish_all(temp: &Path, oci: &str) -> PathBuf {
                     dependencies: dependencies.as_deref(),
                     allow_invalid: false,
                     limits: skillpkg::store::limits::Limits::default(),
+                    channel: None,
                 },
                 &dirs,
             )

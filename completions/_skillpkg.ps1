@@ -58,6 +58,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create a minisign key pair for signing packages')
             [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Pack, sign and add a skill to an index')
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked, or not')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Move a published version to another channel, signed by the org')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Manage an index')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run an agent over the resolved skills')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the project''s verified skills to agents over MCP')
@@ -77,6 +78,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;add' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'The registry (a name under [registries]) to take them from')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Take versions from this channel and those above it (recorded in skills.toml as `channel`): testing or draft versions are seen only by projects that ask for them')
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Install the skill in this folder (pinned by content hash), or each skill of the plugin it holds (plugin.json, .claude-plugin/, .codex-plugin/)')
             [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'Install the skill from this git repository (pinned by commit), whatever form its URL has (it is not probed or rewritten)')
             [CompletionResult]::new('--well-known', '--well-known', [CompletionResultType]::ParameterName, 'Install skills a site publishes in its agent-skills index (/.well-known/agent-skills/index.json, the Agent Skills discovery RFC), or listed by the index at this URL (pinned by digest)')
@@ -100,8 +102,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'skillpkg;remove' {
@@ -165,6 +167,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;update' {
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Take versions from this channel and those above it, for packages whose entry in skills.toml names no channel (default: published)')
             [CompletionResult]::new('--link-mode', '--link-mode', [CompletionResultType]::ParameterName, 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)')
             [CompletionResult]::new('--insecure-registry', '--insecure-registry', [CompletionResultType]::ParameterName, 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS')
             [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large')
@@ -181,11 +184,12 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'skillpkg;outdated' {
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Look for versions in this channel and those above it, for packages whose entry in skills.toml names no channel (default: published)')
             [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Also fetch, verify and scan each update `update` would make, and say what the new version newly does: hosts it reaches, credential files and secrets it reads, commands, scripts, grants it asks for, a new signer or owner. Nothing is installed, and skills.toml and skills.lock stay as they are (the cache keeps what was fetched)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
@@ -194,8 +198,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'skillpkg;disable' {
@@ -619,6 +623,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The version (default: the skill''s metadata.version); with --collection, the collection''s')
             [CompletionResult]::new('--collection', '--collection', [CompletionResultType]::ParameterName, 'Also publish the skills as the collection NAME (org/NAME, an OCI image index of their artifacts, at --version); each skill is published at its own metadata.version, or kept where that version is there with the same content')
             [CompletionResult]::new('--dependencies', '--dependencies', [CompletionResultType]::ParameterName, 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'The channel the version starts in, signed with --key: draft and testing versions are seen only by projects that ask for them (`skillpkg promote` moves them on)')
             [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large')
             [CompletionResult]::new('--allow-invalid', '--allow-invalid', [CompletionResultType]::ParameterName, 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
@@ -626,8 +631,8 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'skillpkg;yank' {
@@ -640,6 +645,20 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;promote' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The channel to move it to')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The org''s minisign secret key (default: the config directory''s skillpkg.key)')
+            [CompletionResult]::new('--replacement', '--replacement', [CompletionResultType]::ParameterName, 'With --to deprecated: what to use instead (org/name or org/name@requirement), named in the warning installs print')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'skillpkg;index' {
@@ -785,6 +804,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create a minisign key pair for signing packages')
             [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Pack, sign and add a skill to an index')
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked, or not')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Move a published version to another channel, signed by the org')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Manage an index')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run an agent over the resolved skills')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the project''s verified skills to agents over MCP')
@@ -910,6 +930,9 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;yank' {
+            break
+        }
+        'skillpkg;help;promote' {
             break
         }
         'skillpkg;help;index' {

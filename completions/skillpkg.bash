@@ -73,6 +73,9 @@ _skillpkg() {
             skillpkg,pack)
                 cmd="skillpkg__subcmd__pack"
                 ;;
+            skillpkg,promote)
+                cmd="skillpkg__subcmd__promote"
+                ;;
             skillpkg,prompt)
                 cmd="skillpkg__subcmd__prompt"
                 ;;
@@ -232,6 +235,9 @@ _skillpkg() {
             skillpkg__subcmd__help,pack)
                 cmd="skillpkg__subcmd__help__subcmd__pack"
                 ;;
+            skillpkg__subcmd__help,promote)
+                cmd="skillpkg__subcmd__help__subcmd__promote"
+                ;;
             skillpkg__subcmd__help,prompt)
                 cmd="skillpkg__subcmd__help__subcmd__prompt"
                 ;;
@@ -350,7 +356,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank index exec serve eval completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank promote index exec serve eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -364,7 +370,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --path --git --well-known --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
+            opts="-g -q -v -h --registry --channel --path --git --well-known --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -372,6 +378,10 @@ _skillpkg() {
             case "${prev}" in
                 --registry)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --channel)
+                    COMPREPLY=($(compgen -W "draft testing published deprecated" -- "${cur}"))
                     return 0
                     ;;
                 --path)
@@ -922,7 +932,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank index exec serve eval completions help"
+            opts="init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank promote index exec serve eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1286,6 +1296,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__pack)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__promote)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1758,12 +1782,16 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__outdated)
-            opts="-g -q -v -h --diff --json --global --quiet --verbose --help"
+            opts="-g -q -v -h --diff --channel --json --global --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --channel)
+                    COMPREPLY=($(compgen -W "draft testing published deprecated" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1787,6 +1815,36 @@ _skillpkg() {
                     return 0
                     ;;
                 --max-skill-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__promote)
+            opts="-q -v -h --to --index --key --replacement --json --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -W "draft testing published deprecated" -- "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replacement)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1824,7 +1882,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__publish)
-            opts="-q -v -h --index --org --key --sigstore-bundle --version --collection --dependencies --allow-invalid --max-skill-size --json --quiet --verbose --help"
+            opts="-q -v -h --index --org --key --sigstore-bundle --version --collection --dependencies --allow-invalid --channel --max-skill-size --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1856,6 +1914,10 @@ _skillpkg() {
                     ;;
                 --dependencies)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --channel)
+                    COMPREPLY=($(compgen -W "draft testing published deprecated" -- "${cur}"))
                     return 0
                     ;;
                 --max-skill-size)
@@ -2226,12 +2288,16 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__update)
-            opts="-g -q -v -h --dry-run --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
+            opts="-g -q -v -h --dry-run --channel --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --channel)
+                    COMPREPLY=($(compgen -W "draft testing published deprecated" -- "${cur}"))
+                    return 0
+                    ;;
                 --link-mode)
                     COMPREPLY=($(compgen -W "hardlink copy" -- "${cur}"))
                     return 0

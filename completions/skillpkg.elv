@@ -55,6 +55,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand keygen 'Create a minisign key pair for signing packages'
             cand publish 'Pack, sign and add a skill to an index'
             cand yank 'Mark a published version as yanked, or not'
+            cand promote 'Move a published version to another channel, signed by the org'
             cand index 'Manage an index'
             cand exec 'Run an agent over the resolved skills'
             cand serve 'Serve the project''s verified skills to agents over MCP'
@@ -72,6 +73,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;add'= {
             cand --registry 'The registry (a name under [registries]) to take them from'
+            cand --channel 'Take versions from this channel and those above it (recorded in skills.toml as `channel`): testing or draft versions are seen only by projects that ask for them'
             cand --path 'Install the skill in this folder (pinned by content hash), or each skill of the plugin it holds (plugin.json, .claude-plugin/, .codex-plugin/)'
             cand --git 'Install the skill from this git repository (pinned by commit), whatever form its URL has (it is not probed or rewritten)'
             cand --well-known 'Install skills a site publishes in its agent-skills index (/.well-known/agent-skills/index.json, the Agent Skills discovery RFC), or listed by the index at this URL (pinned by digest)'
@@ -95,8 +97,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
             cand --verbose 'Print more detail'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'skillpkg;remove'= {
             cand --max-skill-size 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large'
@@ -156,6 +158,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --help 'Print help'
         }
         &'skillpkg;update'= {
+            cand --channel 'Take versions from this channel and those above it, for packages whose entry in skills.toml names no channel (default: published)'
             cand --link-mode 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache''s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)'
             cand --insecure-registry 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS'
             cand --max-skill-size 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large'
@@ -172,10 +175,11 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
             cand --verbose 'Print more detail'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'skillpkg;outdated'= {
+            cand --channel 'Look for versions in this channel and those above it, for packages whose entry in skills.toml names no channel (default: published)'
             cand --diff 'Also fetch, verify and scan each update `update` would make, and say what the new version newly does: hosts it reaches, credential files and secrets it reads, commands, scripts, grants it asks for, a new signer or owner. Nothing is installed, and skills.toml and skills.lock stay as they are (the cache keeps what was fetched)'
             cand --json 'Print JSON on stdout'
             cand -g 'The user''s global skills instead of the project''s'
@@ -184,8 +188,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
             cand --verbose 'Print more detail'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'skillpkg;disable'= {
             cand -g 'Work on the user''s global skills instead of the project''s'
@@ -562,6 +566,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --version 'The version (default: the skill''s metadata.version); with --collection, the collection''s'
             cand --collection 'Also publish the skills as the collection NAME (org/NAME, an OCI image index of their artifacts, at --version); each skill is published at its own metadata.version, or kept where that version is there with the same content'
             cand --dependencies 'Dependencies, comma-separated org/name@req (default: metadata.dependencies)'
+            cand --channel 'The channel the version starts in, signed with --key: draft and testing versions are seen only by projects that ask for them (`skillpkg promote` moves them on)'
             cand --max-skill-size 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large'
             cand --allow-invalid 'Publish a skill the reference validator rejects, as long as agents load it; its entry records the rules it breaks'
             cand --json 'Print JSON on stdout'
@@ -569,8 +574,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --quiet 'Print only errors'
             cand -v 'Print more detail'
             cand --verbose 'Print more detail'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'skillpkg;yank'= {
             cand --index 'The index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)'
@@ -582,6 +587,19 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'skillpkg;promote'= {
+            cand --to 'The channel to move it to'
+            cand --index 'The index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)'
+            cand --key 'The org''s minisign secret key (default: the config directory''s skillpkg.key)'
+            cand --replacement 'With --to deprecated: what to use instead (org/name or org/name@requirement), named in the warning installs print'
+            cand --json 'Print JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'skillpkg;index'= {
             cand -q 'Print only errors'
@@ -717,6 +735,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand keygen 'Create a minisign key pair for signing packages'
             cand publish 'Pack, sign and add a skill to an index'
             cand yank 'Mark a published version as yanked, or not'
+            cand promote 'Move a published version to another channel, signed by the org'
             cand index 'Manage an index'
             cand exec 'Run an agent over the resolved skills'
             cand serve 'Serve the project''s verified skills to agents over MCP'
@@ -805,6 +824,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;publish'= {
         }
         &'skillpkg;help;yank'= {
+        }
+        &'skillpkg;help;promote'= {
         }
         &'skillpkg;help;index'= {
             cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)'

@@ -158,6 +158,7 @@ pub(crate) fn publish_bench(dir: &Path, index: &Path, key: &Path, dependencies: 
             dependencies,
             allow_invalid: false,
             limits: skillpkg::store::limits::Limits::default(),
+            channel: None,
         },
         &bench_dirs(&index.with_extension("publish-cache")),
     )

@@ -23,6 +23,7 @@ mod outdated;
 mod pack;
 mod printer;
 mod progress;
+mod promote;
 mod prompt;
 mod publish;
 mod registry;
@@ -132,6 +133,8 @@ enum Command {
     Publish(publish::Args),
     /// Mark a published version as yanked, or not.
     Yank(yank::Args),
+    /// Move a published version to another channel, signed by the org.
+    Promote(promote::Args),
     /// Manage an index.
     Index(index::Args),
     /// Run an agent over the resolved skills.
@@ -348,6 +351,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Keygen(args) => keygen::run(args, context),
         Command::Publish(args) => publish::run(args, context),
         Command::Yank(args) => yank::run(args, context),
+        Command::Promote(args) => promote::run(args, context),
         Command::Index(args) => index::run(args, context),
         Command::Exec(args) => exec::run(args, context),
         Command::Eval(args) => eval::run(args, context),

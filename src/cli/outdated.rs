@@ -12,6 +12,10 @@ pub(super) struct Args {
     /// skills.lock stay as they are (the cache keeps what was fetched).
     #[arg(long)]
     diff: bool,
+    /// Look for versions in this channel and those above it, for packages
+    /// whose entry in skills.toml names no channel (default: published).
+    #[arg(long, value_enum, value_name = "CHANNEL")]
+    channel: Option<crate::index::channel::Channel>,
     #[command(flatten)]
     report: super::ReportFlags,
 }
@@ -22,7 +26,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     if args.diff {
         return diff(&args, &project, &dirs, context);
     }
-    let report = crate::ops::outdated::outdated(&project, &dirs)?;
+    let report = crate::ops::outdated::outdated(&project, &dirs, args.channel)?;
     super::install::warn_yanked(context, &report.yanked);
     let results = report.packages;
     if args.report.json {
@@ -63,6 +67,7 @@ fn diff(
 ) -> anyhow::Result<ExitStatus> {
     let options = crate::ops::install::InstallOptions {
         progress: &context.progress,
+        channel: args.channel,
         ..Default::default()
     };
     let changes: Vec<_> = crate::ops::install::update(

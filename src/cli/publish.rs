@@ -50,6 +50,11 @@ pub(super) struct Args {
     /// load it; its entry records the rules it breaks.
     #[arg(long)]
     allow_invalid: bool,
+    /// The channel the version starts in, signed with --key: draft and
+    /// testing versions are seen only by projects that ask for them
+    /// (`skillpkg promote` moves them on).
+    #[arg(long, value_enum, value_name = "CHANNEL")]
+    channel: Option<crate::index::channel::Channel>,
     #[command(flatten)]
     limits: super::limits::SkillLimits,
     /// Print JSON on stdout.
@@ -106,6 +111,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         dependencies: args.dependencies.as_deref(),
         allow_invalid: args.allow_invalid,
         limits: args.limits.limits(),
+        channel: args.channel,
     };
     let dirs = context.dirs()?.clone();
     let Some(collection) = &args.collection else {

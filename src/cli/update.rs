@@ -12,6 +12,10 @@ pub(super) struct Args {
     /// Only say what would change.
     #[arg(long)]
     dry_run: bool,
+    /// Take versions from this channel and those above it, for packages
+    /// whose entry in skills.toml names no channel (default: published).
+    #[arg(long, value_enum, value_name = "CHANNEL")]
+    channel: Option<crate::index::channel::Channel>,
     #[command(flatten)]
     flags: super::install::InstallFlags,
 }
@@ -27,7 +31,10 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             true => crate::ops::install::Mode::DryRun,
             false => crate::ops::install::Mode::Apply,
         },
-        args.flags.options(false, context),
+        crate::ops::install::InstallOptions {
+            channel: args.channel,
+            ..args.flags.options(false, context)
+        },
     )?;
     if args.dry_run {
         let pins: Vec<_> = changes.iter().filter_map(|c| c.yanked.clone()).collect();

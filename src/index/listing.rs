@@ -49,13 +49,24 @@ struct Line {
     compacted: Option<u64>,
 }
 
+/// Whether search shows `entry`: not yanked, and released (published,
+/// or deprecated) as far as its entry claims. A draft or testing version
+/// is written to the listing as hidden, the way a yanked one is, so
+/// every reader leaves it out.
+fn listed(entry: &IndexEntry) -> bool {
+    !entry.yanked
+        && entry
+            .channel
+            .is_none_or(|claimed| super::channel::Channel::Published.admits(claimed))
+}
+
 impl Line {
     fn of(entry: &IndexEntry) -> Line {
         Line {
             name: entry.name.clone(),
             vers: entry.vers.clone(),
             desc: entry.desc.clone(),
-            yanked: entry.yanked,
+            yanked: !listed(entry),
             compacted: None,
         }
     }
@@ -66,12 +77,12 @@ impl Line {
 }
 
 /// The listing line of a package with `entries`: its newest version that
-/// is not yanked (by semver; lines whose version does not parse are
-/// skipped), or `None` when there is none.
+/// is not yanked and is released (by semver; lines whose version does
+/// not parse are skipped), or `None` when there is none.
 pub fn listing_entry(entries: &[IndexEntry]) -> Option<ListingEntry> {
     entries
         .iter()
-        .filter(|e| !e.yanked)
+        .filter(|e| listed(e))
         .filter_map(|e| Some((semver::Version::parse(&e.vers).ok()?, e)))
         .max_by(|a, b| a.0.cmp(&b.0))
         .map(|(version, entry)| ListingEntry {
@@ -88,7 +99,7 @@ pub fn published_lines(entry: &IndexEntry) -> String {
     Line::of(entry).to_text()
 }
 
-/// The lines `yank` appends when it set `changed`'s `yanked` flag, among
+/// The lines `yank` (or `promote`) appends when it changed `changed`, among
 /// the package's versions `entries` as they are now: `changed`'s line,
 /// then the line of the version the package shows, when that is another
 /// one, so that a reader that keeps the last line of each package (as
@@ -97,7 +108,7 @@ pub fn yanked_lines(changed: &IndexEntry, entries: &[IndexEntry]) -> String {
     let mut text = Line::of(changed).to_text();
     if let Some(shown) = entries
         .iter()
-        .filter(|e| !e.yanked)
+        .filter(|e| listed(e))
         .filter_map(|e| Some((semver::Version::parse(&e.vers).ok()?, e)))
         .max_by(|a, b| a.0.cmp(&b.0))
         .map(|(_, e)| e)
@@ -247,6 +258,7 @@ mod tests {
             yanked,
             size: 0,
             invalid: Vec::new(),
+            ..Default::default()
         }
     }
 

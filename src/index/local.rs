@@ -274,11 +274,28 @@ impl IndexDir {
         version: &str,
         yanked: bool,
     ) -> anyhow::Result<bool> {
+        self.change_entry(package, version, |entry| {
+            let changed = entry.yanked != yanked;
+            entry.yanked = yanked;
+            Ok(changed)
+        })
+    }
+
+    /// Changes one version's entry with `change` (which says whether it
+    /// changed anything), rewriting exactly that line, and appends the
+    /// change to the search listing. Returns what `change` said.
+    pub fn change_entry(
+        &self,
+        package: &PackageName,
+        version: &str,
+        change: impl FnOnce(&mut IndexEntry) -> anyhow::Result<bool>,
+    ) -> anyhow::Result<bool> {
         let relative = package.entry_path();
         let path = self.root.join(&relative);
         let text = fs_err::read_to_string(&path)
             .with_context(|| format!("{package} is not in the index"))?;
         let mut entries = Vec::new();
+        let mut change = Some(change);
         let mut changed = None;
         let mut out = String::with_capacity(text.len());
         for (i, line) in text.split_inclusive('\n').enumerate() {
@@ -287,8 +304,10 @@ impl IndexDir {
                 let mut entry: IndexEntry = serde_json::from_str(content).map_err(|e| {
                     anyhow::anyhow!("{relative}:{}: invalid index entry: {e}", i + 1)
                 })?;
-                if entry.vers == version && entry.yanked != yanked {
-                    entry.yanked = yanked;
+                if entry.vers == version
+                    && let Some(change) = change.take()
+                    && change(&mut entry)?
+                {
                     changed = Some(entries.len());
                     out.push_str(&entry.to_line());
                     out.push_str(&line[content.len()..]);

@@ -10,6 +10,7 @@
 //! ```
 
 pub(crate) mod builtin;
+pub mod channel;
 pub mod git;
 pub(crate) mod http;
 pub mod listing;
@@ -109,7 +110,7 @@ pub struct Dependency {
 }
 
 /// One line of an entry file: one version of one package.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexEntry {
     /// `org/name`.
     pub name: String,
@@ -140,6 +141,14 @@ pub struct IndexEntry {
     /// `--allow-invalid` (rule identifiers, such as `description-length`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub invalid: Vec<String>,
+    /// The channel the entry claims ([`channel`]): what counts is the one
+    /// its last record in `channels` signs. Absent on entries published
+    /// before channels existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<channel::Channel>,
+    /// The signed history of its channel, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<channel::ChannelRecord>,
 }
 
 impl IndexEntry {

@@ -127,6 +127,9 @@ fn inline(spec: &DetailedSpec) -> InlineTable {
             table.insert(key, text.as_str().into());
         }
     }
+    if let Some(channel) = spec.channel {
+        table.insert("channel", channel.as_str().into());
+    }
     table
 }
 

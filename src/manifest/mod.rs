@@ -1,5 +1,6 @@
 //! `skills.toml` (what a project wants) and `skills.lock` (what it got).
 
+pub mod channel;
 pub mod edit;
 pub mod lock;
 pub(crate) mod misplaced;
@@ -40,6 +41,10 @@ pub struct DetailedSpec {
     /// The registry's name in `[registries]` (default registry when absent).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub registry: Option<String>,
+    /// The lowest channel to take versions from (registry packages;
+    /// `published` when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<channel::Channel>,
     /// A local skill directory, relative to the manifest.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
@@ -80,6 +85,8 @@ pub enum Source {
         req: semver::VersionReq,
         /// The registry's name, `None` for the default.
         registry: Option<String>,
+        /// The lowest channel it takes versions from, when it names one.
+        channel: Option<channel::Channel>,
     },
     /// A skill taken straight from a folder, a git repository or an OCI
     /// registry.
@@ -130,8 +137,19 @@ impl DependencySpec {
             DependencySpec::Version(req) => Ok(Source::Registry {
                 req: parse_req(req)?,
                 registry: None,
+                channel: None,
             }),
             DependencySpec::Detailed(spec) => {
+                if spec.channel.is_some()
+                    && (spec.oci.is_some()
+                        || spec.well_known.is_some()
+                        || spec.path.is_some()
+                        || spec.git.is_some())
+                {
+                    bail!(
+                        "'{name}': `channel` goes with registry packages (a `version`), which an index serves in channels"
+                    );
+                }
                 if spec.oci.is_some() {
                     return spec.oci_source(name);
                 }
@@ -176,6 +194,7 @@ impl DependencySpec {
                         Ok(Source::Registry {
                             req: parse_req(spec.version.as_deref().unwrap_or("*"))?,
                             registry: spec.registry.clone(),
+                            channel: spec.channel,
                         })
                     }
                 }

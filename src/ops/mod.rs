@@ -12,6 +12,7 @@ pub(crate) mod new_skill;
 pub(crate) mod outdated;
 pub mod pack;
 pub(crate) mod plugin;
+pub mod promote;
 pub mod publish;
 pub(crate) mod registry;
 pub(crate) mod sbom;

@@ -6,9 +6,11 @@ use semver::Version;
 use serde::Serialize;
 
 use crate::dirs::Dirs;
+use crate::index::channel::Channel;
 use crate::manifest::Manifest;
 use crate::manifest::lock::{Lockfile, short_commit};
 use crate::manifest::source_id::SourceId;
+use crate::ops::install::channels::{self, ChannelFilter};
 use crate::ops::yanked::{LockedRegistries, YankedPin, requirement};
 use crate::project::Project;
 
@@ -46,17 +48,34 @@ pub(crate) struct OutdatedReport {
 }
 
 /// Every locked registry package whose index has a newer non-yanked
-/// version (or whose locked version is yanked), and every locked git skill
-/// whose branch moved.
-pub(crate) fn outdated(project: &Project, dirs: &Dirs) -> anyhow::Result<OutdatedReport> {
+/// version in the channel the project asks for (`channel` for packages
+/// that name none) or above, or whose locked version is yanked; and every
+/// locked git skill whose branch moved.
+pub(crate) fn outdated(
+    project: &Project,
+    dirs: &Dirs,
+    channel: Option<Channel>,
+) -> anyhow::Result<OutdatedReport> {
     let manifest = Manifest::load(&project.manifest_path)?;
     let lock = Lockfile::load(&project.lock_path)?;
     let registries = LockedRegistries::open(project, &lock, dirs, false)?;
+    let asked = channels::asked_in(&manifest);
     let mut report = OutdatedReport::default();
     for skill in lock.skills() {
-        let Some(entries) = registries.entries(skill)? else {
+        let (Some(entries), Some(listed)) =
+            (registries.entries(skill)?, registries.listed_keys(skill))
+        else {
             continue;
         };
+        let filter = ChannelFilter {
+            asked: &asked,
+            default: channel.unwrap_or_default(),
+            pinned: &lock.keys,
+            listed,
+        };
+        let entries = filter
+            .seen(&skill.name, entries, Some(&skill.version))
+            .entries;
         let requirement = requirement(&manifest, &skill.name);
         let yanked = YankedPin::check(&skill.name, &skill.version, &entries, requirement.as_ref());
         let versions: Vec<Version> = entries

@@ -6,6 +6,7 @@ use anyhow::{Context as _, bail};
 
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
+use crate::index::channel::{Channel, signed_comment};
 use crate::index::git::{GitIndex, init_repository, is_git_index};
 use crate::index::local::IndexDir;
 use crate::index::oci::namespace::{Namespace, Place, is_oci_index};
@@ -14,7 +15,7 @@ use crate::ops::pack::{PackedSkill, Validity};
 use crate::store::archive::ArchiveFile;
 use crate::store::hash;
 use crate::store::limits::Limits;
-use crate::store::signing::{SigningKey, read_public_key, trusted_comment};
+use crate::store::signing::{SigningKey, read_public_key};
 
 /// What `index init` did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,7 +124,7 @@ fn init_namespace(
 }
 
 /// How an OCI index is reached from this machine.
-fn place(dirs: &Dirs) -> Place {
+pub(super) fn place(dirs: &Dirs) -> Place {
     Place {
         cache: dirs.cache.clone(),
         config: dirs.config.clone(),
@@ -185,6 +186,9 @@ pub struct PublishRequest<'a> {
     pub allow_invalid: bool,
     /// What the skill may hold: what installs accept (`--max-skill-size`).
     pub limits: Limits,
+    /// The channel the version starts in (signed with `key`); `None` is
+    /// `published`.
+    pub channel: Option<Channel>,
 }
 
 /// What `publish` did.
@@ -400,10 +404,11 @@ fn prepare(request: &PublishRequest<'_>) -> anyhow::Result<Prepared> {
         None => None,
     };
     let key = request.key.map(SigningKey::load).transpose()?;
+    let channel = starting_channel(request, &package, key.is_some())?;
     let sig = match &key {
         Some(key) => key.sign_reader(
             archive.open()?,
-            &trusted_comment(&package.to_string(), &version, &cksum),
+            &signed_comment(&package.to_string(), &version, &cksum, channel),
         )?,
         None => String::new(),
     };
@@ -418,6 +423,8 @@ fn prepare(request: &PublishRequest<'_>) -> anyhow::Result<Prepared> {
         yanked: false,
         size: archive.size,
         invalid: broken_rules,
+        channel: key.is_some().then_some(channel),
+        ..Default::default()
     };
     Ok(Prepared {
         package,
@@ -425,6 +432,31 @@ fn prepare(request: &PublishRequest<'_>) -> anyhow::Result<Prepared> {
         archive,
         public_key: key.as_ref().map(SigningKey::public_key),
     })
+}
+
+/// The channel `request` starts its version in: `published` unless it
+/// asks for another, which only a minisign key can sign.
+fn starting_channel(
+    request: &PublishRequest<'_>,
+    package: &PackageName,
+    signed: bool,
+) -> anyhow::Result<Channel> {
+    let channel = request.channel.unwrap_or(Channel::Published);
+    if channel == Channel::Deprecated {
+        bail!(
+            Hinted::new(format!("{package} cannot be published as deprecated"))
+                .hint("publish it, then `skillpkg promote ORG/NAME@VERSION --to deprecated`")
+        );
+    }
+    if channel != Channel::Published && !signed {
+        bail!(
+            Hinted::new(format!(
+                "{package} would go to the {channel} channel, but channels are signed with a minisign key and none was given"
+            ))
+            .hint("pass --key (a Sigstore bundle may go beside it)")
+        );
+    }
+    Ok(channel)
 }
 
 /// Adds the `prepared` version to the index `index`.

@@ -142,6 +142,16 @@ impl LockedRegistries {
         Ok(LockedRegistries { by_label })
     }
 
+    /// The signing keys the index of the locked registry package `skill`
+    /// lists, by org; `None` for a skill from a path or git.
+    pub(crate) fn listed_keys(
+        &self,
+        skill: &LockedSkill,
+    ) -> Option<&BTreeMap<String, Vec<String>>> {
+        let label = skill.source.registry_index()?;
+        Some(&self.by_label[label].config.keys)
+    }
+
     /// Every entry the index of the locked registry package `skill` lists;
     /// `None` for a skill from a path or git.
     pub(crate) fn entries(&self, skill: &LockedSkill) -> anyhow::Result<Option<Vec<IndexEntry>>> {

@@ -48,6 +48,8 @@ pub(crate) struct Candidate {
     pub dependencies: Vec<(String, VersionReq)>,
     /// Whether it is yanked.
     pub yanked: bool,
+    /// Whether it is deprecated: chosen only when no other version will do.
+    pub deprecated: bool,
 }
 
 /// What resolution works from: every candidate of every package it may need.
@@ -205,11 +207,13 @@ impl DependencyProvider for Provider<'_> {
         {
             return Ok(Some(locked.clone()));
         }
-        Ok(self
-            .usable(name)
-            .map(|c| &c.version)
-            .find(|v| range.contains(v))
-            .cloned())
+        // The newest version in range, preferring one that is not
+        // deprecated.
+        let in_range = || self.usable(name).filter(|c| range.contains(&c.version));
+        Ok(in_range()
+            .find(|c| !c.deprecated)
+            .or_else(|| in_range().next())
+            .map(|c| c.version.clone()))
     }
 
     fn should_cancel(&self) -> Result<(), Cancelled> {
@@ -296,6 +300,7 @@ mod tests {
             version: v(version),
             dependencies: deps.iter().map(|(n, r)| (n.to_string(), req(r))).collect(),
             yanked,
+            deprecated: false,
         }
     }
 

@@ -325,6 +325,84 @@ pub fn verify_reader(
     Ok(signature.trusted_comment().to_string())
 }
 
+/// Verifies only the trusted comment of the `.minisig` text `signature`:
+/// its global signature (Ed25519 over the data's signature and the
+/// comment) by `public_key`, without the data. What the comment says is
+/// then the key holder's word, about data that is checked later (an
+/// install verifies the whole signature over the archive it downloads).
+pub fn verify_comment(public_key: &str, signature: &str) -> Result<String, SigningError> {
+    use base64::Engine as _;
+    let key_bytes = base64::engine::general_purpose::STANDARD
+        .decode(public_key.trim())
+        .ok()
+        .filter(|bytes| bytes.len() == 42)
+        .ok_or_else(|| SigningError::BadPublicKey {
+            key: public_key.to_string(),
+            message: "not a base64 Ed25519 minisign key".into(),
+        })?;
+    let decoded = minisign_verify::Signature::decode(signature)
+        .map_err(|e| SigningError::BadSignature(e.to_string()))?;
+    let mut lines = signature.lines();
+    let data_signature = lines.nth(1).and_then(|line| {
+        base64::engine::general_purpose::STANDARD
+            .decode(line.trim())
+            .ok()
+    });
+    let global = lines.nth(1).and_then(|line| {
+        base64::engine::general_purpose::STANDARD
+            .decode(line.trim())
+            .ok()
+    });
+    let (Some(data_signature), Some(global)) = (data_signature, global) else {
+        return Err(SigningError::BadSignature("no signature lines".into()));
+    };
+    let invalid = |message: &str| SigningError::Invalid {
+        key: public_key.to_string(),
+        message: message.to_string(),
+    };
+    if data_signature.get(2..10) != key_bytes.get(2..10) {
+        return Err(invalid("the signature names another key"));
+    }
+    let comment = decoded.trusted_comment();
+    let mut message = data_signature[10..].to_vec();
+    message.extend_from_slice(comment.as_bytes());
+    ring::signature::UnparsedPublicKey::new(&ring::signature::ED25519, &key_bytes[10..])
+        .verify(&message, &global)
+        .map_err(|_| invalid("the trusted comment's signature does not verify"))?;
+    Ok(comment.to_string())
+}
+
+/// The trusted comment of the `.minisig` text `signature`, unverified;
+/// `None` when it does not parse.
+pub fn claimed_comment(signature: &str) -> Option<String> {
+    minisign_verify::Signature::decode(signature)
+        .ok()
+        .map(|s| s.trusted_comment().to_string())
+}
+
+/// The channels a package signature's trusted comment may name (the
+/// index's vocabulary, `index::channel`, spelled out here below it).
+const CHANNEL_NAMES: [&str; 4] = ["draft", "testing", "published", "deprecated"];
+
+/// The trusted comment a package's signature `signature` must carry:
+/// [`trusted_comment`] of the package, version and archive, followed by
+/// ` channel=NAME` when the signature names a channel (packages signed
+/// since channels exist do).
+pub fn package_comment(signature: &str, package: &str, version: &str, sha256_hex: &str) -> String {
+    let base = trusted_comment(package, version, sha256_hex);
+    match claimed_comment(signature) {
+        Some(claimed)
+            if claimed
+                .strip_prefix(&base)
+                .and_then(|rest| rest.strip_prefix(" channel="))
+                .is_some_and(|name| CHANNEL_NAMES.contains(&name)) =>
+        {
+            claimed
+        }
+        _ => base,
+    }
+}
+
 /// Verifies like [`verify`] and also requires the trusted comment to be
 /// exactly `expected_comment`.
 pub fn verify_for(
@@ -412,6 +490,16 @@ impl crate::hint::Advice for SigningError {
     }
 }
 
+/// A new unencrypted key pair in a temporary folder (which lives as long
+/// as the returned guard), for tests.
+#[cfg(test)]
+pub(crate) fn throwaway_key() -> (tempfile::TempDir, SigningKey) {
+    let dir = tempfile::tempdir().unwrap();
+    generate_keys(dir.path(), false).unwrap();
+    let key = SigningKey::load(&dir.path().join(SECRET_KEY_FILE)).unwrap();
+    (dir, key)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -442,5 +530,37 @@ mod tests {
             read_public_key(keys.public_key_file.to_str().unwrap()).unwrap(),
             keys.public_key
         );
+    }
+
+    #[test]
+    fn a_trusted_comment_verifies_without_the_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let keys = generate_keys(dir.path(), false).unwrap();
+        let key = SigningKey::load(&keys.secret_key_file).unwrap();
+        let other_dir = tempfile::tempdir().unwrap();
+        let other = generate_keys(other_dir.path(), false).unwrap();
+        let comment = format!("{} channel=draft", trusted_comment("acme/x", "1.0.0", "ab"));
+        let sig = key.sign(b"data", &comment).unwrap();
+        assert_eq!(verify_comment(&keys.public_key, &sig).unwrap(), comment);
+        assert!(verify_comment(&other.public_key, &sig).is_err());
+        // The comment edited from draft to published.
+        let edited = sig.replace("channel=draft", "channel=published");
+        assert!(matches!(
+            verify_comment(&keys.public_key, &edited),
+            Err(SigningError::Invalid { .. })
+        ));
+        assert_eq!(package_comment(&sig, "acme/x", "1.0.0", "ab"), comment);
+        assert_eq!(
+            package_comment(&edited, "acme/x", "1.0.0", "ab"),
+            edited_comment(&edited)
+        );
+        assert_eq!(
+            package_comment(&sig, "acme/x", "1.0.1", "ab"),
+            trusted_comment("acme/x", "1.0.1", "ab")
+        );
+    }
+
+    fn edited_comment(signature: &str) -> String {
+        claimed_comment(signature).unwrap()
     }
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)] // tests say when they skip; benches print their tables
 
 mod archives;
+mod channels;
 mod commands;
 mod common;
 mod corpus;

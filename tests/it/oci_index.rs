@@ -312,6 +312,53 @@ fn a_yank_state_the_org_did_not_sign_is_refused() {
     );
 }
 
+/// On an OCI index a version's first channel is in its signature (a
+/// referrer) and each move in the package's signed state: `add` does not
+/// see a draft until it is promoted, and a yank beside it is kept.
+#[test]
+fn channels_move_in_the_signed_state_of_a_namespace() {
+    let Some((_registry, publisher, index)) = started() else {
+        return;
+    };
+    let ctx = &publisher.ctx;
+    let hello = publisher.skill("hello", "");
+    publisher.publish(&hello, &index, &[]).assert_ok();
+    publisher
+        .publish(
+            &hello,
+            &index,
+            &["--version", "1.1.0", "--channel", "draft"],
+        )
+        .assert_ok();
+    let app = project(&publisher, &index, "app");
+    let out = ctx.ok_in(&app, &["add", "acme/hello", "--registry", "corp"]);
+    insta::assert_snapshot!(out.stderr, @"   Installed acme/hello v1.0.0");
+
+    let mut cmd = ctx.command();
+    cmd.args(["yank", "acme/hello@1.0.0", "--index", &index, "--key"])
+        .arg(&publisher.keys.secret_file);
+    run(&mut cmd).assert_ok();
+    let mut cmd = ctx.command();
+    cmd.args([
+        "promote",
+        "acme/hello@1.1.0",
+        "--to",
+        "published",
+        "--index",
+        &index,
+        "--key",
+    ])
+    .arg(&publisher.keys.secret_file);
+    let out = run(&mut cmd).assert_ok();
+    insta::assert_snapshot!(out.stderr, @"    Promoted acme/hello@1.1.0 from draft to published");
+    let out = ctx.ok_in(&app, &["update"]);
+    assert!(out.stderr.contains("v1.0.0 → v1.1.0"), "{}", out.stderr);
+    let other = project(&publisher, &index, "other");
+    // The yank the state held before the promotion is still there.
+    let out = ctx.fails_in(&other, &["add", "acme/hello@=1.0.0", "--registry", "corp"]);
+    assert!(out.stderr.contains("(1.0.0) is yanked"), "{}", out.stderr);
+}
+
 #[test]
 fn publishing_to_an_empty_namespace_sets_it_up_with_the_publishers_key() {
     let Some(registry) = Registry::start() else {

@@ -142,9 +142,10 @@ fn publish_to_a_folder_index_writes_archive_and_entry() {
         public,
         &archive,
         entry["sig"].as_str().unwrap(),
-        &format!("skillpkg acme/base@1.0.0 sha256:{cksum}"),
+        &format!("skillpkg acme/base@1.0.0 sha256:{cksum} channel=published"),
     )
     .unwrap();
+    assert_eq!(entry["channel"], "published");
 
     // --version and --dependencies override the metadata.
     p.publish(

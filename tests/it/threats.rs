@@ -98,6 +98,7 @@ impl Publisher {
             desc: "A tool.".into(),
             yanked: false,
             invalid: Vec::new(),
+            ..Default::default()
         };
         let file = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(file.path(), &archive).unwrap();

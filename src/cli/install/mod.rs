@@ -81,6 +81,7 @@ impl InstallFlags {
             insecure_registries: &self.insecure_registry,
             limits: self.limits.limits(),
             scan: !self.no_scan,
+            channel: None,
         }
     }
 }
@@ -104,6 +105,11 @@ pub(super) struct AddArgs {
     /// The registry (a name under [registries]) to take them from.
     #[arg(long, conflicts_with_all = ["path", "git", "well_known"])]
     registry: Option<String>,
+    /// Take versions from this channel and those above it (recorded in
+    /// skills.toml as `channel`): testing or draft versions are seen only
+    /// by projects that ask for them.
+    #[arg(long, value_enum, value_name = "CHANNEL", conflicts_with_all = ["path", "git", "well_known"])]
+    channel: Option<crate::index::channel::Channel>,
     /// Install the skill in this folder (pinned by content hash), or each
     /// skill of the plugin it holds (plugin.json, .claude-plugin/,
     /// .codex-plugin/).
@@ -475,13 +481,17 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
         return Ok(reported(context, &project, &changes));
     }
     let project = context.project(args.flags.global)?;
+    let options = InstallOptions {
+        channel: args.channel,
+        ..args.flags.options(false, context)
+    };
     let changes = crate::ops::install::add(
         &project,
         &dirs,
         &args.packages,
         args.registry.as_deref(),
         &args.replace,
-        args.flags.options(false, context),
+        options,
     )?;
     Ok(reported(context, &project, &changes))
 }

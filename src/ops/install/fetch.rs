@@ -441,7 +441,8 @@ impl SignatureClaim {
         SignatureClaim {
             offered,
             candidates,
-            comment: signing::trusted_comment(
+            comment: signing::package_comment(
+                &planned.entry.sig,
                 &package.to_string(),
                 &planned.entry.vers,
                 &planned.entry.cksum,

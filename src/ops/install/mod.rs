@@ -21,6 +21,7 @@
 pub(crate) mod add_site;
 mod apply;
 mod change;
+pub(crate) mod channels;
 mod collisions;
 mod direct;
 mod fetch;
@@ -130,6 +131,20 @@ pub(crate) fn add(
         .iter()
         .map(|r| parse_request(r).map_err(|e| name_the_org(e, r, project, dirs, registry)))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    // The channel a package asks for: --channel, else what skills.toml
+    // says already.
+    let channels: std::collections::HashMap<String, Option<crate::index::channel::Channel>> =
+        parsed
+            .iter()
+            .map(|(package, _)| {
+                let name = package.to_string();
+                let recorded = match edit.manifest.skills.get(&name) {
+                    Some(DependencySpec::Detailed(spec)) => spec.channel,
+                    _ => None,
+                };
+                (name, options.channel.or(recorded))
+            })
+            .collect();
     let wanted: Vec<(String, DependencySpec)> = parsed
         .iter()
         .map(|(package, req)| {
@@ -137,7 +152,9 @@ pub(crate) fn add(
                 .as_ref()
                 .map(ToString::to_string)
                 .unwrap_or_else(|| "*".into());
-            (package.to_string(), spec_for(req, registry))
+            let name = package.to_string();
+            let spec = spec_for(req, registry, channels[&name]);
+            (name, spec)
         })
         .collect();
     let replaced = collisions::check(&project.dir, &edit.manifest, &wanted, replace, false)?;
@@ -175,7 +192,8 @@ pub(crate) fn add(
                 format!("^{}", locked.version)
             }
         };
-        edit.doc.set_dependency(&name, &spec_for(req, registry))?;
+        edit.doc
+            .set_dependency(&name, &spec_for(req, registry, channels[&name]))?;
     }
     edit.commit()?;
     Ok(mark_replaced(changes, replaced))
@@ -412,12 +430,17 @@ pub(crate) fn source_files(
     }
 }
 
-fn spec_for(req: String, registry: Option<&str>) -> DependencySpec {
-    match registry {
-        None => DependencySpec::Version(req),
-        Some(registry) => DependencySpec::Detailed(crate::manifest::DetailedSpec {
+fn spec_for(
+    req: String,
+    registry: Option<&str>,
+    channel: Option<crate::index::channel::Channel>,
+) -> DependencySpec {
+    match (registry, channel) {
+        (None, None) => DependencySpec::Version(req),
+        _ => DependencySpec::Detailed(crate::manifest::DetailedSpec {
             version: Some(req),
-            registry: Some(registry.to_string()),
+            registry: registry.map(str::to_string),
+            channel,
             ..Default::default()
         }),
     }
@@ -602,6 +625,19 @@ fn note_yanked(changes: &mut [Change], pins: Vec<crate::ops::yanked::YankedPin>)
     }
 }
 
+/// Adds to the change of each deprecated package this command installs
+/// or updates the warning naming its replacement: `(name, warning)`.
+fn note_deprecated(changes: &mut [Change], deprecated: &[(String, String)]) {
+    for (name, warning) in deprecated {
+        if let Some(change) = changes
+            .iter_mut()
+            .find(|c| c.name == *name && matches!(c.action, Action::Installed | Action::Updated))
+        {
+            change.warnings.push(warning.clone());
+        }
+    }
+}
+
 /// Resolves and installs; returns the new lock and what changed. The
 /// steps: plan what the manifest wants against the lock, check the whole
 /// set, fetch and verify every archive, then apply them to the root.
@@ -634,6 +670,16 @@ fn sync(
     let registries = plan::open_registries(&requests, project, dirs, &options)?;
     let planned = plan::resolve_all(&requests, &registries, &old_lock, unlock, options.progress)?;
     let yanked: Vec<_> = planned.iter().filter_map(|p| p.yanked.clone()).collect();
+    let deprecated: Vec<(String, String)> = planned
+        .iter()
+        .filter_map(|p| {
+            let warning = p
+                .deprecated
+                .as_ref()?
+                .warning(&p.package.to_string(), &p.entry.vers);
+            Some((p.package.to_string(), warning))
+        })
+        .collect();
 
     let wanted = wanted::collect(&planned, &requests.direct);
     wanted::check_one_skill_per_name(&wanted, &root)?;
@@ -654,6 +700,7 @@ fn sync(
     if mode == Mode::DryRun {
         let mut changes = change::planned(&wanted, &old_lock);
         note_yanked(&mut changes, yanked);
+        note_deprecated(&mut changes, &deprecated);
         return Ok((old_lock.clone(), changes));
     }
 
@@ -712,6 +759,7 @@ fn sync(
     };
     crate::ops::consent::grants::install::settle(&mut skills, &mut changes, asks, consent);
     note_yanked(&mut changes, yanked);
+    note_deprecated(&mut changes, &deprecated);
     // Waivers still waiting for their package; adopted ones are in entries.
     let mut pending = old_lock.pending_waivers.clone();
     pending.retain(|name, _| !skills.iter().any(|s| s.name == *name));

@@ -38,6 +38,9 @@ pub struct InstallOptions<'p> {
     /// Scan every tree before it is put in place (DESIGN §12); `--no-scan`
     /// turns it off, and the lock entry says so.
     pub scan: bool,
+    /// The channel registry packages that name none in `skills.toml` are
+    /// resolved in (`--channel`); `None` is published.
+    pub channel: Option<crate::index::channel::Channel>,
 }
 
 impl Default for InstallOptions<'_> {
@@ -55,6 +58,7 @@ impl Default for InstallOptions<'_> {
             insecure_registries: &[],
             limits: Limits::default(),
             scan: true,
+            channel: None,
         }
     }
 }

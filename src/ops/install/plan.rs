@@ -2,16 +2,18 @@
 //! skills fetched and staged, registry requirements resolved against
 //! their indexes, keeping every pin the [`Unlock`] keeps.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use anyhow::{Context as _, bail};
 use semver::{Version, VersionReq};
 
+use super::channels::{ChannelFilter, Deprecated};
 use super::direct::{DirectSkill, prepare};
 use super::options::{InstallOptions, Unlock};
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
+use crate::index::channel::Channel;
 use crate::index::http::Settled;
 use crate::index::source::{Registry, open_registry};
 use crate::index::{IndexEntry, PackageName};
@@ -35,6 +37,9 @@ pub(crate) struct NotInIndex {
     pub index: String,
     /// What the user can do.
     pub hints: Vec<String>,
+    /// The index lists versions of it, in channels below the one asked
+    /// for.
+    pub in_lower_channels: bool,
 }
 
 /// Requirements on one registry: `(org/name, requirement)`.
@@ -48,6 +53,11 @@ pub(super) struct Requests {
     pub by_registry: BTreeMap<Option<String>, Requirements>,
     /// Path and git skills, fetched, validated and staged.
     pub direct: Vec<DirectSkill>,
+    /// The channel each registry package asks for in `skills.toml`.
+    pub channels: BTreeMap<String, Channel>,
+    /// The channel of packages that name none (`--channel`, else
+    /// published).
+    pub default_channel: Channel,
 }
 
 /// A registry package resolution chose.
@@ -61,6 +71,8 @@ pub(super) struct Planned<'r> {
     /// When the chosen version is a locked one its index has yanked: what
     /// to say about it.
     pub yanked: Option<YankedPin>,
+    /// When the chosen version is deprecated: what to say about it.
+    pub deprecated: Option<Deprecated>,
 }
 
 impl Planned<'_> {
@@ -86,6 +98,8 @@ pub(super) fn gather(
     let mut requests = Requests {
         by_registry: BTreeMap::new(),
         direct: Vec::new(),
+        channels: BTreeMap::new(),
+        default_channel: options.channel.unwrap_or_default(),
     };
     let fetching = super::direct::Fetching {
         project_dir: &project.dir,
@@ -101,8 +115,15 @@ pub(super) fn gather(
     };
     for (name, spec) in &manifest.skills {
         let origin = match spec.source(name)? {
-            Source::Registry { req, registry } => {
+            Source::Registry {
+                req,
+                registry,
+                channel,
+            } => {
                 name.parse::<PackageName>()?;
+                if let Some(channel) = channel {
+                    requests.channels.insert(name.clone(), channel);
+                }
                 let index = registry_spec(manifest, registry.as_deref())?.map(str::to_string);
                 requests
                     .by_registry
@@ -188,7 +209,20 @@ pub(super) fn resolve_all<'r>(
             from_cache.set(from_cache.get() || holds);
             holds
         };
-        let (universe, entries) = fetch_universe(registry, requirements, &holds_pin, progress)?;
+        let filter = ChannelFilter {
+            asked: &requests.channels,
+            default: requests.default_channel,
+            pinned: &old_lock.keys,
+            listed: &registry.config.keys,
+        };
+        let reading = Reading {
+            registry,
+            filter: &filter,
+            locked: &locked,
+            progress,
+        };
+        let (universe, entries, mut deprecated) =
+            fetch_universe(&reading, requirements, &holds_pin)?;
         let first = resolve(&universe, requirements, &locked);
         // ...as long as resolution keeps every pin; otherwise it runs
         // again on what the server has now.
@@ -208,8 +242,9 @@ pub(super) fn resolve_all<'r>(
                     .filter_map(|name| name.parse().ok())
                     .collect();
                 registry.forget(&read);
-                let (universe, entries) =
-                    fetch_universe(registry, requirements, &|_, _| false, progress)?;
+                let (universe, entries, again) =
+                    fetch_universe(&reading, requirements, &|_, _| false)?;
+                deprecated = again;
                 let attempt = resolve(&universe, requirements, &locked);
                 (attempt, universe, entries)
             }
@@ -238,11 +273,15 @@ pub(super) fn resolve_all<'r>(
                 .iter()
                 .position(|e| e.vers == version.to_string())
                 .expect("resolved versions come from the fetched entries");
+            let deprecated = deprecated
+                .get_mut(&name)
+                .and_then(|by_version| by_version.remove(&version.to_string()));
             plan.push(Planned {
                 package: name.parse()?,
                 entry: all.swap_remove(at),
                 registry,
                 yanked,
+                deprecated,
             });
         }
     }
@@ -317,32 +356,55 @@ fn registry_spec<'m>(
     }
 }
 
-/// Every version of every package reachable from `requirements`, fetched
-/// a layer of the dependency graph at a time: as resolution sees them, and
-/// the entries themselves by package name.
+/// Where resolution reads one index's entries from, and what it sees of
+/// them.
+struct Reading<'a> {
+    registry: &'a Registry,
+    filter: &'a ChannelFilter<'a>,
+    /// The versions the lock pins there, seen whatever their channel.
+    locked: &'a BTreeMap<String, Version>,
+    progress: &'a dyn Progress,
+}
+
+/// Each package's deprecated versions, by name and version.
+type DeprecatedVersions = BTreeMap<String, HashMap<String, Deprecated>>;
+
+/// Every version of every package reachable from `requirements` that its
+/// project sees (its channel and above), fetched a layer of the
+/// dependency graph at a time: as resolution sees them, the entries
+/// themselves by package name, and the deprecated ones.
 fn fetch_universe(
-    registry: &Registry,
+    reading: &Reading<'_>,
     requirements: &[(String, VersionReq)],
     settled: &Settled,
-    progress: &dyn Progress,
-) -> anyhow::Result<(Universe, BTreeMap<String, Vec<IndexEntry>>)> {
+) -> anyhow::Result<(
+    Universe,
+    BTreeMap<String, Vec<IndexEntry>>,
+    DeprecatedVersions,
+)> {
+    let registry = reading.registry;
     let mut universe = Universe::default();
     let mut fetched = BTreeMap::new();
+    let mut deprecated = BTreeMap::new();
     let mut layer: BTreeSet<String> = requirements.iter().map(|(n, _)| n.clone()).collect();
     while !layer.is_empty() {
         let packages = layer
             .iter()
             .map(|name| name.parse::<PackageName>())
             .collect::<Result<Vec<_>, _>>()?;
-        registry.prefetch(&packages, settled, progress)?;
+        registry.prefetch(&packages, settled, reading.progress)?;
         let mut next = BTreeSet::new();
         for (name, package) in layer.iter().zip(&packages) {
-            let entries = registry.entries(package)?;
+            let all = registry.entries(package)?;
+            let listed_any = !all.is_empty();
+            let locked = reading.locked.get(name).map(ToString::to_string);
+            let seen = reading.filter.seen(name, all, locked.as_deref());
             let mut candidates = Vec::new();
-            for entry in &entries {
-                let Some(candidate) = candidate_of(entry, name, registry)? else {
+            for entry in &seen.entries {
+                let Some(mut candidate) = candidate_of(entry, name, registry)? else {
                     continue;
                 };
+                candidate.deprecated = seen.deprecated.contains_key(&entry.vers);
                 for (dependency, _) in &candidate.dependencies {
                     if !universe.packages.contains_key(dependency) && !layer.contains(dependency) {
                         next.insert(dependency.clone());
@@ -351,25 +413,47 @@ fn fetch_universe(
                 candidates.push(candidate);
             }
             if candidates.is_empty() {
-                let listed = registry.listing().ok().flatten();
-                let meant = listed.as_ref().and_then(|listing| {
-                    crate::hint::did_you_mean(name, listing.entries().map(|e| e.name.as_str()))
-                });
-                bail!(NotInIndex {
-                    name: name.clone(),
-                    index: registry.label.clone(),
-                    hints: vec![match meant {
-                        Some(meant) => format!("did you mean {meant}?"),
-                        None => "check the name with `skillpkg search`".to_string(),
-                    }],
-                });
+                bail!(not_in_index(
+                    registry,
+                    name,
+                    listed_any,
+                    reading.filter.asked_for(name)
+                ));
             }
             universe.packages.insert(name.clone(), candidates);
-            fetched.insert(name.clone(), entries);
+            fetched.insert(name.clone(), seen.entries);
+            deprecated.insert(name.clone(), seen.deprecated);
         }
         layer = next;
     }
-    Ok((universe, fetched))
+    Ok((universe, fetched, deprecated))
+}
+
+/// The error for `name`, of which `registry` shows no version: a did-you-
+/// mean from its listing, or, when it lists versions in channels below
+/// `asked`, how to ask for them.
+fn not_in_index(registry: &Registry, name: &str, listed_any: bool, asked: Channel) -> NotInIndex {
+    let hint = match listed_any {
+        true => format!(
+            "no version of it is in the {asked} channel or above; a project that asks for the testing or draft channel sees those (`--channel testing`, or `channel = \"testing\"` on it in skills.toml)"
+        ),
+        false => {
+            let listed = registry.listing().ok().flatten();
+            let meant = listed.as_ref().and_then(|listing| {
+                crate::hint::did_you_mean(name, listing.entries().map(|e| e.name.as_str()))
+            });
+            match meant {
+                Some(meant) => format!("did you mean {meant}?"),
+                None => "check the name with `skillpkg search`".to_string(),
+            }
+        }
+    };
+    NotInIndex {
+        name: name.to_string(),
+        index: registry.label.clone(),
+        hints: vec![hint],
+        in_lower_channels: listed_any,
+    }
 }
 
 /// An index entry as resolution sees it; `None` for a version that is
@@ -399,6 +483,7 @@ fn candidate_of(
         version,
         dependencies,
         yanked: entry.yanked,
+        deprecated: false,
     }))
 }
 

@@ -68,6 +68,7 @@ fn repository_command(request: &str) -> Option<String> {
 /// dependencies of a package.
 pub(super) fn suggest_repository(mut error: anyhow::Error, requests: &[String]) -> anyhow::Error {
     if let Some(missing) = error.downcast_mut::<NotInIndex>()
+        && !missing.in_lower_channels
         && requests
             .iter()
             .any(|r| r.split('@').next() == Some(missing.name.as_str()))

@@ -218,8 +218,12 @@ pub(crate) fn recheck(
             let Ok(file) = fs_err::File::open(&archive) else {
                 return unavailable("its archive is not in the cache");
             };
-            let comment =
-                crate::store::signing::trusted_comment(&skill.name, &skill.version, checksum);
+            let comment = crate::store::signing::package_comment(
+                &entry.sig,
+                &skill.name,
+                &skill.version,
+                checksum,
+            );
             let data = std::io::BufReader::new(file);
             match crate::store::signing::verify_reader_for(key, data, &entry.sig, &comment) {
                 Ok(()) => SignatureCheck::Verified,

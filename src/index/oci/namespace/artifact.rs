@@ -112,7 +112,7 @@ pub(super) struct Referrers {
     pub(super) manifests: Vec<Blob>,
 }
 
-/// A package's yank state, as its state artifact holds it.
+/// A package's yank and channel state, as its state artifact holds it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct State {
     /// `org/name`.
@@ -120,6 +120,10 @@ pub(super) struct State {
     /// The versions yanked.
     #[serde(default)]
     pub(super) yanked: Vec<String>,
+    /// Each version's channel records since it was published
+    /// (`crate::index::channel`), by version.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) channels: BTreeMap<String, Vec<crate::index::channel::ChannelRecord>>,
 }
 
 /// The trusted comment of a signature over a package's state document.

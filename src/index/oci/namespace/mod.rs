@@ -313,7 +313,7 @@ impl Namespace {
         let mut reader = self.reader(&repository, &settings);
         let blobs = self.place.cache.join("oci/blobs/sha256");
         let tags = reader.client()?.tags()?;
-        let yanked = self.yanked(package, config, &tags)?;
+        let state = self.state(package, config, &tags)?;
         let mut versions: Vec<semver::Version> = tags
             .iter()
             .filter_map(|tag| semver::Version::parse(tag).ok())
@@ -338,6 +338,7 @@ impl Namespace {
                 continue;
             };
             let (signature, bundle) = self.attachments(&mut reader, &digest, &tags, &blobs)?;
+            let records = state.channels.get(&tag).cloned().unwrap_or_default();
             let deps: Vec<Dependency> = match artifact.annotations.get(DEPENDENCIES_ANNOTATION) {
                 Some(text) => serde_json::from_str(text)
                     .with_context(|| format!("{what}: its {DEPENDENCIES_ANNOTATION} annotation is no list of dependencies"))?,
@@ -360,10 +361,21 @@ impl Namespace {
                     .unwrap_or_default(),
                 sig: signature,
                 sigstore: bundle,
-                yanked: yanked.contains(&tag),
+                yanked: state.yanked.contains(&tag),
                 size: layer.size,
                 invalid,
+                channels: records,
+                ..Default::default()
             });
+            // The registry holds no entry line: the channel an entry
+            // claims is its last record's, else its signature's.
+            if let Some(entry) = entries.last_mut() {
+                entry.channel = entry
+                    .channels
+                    .last()
+                    .map(|r| r.channel)
+                    .or_else(|| crate::index::channel::signature_channel(entry));
+            }
         }
         let text: String = entries.iter().map(|e| e.to_line() + "\n").collect();
         crate::fsutil::write_cache_file(&cached, text.as_bytes())?;
@@ -471,22 +483,26 @@ impl Namespace {
         })
     }
 
-    /// The versions of `package` its signed state says are yanked. A
-    /// state whose signature no key of the org made is refused.
-    fn yanked(
+    /// The signed state of `package` (yanked versions, channel records);
+    /// empty when it has none. A state whose signature no key of the org
+    /// made is refused.
+    fn state(
         &self,
         package: &PackageName,
         config: &IndexConfig,
         tags: &[String],
-    ) -> anyhow::Result<Vec<String>> {
+    ) -> anyhow::Result<State> {
+        let empty = State {
+            package: package.to_string(),
+            ..State::default()
+        };
         if !tags.iter().any(|t| t == STATE_TAG) {
-            return Ok(Vec::new());
+            return Ok(empty);
         }
         let repository = self.repository_of(package);
-        let Some(state) = self.read_state(&repository, package, config)? else {
-            return Ok(Vec::new());
-        };
-        Ok(state.yanked)
+        Ok(self
+            .read_state(&repository, package, config)?
+            .unwrap_or(empty))
     }
 
     /// The state artifact of `package`, its signature checked.

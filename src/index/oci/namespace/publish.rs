@@ -215,6 +215,56 @@ impl Namespace {
         key: &signing::SigningKey,
         config: &IndexConfig,
     ) -> anyhow::Result<bool> {
+        self.change_state(package, version, key, config, |entry, state| {
+            if entry.yanked == yanked {
+                return Ok(false);
+            }
+            entry.yanked = yanked;
+            state.yanked.retain(|v| v != version);
+            if yanked {
+                state.yanked.push(version.to_string());
+            }
+            state.yanked.sort();
+            Ok(true)
+        })
+    }
+
+    /// Moves `package@version` to another channel: `change` (which gets
+    /// its entry, as `crate::index::channel::promote` does) adds the
+    /// signed record, kept in the state artifact, signed with `key`.
+    /// Returns false when `change` changed nothing.
+    pub(crate) fn set_channel(
+        &self,
+        package: &PackageName,
+        version: &str,
+        key: &signing::SigningKey,
+        config: &IndexConfig,
+        change: impl FnOnce(&mut IndexEntry) -> anyhow::Result<bool>,
+    ) -> anyhow::Result<bool> {
+        self.change_state(package, version, key, config, |entry, state| {
+            if !change(entry)? {
+                return Ok(false);
+            }
+            state
+                .channels
+                .insert(version.to_string(), entry.channels.clone());
+            Ok(true)
+        })
+    }
+
+    /// Changes `package@version` with `change`, which gets its entry and
+    /// the package's state and says whether it changed them; the state
+    /// artifact is then rewritten and signed with `key`, which must be
+    /// one of the org's, and the search listing brought up to date.
+    /// Returns what `change` said.
+    fn change_state(
+        &self,
+        package: &PackageName,
+        version: &str,
+        key: &signing::SigningKey,
+        config: &IndexConfig,
+        change: impl FnOnce(&mut IndexEntry, &mut State) -> anyhow::Result<bool>,
+    ) -> anyhow::Result<bool> {
         let org_keys = config.keys.get(&package.org).cloned().unwrap_or_default();
         if !org_keys.contains(&key.public_key()) {
             bail!(
@@ -224,29 +274,25 @@ impl Namespace {
                     package.org,
                     self.label()
                 ))
-                .hint("yank state is signed by the org: pass one of its keys with --key")
+                .hint(
+                    "yank and channel state is signed by the org: pass one of its keys with --key"
+                )
             );
         }
         let mut entries = self.entries(package, config)?;
         let Some(entry) = entries.iter_mut().find(|e| e.vers == version) else {
             bail!("{} has no {package}@{version}", self.label());
         };
-        if entry.yanked == yanked {
-            return Ok(false);
-        }
-        entry.yanked = yanked;
         let repository = self.repository_of(package);
         let mut state = self
             .read_state(&repository, package, config)?
             .unwrap_or_else(|| State {
                 package: package.to_string(),
-                yanked: Vec::new(),
+                ..State::default()
             });
-        state.yanked.retain(|v| v != version);
-        if yanked {
-            state.yanked.push(version.to_string());
+        if !change(entry, &mut state)? {
+            return Ok(false);
         }
-        state.yanked.sort();
         let document = serde_json::to_vec_pretty(&state)?;
         let signature = key.sign(&document, &state_comment(package, &document))?;
         let client = self.writer(&repository)?;
@@ -266,6 +312,7 @@ impl Namespace {
             annotations: BTreeMap::new(),
         };
         client.put_manifest(STATE_TAG, OCI_MANIFEST, &serde_json::to_vec(&manifest)?)?;
+        self.read.lock().expect("read lock").remove(package);
         self.update_listing(package, &entries)?;
         Ok(true)
     }

@@ -1,0 +1,66 @@
+//! `skillpkg promote org/name@version --to CHANNEL`
+
+use super::{Context, ExitStatus};
+use crate::index::channel::Channel;
+
+/// Move a published version to another channel (draft, testing,
+/// published, deprecated), signed anew with the org's key.
+#[derive(Debug, clap::Args)]
+pub(super) struct Args {
+    /// The version to move: org/name@version.
+    package: String,
+    /// The channel to move it to.
+    #[arg(long, value_enum, value_name = "CHANNEL")]
+    to: Channel,
+    /// The index: a folder, a git repository path, a git URL, or an OCI
+    /// registry namespace (oci://HOST/NAMESPACE).
+    #[arg(long)]
+    index: String,
+    /// The org's minisign secret key (default: the config directory's
+    /// skillpkg.key).
+    #[arg(long, value_name = "FILE")]
+    key: Option<std::path::PathBuf>,
+    /// With --to deprecated: what to use instead (org/name or
+    /// org/name@requirement), named in the warning installs print.
+    #[arg(long, value_name = "PACKAGE")]
+    replacement: Option<String>,
+    /// Print JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let index = super::publish::resolve_index(&args.index, &context.cwd);
+    let dirs = context.dirs()?.clone();
+    let key = match &args.key {
+        Some(key) => context.cwd.join(key),
+        None => dirs.config.join(crate::store::signing::SECRET_KEY_FILE),
+    };
+    let promoted = crate::ops::promote::promote(
+        &crate::ops::promote::PromoteRequest {
+            spec: &args.package,
+            index: &index,
+            to: args.to,
+            replacement: args.replacement.as_deref(),
+            key: &key,
+        },
+        &dirs,
+    )?;
+    if args.json {
+        context.printer.json(&promoted)?;
+    } else if promoted.changed {
+        context.printer.status(
+            "Promoted",
+            format_args!(
+                "{}@{} from {} to {}",
+                promoted.package, promoted.version, promoted.from, promoted.to
+            ),
+        );
+    } else {
+        context.printer.warn(format_args!(
+            "{}@{} is {} already; nothing changed",
+            promoted.package, promoted.version, promoted.to
+        ));
+    }
+    Ok(ExitStatus::Success)
+}

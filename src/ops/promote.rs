@@ -1,0 +1,142 @@
+//! `skillpkg promote ORG/NAME@VERSION --to CHANNEL`: moving a published
+//! version to another channel, signed anew by the org.
+
+use std::path::Path;
+
+use anyhow::bail;
+
+use crate::dirs::Dirs;
+use crate::hint::Hinted;
+use crate::index::channel::{self, Channel};
+use crate::index::oci::namespace::{Namespace, is_oci_index};
+use crate::index::{IndexConfig, PackageName};
+use crate::store::signing::SigningKey;
+
+/// What `promote` was asked to do.
+pub struct PromoteRequest<'a> {
+    /// `org/name@version`.
+    pub spec: &'a str,
+    /// The index: a folder, a git repository or URL, an OCI namespace.
+    pub index: &'a str,
+    /// The channel to move to.
+    pub to: Channel,
+    /// For `deprecated`: what to use instead (`org/name` or
+    /// `org/name@requirement`).
+    pub replacement: Option<&'a str>,
+    /// The org's minisign secret key file.
+    pub key: &'a Path,
+}
+
+/// What `promote` did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Promoted {
+    /// `org/name`.
+    pub package: String,
+    /// The version.
+    pub version: String,
+    /// Where it stood before, as its signatures show.
+    pub from: Channel,
+    /// Where it stands now.
+    pub to: Channel,
+    /// False when it was there already: nothing was written.
+    pub changed: bool,
+}
+
+/// Moves a version to `request.to`, appending a record signed with the
+/// org's key to its entry (on an OCI index, to the package's signed
+/// state). Refuses a key that is not one of the org's in the index.
+pub fn promote(request: &PromoteRequest<'_>, dirs: &Dirs) -> anyhow::Result<Promoted> {
+    let (package, version) = parse_spec(request.spec)?;
+    let replacement = check_replacement(request)?;
+    let key = SigningKey::load(request.key)?;
+    let mut outcome = None;
+    let mut change = |entry: &mut crate::index::IndexEntry, config: &IndexConfig| {
+        let keys = config.keys.get(&package.org).cloned().unwrap_or_default();
+        check_org_key(&key, &package, &keys, request.index)?;
+        let moved = channel::promote(entry, &key, request.to, replacement, &keys)?;
+        let from = match &moved {
+            Some(before) => before.channel,
+            None => request.to,
+        };
+        outcome = Some((from, moved.is_some()));
+        anyhow::Ok(moved.is_some())
+    };
+    if is_oci_index(request.index) {
+        let namespace = Namespace::new(request.index, super::publish::place(dirs))?;
+        let config = namespace.config()?;
+        namespace.set_channel(&package, &version, &key, &config, |entry| {
+            change(entry, &config)
+        })?;
+    } else {
+        super::publish::change_index(request.index, &dirs.cache, |dir| {
+            let config = dir.config()?;
+            dir.change_entry(&package, &version, |entry| change(entry, &config))?;
+            Ok(format!("Promote {package}@{version} to {}", request.to))
+        })?;
+    }
+    let (from, changed) = outcome.expect("the version's entry was changed or refused");
+    Ok(Promoted {
+        package: package.to_string(),
+        version,
+        from,
+        to: request.to,
+        changed,
+    })
+}
+
+/// `org/name@version`, checked.
+fn parse_spec(spec: &str) -> anyhow::Result<(PackageName, String)> {
+    let Some((name, version)) = spec.split_once('@') else {
+        bail!(
+            Hinted::new(format!("expected org/name@version, got '{spec}'"))
+                .hint("name the version to move, like acme/pdf-processing@1.2.0")
+        );
+    };
+    let package: PackageName = name.parse()?;
+    semver::Version::parse(version)
+        .map_err(|e| anyhow::anyhow!("invalid version '{version}': {e}"))?;
+    Ok((package, version.to_string()))
+}
+
+/// The replacement `request` names, which only a deprecation takes and
+/// which must be `org/name` or `org/name@requirement`.
+fn check_replacement<'a>(request: &PromoteRequest<'a>) -> anyhow::Result<Option<&'a str>> {
+    let Some(replacement) = request.replacement else {
+        return Ok(None);
+    };
+    if request.to != Channel::Deprecated {
+        bail!(
+            "--replacement names what replaces a deprecated version; it goes with --to deprecated"
+        );
+    }
+    let (name, req) = replacement
+        .split_once('@')
+        .map_or((replacement, None), |(n, r)| (n, Some(r)));
+    name.parse::<PackageName>()?;
+    if let Some(req) = req {
+        semver::VersionReq::parse(req).map_err(|e| {
+            anyhow::anyhow!("--replacement {replacement}: invalid version requirement: {e}")
+        })?;
+    }
+    Ok(Some(replacement))
+}
+
+/// Refuses `key` unless it is one of `keys`, the org's in the index.
+fn check_org_key(
+    key: &SigningKey,
+    package: &PackageName,
+    keys: &[String],
+    index: &str,
+) -> anyhow::Result<()> {
+    if keys.contains(&key.public_key()) {
+        return Ok(());
+    }
+    bail!(
+        Hinted::new(format!(
+            "the key {} is not one of org '{}''s keys in {index}, so it cannot sign {package}'s channel",
+            key.public_key(),
+            package.org
+        ))
+        .hint("pass one of the org's secret keys with --key; `skillpkg index init INDEX --org ORG --key PUB` adds a key")
+    );
+}
