@@ -78,6 +78,7 @@ fn publish_all(temp: &Path, oci: &str) -> PathBuf {
                     allow_invalid: false,
                     limits: skillpkg::store::limits::Limits::default(),
                     channel: None,
+                    upstream: None,
                 },
                 &dirs,
             )

@@ -59,6 +59,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Pack, sign and add a skill to an index')
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked, or not')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Move a published version to another channel, signed by the org')
+            [CompletionResult]::new('mirror', 'mirror', [CompletionResultType]::ParameterValue, 'Copy upstream skills into an org''s index, as drafts')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Manage an index')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run an agent over the resolved skills')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the project''s verified skills to agents over MCP')
@@ -661,6 +662,20 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'skillpkg;mirror' {
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The org''s index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)')
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'The org to publish under (org/name)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The org''s minisign secret key (default: the config directory''s skillpkg.key)')
+            [CompletionResult]::new('--update', '--update', [CompletionResultType]::ParameterName, 'Also mirror anew every source the org''s packages in the index were mirrored from (a new upstream commit lands as a new draft)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'skillpkg;index' {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -805,6 +820,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Pack, sign and add a skill to an index')
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked, or not')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Move a published version to another channel, signed by the org')
+            [CompletionResult]::new('mirror', 'mirror', [CompletionResultType]::ParameterValue, 'Copy upstream skills into an org''s index, as drafts')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Manage an index')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run an agent over the resolved skills')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the project''s verified skills to agents over MCP')
@@ -933,6 +949,9 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;promote' {
+            break
+        }
+        'skillpkg;help;mirror' {
             break
         }
         'skillpkg;help;index' {

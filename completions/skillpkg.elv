@@ -56,6 +56,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand publish 'Pack, sign and add a skill to an index'
             cand yank 'Mark a published version as yanked, or not'
             cand promote 'Move a published version to another channel, signed by the org'
+            cand mirror 'Copy upstream skills into an org''s index, as drafts'
             cand index 'Manage an index'
             cand exec 'Run an agent over the resolved skills'
             cand serve 'Serve the project''s verified skills to agents over MCP'
@@ -601,6 +602,19 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'skillpkg;mirror'= {
+            cand --index 'The org''s index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)'
+            cand --org 'The org to publish under (org/name)'
+            cand --key 'The org''s minisign secret key (default: the config directory''s skillpkg.key)'
+            cand --update 'Also mirror anew every source the org''s packages in the index were mirrored from (a new upstream commit lands as a new draft)'
+            cand --json 'Print JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'skillpkg;index'= {
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
@@ -736,6 +750,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand publish 'Pack, sign and add a skill to an index'
             cand yank 'Mark a published version as yanked, or not'
             cand promote 'Move a published version to another channel, signed by the org'
+            cand mirror 'Copy upstream skills into an org''s index, as drafts'
             cand index 'Manage an index'
             cand exec 'Run an agent over the resolved skills'
             cand serve 'Serve the project''s verified skills to agents over MCP'
@@ -826,6 +841,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;yank'= {
         }
         &'skillpkg;help;promote'= {
+        }
+        &'skillpkg;help;mirror'= {
         }
         &'skillpkg;help;index'= {
             cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)'

@@ -159,6 +159,7 @@ pub(crate) fn publish_bench(dir: &Path, index: &Path, key: &Path, dependencies: 
             allow_invalid: false,
             limits: skillpkg::store::limits::Limits::default(),
             channel: None,
+            upstream: None,
         },
         &bench_dirs(&index.with_extension("publish-cache")),
     )

@@ -18,6 +18,7 @@ mod keygen;
 mod limits;
 mod list;
 mod mcp_skills;
+mod mirror;
 mod new;
 mod outdated;
 mod pack;
@@ -135,6 +136,8 @@ enum Command {
     Yank(yank::Args),
     /// Move a published version to another channel, signed by the org.
     Promote(promote::Args),
+    /// Copy upstream skills into an org's index, as drafts.
+    Mirror(mirror::Args),
     /// Manage an index.
     Index(index::Args),
     /// Run an agent over the resolved skills.
@@ -352,6 +355,7 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Publish(args) => publish::run(args, context),
         Command::Yank(args) => yank::run(args, context),
         Command::Promote(args) => promote::run(args, context),
+        Command::Mirror(args) => mirror::run(args, context),
         Command::Index(args) => index::run(args, context),
         Command::Exec(args) => exec::run(args, context),
         Command::Eval(args) => eval::run(args, context),

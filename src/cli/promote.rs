@@ -32,10 +32,7 @@ pub(super) struct Args {
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let index = super::publish::resolve_index(&args.index, &context.cwd);
     let dirs = context.dirs()?.clone();
-    let key = match &args.key {
-        Some(key) => context.cwd.join(key),
-        None => dirs.config.join(crate::store::signing::SECRET_KEY_FILE),
-    };
+    let key = super::publish::secret_key(args.key.as_deref(), context)?;
     let promoted = crate::ops::promote::promote(
         &crate::ops::promote::PromoteRequest {
             spec: &args.package,

@@ -112,6 +112,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         allow_invalid: args.allow_invalid,
         limits: args.limits.limits(),
         channel: args.channel,
+        upstream: None,
     };
     let dirs = context.dirs()?.clone();
     let Some(collection) = &args.collection else {
@@ -155,6 +156,21 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         ),
     );
     Ok(ExitStatus::Success)
+}
+
+/// The org's minisign secret key file: `given` (from the working
+/// directory), else the config directory's `skillpkg.key`.
+pub(super) fn secret_key(
+    given: Option<&std::path::Path>,
+    context: &mut Context,
+) -> anyhow::Result<PathBuf> {
+    Ok(match given {
+        Some(key) => context.cwd.join(key),
+        None => context
+            .dirs()?
+            .config
+            .join(crate::store::signing::SECRET_KEY_FILE),
+    })
 }
 
 /// Relative folder paths are taken from the working directory; URLs as they are.

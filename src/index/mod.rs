@@ -17,6 +17,7 @@ pub mod listing;
 pub mod local;
 pub(crate) mod oci;
 pub(crate) mod source;
+pub mod upstream;
 pub(crate) mod well_known;
 
 use std::collections::BTreeMap;
@@ -149,6 +150,9 @@ pub struct IndexEntry {
     /// The signed history of its channel, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub channels: Vec<channel::ChannelRecord>,
+    /// For a mirrored version: where it came from, signed by the org.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<upstream::Upstream>,
 }
 
 impl IndexEntry {

@@ -210,6 +210,27 @@ impl Registry {
         }
     }
 
+    /// Every package the index holds, whatever channel its versions are
+    /// in: from its entry files where they can be listed, the registry's
+    /// catalog for an OCI namespace, else its search listing (which shows
+    /// only packages with a released version).
+    pub(crate) fn packages(&self) -> anyhow::Result<Vec<PackageName>> {
+        let listed = match &self.backend {
+            Backend::Builtin(index) => return Ok(index.packages()),
+            Backend::Files(dir) => return dir.packages(),
+            Backend::Oci(namespace) => match namespace.packages()? {
+                Some(packages) => return Ok(packages),
+                None => self.listing()?,
+            },
+            Backend::Http(index) => index.listing()?,
+        };
+        Ok(listed
+            .iter()
+            .flat_map(|listing| listing.entries())
+            .filter_map(|entry| entry.name.parse().ok())
+            .collect())
+    }
+
     /// A listing made by reading the entry files of `packages`.
     fn listing_of(&self, packages: Vec<PackageName>) -> anyhow::Result<Listing> {
         let mut listing = Listing::default();

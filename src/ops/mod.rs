@@ -8,6 +8,7 @@ pub mod import;
 pub(crate) mod init;
 pub(crate) mod install;
 pub(crate) mod keys;
+pub mod mirror;
 pub(crate) mod new_skill;
 pub(crate) mod outdated;
 pub mod pack;

@@ -189,6 +189,9 @@ pub struct PublishRequest<'a> {
     /// The channel the version starts in (signed with `key`); `None` is
     /// `published`.
     pub channel: Option<Channel>,
+    /// For a mirrored skill: where it came from, signed with `key` into
+    /// the entry.
+    pub upstream: Option<&'a crate::index::upstream::Upstream>,
 }
 
 /// What `publish` did.
@@ -424,6 +427,7 @@ fn prepare(request: &PublishRequest<'_>) -> anyhow::Result<Prepared> {
         size: archive.size,
         invalid: broken_rules,
         channel: key.is_some().then_some(channel),
+        upstream: signed_upstream(request, key.as_ref(), &package, &version, &cksum)?,
         ..Default::default()
     };
     Ok(Prepared {
@@ -432,6 +436,28 @@ fn prepare(request: &PublishRequest<'_>) -> anyhow::Result<Prepared> {
         archive,
         public_key: key.as_ref().map(SigningKey::public_key),
     })
+}
+
+/// The upstream record of a mirrored skill, signed with `key` for this
+/// version and archive; `None` for a skill published from its source.
+fn signed_upstream(
+    request: &PublishRequest<'_>,
+    key: Option<&SigningKey>,
+    package: &PackageName,
+    version: &str,
+    cksum: &str,
+) -> anyhow::Result<Option<crate::index::upstream::Upstream>> {
+    let Some(upstream) = request.upstream else {
+        return Ok(None);
+    };
+    let Some(key) = key else {
+        bail!(
+            "{package}: a mirrored skill's origin is signed with the org's minisign key, and none was given"
+        );
+    };
+    let mut upstream = upstream.clone();
+    upstream.sign(key, &package.to_string(), version, cksum)?;
+    Ok(Some(upstream))
 }
 
 /// The channel `request` starts its version in: `published` unless it

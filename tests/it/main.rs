@@ -27,6 +27,7 @@ mod mcp_clients;
 mod mcp_host;
 mod mcp_http;
 mod mcp_serve;
+mod mirror;
 mod models;
 mod oci;
 mod oci_hostile;

@@ -48,6 +48,9 @@ pub(super) const TITLE_ANNOTATION: &str = "org.opencontainers.image.title";
 pub(super) const NAME_ANNOTATION: &str = "io.agentskills.skill.name";
 pub(super) const DEPENDENCIES_ANNOTATION: &str = "dev.skillpkg.dependencies";
 pub(super) const INVALID_ANNOTATION: &str = "dev.skillpkg.invalid";
+/// The annotation a mirrored version's signed upstream record is in
+/// (`crate::index::upstream`, as JSON).
+pub(super) const UPSTREAM_ANNOTATION: &str = "dev.skillpkg.upstream";
 
 /// The largest signature, state, config or listing blob read.
 pub(super) const MAX_SMALL_BLOB: u64 = 4 * 1024 * 1024;

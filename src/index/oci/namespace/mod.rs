@@ -365,6 +365,12 @@ impl Namespace {
                 size: layer.size,
                 invalid,
                 channels: records,
+                // A record that does not parse is no record: the version
+                // is then not known to be a mirror's.
+                upstream: artifact
+                    .annotations
+                    .get(UPSTREAM_ANNOTATION)
+                    .and_then(|text| serde_json::from_str(text).ok()),
                 ..Default::default()
             });
             // The registry holds no entry line: the channel an entry
@@ -588,6 +594,21 @@ impl Namespace {
         reader.blob(&layer, &self.place.cache.join("oci/blobs/sha256"))
     }
 
+    /// Every package of the namespace, as the registry's catalog lists
+    /// its repositories; `None` where the registry has no catalog.
+    pub(crate) fn packages(&self) -> anyhow::Result<Option<Vec<PackageName>>> {
+        let Some(repositories) = self.writer(&self.index_repository())?.catalog()? else {
+            return Ok(None);
+        };
+        let prefix = format!("{}/", path_of(&self.root));
+        Ok(Some(
+            repositories
+                .iter()
+                .filter_map(|repository| repository.strip_prefix(&prefix)?.parse().ok())
+                .collect(),
+        ))
+    }
+
     /// The search listing: the artifact `publish` keeps, else one made
     /// from the registry's catalog (where it lets it be read).
     pub(crate) fn listing(&self, config: &IndexConfig) -> anyhow::Result<Option<Listing>> {
@@ -598,18 +619,11 @@ impl Namespace {
             return Listing::parse(&text, &format!("{}:{LISTING_TAG}", self.index_repository()))
                 .map(Some);
         }
-        let Some(repositories) = self.writer(&self.index_repository())?.catalog()? else {
+        let Some(packages) = self.packages()? else {
             return Ok(None);
         };
-        let prefix = format!("{}/", path_of(&self.root));
         let mut listing = Listing::default();
-        for repository in repositories {
-            let Some(rest) = repository.strip_prefix(&prefix) else {
-                continue;
-            };
-            let Ok(package) = rest.parse::<PackageName>() else {
-                continue;
-            };
+        for package in packages {
             listing.set(
                 &package.to_string(),
                 listing_entry(&self.entries(&package, config)?),

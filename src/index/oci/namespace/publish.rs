@@ -351,6 +351,12 @@ fn skill_manifest(
     if !entry.invalid.is_empty() {
         annotations.insert(INVALID_ANNOTATION.to_string(), entry.invalid.join(","));
     }
+    if let Some(upstream) = &entry.upstream {
+        annotations.insert(
+            UPSTREAM_ANNOTATION.to_string(),
+            serde_json::to_string(upstream)?,
+        );
+    }
     let manifest = Artifact {
         schema_version: 2,
         media_type: OCI_MANIFEST.to_string(),

@@ -1,0 +1,476 @@
+//! `skillpkg mirror SOURCE… --index INDEX --org ORG --key KEY`: curating
+//! upstream skills into an org's own index.
+//!
+//! Each source is fetched and verified as `add` would (the user's signer
+//! policies apply, on every transport) into a scratch project, then each
+//! of its skills is scanned, and published to the org's index re-signed
+//! with the org's key as a `draft`, with a signed record of where it came
+//! from. Nothing upstream reaches the org's users before someone promotes
+//! it. A skill the scanner blocks is left out, saying why; an upstream
+//! commit already mirrored is left as it is.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+
+use crate::dirs::Dirs;
+use crate::hint::Hinted;
+use crate::index::channel::Channel;
+use crate::index::source::open_registry;
+use crate::index::upstream::Upstream;
+use crate::index::{IndexEntry, PackageName};
+use crate::manifest::lock::Lockfile;
+use crate::manifest::source_arg::{SourceArg, classify};
+use crate::ops::install::InstallOptions;
+use crate::project::Project;
+use crate::scan::{Finding, Severity};
+use crate::store::signing::SigningKey;
+
+/// What `mirror` was asked to do.
+pub struct MirrorRequest<'a> {
+    /// Upstream sources, as the user gave them: git repositories in any
+    /// form `add` takes, OCI artifacts (`oci://HOST/REPO:TAG`), or a
+    /// package of another index (`INDEX#org/name[@req]`).
+    pub sources: &'a [String],
+    /// Also every source already mirrored into the index for `org`.
+    pub update: bool,
+    /// The org's index: a folder, a git repository or URL, an OCI
+    /// namespace.
+    pub index: &'a str,
+    /// The org to publish under.
+    pub org: &'a str,
+    /// The org's minisign secret key file.
+    pub key: &'a Path,
+}
+
+/// What became of one upstream skill.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(tag = "outcome", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Published to the index as a draft.
+    Mirrored {
+        /// `org/name@version`.
+        package: String,
+    },
+    /// The index has it from this commit or digest, or the same archive.
+    Unchanged {
+        /// `org/name@version`.
+        package: String,
+    },
+    /// Not mirrored: why, and the scanner's findings when it blocked it.
+    Refused {
+        /// The skill's name upstream.
+        skill: String,
+        /// Why.
+        reason: String,
+        /// What to do about it.
+        hint: String,
+        /// The `block` findings, when the scanner refused it.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        findings: Vec<String>,
+    },
+}
+
+/// What `mirror` did for one source.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct MirroredSource {
+    /// The source as given.
+    pub source: String,
+    /// The commit or digest it was read at.
+    pub revision: String,
+    /// Each skill's outcome.
+    pub skills: Vec<Outcome>,
+}
+
+/// One upstream skill, fetched and verified.
+struct Fetched {
+    name: String,
+    dir: PathBuf,
+    upstream: Upstream,
+}
+
+/// Mirrors every source of `request` into its index.
+pub fn mirror(request: &MirrorRequest<'_>, dirs: &Dirs) -> anyhow::Result<Vec<MirroredSource>> {
+    let key = SigningKey::load(request.key)?;
+    if !crate::skill::name::is_valid_name(request.org) {
+        bail!(
+            "invalid org name '{}': orgs follow the skill name rules (lowercase letters, digits, hyphens)",
+            request.org
+        );
+    }
+    let mut sources: Vec<String> = request.sources.to_vec();
+    if request.update {
+        for source in mirrored_sources(request, &key, dirs)? {
+            if !sources.contains(&source) {
+                sources.push(source);
+            }
+        }
+        if sources.is_empty() {
+            bail!(
+                Hinted::new(format!(
+                    "nothing of org '{}' in {} was mirrored from upstream",
+                    request.org, request.index
+                ))
+                .hint("mirror a source first: `skillpkg mirror SOURCE --index INDEX --org ORG`")
+            );
+        }
+    }
+    let mut done = Vec::new();
+    for source in &sources {
+        done.push(mirror_source(source, request, &key, dirs)?);
+    }
+    Ok(done)
+}
+
+/// Mirrors the skills of one upstream `source`.
+fn mirror_source(
+    source: &str,
+    request: &MirrorRequest<'_>,
+    key: &SigningKey,
+    dirs: &Dirs,
+) -> anyhow::Result<MirroredSource> {
+    let scratch = crate::fsutil::private_tempdir("skillpkg-mirror-", None)?;
+    let fetched = fetch_upstream(source, scratch.path(), dirs)
+        .with_context(|| format!("could not mirror {source}"))?;
+    let revision = fetched
+        .first()
+        .and_then(|f| f.upstream.at_revision())
+        .unwrap_or_default()
+        .to_string();
+    let mut skills = Vec::new();
+    for skill in &fetched {
+        skills.push(mirror_skill(skill, request, key, dirs)?);
+    }
+    Ok(MirroredSource {
+        source: source.to_string(),
+        revision,
+        skills,
+    })
+}
+
+/// Fetches and verifies every skill `source` holds into a scratch project
+/// in `scratch`, as `add` would (without its scanner gate: each skill is
+/// scanned on its own below, so that one blocked skill does not hold the
+/// others back).
+fn fetch_upstream(source: &str, scratch: &Path, dirs: &Dirs) -> anyhow::Result<Vec<Fetched>> {
+    let project_dir = scratch.join("project");
+    crate::ops::init::init_project(&project_dir)?;
+    let project = Project::at(&project_dir);
+    let options = InstallOptions {
+        scan: false,
+        ..InstallOptions::default()
+    };
+    if let Some((index, package)) = index_source(source)? {
+        crate::ops::registry::add_registry(&project, dirs, UPSTREAM_REGISTRY, &index, false)?;
+        crate::ops::install::add(
+            &project,
+            dirs,
+            &[package],
+            Some(UPSTREAM_REGISTRY),
+            &[],
+            options,
+        )?;
+        return fetched_skills(source, &project);
+    }
+    match classify(source) {
+        SourceArg::Git(git) => {
+            let request = crate::ops::install::repo::RepoRequest {
+                url: &git.url,
+                rev: git.rev.as_deref(),
+                subdir: git.subdir.as_deref(),
+            };
+            crate::ops::install::add_repo(&project, dirs, request, &[], None, &[], options)?;
+        }
+        SourceArg::Probe(url) => {
+            let request = crate::ops::install::repo::RepoRequest {
+                url: &url,
+                rev: None,
+                subdir: None,
+            };
+            crate::ops::install::add_repo(&project, dirs, request, &[], None, &[], options)?;
+        }
+        SourceArg::Oci(reference) => {
+            crate::ops::install::oci_source::add_oci(&project, dirs, &reference, &[], &[], options)?;
+        }
+        SourceArg::Package => bail!(
+            Hinted::new(format!("{source} is a package name, not an upstream source"))
+                .hint("mirror a git repository (github:owner/repo, https://….git, file://…) or an OCI artifact (oci://HOST/REPO:TAG)")
+        ),
+        SourceArg::Invalid(message) => bail!(message),
+    }
+    fetched_skills(source, &project)
+}
+
+/// The name the scratch project gives an upstream index.
+const UPSTREAM_REGISTRY: &str = "upstream";
+
+/// For `INDEX#org/name[@req]` (`INDEX` an index as `registry add` takes
+/// it, `registry+` in front allowed), the index (a relative path made
+/// absolute) and the package.
+fn index_source(source: &str) -> anyhow::Result<Option<(String, String)>> {
+    let Some((index, package)) = source.rsplit_once('#') else {
+        return Ok(None);
+    };
+    if index.is_empty() || !crate::manifest::source_arg::is_index_request(package) {
+        return Ok(None);
+    }
+    let index = index.strip_prefix("registry+").unwrap_or(index);
+    let index = match index.contains("://") || index.starts_with("git+") {
+        true => index.to_string(),
+        false => std::env::current_dir()?.join(index).display().to_string(),
+    };
+    Ok(Some((index, package.to_string())))
+}
+
+/// Every skill the scratch `project` installed from `source`, with what
+/// its lock says of where it came from.
+fn fetched_skills(source: &str, project: &Project) -> anyhow::Result<Vec<Fetched>> {
+    let lock = Lockfile::load(&project.lock_path)?;
+    let root = project.skill_root(None)?;
+    let at = crate::time::utc_rfc3339(crate::time::now_or_source_date());
+    Ok(lock
+        .skills()
+        .iter()
+        .map(|locked| Fetched {
+            name: locked.name.clone(),
+            dir: root.join(locked.folder()),
+            upstream: Upstream {
+                source: source.to_string(),
+                commit: locked.source.git_commit().map(str::to_string),
+                // An OCI artifact's manifest, or an index's archive.
+                digest: locked
+                    .source
+                    .oci_digest()
+                    .map(str::to_string)
+                    .or_else(|| locked.checksum.clone()),
+                signer: locked.signer.clone(),
+                by: String::new(),
+                at: at.clone(),
+                sig: String::new(),
+            },
+        })
+        .collect())
+}
+
+/// Scans one fetched skill and, unless something refuses it, publishes
+/// it to the org's index as a draft.
+fn mirror_skill(
+    skill: &Fetched,
+    request: &MirrorRequest<'_>,
+    key: &SigningKey,
+    dirs: &Dirs,
+) -> anyhow::Result<Outcome> {
+    let refused = |reason: String, hint: &str, findings: Vec<String>| Outcome::Refused {
+        skill: skill.name.clone(),
+        reason,
+        hint: hint.to_string(),
+        findings,
+    };
+    let blocks = blocking_findings(&skill.dir)?;
+    if !blocks.is_empty() {
+        return Ok(refused(
+            format!(
+                "the scanner blocks it ({} finding{})",
+                blocks.len(),
+                if blocks.len() == 1 { "" } else { "s" }
+            ),
+            "read what it found upstream; `skillpkg scan DIR` shows every finding",
+            blocks,
+        ));
+    }
+    let loaded = crate::skill::load_skill(&skill.dir)?;
+    let Some(version) = loaded
+        .meta
+        .metadata
+        .get("version")
+        .map(|v| v.trim().to_string())
+    else {
+        return Ok(refused(
+            "it has no metadata.version, which the mirrored version is named by".into(),
+            "ask upstream to set metadata.version in its SKILL.md (semver, like 1.0.0)",
+            Vec::new(),
+        ));
+    };
+    let package: PackageName = format!("{}/{}", request.org, loaded.meta.name).parse()?;
+    let existing = entries_of(request.index, &package, dirs)?;
+    let keys = [key.public_key()];
+    let from_this_source = |e: &IndexEntry| {
+        e.upstream.as_ref().is_some_and(|u| {
+            u.source == skill.upstream.source && u.is_signed_by(&keys, &e.name, &e.vers, &e.cksum)
+        })
+    };
+    // Upstream chooses its skills' names: one must not slip a version
+    // into a package of the org's own, or one mirrored from elsewhere.
+    if !existing.is_empty() && !existing.iter().any(from_this_source) {
+        return Ok(refused(
+            format!(
+                "{package} in {} was not mirrored from {} with this key",
+                request.index, skill.upstream.source
+            ),
+            "upstream names its skills: mirror it under another org (--org), or rename the org's own package",
+            Vec::new(),
+        ));
+    }
+    if let Some(outcome) = already_there(skill, &package, &version, &existing, request, key)? {
+        return Ok(outcome);
+    }
+    let published = crate::ops::publish::publish(
+        &crate::ops::publish::PublishRequest {
+            skill_dir: &skill.dir,
+            index: request.index,
+            org: request.org,
+            key: Some(request.key),
+            sigstore_bundle: None,
+            version: Some(&version),
+            dependencies: None,
+            allow_invalid: true,
+            limits: crate::store::limits::Limits::default(),
+            channel: Some(Channel::Draft),
+            upstream: Some(&skill.upstream),
+        },
+        dirs,
+    )?;
+    Ok(Outcome::Mirrored {
+        package: format!("{}@{}", published.package, published.version),
+    })
+}
+
+/// The `block` findings of the tree at `dir`, each as `file:line: message
+/// [rule]` and its excerpt.
+fn blocking_findings(dir: &Path) -> anyhow::Result<Vec<String>> {
+    let report =
+        crate::scan::scan_dir(dir).with_context(|| format!("could not scan {}", dir.display()))?;
+    Ok(report
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Block)
+        .map(describe)
+        .collect())
+}
+
+fn describe(finding: &Finding) -> String {
+    let place = match finding.line {
+        Some(line) => format!("{}:{line}", finding.file),
+        None => finding.file.clone(),
+    };
+    match finding.excerpt.is_empty() {
+        true => format!("{place}: {} [{}]", finding.message, finding.rule),
+        false => format!(
+            "{place}: {} [{}]\n    {}",
+            finding.message, finding.rule, finding.excerpt
+        ),
+    }
+}
+
+/// Every version of `package` the index lists (none when it has none).
+fn entries_of(index: &str, package: &PackageName, dirs: &Dirs) -> anyhow::Result<Vec<IndexEntry>> {
+    let cwd = std::env::current_dir()?;
+    let registry = open_registry(Some(index), &cwd, dirs, false, &[])?;
+    registry.prefetch(
+        std::slice::from_ref(package),
+        &|_, _| false,
+        &crate::progress::SILENT,
+    )?;
+    match registry.entries(package) {
+        Ok(entries) => Ok(entries),
+        // A package the index does not have yet.
+        Err(_) => Ok(Vec::new()),
+    }
+}
+
+/// `Unchanged` when the index has `package` from this very upstream
+/// revision (by a record the org signed), or at `version` with the same
+/// content; a refusal when it has `version` with other content (upstream
+/// changed the skill without a new version); `None` to publish.
+fn already_there(
+    skill: &Fetched,
+    package: &PackageName,
+    version: &str,
+    existing: &[IndexEntry],
+    request: &MirrorRequest<'_>,
+    key: &SigningKey,
+) -> anyhow::Result<Option<Outcome>> {
+    let keys = vec![key.public_key()];
+    let revision = skill.upstream.at_revision();
+    let from_here = existing.iter().find(|e| {
+        e.upstream.as_ref().is_some_and(|u| {
+            u.source == skill.upstream.source
+                && revision.is_some()
+                && u.at_revision() == revision
+                && u.is_signed_by(&keys, &e.name, &e.vers, &e.cksum)
+        })
+    });
+    let unchanged = |entry: &IndexEntry| Outcome::Unchanged {
+        package: format!("{package}@{}", entry.vers),
+    };
+    if let Some(entry) = from_here {
+        return Ok(Some(unchanged(entry)));
+    }
+    let Some(same_version) = existing.iter().find(|e| e.vers == version) else {
+        return Ok(None);
+    };
+    if archive_sha256(&skill.dir, request.index)? == same_version.cksum {
+        return Ok(Some(unchanged(same_version)));
+    }
+    Ok(Some(Outcome::Refused {
+        skill: skill.name.clone(),
+        reason: format!(
+            "upstream changed it at {} but kept version {version}, which {} already has with other content",
+            revision.unwrap_or("its newest revision"),
+            request.index
+        ),
+        hint: "versions are immutable: ask upstream to bump metadata.version".to_string(),
+        findings: Vec::new(),
+    }))
+}
+
+/// The sha256 of the archive `publish` would make of the skill at `dir`
+/// for the index `index` (a `.skill`, or an OCI layer).
+fn archive_sha256(dir: &Path, index: &str) -> anyhow::Result<String> {
+    let scratch = std::env::temp_dir();
+    let packed = crate::ops::pack::pack_skill(
+        dir,
+        crate::ops::pack::Validity::Lenient,
+        &crate::store::limits::Limits::default(),
+        &scratch,
+    )?
+    .archive;
+    Ok(match crate::index::oci::namespace::is_oci_index(index) {
+        true => crate::store::layer::layer_beside(&packed)?.sha256,
+        false => packed.sha256,
+    })
+}
+
+/// Every upstream source the index's packages of `request.org` were
+/// mirrored from, by records signed with `key` (the mirroring key: a
+/// record the index's host wrote, or signed with a key it added to the
+/// index's config, is not followed), in the order first seen.
+fn mirrored_sources(
+    request: &MirrorRequest<'_>,
+    key: &SigningKey,
+    dirs: &Dirs,
+) -> anyhow::Result<Vec<String>> {
+    let cwd = std::env::current_dir()?;
+    let registry = open_registry(Some(request.index), &cwd, dirs, false, &[])?;
+    let keys = [key.public_key()];
+    let packages: Vec<PackageName> = registry
+        .packages()?
+        .into_iter()
+        .filter(|p| p.org == request.org)
+        .collect();
+    registry.prefetch(&packages, &|_, _| false, &crate::progress::SILENT)?;
+    let mut sources = Vec::new();
+    for package in &packages {
+        for entry in registry.entries(package)? {
+            let Some(upstream) = &entry.upstream else {
+                continue;
+            };
+            if upstream.is_signed_by(&keys, &entry.name, &entry.vers, &entry.cksum)
+                && !sources.contains(&upstream.source)
+            {
+                sources.push(upstream.source.clone());
+            }
+        }
+    }
+    Ok(sources)
+}
