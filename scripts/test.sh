@@ -21,9 +21,10 @@ if ! python3 -c 'import fastmcp, mcp' 2>/dev/null; then
   # extension client) and the MCP Python SDK it depends on.
   python3 -m pip install --quiet --disable-pip-version-check 'fastmcp==4.2.3'
 fi
-if ! python3 -c 'import cyclonedx.validation.json, spdx_tools' 2>/dev/null; then
+if ! python3 -c 'import cyclonedx.validation.json, spdx_tools, jsonschema' 2>/dev/null; then
+  # jsonschema also validates `outdated --json` against docs/outdated.schema.json.
   python3 -m pip install --quiet --disable-pip-version-check \
-    'cyclonedx-python-lib[json-validation]==11.12.0' 'spdx-tools==0.8.5'
+    'cyclonedx-python-lib[json-validation]==11.12.0' 'spdx-tools==0.8.5' 'jsonschema==4.26.0'
 fi
 
 if [ ! -x target/tools/sarif/node_modules/.bin/sarif-multitool ] && command -v npm >/dev/null; then

@@ -81,7 +81,16 @@ fn diff(
     .filter(|c| c.action == crate::ops::install::Action::Updated)
     .collect();
     if args.report.json {
-        context.printer.json(&changes)?;
+        // The same objects as without --diff, with what each update does.
+        let mut report = crate::ops::outdated::outdated(project, dirs, args.channel)?.packages;
+        for package in &mut report {
+            if let Some(change) = changes.iter().find(|c| c.name == package.name) {
+                package.newly = Some(change.newly.clone());
+                package.signer = change.signer.clone();
+                package.blocked = change.refusal.clone();
+            }
+        }
+        context.printer.json(&report)?;
         return Ok(ExitStatus::Success);
     }
     if changes.is_empty() {

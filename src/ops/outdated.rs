@@ -14,26 +14,69 @@ use crate::ops::install::channels::{self, ChannelFilter};
 use crate::ops::yanked::{LockedRegistries, YankedPin, requirement};
 use crate::project::Project;
 
-/// A locked package with a newer release.
+/// A locked package with a newer release: one object of `outdated
+/// --json`, whose schema `docs/outdated.schema.json` fixes.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct Outdated {
-    /// `org/name`.
+    /// `org/name`, or a git, OCI or well-known skill's name.
     pub name: String,
-    /// The locked version.
+    /// Where it comes from: `registry`, `git`, `oci` or `well-known`.
+    pub kind: &'static str,
+    /// The locked version (for git, OCI and well-known skills, the short
+    /// commit or digest).
+    #[serde(rename = "current")]
     pub locked: String,
     /// The newest version `skills.toml` allows (`update` moves to it);
     /// absent for packages that are only dependencies.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "wanted", skip_serializing_if = "Option::is_none")]
     pub compatible: Option<String>,
-    /// The newest version published.
+    /// The newest version in the channel asked for.
     pub latest: String,
+    /// For a registry package: the channel its versions are taken from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<Channel>,
     /// For a git skill: the repository, whose branch (or tag, or HEAD)
     /// moved; the versions above are then commits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repository: Option<String>,
     /// Whether the locked version is yanked from its index.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub yanked: bool,
+    /// With `--diff`: what the version `update` moves to newly does, one
+    /// sentence each (empty: nothing new).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub newly: Option<Vec<String>>,
+    /// With `--diff`: the signer, when the update changes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signer: Option<crate::ops::install::SignerChange>,
+    /// With `--diff`: why `update` would refuse the new version (the
+    /// scanner's findings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<String>,
+}
+
+impl Outdated {
+    /// A moved git, OCI or well-known skill, `from` and `to` as shown.
+    fn moved(
+        name: &str,
+        kind: &'static str,
+        from: String,
+        to: String,
+        repository: String,
+    ) -> Outdated {
+        Outdated {
+            name: name.to_string(),
+            kind,
+            locked: from,
+            compatible: Some(to.clone()),
+            latest: to,
+            channel: None,
+            repository: Some(repository),
+            yanked: false,
+            newly: None,
+            signer: None,
+            blocked: None,
+        }
+    }
 }
 
 /// What `outdated` finds: the packages with newer versions, and the
@@ -94,11 +137,16 @@ pub(crate) fn outdated(
             if newer || yanked.is_some() {
                 report.packages.push(Outdated {
                     name: skill.name.clone(),
+                    kind: "registry",
                     locked: locked.to_string(),
                     compatible: compatible.map(|v| v.to_string()),
                     latest: latest.to_string(),
+                    channel: Some(filter.asked_for(&skill.name)),
                     repository: None,
                     yanked: yanked.is_some(),
+                    newly: None,
+                    signer: None,
+                    blocked: None,
                 });
             }
         }
@@ -143,14 +191,13 @@ fn changed_well_known_skills(lock: &Lockfile) -> anyhow::Result<Vec<Outdated>> {
         if let Some(now) = now
             && now != digest
         {
-            changed.push(Outdated {
-                name: skill.name.clone(),
-                locked: short_digest(digest),
-                compatible: Some(short_digest(now)),
-                latest: short_digest(now),
-                repository: Some(origin.site.clone()),
-                yanked: false,
-            });
+            changed.push(Outdated::moved(
+                &skill.name,
+                "well-known",
+                short_digest(digest),
+                short_digest(now),
+                origin.site.clone(),
+            ));
         }
     }
     Ok(changed)
@@ -195,14 +242,13 @@ fn moved_oci_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated
             }
         };
         if now != digest {
-            moved.push(Outdated {
-                name: skill.name.clone(),
-                locked: short(digest),
-                compatible: Some(short(now)),
-                latest: short(now),
-                repository: Some(format!("oci://{}:{tag}", origin.repository)),
-                yanked: false,
-            });
+            moved.push(Outdated::moved(
+                &skill.name,
+                "oci",
+                short(digest),
+                short(now),
+                format!("oci://{}:{tag}", origin.repository),
+            ));
         }
     }
     Ok(moved)
@@ -240,14 +286,13 @@ fn moved_git_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated
         else {
             continue;
         };
-        moved.push(Outdated {
-            name: skill.name.clone(),
-            locked: short_commit(commit),
-            compatible: Some(short_commit(&now)),
-            latest: short_commit(&now),
-            repository: Some(origin.url.clone()),
-            yanked: false,
-        });
+        moved.push(Outdated::moved(
+            &skill.name,
+            "git",
+            short_commit(commit),
+            short_commit(&now),
+            origin.url.clone(),
+        ));
     }
     Ok(moved)
 }

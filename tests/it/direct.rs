@@ -171,7 +171,8 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
     let out = ctx.ok_in(&app, &["outdated", "--json"]);
     let listed: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(listed[0]["name"], "team/lint", "{listed}");
-    assert_eq!(listed[0]["locked"], first[..12], "{listed}");
+    assert_eq!(listed[0]["current"], first[..12], "{listed}");
+    assert_eq!(listed[0]["kind"], "git", "{listed}");
     assert_eq!(listed[0]["latest"], second[..12], "{listed}");
     assert_eq!(listed[0]["repository"], url.as_str(), "{listed}");
     let out = ctx.ok_in(&app, &["update", "--dry-run"]);

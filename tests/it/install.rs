@@ -575,7 +575,7 @@ fn update_moves_pins_only_when_asked() {
     let rows: serde_json::Value = serde_json::from_str(&outdated.stdout).unwrap();
     assert_eq!(
         rows,
-        serde_json::json!([{"name": "example/citation-style", "locked": "1.0.0", "compatible": "2.0.0", "latest": "2.0.0"}])
+        serde_json::json!([{"name": "example/citation-style", "kind": "registry", "current": "1.0.0", "wanted": "2.0.0", "latest": "2.0.0", "channel": "published", "yanked": false}])
     );
 
     let before = t.snapshot();

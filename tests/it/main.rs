@@ -55,5 +55,6 @@ mod targets_verify;
 mod threats;
 mod tls;
 mod typos;
+mod update_bots;
 mod validate;
 mod well_known;

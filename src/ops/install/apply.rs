@@ -316,6 +316,14 @@ impl Apply<'_> {
         {
             change.newly = newly;
             change.newly.extend(super::newly::of_entries(old, &locked));
+            if let (Some(from), Some(to)) = (&old.signer, &locked.signer)
+                && from != to
+            {
+                change.signer = Some(super::change::SignerChange {
+                    from: from.clone(),
+                    to: to.clone(),
+                });
+            }
         }
         if let Scanned::Blocked(refusal) = &scan {
             change.refusal = Some(refusal.message().to_string());

@@ -20,6 +20,16 @@ pub enum Action {
     Removed,
 }
 
+/// A signer that changed with an update, as `skills.lock` records
+/// signers (a minisign key, or a table for other families).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignerChange {
+    /// The locked version's.
+    pub from: crate::manifest::lock::LockedSigner,
+    /// The new version's.
+    pub to: crate::manifest::lock::LockedSigner,
+}
+
 /// One line of an install report.
 #[derive(Debug, Clone, Serialize)]
 pub struct Change {
@@ -43,6 +53,9 @@ pub struct Change {
     /// Why the scanner would refuse it (a preview, `outdated --diff`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refusal: Option<String>,
+    /// An updated skill's signer, when it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signer: Option<SignerChange>,
     /// Patterns of its `allowed-tools` approved by this install.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub approved_grants: Vec<String>,
@@ -139,6 +152,7 @@ impl Change {
             scan_warnings: Vec::new(),
             newly: Vec::new(),
             refusal: None,
+            signer: None,
             approved_grants: Vec::new(),
             unapproved_grants: Vec::new(),
             shown_version: format!("v{version}"),

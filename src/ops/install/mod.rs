@@ -39,7 +39,7 @@ pub(crate) mod targets;
 mod wanted;
 pub(crate) mod well_known;
 
-pub(crate) use change::{Action, Change};
+pub(crate) use change::{Action, Change, SignerChange};
 pub(crate) use collisions::Replaced;
 pub(crate) use options::{GrantAsker, GrantConsent, GrantRequest, InstallOptions, Unlock};
 pub(crate) use plan::NotInIndex;
