@@ -684,6 +684,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)')
+            [CompletionResult]::new('policy', 'policy', [CompletionResultType]::ParameterValue, 'Sign an org''s policy.toml with one of its keys and put it, with its signature, at the index''s root: projects whose default registry is the index then follow it (allowed sources, required signers, the lowest channel, required channel signatures, unwaivable scanner rules), pinned on first use')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -699,12 +700,26 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'skillpkg;index;policy' {
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The org''s minisign secret key (default: the config directory''s skillpkg.key)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'skillpkg;index;help' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)')
+            [CompletionResult]::new('policy', 'policy', [CompletionResultType]::ParameterValue, 'Sign an org''s policy.toml with one of its keys and put it, with its signature, at the index''s root: projects whose default registry is the index then follow it (allowed sources, required signers, the lowest channel, required channel signatures, unwaivable scanner rules), pinned on first use')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'skillpkg;index;help;init' {
+            break
+        }
+        'skillpkg;index;help;policy' {
             break
         }
         'skillpkg;index;help;help' {
@@ -956,9 +971,13 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         }
         'skillpkg;help;index' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)')
+            [CompletionResult]::new('policy', 'policy', [CompletionResultType]::ParameterValue, 'Sign an org''s policy.toml with one of its keys and put it, with its signature, at the index''s root: projects whose default registry is the index then follow it (allowed sources, required signers, the lowest channel, required channel signatures, unwaivable scanner rules), pinned on first use')
             break
         }
         'skillpkg;help;index;init' {
+            break
+        }
+        'skillpkg;help;index;policy' {
             break
         }
         'skillpkg;help;exec' {

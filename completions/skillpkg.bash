@@ -313,6 +313,9 @@ _skillpkg() {
             skillpkg__subcmd__help__subcmd__index,init)
                 cmd="skillpkg__subcmd__help__subcmd__index__subcmd__init"
                 ;;
+            skillpkg__subcmd__help__subcmd__index,policy)
+                cmd="skillpkg__subcmd__help__subcmd__index__subcmd__policy"
+                ;;
             skillpkg__subcmd__help__subcmd__registry,add)
                 cmd="skillpkg__subcmd__help__subcmd__registry__subcmd__add"
                 ;;
@@ -325,11 +328,17 @@ _skillpkg() {
             skillpkg__subcmd__index,init)
                 cmd="skillpkg__subcmd__index__subcmd__init"
                 ;;
+            skillpkg__subcmd__index,policy)
+                cmd="skillpkg__subcmd__index__subcmd__policy"
+                ;;
             skillpkg__subcmd__index__subcmd__help,help)
                 cmd="skillpkg__subcmd__index__subcmd__help__subcmd__help"
                 ;;
             skillpkg__subcmd__index__subcmd__help,init)
                 cmd="skillpkg__subcmd__index__subcmd__help__subcmd__init"
+                ;;
+            skillpkg__subcmd__index__subcmd__help,policy)
+                cmd="skillpkg__subcmd__index__subcmd__help__subcmd__policy"
                 ;;
             skillpkg__subcmd__registry,add)
                 cmd="skillpkg__subcmd__registry__subcmd__add"
@@ -1190,7 +1199,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__index)
-            opts="init"
+            opts="init policy"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1204,6 +1213,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__index__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__index__subcmd__policy)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1626,7 +1649,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__index)
-            opts="-q -v -h --quiet --verbose --help init help"
+            opts="-q -v -h --quiet --verbose --help init policy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1640,7 +1663,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__index__subcmd__help)
-            opts="init help"
+            opts="init policy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1681,6 +1704,20 @@ _skillpkg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skillpkg__subcmd__index__subcmd__help__subcmd__policy)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skillpkg__subcmd__index__subcmd__init)
             opts="-q -v -h --git --org --key --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1692,6 +1729,24 @@ _skillpkg() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__index__subcmd__policy)
+            opts="-q -v -h --key --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -623,6 +623,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
             cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)'
+            cand policy 'Sign an org''s policy.toml with one of its keys and put it, with its signature, at the index''s root: projects whose default registry is the index then follow it (allowed sources, required signers, the lowest channel, required channel signatures, unwaivable scanner rules), pinned on first use'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;index;init'= {
@@ -636,11 +637,23 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'skillpkg;index;policy'= {
+            cand --key 'The org''s minisign secret key (default: the config directory''s skillpkg.key)'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'skillpkg;index;help'= {
             cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)'
+            cand policy 'Sign an org''s policy.toml with one of its keys and put it, with its signature, at the index''s root: projects whose default registry is the index then follow it (allowed sources, required signers, the lowest channel, required channel signatures, unwaivable scanner rules), pinned on first use'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;index;help;init'= {
+        }
+        &'skillpkg;index;help;policy'= {
         }
         &'skillpkg;index;help;help'= {
         }
@@ -846,8 +859,11 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         }
         &'skillpkg;help;index'= {
             cand init 'Create an index (a folder, or a git repository with --git); with --org and --key, also allow that key to sign the org''s packages. With --git, an empty bare repository or its URL (what a git host gives you) gets the index''s first commit, pushed. Run on an existing folder or git index, it also compacts its search listing (or builds it when there is none)'
+            cand policy 'Sign an org''s policy.toml with one of its keys and put it, with its signature, at the index''s root: projects whose default registry is the index then follow it (allowed sources, required signers, the lowest channel, required channel signatures, unwaivable scanner rules), pinned on first use'
         }
         &'skillpkg;help;index;init'= {
+        }
+        &'skillpkg;help;index;policy'= {
         }
         &'skillpkg;help;exec'= {
         }

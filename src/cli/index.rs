@@ -22,6 +22,24 @@ enum IndexCommand {
     /// existing folder or git index, it also compacts its search listing
     /// (or builds it when there is none).
     Init(InitArgs),
+    /// Sign an org's policy.toml with one of its keys and put it, with its
+    /// signature, at the index's root: projects whose default registry is
+    /// the index then follow it (allowed sources, required signers, the
+    /// lowest channel, required channel signatures, unwaivable scanner
+    /// rules), pinned on first use.
+    Policy(PolicyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct PolicyArgs {
+    /// The index: a folder, a git repository path or a git URL.
+    index: String,
+    /// The policy.toml to sign.
+    file: std::path::PathBuf,
+    /// The org's minisign secret key (default: the config directory's
+    /// skillpkg.key).
+    #[arg(long, value_name = "FILE")]
+    key: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -43,7 +61,10 @@ struct InitArgs {
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
-    let IndexCommand::Init(args) = args.command;
+    let args = match args.command {
+        IndexCommand::Init(args) => args,
+        IndexCommand::Policy(args) => return policy(args, context),
+    };
     let dir = super::publish::resolve_index(&args.dir, &context.cwd);
     let org_key = match (&args.org, &args.key) {
         (Some(org), Some(key)) => Some((org.as_str(), key.as_str())),
@@ -74,5 +95,22 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             .printer
             .status("Trusted", format_args!("the given key for org '{org}'"));
     }
+    Ok(ExitStatus::Success)
+}
+
+/// `index policy INDEX FILE`.
+fn policy(args: PolicyArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let index = super::publish::resolve_index(&args.index, &context.cwd);
+    let key = super::publish::secret_key(args.key.as_deref(), context)?;
+    let dirs = context.dirs()?.clone();
+    let signed =
+        crate::ops::index_policy::sign_policy(&index, &context.cwd.join(&args.file), &key, &dirs)?;
+    context.printer.status(
+        "Signed",
+        format_args!(
+            "the policy of org '{}' ({}) in {index}",
+            signed.org, signed.digest
+        ),
+    );
     Ok(ExitStatus::Success)
 }

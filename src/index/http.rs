@@ -215,6 +215,24 @@ impl HttpIndex {
         Listing::parse(&text, &url).map(Some)
     }
 
+    /// One more file of the index (its `policy.toml`, say): revalidated
+    /// against the cache; `None` when the server has none, or, offline,
+    /// when the cache has none. Returns the file and its URL.
+    pub(crate) fn optional_file(
+        &self,
+        relative: &str,
+        limit: u64,
+    ) -> anyhow::Result<(Option<Vec<u8>>, String)> {
+        let url = self.fetcher.url(relative);
+        if self.fetcher.offline && read_cache(&self.fetcher.cache_dir.join(relative)).is_none() {
+            return Ok((None, url));
+        }
+        let bytes = self
+            .http
+            .block_on(self.fetcher.fetch_cached(relative, limit))?;
+        Ok((bytes, url))
+    }
+
     /// The entries of `package` as the cache holds them, unrevalidated;
     /// `None` when they are not cached or do not parse.
     fn cached_entries(&self, package: &PackageName) -> Option<Vec<IndexEntry>> {

@@ -16,6 +16,7 @@ pub(crate) mod http;
 pub mod listing;
 pub mod local;
 pub(crate) mod oci;
+pub mod policy;
 pub(crate) mod source;
 pub mod upstream;
 pub(crate) mod well_known;
@@ -46,6 +47,11 @@ pub struct IndexConfig {
     /// Each org's minisign public keys (base64 lines) allowed to sign its packages.
     #[serde(default)]
     pub keys: BTreeMap<String, Vec<String>>,
+    /// `sha256:<hex>` of the index's signed `policy.toml`, when it has
+    /// one ([`policy`]): projects read the policy only when this says
+    /// there is one (or their lock pins one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
     /// Fields this version does not know, kept when the file is rewritten.
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,
@@ -57,6 +63,7 @@ impl Default for IndexConfig {
             version: CONFIG_VERSION,
             dl: DEFAULT_DL.to_string(),
             keys: BTreeMap::new(),
+            policy: None,
             extra: BTreeMap::new(),
         }
     }

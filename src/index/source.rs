@@ -39,6 +39,16 @@ pub(crate) struct Registry {
     _lock: Option<FileLock>,
 }
 
+/// An index's `policy.toml` and signature, as read.
+pub(crate) struct PolicyFiles {
+    /// The policy's bytes.
+    pub text: Vec<u8>,
+    /// Its `.minisig`, when there is one.
+    pub signature: Option<String>,
+    /// Where it was read.
+    pub origin: String,
+}
+
 /// Where an index's files come from.
 enum Backend {
     /// The sample index built into the binary.
@@ -229,6 +239,43 @@ impl Registry {
             .flat_map(|listing| listing.entries())
             .filter_map(|entry| entry.name.parse().ok())
             .collect())
+    }
+
+    /// The index's `policy.toml` and its signature (see
+    /// [`super::policy`]), unchecked, with where they were read; `None`
+    /// when it has no policy. The built-in index and OCI namespaces have
+    /// none.
+    pub(crate) fn policy_files(&self) -> anyhow::Result<Option<PolicyFiles>> {
+        use super::policy::{MAX_POLICY_BYTES, POLICY_FILE, POLICY_SIGNATURE_FILE};
+        let (text, signature, origin) = match &self.backend {
+            Backend::Builtin(_) | Backend::Oci(_) => return Ok(None),
+            Backend::Files(dir) => {
+                let path = dir.root().join(POLICY_FILE);
+                let read = |path: &Path| -> anyhow::Result<Option<Vec<u8>>> {
+                    match fs_err::metadata(path) {
+                        Ok(meta) if meta.len() > MAX_POLICY_BYTES => {
+                            bail!("{} is larger than a policy may be", path.display())
+                        }
+                        Ok(_) => Ok(Some(fs_err::read(path)?)),
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                        Err(e) => Err(e.into()),
+                    }
+                };
+                let signature = read(&dir.root().join(POLICY_SIGNATURE_FILE))?;
+                (read(&path)?, signature, path.display().to_string())
+            }
+            Backend::Http(index) => {
+                let (text, origin) = index.optional_file(POLICY_FILE, MAX_POLICY_BYTES)?;
+                let (signature, _) =
+                    index.optional_file(POLICY_SIGNATURE_FILE, MAX_POLICY_BYTES)?;
+                (text, signature, origin)
+            }
+        };
+        Ok(text.map(|text| PolicyFiles {
+            text,
+            signature: signature.map(|s| String::from_utf8_lossy(&s).into_owned()),
+            origin,
+        }))
     }
 
     /// A listing made by reading the entry files of `packages`.

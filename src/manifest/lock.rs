@@ -249,6 +249,10 @@ pub struct Lockfile {
     /// adopted into the entry when it installs.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub pending_waivers: BTreeMap<String, Vec<Waiver>>,
+    /// The org policy (`policy.toml`) of the project's default index,
+    /// pinned on first use: `sha256:<hex>` by the index's label.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub policies: BTreeMap<String, String>,
     /// `entries` by name and by folder, built on the first lookup (and
     /// dropped whenever they may change), so that looking up every skill
     /// of a large lock costs O(L), not O(L²).
@@ -285,6 +289,7 @@ impl Default for Lockfile {
             keys: BTreeMap::new(),
             roots: BTreeMap::new(),
             pending_waivers: BTreeMap::new(),
+            policies: BTreeMap::new(),
             index: NameIndex::default(),
         }
     }

@@ -5,6 +5,7 @@ pub mod consent;
 pub(crate) mod edit;
 pub(crate) mod enable;
 pub mod import;
+pub mod index_policy;
 pub(crate) mod init;
 pub(crate) mod install;
 pub(crate) mod keys;

@@ -115,6 +115,7 @@ pub(crate) fn outdated(
             default: channel.unwrap_or_default(),
             pinned: &lock.keys,
             listed,
+            require_signed: false,
         };
         let entries = filter
             .seen(&skill.name, entries, Some(&skill.version))

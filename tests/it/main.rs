@@ -35,6 +35,7 @@ mod oci_index;
 mod oci_plugins;
 mod oms;
 mod oms_policies;
+mod org_policy;
 mod plugins;
 mod policies;
 mod publish;

@@ -49,6 +49,9 @@ pub(super) struct Apply<'a> {
     /// Only say what would change: stage and scan, put nothing in place
     /// (`outdated --diff`); what the scanner blocks is said, not refused.
     pub preview: bool,
+    /// The org policy the project is under, which each skill's source and
+    /// signer must meet.
+    pub policy: Option<&'a super::policy::ProjectPolicy>,
     /// Whether the warning that links fell back to copies was given.
     pub link_failure_said: AtomicBool,
 }
@@ -68,6 +71,7 @@ impl Apply<'_> {
         let prepared = prepared
             .into_iter()
             .collect::<anyhow::Result<Vec<Prepared>>>()?;
+        self.check_policy(&prepared)?;
         let blocked: Vec<&Hinted> = prepared
             .iter()
             .filter_map(|p| match &p.scan {
@@ -96,6 +100,27 @@ impl Apply<'_> {
         self.remove_unwanted(&applied.locked, &mut applied.changes)?;
         self.expose(&applied.locked, &mut applied.changes)?;
         Ok(applied)
+    }
+
+    /// Refuses the whole install, before anything is written, when the
+    /// org's policy does not allow a skill's source or signer.
+    fn check_policy(&self, prepared: &[Prepared]) -> anyhow::Result<()> {
+        let Some(policy) = self.policy else {
+            return Ok(());
+        };
+        let refusals: Vec<Hinted> = prepared
+            .iter()
+            .filter_map(|p| {
+                let signer = signer_of(&p.ready);
+                policy
+                    .check_skill(&p.ready.name, &p.ready.source, signer.as_ref())
+                    .err()
+            })
+            .collect();
+        if refusals.is_empty() {
+            return Ok(());
+        }
+        bail!(gate::refusals(&refusals.iter().collect::<Vec<_>>()));
     }
 
     /// Hashes what is in the skill's folder and, unless that is already
@@ -241,6 +266,7 @@ impl Apply<'_> {
                 tree
             }
         };
+        let signer = signer_of(&ready);
         let warnings = ready.warnings;
         let in_place = current.as_deref() == Some(tree.as_str());
         let action = match old {
@@ -290,12 +316,7 @@ impl Apply<'_> {
             source: ready.source,
             checksum: ready.checksum,
             tree,
-            signer: match &ready.provenance.proven {
-                Some(proven) => Some(proven.signer.clone()),
-                None => ready
-                    .signer
-                    .map(crate::manifest::lock::LockedSigner::Minisign),
-            },
+            signer,
             signature: ready
                 .provenance
                 .proven
@@ -620,4 +641,16 @@ fn swap_into_place(staged: Staged, target: &Path, trash: &Path) -> anyhow::Resul
         .with_context(|| format!("could not move the new skill into {}", target.display()))?;
     let _ = fs_err::remove_dir_all(&aside);
     Ok(())
+}
+
+/// What verified `ready`, as the lock records it: what its provenance
+/// proved, else the minisign key that signed its archive.
+fn signer_of(ready: &Ready) -> Option<crate::manifest::lock::LockedSigner> {
+    match &ready.provenance.proven {
+        Some(proven) => Some(proven.signer.clone()),
+        None => ready
+            .signer
+            .clone()
+            .map(crate::manifest::lock::LockedSigner::Minisign),
+    }
 }

@@ -20,6 +20,9 @@ pub(crate) struct ChannelFilter<'a> {
     pub pinned: &'a BTreeMap<String, Vec<String>>,
     /// The keys the index lists, by org, for orgs the lock does not pin.
     pub listed: &'a BTreeMap<String, Vec<String>>,
+    /// Versions without channel signatures count as drafts (the org's
+    /// policy requires them).
+    pub require_signed: bool,
 }
 
 /// A deprecated version that resolution may choose: what to say.
@@ -122,7 +125,7 @@ impl ChannelFilter<'_> {
                 seen.entries.push(entry);
                 continue;
             }
-            let standing = channel::standing(&entry, keys, false);
+            let standing = channel::standing(&entry, keys, self.require_signed);
             if !seen_anyway && !asked.admits(standing.channel) {
                 continue;
             }
@@ -175,6 +178,7 @@ mod tests {
             default: Channel::Published,
             pinned,
             listed: &listed,
+            require_signed: false,
         };
         let seen = filter(&pinned).seen("acme/x", vec![draft.clone()], None);
         assert!(seen.entries.is_empty());

@@ -33,6 +33,8 @@ pub(super) struct Gate<'a> {
     pub dir: PathBuf,
     /// The key verdicts are sealed with.
     pub records: &'a Records,
+    /// Rules no waiver accepts (the org's policy names them).
+    pub unwaivable: Vec<String>,
 }
 
 /// What the scan of one tree found that matters to an install.
@@ -57,6 +59,7 @@ impl<'a> Gate<'a> {
             waivers_count,
             dir: cache.join("scan"),
             records,
+            unwaivable: Vec::new(),
         }
     }
 
@@ -79,7 +82,11 @@ impl<'a> Gate<'a> {
             }
         };
         let recorded = Recorded {
-            waivers: waivers.to_vec(),
+            waivers: waivers
+                .iter()
+                .filter(|w| !self.unwaivable.contains(&w.rule))
+                .cloned()
+                .collect(),
             counts: self.waivers_count,
         };
         crate::ops::waivers::apply_to(&mut findings, &recorded, |file| {
@@ -295,5 +302,19 @@ mod tests {
             )),
             "{hinted}"
         );
+    }
+
+    /// A rule the org's policy makes unwaivable blocks whatever the lock
+    /// waives.
+    #[test]
+    fn an_unwaivable_rule_is_not_waived() {
+        let temp = tempfile::tempdir().unwrap();
+        let records = Records::new(&temp.path().join("cache"), &temp.path().join("config"));
+        let (dir, digests, tree) = dropper(temp.path());
+        let right = waiver(&digests["scripts/setup.sh"]);
+        let mut gate = Gate::new(&temp.path().join("cache"), &records, true, true);
+        gate.unwaivable = vec!["remote-code-run".to_string()];
+        let verdict = gate.check(&tree, &dir, &digests, &[right]).unwrap();
+        assert_eq!(verdict.blocks.len(), 1, "{verdict:?}");
     }
 }

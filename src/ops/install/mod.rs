@@ -32,6 +32,7 @@ pub(crate) mod oci_source;
 mod options;
 mod plan;
 mod plugin_folder;
+pub(crate) mod policy;
 mod provenance;
 pub(crate) mod repo;
 mod request;
@@ -664,10 +665,18 @@ fn sync(
         project.check_inside(target, "the install target folder")?;
     }
 
+    let default_registry = policy::default_registry(project, manifest, dirs, &options)?;
+    let policy = match &default_registry {
+        Some(registry) => policy::for_project(registry, &old_lock)?,
+        None => None,
+    };
     let mut requests = plan::gather(
         project, &root, manifest, &old_lock, unlock, dirs, views, options,
     )?;
-    let registries = plan::open_registries(&requests, project, dirs, &options)?;
+    if let Some(policy) = &policy {
+        requests.check_policy(policy)?;
+    }
+    let registries = plan::open_registries(&requests, project, dirs, &options, default_registry)?;
     let planned = plan::resolve_all(&requests, &registries, &old_lock, unlock, options.progress)?;
     let yanked: Vec<_> = planned.iter().filter_map(|p| p.yanked.clone()).collect();
     let deprecated: Vec<(String, String)> = planned
@@ -726,7 +735,10 @@ fn sync(
         &provenance,
         options,
     )?;
-    let gate = gate::Gate::new(&dirs.cache, &records, options.scan, edit.consented());
+    let mut gate = gate::Gate::new(&dirs.cache, &records, options.scan, edit.consented());
+    if let Some(policy) = &policy {
+        gate.unwaivable = policy.unwaivable().to_vec();
+    }
     let apply = apply::Apply {
         project,
         gate: &gate,
@@ -739,6 +751,7 @@ fn sync(
         provenance: &provenance,
         options,
         preview: mode == Mode::Preview,
+        policy: policy.as_ref(),
         link_failure_said: Default::default(),
     };
     let apply::Applied {
@@ -765,5 +778,9 @@ fn sync(
     pending.retain(|name, _| !skills.iter().any(|s| s.name == *name));
     let mut lock = Lockfile::new(skills, keys, roots);
     lock.pending_waivers = pending;
+    lock.policies = old_lock.policies.clone();
+    if let Some(policy) = &policy {
+        policy.pin(&mut lock);
+    }
     Ok((lock, changes))
 }

@@ -58,6 +58,30 @@ pub(super) struct Requests {
     /// The channel of packages that name none (`--channel`, else
     /// published).
     pub default_channel: Channel,
+    /// Versions must carry channel signatures (the org's policy says so).
+    pub require_channel_signatures: bool,
+    /// The default index, as `by_registry` keys it.
+    pub default_spec: Option<String>,
+}
+
+impl Requests {
+    /// Refuses what `policy` does not let the project ask for: a channel
+    /// below its lowest. Notes whether it requires channel signatures.
+    pub(super) fn check_policy(
+        &mut self,
+        policy: &super::policy::ProjectPolicy,
+    ) -> anyhow::Result<()> {
+        for (name, _) in self.by_registry.values().flatten() {
+            let asked = self
+                .channels
+                .get(name)
+                .copied()
+                .unwrap_or(self.default_channel);
+            policy.check_channel(name, asked)?;
+        }
+        self.require_channel_signatures = policy.requires_channel_signatures();
+        Ok(())
+    }
 }
 
 /// A registry package resolution chose.
@@ -100,6 +124,8 @@ pub(super) fn gather(
         direct: Vec::new(),
         channels: BTreeMap::new(),
         default_channel: options.channel.unwrap_or_default(),
+        require_channel_signatures: false,
+        default_spec: registry_spec(manifest, None)?.map(str::to_string),
     };
     let fetching = super::direct::Fetching {
         project_dir: &project.dir,
@@ -147,17 +173,27 @@ pub(super) fn gather(
     Ok(requests)
 }
 
-/// Opens every index the requests name, once each, in their order.
+/// Opens every index the requests name, once each, in their order;
+/// `default` (the default index, opened already) is taken as it is.
 pub(super) fn open_registries(
     requests: &Requests,
     project: &Project,
     dirs: &Dirs,
     options: &InstallOptions,
+    default: Option<Registry>,
 ) -> anyhow::Result<Vec<Registry>> {
+    let mut default = default;
+    let default_spec = requests.default_spec.clone();
     requests
         .by_registry
         .keys()
         .map(|spec| {
+            if spec.is_some()
+                && *spec == default_spec
+                && let Some(registry) = default.take()
+            {
+                return Ok(registry);
+            }
             open_registry(
                 spec.as_deref(),
                 &project.dir,
@@ -214,6 +250,7 @@ pub(super) fn resolve_all<'r>(
             default: requests.default_channel,
             pinned: &old_lock.keys,
             listed: &registry.config.keys,
+            require_signed: requests.require_channel_signatures,
         };
         let reading = Reading {
             registry,

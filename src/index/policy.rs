@@ -1,0 +1,163 @@
+//! An org's policy for the projects that use its index as their default:
+//! `policy.toml` at the index's root, signed (`policy.toml.minisig`) by
+//! one of the org's keys. It names the sources members may install from,
+//! the signers they must have, the lowest channel they may ask for,
+//! whether channels must be signed, and scanner rules that may not be
+//! waived. Projects pin it on first use, as they pin keys.
+
+use serde::{Deserialize, Serialize};
+
+use crate::hint::Hinted;
+use crate::manifest::channel::Channel;
+use crate::store::hash::sha256_hex;
+use crate::store::signing::{self, SigningError, SigningKey};
+
+/// The policy's file name, at the index root.
+pub const POLICY_FILE: &str = "policy.toml";
+/// Its signature's file name, beside it.
+pub const POLICY_SIGNATURE_FILE: &str = "policy.toml.minisig";
+/// The most bytes a policy may have.
+pub const MAX_POLICY_BYTES: u64 = 64 * 1024;
+
+/// `policy.toml`. Fields this skillpkg does not know are refused: a
+/// restriction it would silently skip is worse than an error.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Policy {
+    /// The org whose keys sign it.
+    pub org: String,
+    /// Where members may install skills from, as prefixes of their
+    /// sources (index URLs, repository URLs, `oci://HOST/REPO`, sites);
+    /// absent: anywhere. The index itself always is; a project's own
+    /// path skills always are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_sources: Option<Vec<String>>,
+    /// Every skill from outside the project must be signed.
+    #[serde(default)]
+    pub require_signatures: bool,
+    /// When not empty, the only minisign keys that may sign what members
+    /// install.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signers: Vec<String>,
+    /// The lowest channel a member's project may ask for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lowest_channel: Option<Channel>,
+    /// Versions must carry channel signatures: those signed before
+    /// channels existed count as drafts.
+    #[serde(default)]
+    pub require_channel_signatures: bool,
+    /// Scanner rules whose findings no waiver accepts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unwaivable: Vec<String>,
+}
+
+/// A policy as an index serves it, its signature checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexPolicy {
+    /// What it says.
+    pub policy: Policy,
+    /// `sha256:<hex>` of the file, as `skills.lock` pins it.
+    pub digest: String,
+    /// Where it was read, for messages.
+    pub origin: String,
+}
+
+impl IndexPolicy {
+    /// The refusal of `what` for `why`, naming the policy.
+    pub fn refusal(&self, what: &str, why: &str) -> Hinted {
+        Hinted::new(format!(
+            "{what} is refused by the policy of org '{}' ({}): {why}",
+            self.policy.org, self.origin
+        ))
+        .hint("the org's policy applies to projects whose default registry is its index; ask the org, or use another default registry")
+    }
+}
+
+/// The trusted comment of a policy's signature.
+pub fn comment(org: &str, digest: &str) -> String {
+    format!("skillpkg-policy {org} {digest}")
+}
+
+/// Parses the policy `text` read from `origin` (naming it in errors).
+pub fn parse(text: &[u8], origin: &str) -> anyhow::Result<Policy> {
+    let text = std::str::from_utf8(text).map_err(|_| anyhow::anyhow!("{origin} is not UTF-8"))?;
+    let policy: Policy = toml::from_str(text).map_err(|e| {
+        anyhow::anyhow!(
+            "{origin} is not a policy skillpkg reads: {}",
+            e.to_string().trim()
+        )
+    })?;
+    if !crate::skill::name::is_valid_name(&policy.org) {
+        anyhow::bail!("{origin}: '{}' is no org name", policy.org);
+    }
+    for key in &policy.signers {
+        signing::read_public_key(key).map_err(|e| anyhow::anyhow!("{origin}: signers: {e}"))?;
+    }
+    Ok(policy)
+}
+
+/// The policy `text` with its `signature`, checked: it must parse, and
+/// one of `keys_of(org)` (the org it names) must have signed exactly
+/// these bytes. Anything else refuses the policy as a whole.
+pub fn verified(
+    text: &[u8],
+    signature: Option<&str>,
+    origin: &str,
+    keys_of: impl Fn(&str) -> Vec<String>,
+) -> anyhow::Result<IndexPolicy> {
+    let policy = parse(text, origin)?;
+    let digest = format!("sha256:{}", sha256_hex(text));
+    let keys = keys_of(&policy.org);
+    let expected = comment(&policy.org, &digest);
+    let signed = signature.is_some_and(|signature| {
+        keys.iter()
+            .any(|key| signing::verify_for(key, text, signature, &expected).is_ok())
+    });
+    if !signed {
+        let why = match signature {
+            None => format!("it has no signature ({POLICY_SIGNATURE_FILE})"),
+            Some(_) => format!("its signature is not by a key of org '{}'", policy.org),
+        };
+        anyhow::bail!(
+            Hinted::new(format!("the policy {origin} is refused as a whole: {why}"))
+                .hint("the index's copy was altered, or written without the org's key: do not use the index until its maintainers sign it (`skillpkg index policy`)")
+        );
+    }
+    Ok(IndexPolicy {
+        policy,
+        digest,
+        origin: origin.to_string(),
+    })
+}
+
+/// The signature of the policy `text` by `key`, for `org`.
+pub fn sign(key: &SigningKey, org: &str, text: &[u8]) -> Result<String, SigningError> {
+    let digest = format!("sha256:{}", sha256_hex(text));
+    key.sign(text, &comment(org, &digest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_policy_counts_only_signed_by_its_org() {
+        let (_dir, key) = signing::throwaway_key();
+        let (_other_dir, other) = signing::throwaway_key();
+        let text = b"org = \"corp\"\nrequire-signatures = true\n";
+        let keys = |org: &str| match org {
+            "corp" => vec![key.public_key()],
+            _ => Vec::new(),
+        };
+        let signature = sign(&key, "corp", text).unwrap();
+        let policy = verified(text, Some(&signature), "policy.toml", keys).unwrap();
+        assert!(policy.policy.require_signatures);
+        let forged = sign(&other, "corp", text).unwrap();
+        assert!(verified(text, Some(&forged), "policy.toml", keys).is_err());
+        assert!(verified(text, None, "policy.toml", keys).is_err());
+        let edited = b"org = \"corp\"\nrequire-signatures = false\n";
+        assert!(verified(edited, Some(&signature), "policy.toml", keys).is_err());
+        let unknown = b"org = \"corp\"\nallow-everything = true\n";
+        assert!(parse(unknown, "policy.toml").is_err());
+    }
+}
