@@ -257,3 +257,36 @@ fn a_package_of_another_index_is_mirrored_with_its_signer() {
         format!("sha256:{}", upstream_entry["cksum"].as_str().unwrap()).as_str()
     );
 }
+
+/// An OCI artifact is mirrored at its manifest digest.
+#[test]
+fn an_oci_artifact_is_mirrored_at_its_digest() {
+    let Some(registry) = crate::common::registry::Registry::start() else {
+        return;
+    };
+    let digest = registry.push(
+        "skills/pdf",
+        "1.0.0",
+        &crate::common::registry::simple_skill("pdf", "1.0.0", "One."),
+    );
+    let p = Publisher::new();
+    let index_dir = corp_index(&p);
+    let source = format!("oci://{}/skills/pdf:1.0.0", registry.host());
+    let out = mirror(&p, index_dir.to_str().unwrap(), &[&source]).assert_ok();
+    assert!(
+        out.stderr.contains(&format!(
+            "Mirrored corp/pdf@1.0.0 (draft) from {source} at {digest}"
+        )),
+        "{}",
+        out.stderr
+    );
+    let entry = &entry_lines(&index_dir, "corp/pdf")[0];
+    assert_eq!(entry["upstream"]["digest"], digest.as_str());
+    // Again: the same digest is a no-op.
+    let out = mirror(&p, index_dir.to_str().unwrap(), &[&source]).assert_ok();
+    assert!(
+        out.stderr.contains("Unchanged corp/pdf@1.0.0"),
+        "{}",
+        out.stderr
+    );
+}
