@@ -311,4 +311,47 @@ mod tests {
         let entries = parse_entries(line, "index/acme/x").unwrap();
         assert_eq!(entries[0].to_line(), line);
     }
+
+    /// docs/index-format.md promises this order, and the Renovate preset
+    /// (renovate/skillpkg.json) matches lines with a pattern relying on it.
+    #[test]
+    fn entry_fields_are_written_in_the_documented_order() {
+        let entry = IndexEntry {
+            name: "acme/x".into(),
+            vers: "1.0.0".into(),
+            sigstore: Some(serde_json::json!({})),
+            invalid: vec!["rule".into()],
+            channel: Some(channel::Channel::Published),
+            channels: vec![channel::ChannelRecord {
+                channel: channel::Channel::Published,
+                replacement: None,
+                at: None,
+                sig: String::new(),
+            }],
+            upstream: Some(upstream::Upstream {
+                source: "s".into(),
+                commit: None,
+                digest: None,
+                signer: None,
+                by: String::new(),
+                at: String::new(),
+                sig: String::new(),
+            }),
+            ..IndexEntry::default()
+        };
+        let value: serde_json::Value = serde_json::from_str(&entry.to_line()).unwrap();
+        let line = entry.to_line();
+        let order: Vec<&str> = [
+            "name", "vers", "cksum", "deps", "desc", "sig", "sigstore", "yanked", "size",
+            "invalid", "channel", "channels", "upstream",
+        ]
+        .into_iter()
+        .inspect(|key| assert!(value.get(key).is_some(), "{key}"))
+        .collect();
+        let positions: Vec<usize> = order
+            .iter()
+            .map(|key| line.find(&format!("\"{key}\":")).unwrap())
+            .collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "{line}");
+    }
 }
