@@ -665,6 +665,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         'skillpkg;mirror' {
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The org''s index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)')
             [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'The org to publish under (org/name)')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The version to mirror skills that have no metadata.version at (semver, say a date: 2026.11.26); without it they are refused. Skills with a metadata.version keep theirs')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The org''s minisign secret key (default: the config directory''s skillpkg.key)')
             [CompletionResult]::new('--update', '--update', [CompletionResultType]::ParameterName, 'Also mirror anew every source the org''s packages in the index were mirrored from (a new upstream commit lands as a new draft)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')

@@ -1831,7 +1831,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__mirror)
-            opts="-q -v -h --update --index --org --key --json --quiet --verbose --help"
+            opts="-q -v -h --update --index --org --version --key --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1842,6 +1842,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --org)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -605,6 +605,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;mirror'= {
             cand --index 'The org''s index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)'
             cand --org 'The org to publish under (org/name)'
+            cand --version 'The version to mirror skills that have no metadata.version at (semver, say a date: 2026.11.26); without it they are refused. Skills with a metadata.version keep theirs'
             cand --key 'The org''s minisign secret key (default: the config directory''s skillpkg.key)'
             cand --update 'Also mirror anew every source the org''s packages in the index were mirrored from (a new upstream commit lands as a new draft)'
             cand --json 'Print JSON on stdout'

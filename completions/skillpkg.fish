@@ -384,6 +384,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand promote" -s v -l verbo
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand promote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand mirror" -l index -d 'The org\'s index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand mirror" -l org -d 'The org to publish under (org/name)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand mirror" -l version -d 'The version to mirror skills that have no metadata.version at (semver, say a date: 2026.11.26); without it they are refused. Skills with a metadata.version keep theirs' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand mirror" -l key -d 'The org\'s minisign secret key (default: the config directory\'s skillpkg.key)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand mirror" -l update -d 'Also mirror anew every source the org\'s packages in the index were mirrored from (a new upstream commit lands as a new draft)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand mirror" -l json -d 'Print JSON on stdout'

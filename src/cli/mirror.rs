@@ -24,6 +24,11 @@ pub(super) struct Args {
     /// The org to publish under (org/name).
     #[arg(long)]
     org: String,
+    /// The version to mirror skills that have no metadata.version at
+    /// (semver, say a date: 2026.11.26); without it they are refused.
+    /// Skills with a metadata.version keep theirs.
+    #[arg(long, value_name = "VERSION")]
+    version: Option<String>,
     /// The org's minisign secret key (default: the config directory's
     /// skillpkg.key).
     #[arg(long, value_name = "FILE")]
@@ -44,6 +49,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             index: &index,
             org: &args.org,
             key: &key,
+            version: args.version.as_deref(),
         },
         &dirs,
     )?;
@@ -68,13 +74,21 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
 fn report(context: &Context, source: &MirroredSource) {
     for outcome in &source.skills {
         match outcome {
-            Outcome::Mirrored { package } => context.printer.status(
-                "Mirrored",
-                format_args!(
-                    "{package} (draft) from {} at {}",
-                    source.source, source.revision
-                ),
-            ),
+            Outcome::Mirrored { package, review } => {
+                context.printer.status(
+                    "Mirrored",
+                    format_args!(
+                        "{package} (draft) from {} at {}",
+                        source.source, source.revision
+                    ),
+                );
+                if !review.is_empty() {
+                    context.printer.warn(format_args!(
+                        "review before promoting {package}: the scanner found\n  {}",
+                        review.join("\n  ")
+                    ));
+                }
+            }
             Outcome::Unchanged { package } => context.printer.status(
                 "Unchanged",
                 format_args!("{package}, mirrored from {} before", source.source),

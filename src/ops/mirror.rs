@@ -41,6 +41,9 @@ pub struct MirrorRequest<'a> {
     pub org: &'a str,
     /// The org's minisign secret key file.
     pub key: &'a Path,
+    /// The version to mirror skills without `metadata.version` at (a
+    /// curator's date, say `2026.11.26`); `None` refuses them.
+    pub version: Option<&'a str>,
 }
 
 /// What became of one upstream skill.
@@ -51,6 +54,10 @@ pub enum Outcome {
     Mirrored {
         /// `org/name@version`.
         package: String,
+        /// The scanner's `warn` findings, for whoever promotes it to
+        /// review first.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        review: Vec<String>,
     },
     /// The index has it from this commit or digest, or the same archive.
     Unchanged {
@@ -92,6 +99,13 @@ struct Fetched {
 /// Mirrors every source of `request` into its index.
 pub fn mirror(request: &MirrorRequest<'_>, dirs: &Dirs) -> anyhow::Result<Vec<MirroredSource>> {
     let key = SigningKey::load(request.key)?;
+    if let Some(version) = request.version {
+        semver::Version::parse(version).map_err(|e| {
+            anyhow::anyhow!(
+                "invalid --version '{version}': {e} (versions are semver, like 2026.11.26)"
+            )
+        })?;
+    }
     if !crate::skill::name::is_valid_name(request.org) {
         bail!(
             "invalid org name '{}': orgs follow the skill name rules (lowercase letters, digits, hyphens)",
@@ -266,7 +280,7 @@ fn mirror_skill(
         hint: hint.to_string(),
         findings,
     };
-    let blocks = blocking_findings(&skill.dir)?;
+    let (blocks, review) = findings(&skill.dir)?;
     if !blocks.is_empty() {
         return Ok(refused(
             format!(
@@ -279,15 +293,15 @@ fn mirror_skill(
         ));
     }
     let loaded = crate::skill::load_skill(&skill.dir)?;
-    let Some(version) = loaded
+    let own = loaded
         .meta
         .metadata
         .get("version")
-        .map(|v| v.trim().to_string())
-    else {
+        .map(|v| v.trim().to_string());
+    let Some(version) = own.or(request.version.map(str::to_string)) else {
         return Ok(refused(
             "it has no metadata.version, which the mirrored version is named by".into(),
-            "ask upstream to set metadata.version in its SKILL.md (semver, like 1.0.0)",
+            "ask upstream to set metadata.version in its SKILL.md (semver, like 1.0.0), or give the version to mirror skills without one at: --version 2026.11.26",
             Vec::new(),
         ));
     };
@@ -332,20 +346,24 @@ fn mirror_skill(
     )?;
     Ok(Outcome::Mirrored {
         package: format!("{}@{}", published.package, published.version),
+        review,
     })
 }
 
-/// The `block` findings of the tree at `dir`, each as `file:line: message
-/// [rule]` and its excerpt.
-fn blocking_findings(dir: &Path) -> anyhow::Result<Vec<String>> {
+/// The `block` and the `warn` findings of the tree at `dir`, each as
+/// `file:line: message [rule]` and its excerpt.
+fn findings(dir: &Path) -> anyhow::Result<(Vec<String>, Vec<String>)> {
     let report =
         crate::scan::scan_dir(dir).with_context(|| format!("could not scan {}", dir.display()))?;
-    Ok(report
-        .findings
-        .iter()
-        .filter(|f| f.severity == Severity::Block)
-        .map(describe)
-        .collect())
+    let of = |severity: Severity| {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .map(describe)
+            .collect()
+    };
+    Ok((of(Severity::Block), of(Severity::Warn)))
 }
 
 fn describe(finding: &Finding) -> String {

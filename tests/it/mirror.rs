@@ -190,8 +190,21 @@ fn a_skill_without_a_version_is_refused_with_a_hint() {
     let out = mirror(&p, index_dir.to_str().unwrap(), &[&source]).assert_fails();
     insta::assert_snapshot!(p.ctx.redact(&out.stderr), @"
     error: plain from file://[TEMP]/upstream was not mirrored: it has no metadata.version, which the mirrored version is named by
-    hint: ask upstream to set metadata.version in its SKILL.md (semver, like 1.0.0)
+    hint: ask upstream to set metadata.version in its SKILL.md (semver, like 1.0.0), or give the version to mirror skills without one at: --version 2026.11.26
     ");
+    // The curator names the version.
+    let out = mirror(
+        &p,
+        index_dir.to_str().unwrap(),
+        &[&source, "--version", "2026.11.26"],
+    )
+    .assert_ok();
+    assert!(
+        out.stderr
+            .contains("Mirrored corp/plain@2026.11.26 (draft)"),
+        "{}",
+        out.stderr
+    );
 }
 
 /// Upstream chooses its skills' names: a skill named like one of the
