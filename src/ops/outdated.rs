@@ -117,22 +117,32 @@ pub(crate) fn outdated(
             listed,
             require_signed: false,
         };
-        let entries = filter
-            .seen(&skill.name, entries, Some(&skill.version))
-            .entries;
+        let entries = filter.seen(&skill.name, entries, Some(&skill.version));
         let requirement = requirement(&manifest, &skill.name);
         let yanked = YankedPin::check(&skill.name, &skill.version, &entries, requirement.as_ref());
-        let versions: Vec<Version> = entries
+        // Newest first; a version is counted once its channel verifies.
+        let mut versions: Vec<(Version, &crate::index::IndexEntry)> = entries
             .iter()
             .filter(|e| !e.yanked)
-            .filter_map(|e| Version::parse(&e.vers).ok())
-            .filter(|v| v.pre.is_empty())
+            .filter_map(|e| Some((Version::parse(&e.vers).ok()?, e)))
+            .filter(|(v, _)| v.pre.is_empty())
             .collect();
+        versions.sort_by(|a, b| b.0.cmp(&a.0));
+        let newest = |allowed: &dyn Fn(&Version) -> bool| {
+            versions
+                .iter()
+                .filter(|(v, _)| allowed(v))
+                .find(|(v, e)| {
+                    let is_locked = v.to_string() == skill.version;
+                    filter.verified(&skill.name, e, is_locked).is_some()
+                })
+                .map(|(v, _)| v.clone())
+        };
         let locked = Version::parse(&skill.version).ok();
-        let latest = versions.iter().max().cloned();
+        let latest = newest(&|_| true);
         let compatible = requirement
             .as_ref()
-            .and_then(|req| versions.iter().filter(|v| req.matches(v)).max().cloned());
+            .and_then(|req| newest(&|v| req.matches(v)));
         if let (Some(locked), Some(latest)) = (locked, latest) {
             let newer = latest > locked || compatible.as_ref().is_some_and(|c| *c > locked);
             if newer || yanked.is_some() {

@@ -300,3 +300,36 @@ fn channels_move_on_a_git_index() {
         .ok_in(&app, &["add", "acme/hello", "--registry", "corp"]);
     insta::assert_snapshot!(out.stderr, @"   Installed acme/hello v1.0.0");
 }
+
+/// Many forged claims above a release: resolution checks what it chose,
+/// takes each forged version out, and after a few rounds checks every
+/// version at once; the release is what installs.
+#[test]
+fn many_forged_claims_still_resolve_to_the_release() {
+    let p = Publisher::new();
+    let index_dir = p.init_index("index", false);
+    let index = index_dir.to_str().unwrap();
+    let hello = p.skill("hello", "");
+    p.publish(&hello, index, &[]).assert_ok();
+    for minor in 0..6 {
+        let version = format!("2.{minor}.0");
+        p.publish(
+            &hello,
+            index,
+            &["--version", &version, "--channel", "draft"],
+        )
+        .assert_ok();
+    }
+    let entry_file = index_dir.join("index/acme/hello");
+    let forged = std::fs::read_to_string(&entry_file)
+        .unwrap()
+        .replace("channel=draft", "channel=published")
+        .replace("\"channel\":\"draft\"", "\"channel\":\"published\"");
+    std::fs::write(&entry_file, forged).unwrap();
+    let app = project(&p, index, "app");
+    let out = p
+        .ctx
+        .ok_in(&app, &["add", "acme/hello", "--registry", "corp"]);
+    assert_eq!(out.stderr.trim(), "Installed acme/hello v1.0.0");
+    assert_eq!(installed_version(&app), "1.0.0");
+}

@@ -4,7 +4,7 @@
 //! there at all for `add`, `update` and `outdated`; a locked version is
 //! always there, as a yanked one is.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::index::IndexEntry;
 use crate::index::channel::{self, Channel};
@@ -42,15 +42,6 @@ impl Deprecated {
             None => format!("{name} {version} is deprecated by its publisher"),
         }
     }
-}
-
-/// What a filtered entry file leaves: the versions seen, and those of
-/// them that are deprecated, by version.
-pub(crate) struct Seen {
-    /// The entries the project sees, in file order.
-    pub entries: Vec<IndexEntry>,
-    /// The deprecated ones among them, by version.
-    pub deprecated: HashMap<String, Deprecated>,
 }
 
 /// The channel each registry package of `manifest` asks for, where it
@@ -97,49 +88,58 @@ impl ChannelFilter<'_> {
         keys
     }
 
-    /// The entries of `name` its project sees: those standing in the
-    /// channel it asks for or above, and `locked` (the version the lock
-    /// pins) whatever its channel. Signatures are checked only where they
-    /// decide something: not for a version claiming a channel below the
-    /// one asked for (dropped), nor for the locked version or when drafts
-    /// are asked for (seen either way), unless it claims to be deprecated.
-    pub(crate) fn seen(&self, name: &str, entries: Vec<IndexEntry>, locked: Option<&str>) -> Seen {
+    /// The entries of `name` its project sees, as far as their claims
+    /// go: those claiming the channel it asks for or above, and `locked`
+    /// (the version the lock pins) whatever its channel. No signature is
+    /// checked here: [`ChannelFilter::verified`] checks the versions
+    /// resolution chooses, so that the work does not grow with the
+    /// versions an index lists.
+    pub(crate) fn seen(
+        &self,
+        name: &str,
+        entries: Vec<IndexEntry>,
+        locked: Option<&str>,
+    ) -> Vec<IndexEntry> {
         let asked = self.asked_for(name);
+        entries
+            .into_iter()
+            .filter(|entry| {
+                locked == Some(entry.vers.as_str()) || asked.admits(channel::claimed(entry))
+            })
+            .collect()
+    }
+
+    /// Where the chosen version `entry` of `name` stands, its signatures
+    /// checked: `None` when it is not seen after all (its claim does not
+    /// verify, or it stands below the channel asked for); else whether it
+    /// is deprecated, and for what. The locked version (`locked`) is seen
+    /// whatever its channel.
+    pub(crate) fn verified(
+        &self,
+        name: &str,
+        entry: &IndexEntry,
+        locked: bool,
+    ) -> Option<Option<Deprecated>> {
+        let asked = self.asked_for(name);
+        let seen_anyway = locked || asked == Channel::Draft;
+        if seen_anyway && channel::claimed(entry) != Channel::Deprecated {
+            return Some(None);
+        }
         let org = name.split_once('/').map_or(name, |(org, _)| org);
         let signature_keys = self.signature_keys(org);
         let keys = channel::OrgKeys {
             records: self.record_keys(org),
             signatures: &signature_keys,
         };
-        let mut seen = Seen {
-            entries: Vec::with_capacity(entries.len()),
-            deprecated: HashMap::new(),
-        };
-        for entry in entries {
-            let claimed = channel::claimed(&entry);
-            let seen_anyway = locked == Some(entry.vers.as_str()) || asked == Channel::Draft;
-            if !seen_anyway && !asked.admits(claimed) {
-                continue;
-            }
-            if seen_anyway && claimed != Channel::Deprecated {
-                seen.entries.push(entry);
-                continue;
-            }
-            let standing = channel::standing(&entry, keys, self.require_signed);
-            if !seen_anyway && !asked.admits(standing.channel) {
-                continue;
-            }
-            if standing.channel == Channel::Deprecated {
-                seen.deprecated.insert(
-                    entry.vers.clone(),
-                    Deprecated {
-                        replacement: standing.replacement,
-                    },
-                );
-            }
-            seen.entries.push(entry);
+        let standing = channel::standing(entry, keys, self.require_signed);
+        if !seen_anyway && !asked.admits(standing.channel) {
+            return None;
         }
-        seen
+        Some(
+            (standing.channel == Channel::Deprecated).then_some(Deprecated {
+                replacement: standing.replacement,
+            }),
+        )
     }
 }
 
@@ -180,15 +180,23 @@ mod tests {
             listed: &listed,
             require_signed: false,
         };
-        let seen = filter(&pinned).seen("acme/x", vec![draft.clone()], None);
-        assert!(seen.entries.is_empty());
+        // It claims published, so resolution may choose it; checked, it
+        // is not seen.
+        assert_eq!(
+            filter(&pinned)
+                .seen("acme/x", vec![draft.clone()], None)
+                .len(),
+            1
+        );
+        assert_eq!(filter(&pinned).verified("acme/x", &draft, false), None);
         // Before the org is pinned, the index's keys are all there is to
         // go on (trust on first use, as for packages).
         let unpinned = BTreeMap::new();
-        let seen = filter(&unpinned).seen("acme/x", vec![draft.clone()], None);
-        assert_eq!(seen.entries.len(), 1);
+        assert_eq!(
+            filter(&unpinned).verified("acme/x", &draft, false),
+            Some(None)
+        );
         // The locked version is seen whatever its channel.
-        let seen = filter(&pinned).seen("acme/x", vec![draft], Some("1.0.0"));
-        assert_eq!(seen.entries.len(), 1);
+        assert_eq!(filter(&pinned).verified("acme/x", &draft, true), Some(None));
     }
 }

@@ -2,7 +2,7 @@
 //! skills fetched and staged, registry requirements resolved against
 //! their indexes, keeping every pin the [`Unlock`] keeps.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{Context as _, bail};
@@ -258,8 +258,7 @@ pub(super) fn resolve_all<'r>(
             locked: &locked,
             progress,
         };
-        let (universe, entries, mut deprecated) =
-            fetch_universe(&reading, requirements, &holds_pin)?;
+        let (universe, entries) = fetch_universe(&reading, requirements, &holds_pin)?;
         let first = resolve(&universe, requirements, &locked);
         // ...as long as resolution keeps every pin; otherwise it runs
         // again on what the server has now.
@@ -268,7 +267,7 @@ pub(super) fn resolve_all<'r>(
                 .iter()
                 .all(|(name, version)| locked.get(name).is_none_or(|pin| pin == version))
         };
-        let (attempt, universe, mut entries) = match first {
+        let (attempt, mut universe, mut entries) = match first {
             Ok(resolved) if !from_cache.get() || keeps_pins(&resolved) => {
                 (Ok(resolved), universe, entries)
             }
@@ -279,9 +278,7 @@ pub(super) fn resolve_all<'r>(
                     .filter_map(|name| name.parse().ok())
                     .collect();
                 registry.forget(&read);
-                let (universe, entries, again) =
-                    fetch_universe(&reading, requirements, &|_, _| false)?;
-                deprecated = again;
+                let (universe, entries) = fetch_universe(&reading, requirements, &|_, _| false)?;
                 let attempt = resolve(&universe, requirements, &locked);
                 (attempt, universe, entries)
             }
@@ -296,6 +293,12 @@ pub(super) fn resolve_all<'r>(
             )
             .ok_or(e)?,
         };
+        let settling = Settling {
+            filter: &filter,
+            requirements,
+            locked: &locked,
+        };
+        let (resolved, mut deprecated) = settling.run(resolved, &mut universe, &mut entries)?;
         let requirement_of: std::collections::HashMap<&str, &semver::VersionReq> = requirements
             .iter()
             .map(|(n, req)| (n.as_str(), req))
@@ -310,9 +313,7 @@ pub(super) fn resolve_all<'r>(
                 .iter()
                 .position(|e| e.vers == version.to_string())
                 .expect("resolved versions come from the fetched entries");
-            let deprecated = deprecated
-                .get_mut(&name)
-                .and_then(|by_version| by_version.remove(&version.to_string()));
+            let deprecated = deprecated.remove(&name);
             plan.push(Planned {
                 package: name.parse()?,
                 entry: all.swap_remove(at),
@@ -403,26 +404,18 @@ struct Reading<'a> {
     progress: &'a dyn Progress,
 }
 
-/// Each package's deprecated versions, by name and version.
-type DeprecatedVersions = BTreeMap<String, HashMap<String, Deprecated>>;
-
 /// Every version of every package reachable from `requirements` that its
-/// project sees (its channel and above), fetched a layer of the
-/// dependency graph at a time: as resolution sees them, the entries
-/// themselves by package name, and the deprecated ones.
+/// project sees (claiming its channel or above), fetched a layer of the
+/// dependency graph at a time: as resolution sees them, and the entries
+/// themselves by package name.
 fn fetch_universe(
     reading: &Reading<'_>,
     requirements: &[(String, VersionReq)],
     settled: &Settled,
-) -> anyhow::Result<(
-    Universe,
-    BTreeMap<String, Vec<IndexEntry>>,
-    DeprecatedVersions,
-)> {
+) -> anyhow::Result<(Universe, BTreeMap<String, Vec<IndexEntry>>)> {
     let registry = reading.registry;
     let mut universe = Universe::default();
     let mut fetched = BTreeMap::new();
-    let mut deprecated = BTreeMap::new();
     let mut layer: BTreeSet<String> = requirements.iter().map(|(n, _)| n.clone()).collect();
     while !layer.is_empty() {
         let packages = layer
@@ -437,11 +430,11 @@ fn fetch_universe(
             let locked = reading.locked.get(name).map(ToString::to_string);
             let seen = reading.filter.seen(name, all, locked.as_deref());
             let mut candidates = Vec::new();
-            for entry in &seen.entries {
+            for entry in &seen {
                 let Some(mut candidate) = candidate_of(entry, name, registry)? else {
                     continue;
                 };
-                candidate.deprecated = seen.deprecated.contains_key(&entry.vers);
+                candidate.deprecated = crate::index::channel::claimed(entry) == Channel::Deprecated;
                 for (dependency, _) in &candidate.dependencies {
                     if !universe.packages.contains_key(dependency) && !layer.contains(dependency) {
                         next.insert(dependency.clone());
@@ -458,12 +451,101 @@ fn fetch_universe(
                 ));
             }
             universe.packages.insert(name.clone(), candidates);
-            fetched.insert(name.clone(), seen.entries);
-            deprecated.insert(name.clone(), seen.deprecated);
+            fetched.insert(name.clone(), seen);
         }
         layer = next;
     }
-    Ok((universe, fetched, deprecated))
+    Ok((universe, fetched))
+}
+
+/// The channel checks of what resolution chose: each chosen version's
+/// signatures are verified (not every version an index lists), and one
+/// that is not seen after all is taken out and resolution runs again.
+struct Settling<'a> {
+    filter: &'a ChannelFilter<'a>,
+    requirements: &'a [(String, VersionReq)],
+    locked: &'a BTreeMap<String, Version>,
+}
+
+/// How many times resolution runs again for versions whose channel
+/// claims do not verify, before every listed version is checked at once.
+const LAZY_ROUNDS: usize = 3;
+
+impl Settling<'_> {
+    /// `resolved`, with every chosen version's channel verified, and the
+    /// deprecated ones among them, by package name.
+    fn run(
+        &self,
+        mut resolved: BTreeMap<String, Version>,
+        universe: &mut Universe,
+        entries: &mut BTreeMap<String, Vec<IndexEntry>>,
+    ) -> anyhow::Result<(BTreeMap<String, Version>, BTreeMap<String, Deprecated>)> {
+        for round in 0.. {
+            let mut deprecated = BTreeMap::new();
+            let mut hidden = Vec::new();
+            for (name, version) in &resolved {
+                let vers = version.to_string();
+                let entry = entries[name]
+                    .iter()
+                    .find(|e| e.vers == vers)
+                    .expect("resolved versions come from the fetched entries");
+                let is_locked = self.locked.get(name) == Some(version);
+                match self.filter.verified(name, entry, is_locked) {
+                    Some(Some(deprecation)) => {
+                        deprecated.insert(name.clone(), deprecation);
+                    }
+                    Some(None) => {}
+                    None => hidden.push(name.clone()),
+                }
+            }
+            if hidden.is_empty() {
+                return Ok((resolved, deprecated));
+            }
+            // A forged claim: leave the version out, or after a few rounds
+            // every version whose claim is not verified yet.
+            for name in &hidden {
+                let vers = resolved[name].to_string();
+                self.hide(universe, entries, name, |e| e.vers == vers);
+            }
+            if round + 1 >= LAZY_ROUNDS {
+                let names: Vec<String> = entries.keys().cloned().collect();
+                for name in names {
+                    let locked = self.locked.get(&name).map(ToString::to_string);
+                    let filter = self.filter;
+                    self.hide(universe, entries, &name, |e| {
+                        filter
+                            .verified(&name, e, locked.as_deref() == Some(e.vers.as_str()))
+                            .is_none()
+                    });
+                }
+            }
+            resolved = resolve(universe, self.requirements, self.locked)?;
+        }
+        unreachable!("the loop returns")
+    }
+
+    /// Takes the versions of `name` that `hidden` picks out of the
+    /// universe and the entries.
+    fn hide(
+        &self,
+        universe: &mut Universe,
+        entries: &mut BTreeMap<String, Vec<IndexEntry>>,
+        name: &str,
+        hidden: impl Fn(&IndexEntry) -> bool,
+    ) {
+        let Some(all) = entries.get_mut(name) else {
+            return;
+        };
+        let gone: Vec<String> = all
+            .iter()
+            .filter(|e| hidden(e))
+            .map(|e| e.vers.clone())
+            .collect();
+        all.retain(|e| !gone.contains(&e.vers));
+        if let Some(candidates) = universe.packages.get_mut(name) {
+            candidates.retain(|c| !gone.contains(&c.version.to_string()));
+        }
+    }
 }
 
 /// The error for `name`, of which `registry` shows no version: a did-you-
