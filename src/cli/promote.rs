@@ -45,7 +45,26 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     )?;
     if args.json {
         context.printer.json(&promoted)?;
-    } else if promoted.changed {
+        return Ok(ExitStatus::Success);
+    }
+    if let Some(upstream) = &promoted.upstream {
+        let at = upstream
+            .revision
+            .as_deref()
+            .map(|r| format!(" at {r}"))
+            .unwrap_or_default();
+        match upstream.signed {
+            true => context.printer.status(
+                "Mirrored",
+                format_args!("from {}{at}, by the org's record", upstream.source),
+            ),
+            false => context.printer.warn(format_args!(
+                "{}@{} says it was mirrored from {}{at}, but no key of the org signed that record: it may have been rewritten",
+                promoted.package, promoted.version, upstream.source
+            )),
+        }
+    }
+    if promoted.changed {
         context.printer.status(
             "Promoted",
             format_args!(

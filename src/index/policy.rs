@@ -26,6 +26,11 @@ pub const MAX_POLICY_BYTES: u64 = 64 * 1024;
 pub struct Policy {
     /// The org whose keys sign it.
     pub org: String,
+    /// Raised with every new version of the policy: a project refuses
+    /// one whose serial is not above the one it pinned (an index host
+    /// serving an older, looser policy the org once signed).
+    #[serde(default)]
+    pub serial: u64,
     /// Where members may install skills from, as prefixes of their
     /// sources (index URLs, repository URLs, `oci://HOST/REPO`, sites);
     /// absent: anywhere. The index itself always is; a project's own

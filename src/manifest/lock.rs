@@ -229,6 +229,19 @@ pub fn short_tree(tree: &str) -> String {
     format!("h1:{}", hash.chars().take(8).collect::<String>())
 }
 
+/// An org policy as `skills.lock` pins it: whose it is, which file, and
+/// its serial (a later policy must have a higher one).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PinnedPolicy {
+    /// The org that signs it.
+    pub org: String,
+    /// `sha256:<hex>` of the file.
+    pub digest: String,
+    /// Its `serial`.
+    #[serde(default)]
+    pub serial: u64,
+}
+
 /// The whole lockfile.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lockfile {
@@ -250,9 +263,9 @@ pub struct Lockfile {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub pending_waivers: BTreeMap<String, Vec<Waiver>>,
     /// The org policy (`policy.toml`) of the project's default index,
-    /// pinned on first use: `sha256:<hex>` by the index's label.
+    /// pinned on first use, by the index's label.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub policies: BTreeMap<String, String>,
+    pub policies: BTreeMap<String, PinnedPolicy>,
     /// `entries` by name and by folder, built on the first lookup (and
     /// dropped whenever they may change), so that looking up every skill
     /// of a large lock costs O(L), not O(L²).

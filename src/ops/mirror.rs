@@ -143,20 +143,43 @@ fn mirror_source(
     key: &SigningKey,
     dirs: &Dirs,
 ) -> anyhow::Result<MirroredSource> {
+    let source = recorded_source(source)?;
     let scratch = crate::fsutil::private_tempdir("skillpkg-mirror-", None)?;
-    let fetched = fetch_upstream(source, scratch.path(), dirs)
-        .with_context(|| format!("could not mirror {source}"))?;
+    // A source that cannot be read, or one skill that cannot be published,
+    // is said; the other sources and skills are mirrored all the same.
+    let fetched = match fetch_upstream(&source, scratch.path(), dirs) {
+        Ok(fetched) => fetched,
+        Err(e) => {
+            return Ok(MirroredSource {
+                source: source.clone(),
+                revision: String::new(),
+                skills: vec![Outcome::Refused {
+                    skill: "every skill".to_string(),
+                    reason: format!("{e:#}"),
+                    hint: "check the source; the other sources were mirrored".to_string(),
+                    findings: Vec::new(),
+                }],
+            });
+        }
+    };
     let revision = fetched
         .first()
         .and_then(|f| f.upstream.at_revision())
         .unwrap_or_default()
         .to_string();
-    let mut skills = Vec::new();
-    for skill in &fetched {
-        skills.push(mirror_skill(skill, request, key, dirs)?);
-    }
+    let skills = fetched
+        .iter()
+        .map(|skill| {
+            mirror_skill(skill, request, key, dirs).unwrap_or_else(|e| Outcome::Refused {
+                skill: skill.name.clone(),
+                reason: format!("{e:#}"),
+                hint: "the other skills of the source were mirrored".to_string(),
+                findings: Vec::new(),
+            })
+        })
+        .collect();
     Ok(MirroredSource {
-        source: source.to_string(),
+        source,
         revision,
         skills,
     })
@@ -389,11 +412,24 @@ fn entries_of(index: &str, package: &PackageName, dirs: &Dirs) -> anyhow::Result
         &|_, _| false,
         &crate::progress::SILENT,
     )?;
-    match registry.entries(package) {
-        Ok(entries) => Ok(entries),
-        // A package the index does not have yet.
-        Err(_) => Ok(Vec::new()),
+    // A package the index does not have yet has no entries; any other
+    // failure to read them is an error, not an empty package.
+    registry.entries(package)
+}
+
+/// `source` as it is recorded and read again by `--update`: a relative
+/// path (of a repository, or of an index before `#`) made absolute.
+fn recorded_source(source: &str) -> anyhow::Result<String> {
+    if let Some((index, package)) = index_source(source)? {
+        return Ok(format!("{index}#{package}"));
     }
+    let is_path = !source.contains("://")
+        && !source.contains(':')
+        && (source.starts_with('.') || source.starts_with('/') || Path::new(source).exists());
+    Ok(match is_path {
+        true => std::env::current_dir()?.join(source).display().to_string(),
+        false => source.to_string(),
+    })
 }
 
 /// `Unchanged` when the index has `package` from this very upstream

@@ -40,6 +40,22 @@ pub struct Promoted {
     pub to: Channel,
     /// False when it was there already: nothing was written.
     pub changed: bool,
+    /// For a mirrored version: where it came from, for whoever promotes
+    /// it to see.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<UpstreamShown>,
+}
+
+/// A mirrored version's origin, as `promote` says it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct UpstreamShown {
+    /// The upstream source.
+    pub source: String,
+    /// The commit or digest it was taken at.
+    pub revision: Option<String>,
+    /// Whether a key of the org signed the record: an index host can
+    /// write one, but not sign it.
+    pub signed: bool,
 }
 
 /// Moves a version to `request.to`, appending a record signed with the
@@ -50,9 +66,15 @@ pub fn promote(request: &PromoteRequest<'_>, dirs: &Dirs) -> anyhow::Result<Prom
     let replacement = check_replacement(request)?;
     let key = SigningKey::load(request.key)?;
     let mut outcome = None;
+    let mut upstream = None;
     let mut change = |entry: &mut crate::index::IndexEntry, config: &IndexConfig| {
         let keys = config.keys.get(&package.org).cloned().unwrap_or_default();
         check_org_key(&key, &package, &keys, request.index)?;
+        upstream = entry.upstream.as_ref().map(|u| UpstreamShown {
+            source: u.source.clone(),
+            revision: u.at_revision().map(str::to_string),
+            signed: u.is_signed_by(&keys, &entry.name, &entry.vers, &entry.cksum),
+        });
         let moved = channel::promote(entry, &key, request.to, replacement, &keys)?;
         let from = match &moved {
             Some(before) => before.channel,
@@ -81,6 +103,7 @@ pub fn promote(request: &PromoteRequest<'_>, dirs: &Dirs) -> anyhow::Result<Prom
         from,
         to: request.to,
         changed,
+        upstream,
     })
 }
 

@@ -195,6 +195,46 @@ fn the_index_host_cannot_promote_a_draft() {
             "the host {what}"
         );
     }
+
+    // Cutting the channel off the signature's comment, or dropping the
+    // signature, leaves the draft in sight as an entry from before
+    // channels: its install then fails on the signature, loudly, and the
+    // draft is never installed.
+    let cut = {
+        let mut e = draft.clone();
+        let sig = e["sig"].as_str().unwrap().replace(" channel=draft", "");
+        e["sig"] = sig.into();
+        e.as_object_mut().unwrap().remove("channel");
+        e
+    };
+    let dropped = {
+        let mut e = draft.clone();
+        e["sig"] = "".into();
+        e.as_object_mut().unwrap().remove("channel");
+        e
+    };
+    for (what, entry, refusal) in [
+        ("cuts the channel off", cut, "the signature does not verify"),
+        (
+            "drops the signature",
+            dropped,
+            "is not signed, but org 'acme' signs its packages",
+        ),
+    ] {
+        lines[1] = entry;
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&entry_file, text).unwrap();
+        let app = project(&p, index, &format!("loud-{}", what.replace(' ', "-")));
+        let out = p
+            .ctx
+            .fails_in(&app, &["add", "acme/hello", "--registry", "corp"]);
+        assert!(
+            out.stderr.contains(refusal),
+            "the host {what}: {}",
+            out.stderr
+        );
+        assert!(!app.join(".agents/skills/hello").exists());
+    }
 }
 
 #[test]

@@ -57,7 +57,7 @@ fn mirror(p: &Publisher, index: &str, args: &[&str]) -> Output {
     run(&mut cmd)
 }
 
-fn promote(p: &Publisher, index: &str, spec: &str) {
+fn promote(p: &Publisher, index: &str, spec: &str) -> Output {
     let mut cmd = p.ctx.command();
     cmd.args([
         "promote",
@@ -69,7 +69,7 @@ fn promote(p: &Publisher, index: &str, spec: &str) {
         "--key",
     ])
     .arg(&p.keys.secret_file);
-    run(&mut cmd).assert_ok();
+    run(&mut cmd).assert_ok()
 }
 
 #[test]
@@ -140,7 +140,12 @@ fn mirror_lands_drafts_with_signed_provenance_and_leaves_blocked_skills_out() {
     p.ctx.ok_in(&app, &["registry", "add", "corp", index]);
     p.ctx
         .fails_in(&app, &["add", "corp/alpha", "--registry", "corp"]);
-    promote(&p, index, "corp/alpha@1.0.0");
+    // Whoever promotes it sees where it came from, by the org's record.
+    let out = promote(&p, index, "corp/alpha@1.0.0");
+    insta::assert_snapshot!(p.ctx.redact(&out.stderr).replace(&first_commit, "[COMMIT]"), @"
+        Mirrored from file://[TEMP]/upstream at [COMMIT], by the org's record
+        Promoted corp/alpha@1.0.0 from draft to published
+    ");
     let out = p
         .ctx
         .ok_in(&app, &["add", "corp/alpha", "--registry", "corp"]);
@@ -301,5 +306,36 @@ fn an_oci_artifact_is_mirrored_at_its_digest() {
         out.stderr.contains("Unchanged corp/pdf@1.0.0"),
         "{}",
         out.stderr
+    );
+}
+
+/// One skill upstream that cannot be published (its version is no
+/// semver) is said, and the others are mirrored all the same.
+#[test]
+fn a_skill_that_cannot_be_published_does_not_hold_the_others_back() {
+    let p = Publisher::new();
+    let repo = p.ctx.root().join("upstream");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    for (name, version) in [("good", "1.0.0"), ("odd", "latest")] {
+        let text = format!(
+            "---\nname: {name}\ndescription: The {name} skill. Use when testing.\nmetadata:\n  version: \"{version}\"\n---\nBody.\n"
+        );
+        write_skill(&repo, name, &text);
+    }
+    commit_all(&repo, "two skills");
+    let index_dir = corp_index(&p);
+    let source = format!("file://{}", repo.display());
+    let out = mirror(&p, index_dir.to_str().unwrap(), &[&source]).assert_fails();
+    let shown = p.ctx.redact(&out.stderr);
+    assert!(
+        shown.contains("Mirrored corp/good@1.0.0 (draft)"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(
+            "error: odd from file://[TEMP]/upstream was not mirrored: invalid version 'latest'"
+        ),
+        "{shown}"
     );
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::common::{git, run, write_skill};
 use crate::publish::Publisher;
 
-const POLICY: &str = "# The acme org's rules for its members' projects.\norg = \"acme\"\nrequire-signatures = true\nlowest-channel = \"testing\"\nunwaivable = [\"remote-code-run\"]\n";
+const POLICY: &str = "# The acme org's rules for its members' projects.\norg = \"acme\"\nserial = 1\nrequire-signatures = true\nlowest-channel = \"testing\"\nunwaivable = [\"remote-code-run\"]\n";
 
 /// Signs `text` as the index's policy with `key` (`index policy`).
 fn sign_policy(p: &Publisher, index: &Path, text: &str, key: &Path) -> crate::common::Output {
@@ -44,7 +44,7 @@ fn setup(p: &Publisher) -> (PathBuf, PathBuf) {
     let out = p.ctx.ok_in(&app, &["add", "acme/hello"]);
     assert_eq!(out.stderr.trim(), "Installed acme/hello v1.0.0");
     let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
-    assert!(lock.contains("[policies]"), "{lock}");
+    assert!(lock.contains("[policies."), "{lock}");
     (index, app)
 }
 
@@ -146,18 +146,51 @@ fn a_policy_with_a_bad_signature_or_dropped_is_refused_as_a_whole() {
     let out = p.ctx.fails_in(&app, &["install"]);
     let shown = p.ctx.redact(&out.stderr);
     assert!(
-        shown.contains("error: the index [TEMP]/index no longer serves the signed policy.toml that skills.lock pins (sha256:"),
+        shown.contains("error: the index [TEMP]/index no longer serves the signed policy.toml that skills.lock pins (org 'acme', sha256:"),
         "{shown}"
     );
 
-    // The org signs a new policy: it replaces the pin.
-    let out = sign_policy(
+    // Or hands the project to another org's policy, which it signs with
+    // a key it lists for that org.
+    let mut cmd = p.ctx.command();
+    cmd.args(["index", "init"])
+        .arg(&index)
+        .args(["--org", "hostorg", "--key"])
+        .arg(&intruder.public_file);
+    run(&mut cmd).assert_ok();
+    sign_policy(
         &p,
         &index,
-        &POLICY.replace("testing", "published"),
-        &p.keys.secret_file,
+        "org = \"hostorg\"\nserial = 9\n",
+        &intruder.secret_file,
     )
     .assert_ok();
+    let out = p.ctx.fails_in(&app, &["install"]);
+    let shown = p.ctx.redact(&out.stderr);
+    assert!(
+        shown.contains(
+            "names org 'hostorg', but skills.lock pins org 'acme''s policy for [TEMP]/index"
+        ),
+        "{shown}"
+    );
+
+    // Or serves an older policy the org once signed (serial 0).
+    sign_policy(&p, &index, "org = \"acme\"\n", &p.keys.secret_file).assert_ok();
+    let out = p.ctx.fails_in(&app, &["install"]);
+    assert!(
+        out.stderr
+            .contains("has serial 0, and skills.lock pins org 'acme''s policy with serial 1"),
+        "{}",
+        out.stderr
+    );
+
+    // The org signs a new policy with a higher serial: it replaces the pin.
+    let newer = POLICY
+        .replace("serial = 1", "serial = 2")
+        .replace("testing", "published");
+    let out = sign_policy(&p, &index, &newer, &p.keys.secret_file).assert_ok();
     assert!(out.stderr.contains("Signed"), "{}", out.stderr);
     p.ctx.ok_in(&app, &["install"]);
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    assert!(lock.contains("serial = 2"), "{lock}");
 }

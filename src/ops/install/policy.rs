@@ -11,7 +11,7 @@ use crate::index::policy::{IndexPolicy, verified};
 use crate::index::source::{Registry, open_registry};
 use crate::manifest::Manifest;
 use crate::manifest::channel::Channel;
-use crate::manifest::lock::{LockedSigner, Lockfile};
+use crate::manifest::lock::{LockedSigner, Lockfile, PinnedPolicy};
 use crate::manifest::source_id::SourceId;
 use crate::project::Project;
 
@@ -64,8 +64,8 @@ pub(crate) fn for_project(
         if let Some(pinned) = pinned {
             bail!(
                 Hinted::new(format!(
-                    "the index {} no longer serves the signed policy.toml that skills.lock pins ({pinned})",
-                    registry.label
+                    "the index {} no longer serves the signed policy.toml that skills.lock pins (org '{}', {})",
+                    registry.label, pinned.org, pinned.digest
                 ))
                 .hint("an index cannot drop its org's policy: ask the org; if it really did, delete the index's line under [policies] in skills.lock")
             );
@@ -82,6 +82,9 @@ pub(crate) fn for_project(
         &files.origin,
         keys_of,
     )?;
+    if let Some(pinned) = pinned {
+        check_against_pin(&policy, pinned, &registry.label)?;
+    }
     if let Some(announced) = &registry.config.policy
         && *announced != policy.digest
     {
@@ -106,12 +109,46 @@ pub(crate) fn for_project(
     }))
 }
 
+/// Refuses `policy` when it is not the pinned one and may not replace it:
+/// another org's (the org decides whose keys check it), or not newer.
+fn check_against_pin(
+    policy: &IndexPolicy,
+    pinned: &PinnedPolicy,
+    index: &str,
+) -> anyhow::Result<()> {
+    if policy.policy.org != pinned.org {
+        bail!(
+            Hinted::new(format!(
+                "{} names org '{}', but skills.lock pins org '{}''s policy for {index}",
+                policy.origin, policy.policy.org, pinned.org
+            ))
+            .hint("an index cannot hand its projects to another org's policy: ask the org; if it really did, delete the index's line under [policies] in skills.lock")
+        );
+    }
+    if policy.digest != pinned.digest && policy.policy.serial <= pinned.serial {
+        bail!(
+            Hinted::new(format!(
+                "{} has serial {}, and skills.lock pins org '{}''s policy with serial {} ({}): a new policy has a higher serial",
+                policy.origin, policy.policy.serial, pinned.org, pinned.serial, pinned.digest
+            ))
+            .hint("the index serves an older policy, or one changed without raising its serial: ask the org to sign it with a higher `serial`")
+        );
+    }
+    Ok(())
+}
+
 impl ProjectPolicy {
     /// Pins the policy in `lock`, with its org's keys when the lock pins
     /// none yet (so that a policy signed anew must be signed by them).
     pub(crate) fn pin(&self, lock: &mut Lockfile) {
-        lock.policies
-            .insert(self.index.clone(), self.policy.digest.clone());
+        lock.policies.insert(
+            self.index.clone(),
+            PinnedPolicy {
+                org: self.policy.policy.org.clone(),
+                digest: self.policy.digest.clone(),
+                serial: self.policy.policy.serial,
+            },
+        );
         let org = &self.policy.policy.org;
         let keys = lock.keys.entry(org.clone()).or_default();
         if keys.is_empty() {
@@ -159,9 +196,7 @@ impl ProjectPolicy {
         };
         if let Some(allowed) = &policy.allowed_sources
             && place != self.index
-            && !allowed
-                .iter()
-                .any(|prefix| place.starts_with(prefix.as_str()))
+            && !allowed.iter().any(|prefix| under(&place, prefix))
         {
             return Err(self.policy.refusal(
                 &format!("{name} from {place}"),
@@ -199,6 +234,16 @@ impl ProjectPolicy {
     }
 }
 
+/// Whether `place` is `prefix` or lies under it, at a `/`, `:` or `#`
+/// boundary: `https://github.com/corp` does not let in
+/// `https://github.com/corporate-evil/x`.
+fn under(place: &str, prefix: &str) -> bool {
+    let Some(rest) = place.strip_prefix(prefix) else {
+        return false;
+    };
+    rest.is_empty() || prefix.ends_with(['/', ':', '#']) || rest.starts_with(['/', ':', '#'])
+}
+
 /// Where a skill comes from, as policies name sources: the index, the
 /// repository, `oci://REPO`, the site; `None` for a path skill.
 fn place_of(source: &SourceId) -> Option<String> {
@@ -208,5 +253,31 @@ fn place_of(source: &SourceId) -> Option<String> {
         SourceId::Git { origin, .. } => Some(origin.url.clone()),
         SourceId::Oci { origin, .. } => Some(format!("oci://{}", origin.repository)),
         SourceId::WellKnown { origin, .. } => Some(origin.site.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::under;
+
+    #[test]
+    fn a_source_prefix_ends_at_a_boundary() {
+        assert!(under(
+            "https://github.com/corp/lint",
+            "https://github.com/corp"
+        ));
+        assert!(under(
+            "https://github.com/corp/lint",
+            "https://github.com/corp/"
+        ));
+        assert!(under("https://github.com/corp", "https://github.com/corp"));
+        assert!(!under(
+            "https://github.com/corporate-evil/x",
+            "https://github.com/corp"
+        ));
+        assert!(!under(
+            "https://github.com/other/x",
+            "https://github.com/corp/"
+        ));
     }
 }
