@@ -28,10 +28,27 @@ use crate::store::signing::{self, SigningError, SigningKey};
 
 pub use crate::manifest::channel::Channel;
 
+/// Reads a channel name from an index. One this skillpkg does not know
+/// counts as a draft (seen only by projects that ask for drafts), so that
+/// a channel added later does not make a whole entry file unreadable.
+pub fn lenient<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<Channel, D::Error> {
+    let name = String::deserialize(reader)?;
+    Ok(name.parse().unwrap_or(Channel::Draft))
+}
+
+/// [`lenient`], for an optional channel.
+pub fn lenient_option<'de, D: serde::Deserializer<'de>>(
+    reader: D,
+) -> Result<Option<Channel>, D::Error> {
+    let name = Option::<String>::deserialize(reader)?;
+    Ok(name.map(|name| name.parse().unwrap_or(Channel::Draft)))
+}
+
 /// One step of a version's channel history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChannelRecord {
     /// The channel the version moved to.
+    #[serde(deserialize_with = "lenient")]
     pub channel: Channel,
     /// For a deprecated version: what to use instead (`org/name`, or
     /// `org/name@version`). Signed with the channel.
@@ -384,6 +401,14 @@ mod tests {
             standing(&old, OrgKeys::same(&keys), false).channel,
             Channel::Draft
         );
+    }
+
+    #[test]
+    fn a_channel_this_build_does_not_know_reads_as_a_draft() {
+        let line = r#"{"name":"corp/x","vers":"1.0.0","cksum":"ab","channel":"nightly","channels":[{"channel":"nightly","sig":""}]}"#;
+        let entry: IndexEntry = serde_json::from_str(line).unwrap();
+        assert_eq!(entry.channel, Some(Channel::Draft));
+        assert_eq!(claimed(&entry), Channel::Draft);
     }
 
     #[test]

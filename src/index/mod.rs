@@ -152,7 +152,11 @@ pub struct IndexEntry {
     /// The channel the entry claims ([`channel`]): what counts is the one
     /// its last record in `channels` signs. Absent on entries published
     /// before channels existed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "channel::lenient_option"
+    )]
     pub channel: Option<channel::Channel>,
     /// The signed history of its channel, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
