@@ -103,6 +103,26 @@ pub(crate) fn outdated(
     let lock = Lockfile::load(&project.lock_path)?;
     let registries = LockedRegistries::open(project, &lock, dirs, false)?;
     let asked = channels::asked_in(&manifest);
+    let default = channel.unwrap_or_default();
+    // The org policy of the default index, as an install applies it: no
+    // channel below its lowest, channel signatures when it wants them.
+    let options = crate::ops::install::InstallOptions::default();
+    let policy =
+        match crate::ops::install::policy::default_registry(project, &manifest, dirs, &options)? {
+            Some(registry) => crate::ops::install::policy::for_project(&registry, &lock)?,
+            None => None,
+        };
+    if let Some(policy) = &policy {
+        for skill in lock.skills() {
+            if skill.source.registry_index().is_some() {
+                let wanted = asked.get(&skill.name).copied().unwrap_or(default);
+                policy.check_channel(&skill.name, wanted)?;
+            }
+        }
+    }
+    let require_signed = policy
+        .as_ref()
+        .is_some_and(|p| p.requires_channel_signatures());
     let mut report = OutdatedReport::default();
     for skill in lock.skills() {
         let (Some(entries), Some(listed)) =
@@ -112,10 +132,10 @@ pub(crate) fn outdated(
         };
         let filter = ChannelFilter {
             asked: &asked,
-            default: channel.unwrap_or_default(),
+            default,
             pinned: &lock.keys,
             listed,
-            require_signed: false,
+            require_signed,
         };
         let entries = filter.seen(&skill.name, entries, Some(&skill.version));
         let requirement = requirement(&manifest, &skill.name);

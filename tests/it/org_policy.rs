@@ -88,7 +88,16 @@ fn a_signed_policy_refuses_an_unsigned_source_naming_the_policy() {
     );
     assert!(!app.join(".agents/skills/lint").exists());
 
-    // Nor may the project ask for a channel below the policy's lowest.
+    // Nor may the project ask for a channel below the policy's lowest,
+    // not even to look at it.
+    let out = p.ctx.fails_in(&app, &["outdated", "--channel", "draft"]);
+    assert!(
+        out.stderr.contains(
+            "error: the draft channel for acme/hello is refused by the policy of org 'acme'"
+        ),
+        "{}",
+        out.stderr
+    );
     let out = p
         .ctx
         .fails_in(&app, &["add", "acme/hello", "--channel", "draft"]);
