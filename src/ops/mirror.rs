@@ -9,6 +9,7 @@
 //! it. A skill the scanner blocks is left out, saying why; an upstream
 //! commit already mirrored is left as it is.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
@@ -167,10 +168,33 @@ fn mirror_source(
         .and_then(|f| f.upstream.at_revision())
         .unwrap_or_default()
         .to_string();
+    // Each skill's SKILL.md, and what the org's index has of each package,
+    // read once for the whole source (one open of the index, not one per
+    // skill: a git index is fetched on every open).
+    let loaded: Vec<anyhow::Result<crate::skill::Skill>> = fetched
+        .iter()
+        .map(|skill| Ok(crate::skill::load_skill(&skill.dir)?))
+        .collect();
+    let packages: Vec<PackageName> = loaded
+        .iter()
+        .filter_map(|skill| skill.as_ref().ok())
+        .filter_map(|skill| package_of(request.org, skill).ok())
+        .collect();
+    let existing = entries_of(request.index, &packages, dirs)?;
     let skills = fetched
         .iter()
-        .map(|skill| {
-            mirror_skill(skill, request, key, dirs).unwrap_or_else(|e| Outcome::Refused {
+        .zip(loaded)
+        .map(|(skill, loaded)| {
+            let mirrored = loaded.and_then(|loaded| {
+                let here = Here {
+                    request,
+                    key,
+                    dirs,
+                    existing: &existing,
+                };
+                mirror_skill(skill, &loaded, &here)
+            });
+            mirrored.unwrap_or_else(|e| Outcome::Refused {
                 skill: skill.name.clone(),
                 reason: format!("{e:#}"),
                 hint: "the other skills of the source were mirrored".to_string(),
@@ -291,12 +315,31 @@ fn fetched_skills(source: &str, project: &Project) -> anyhow::Result<Vec<Fetched
 
 /// Scans one fetched skill and, unless something refuses it, publishes
 /// it to the org's index as a draft.
+/// What mirroring one skill works with.
+struct Here<'a> {
+    request: &'a MirrorRequest<'a>,
+    key: &'a SigningKey,
+    dirs: &'a Dirs,
+    /// What the org's index has of the source's packages.
+    existing: &'a HashMap<PackageName, Vec<IndexEntry>>,
+}
+
+/// `org/<the skill's name>`.
+fn package_of(org: &str, skill: &crate::skill::Skill) -> anyhow::Result<PackageName> {
+    Ok(format!("{org}/{}", skill.meta.name).parse()?)
+}
+
 fn mirror_skill(
     skill: &Fetched,
-    request: &MirrorRequest<'_>,
-    key: &SigningKey,
-    dirs: &Dirs,
+    loaded: &crate::skill::Skill,
+    here: &Here<'_>,
 ) -> anyhow::Result<Outcome> {
+    let Here {
+        request,
+        key,
+        dirs,
+        existing,
+    } = *here;
     let refused = |reason: String, hint: &str, findings: Vec<String>| Outcome::Refused {
         skill: skill.name.clone(),
         reason,
@@ -315,7 +358,6 @@ fn mirror_skill(
             blocks,
         ));
     }
-    let loaded = crate::skill::load_skill(&skill.dir)?;
     let own = loaded
         .meta
         .metadata
@@ -328,8 +370,11 @@ fn mirror_skill(
             Vec::new(),
         ));
     };
-    let package: PackageName = format!("{}/{}", request.org, loaded.meta.name).parse()?;
-    let existing = entries_of(request.index, &package, dirs)?;
+    let package = package_of(request.org, loaded)?;
+    let existing = existing
+        .get(&package)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     let keys = [key.public_key()];
     let from_this_source = |e: &IndexEntry| {
         e.upstream.as_ref().is_some_and(|u| {
@@ -348,7 +393,7 @@ fn mirror_skill(
             Vec::new(),
         ));
     }
-    if let Some(outcome) = already_there(skill, &package, &version, &existing, request, key)? {
+    if let Some(outcome) = already_there(skill, &package, &version, existing, request, key)? {
         return Ok(outcome);
     }
     let published = crate::ops::publish::publish(
@@ -403,18 +448,22 @@ fn describe(finding: &Finding) -> String {
     }
 }
 
-/// Every version of `package` the index lists (none when it has none).
-fn entries_of(index: &str, package: &PackageName, dirs: &Dirs) -> anyhow::Result<Vec<IndexEntry>> {
+/// Every version of each of `packages` the index lists (none for a
+/// package it does not have yet), read with one open of the index, which
+/// is closed again before anything is published to it.
+fn entries_of(
+    index: &str,
+    packages: &[PackageName],
+    dirs: &Dirs,
+) -> anyhow::Result<HashMap<PackageName, Vec<IndexEntry>>> {
     let cwd = std::env::current_dir()?;
     let registry = open_registry(Some(index), &cwd, dirs, false, &[])?;
-    registry.prefetch(
-        std::slice::from_ref(package),
-        &|_, _| false,
-        &crate::progress::SILENT,
-    )?;
-    // A package the index does not have yet has no entries; any other
-    // failure to read them is an error, not an empty package.
-    registry.entries(package)
+    registry.prefetch(packages, &|_, _| false, &crate::progress::SILENT)?;
+    // Any failure to read them is an error, not an empty package.
+    packages
+        .iter()
+        .map(|package| Ok((package.clone(), registry.entries(package)?)))
+        .collect()
 }
 
 /// `source` as it is recorded and read again by `--update`: a relative
