@@ -2,7 +2,6 @@
 //! to the formats' own reference tools and the same for the same lock.
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::common::{TestContext, git, new_project, skill_md, write_skill};
 
@@ -12,31 +11,15 @@ use crate::common::{TestContext, git, new_project, skill_md, write_skill};
 fn valid_to_reference(kind: &str, document: &str) -> bool {
     let file = tempfile::Builder::new().suffix(".json").tempfile().unwrap();
     std::fs::write(file.path(), document).unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/validate_sbom.py");
-    let Ok(out) = Command::new("python3")
-        .arg(&script)
-        .arg(kind)
-        .arg(file.path())
-        .output()
-    else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "python3 is needed under CI"
-        );
-        eprintln!("SKIPPED: python3 is not available to validate the {kind} SBOM");
+    let Some(out) = crate::common::python_reference(
+        "validate_sbom.py",
+        &[std::ffi::OsStr::new(kind), file.path().as_os_str()],
+        &format!("the {kind} SBOM"),
+        "pip install 'cyclonedx-python-lib[json-validation]' spdx-tools",
+    ) else {
         return false;
     };
     let stderr = String::from_utf8_lossy(&out.stderr);
-    if out.status.code() == Some(3) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "the {kind} validator must be installed under CI: {stderr}"
-        );
-        eprintln!(
-            "SKIPPED: {stderr}(pip install 'cyclonedx-python-lib[json-validation]' spdx-tools)"
-        );
-        return false;
-    }
     assert!(
         out.status.success(),
         "{kind} SBOM refused by its reference validator:\n{stderr}\n{document}"

@@ -13,29 +13,16 @@ use crate::publish::Publisher;
 fn valid_to_schema(document: &str) -> bool {
     let file = tempfile::Builder::new().suffix(".json").tempfile().unwrap();
     std::fs::write(file.path(), document).unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let Ok(out) = Command::new("python3")
-        .arg(root.join("tests/reference/validate_json_schema.py"))
-        .arg(root.join("docs/outdated.schema.json"))
-        .arg(file.path())
-        .output()
-    else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "python3 is needed under CI"
-        );
-        eprintln!("SKIPPED: python3 is not available to validate `outdated --json`");
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/outdated.schema.json");
+    let Some(out) = crate::common::python_reference(
+        "validate_json_schema.py",
+        &[schema.as_os_str(), file.path().as_os_str()],
+        "`outdated --json`",
+        "pip install jsonschema",
+    ) else {
         return false;
     };
     let stderr = String::from_utf8_lossy(&out.stderr);
-    if out.status.code() == Some(3) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "jsonschema must be installed under CI: {stderr}"
-        );
-        eprintln!("SKIPPED: {stderr}(pip install jsonschema)");
-        return false;
-    }
     assert!(
         out.status.success(),
         "`outdated --json` does not match docs/outdated.schema.json:\n{stderr}\n{document}"

@@ -182,6 +182,39 @@ pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     run(&mut git).assert_ok().stdout
 }
 
+/// Runs the independent checker `script` (in tests/reference/) under
+/// python3 with `args`. `None`, said loudly, when python3 or the Python
+/// packages the checker needs (it exits 3 then; `install` says how to get
+/// them) are missing outside CI; under CI, a failure.
+pub(crate) fn python_reference(
+    script: &str,
+    args: &[&std::ffi::OsStr],
+    what: &str,
+    install: &str,
+) -> Option<std::process::Output> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/reference")
+        .join(script);
+    let Ok(out) = Command::new("python3").arg(&script).args(args).output() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "python3 is needed under CI"
+        );
+        eprintln!("SKIPPED: python3 is not available to validate {what}");
+        return None;
+    };
+    if out.status.code() == Some(3) {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the validator of {what} must be installed under CI: {stderr}"
+        );
+        eprintln!("SKIPPED: {stderr}({install})");
+        return None;
+    }
+    Some(out)
+}
+
 /// Whether the `program` that the apt package `package` installs is here;
 /// says loudly that the test is skipped when it is not, and fails under
 /// CI, which installs it.
