@@ -653,6 +653,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The org''s minisign secret key (default: the config directory''s skillpkg.key)')
             [CompletionResult]::new('--replacement', '--replacement', [CompletionResultType]::ParameterName, 'With --to deprecated: what to use instead (org/name or org/name@requirement), named in the warning installs print')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Until when the record counts for new installs: an RFC 3339 time (2027-01-31T00:00:00Z) or a span from now (30d, 12h). Past it, projects take no new version of the package from the index until the org promotes it anew; what skills.lock pins still installs')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -692,6 +693,7 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
         'skillpkg;index;init' {
             [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'An organisation whose signing key to register')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The org''s minisign public key: a `.pub` file or its base64 line')
+            [CompletionResult]::new('--identity', '--identity', [CompletionResultType]::ParameterName, 'The index''s identity, which its channel records and policy are signed for: its canonical URL as projects reach it (default: the URL or namespace given, or a folder''s file:// URL). Set once; an index keeps it')
             [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'Create a git repository holding the index')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')

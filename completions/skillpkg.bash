@@ -1719,7 +1719,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__index__subcmd__init)
-            opts="-q -v -h --git --org --key --quiet --verbose --help"
+            opts="-q -v -h --git --org --key --identity --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1730,6 +1730,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --identity)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1931,7 +1935,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__promote)
-            opts="-q -v -h --to --index --key --replacement --json --quiet --verbose --help"
+            opts="-q -v -h --to --index --key --replacement --expires --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1950,6 +1954,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --replacement)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expires)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -594,6 +594,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --index 'The index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)'
             cand --key 'The org''s minisign secret key (default: the config directory''s skillpkg.key)'
             cand --replacement 'With --to deprecated: what to use instead (org/name or org/name@requirement), named in the warning installs print'
+            cand --expires 'Until when the record counts for new installs: an RFC 3339 time (2027-01-31T00:00:00Z) or a span from now (30d, 12h). Past it, projects take no new version of the package from the index until the org promotes it anew; what skills.lock pins still installs'
             cand --json 'Print JSON on stdout'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'
@@ -630,6 +631,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;index;init'= {
             cand --org 'An organisation whose signing key to register'
             cand --key 'The org''s minisign public key: a `.pub` file or its base64 line'
+            cand --identity 'The index''s identity, which its channel records and policy are signed for: its canonical URL as projects reach it (default: the URL or namespace given, or a folder''s file:// URL). Set once; an index keeps it'
             cand --git 'Create a git repository holding the index'
             cand -q 'Print only errors'
             cand --quiet 'Print only errors'

@@ -378,6 +378,7 @@ deprecated\t'Still installable, with a warning naming its replacement'"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand promote" -l index -d 'The index: a folder, a git repository path, a git URL, or an OCI registry namespace (oci://HOST/NAMESPACE)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand promote" -l key -d 'The org\'s minisign secret key (default: the config directory\'s skillpkg.key)' -r -F
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand promote" -l replacement -d 'With --to deprecated: what to use instead (org/name or org/name@requirement), named in the warning installs print' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand promote" -l expires -d 'Until when the record counts for new installs: an RFC 3339 time (2027-01-31T00:00:00Z) or a span from now (30d, 12h). Past it, projects take no new version of the package from the index until the org promotes it anew; what skills.lock pins still installs' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand promote" -l json -d 'Print JSON on stdout'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand promote" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand promote" -s v -l verbose -d 'Print more detail'
@@ -399,6 +400,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and not __fish_
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and not __fish_seen_subcommand_from init policy help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from init" -l org -d 'An organisation whose signing key to register' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from init" -l key -d 'The org\'s minisign public key: a `.pub` file or its base64 line' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from init" -l identity -d 'The index\'s identity, which its channel records and policy are signed for: its canonical URL as projects reach it (default: the URL or namespace given, or a folder\'s file:// URL). Set once; an index keeps it' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from init" -l git -d 'Create a git repository holding the index'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from init" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand index; and __fish_seen_subcommand_from init" -s v -l verbose -d 'Print more detail'

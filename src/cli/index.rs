@@ -58,6 +58,12 @@ struct InitArgs {
     /// The org's minisign public key: a `.pub` file or its base64 line.
     #[arg(long, requires = "org")]
     key: Option<String>,
+    /// The index's identity, which its channel records and policy are
+    /// signed for: its canonical URL as projects reach it (default: the
+    /// URL or namespace given, or a folder's file:// URL). Set once; an
+    /// index keeps it.
+    #[arg(long, value_name = "URL")]
+    identity: Option<String>,
 }
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
@@ -72,7 +78,8 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         _ => bail!("--org and --key go together"),
     };
     let dirs = context.dirs()?.clone();
-    let done = crate::ops::publish::init_index(&dir, args.git, org_key, &dirs)?;
+    let done =
+        crate::ops::publish::init_index(&dir, args.git, org_key, args.identity.as_deref(), &dirs)?;
     let kind = match (args.git, dir.starts_with("oci://")) {
         (true, _) => "git index",
         (false, true) => "OCI index",

@@ -24,6 +24,12 @@ pub(super) struct Args {
     /// org/name@requirement), named in the warning installs print.
     #[arg(long, value_name = "PACKAGE")]
     replacement: Option<String>,
+    /// Until when the record counts for new installs: an RFC 3339 time
+    /// (2027-01-31T00:00:00Z) or a span from now (30d, 12h). Past it,
+    /// projects take no new version of the package from the index until
+    /// the org promotes it anew; what skills.lock pins still installs.
+    #[arg(long, value_name = "WHEN")]
+    expires: Option<String>,
     /// Print JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -40,6 +46,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             to: args.to,
             replacement: args.replacement.as_deref(),
             key: &key,
+            expires: args.expires.as_deref(),
         },
         &dirs,
     )?;

@@ -54,6 +54,22 @@ pub struct ChannelRecord {
     /// `org/name@version`). Signed with the channel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replacement: Option<String>,
+    /// The index it was signed for, as its org names it (`identity` in
+    /// the index's `config.json`). Signed: a record cannot be served by
+    /// another index of the same org. Absent in records made before
+    /// records were bound ([`super::freshness`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<String>,
+    /// Its place in the version's history, 1 for the first record and
+    /// one more for each later one. Signed: a machine refuses a record
+    /// below the highest it accepted for the version (a replay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    /// When the org stops vouching for this standing (RFC 3339, UTC).
+    /// Signed: past it, the version is not taken anew from the index
+    /// until the org signs again (a frozen index).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<String>,
     /// When it moved (RFC 3339, UTC), as the signer's clock said. Not
     /// signed: a note for people.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,57 +78,146 @@ pub struct ChannelRecord {
     pub sig: String,
 }
 
+/// What a channel record says, and signs: where the version moves, and
+/// (since records are bound) for which index, at which place in its
+/// history and until when.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Move<'a> {
+    /// The channel.
+    pub channel: Channel,
+    /// For a deprecation, what replaces the version.
+    pub replacement: Option<&'a str>,
+    /// The index's identity.
+    pub index: Option<&'a str>,
+    /// The record's sequence number.
+    pub seq: Option<u64>,
+    /// When it stops counting for new installs.
+    pub expires: Option<&'a str>,
+}
+
+impl<'a> Move<'a> {
+    /// A plain move to `channel`, bound to nothing (as records were first
+    /// written).
+    pub fn to(channel: Channel) -> Move<'a> {
+        Move {
+            channel,
+            ..Move::default()
+        }
+    }
+
+    /// What `record` says it signs.
+    pub fn of(record: &'a ChannelRecord) -> Move<'a> {
+        Move {
+            channel: record.channel,
+            replacement: record.replacement.as_deref(),
+            index: record.index.as_deref(),
+            seq: record.seq,
+            expires: record.expires.as_deref(),
+        }
+    }
+
+    /// Whether a field holds a space or control character, which would
+    /// let one field's text pass for another's in the statement.
+    fn is_ambiguous(&self) -> bool {
+        [self.replacement, self.index, self.expires]
+            .into_iter()
+            .flatten()
+            .any(|field| {
+                field.is_empty() || field.chars().any(|c| c.is_whitespace() || c.is_control())
+            })
+    }
+}
+
 /// The statement a channel record signs: package, version, archive and
-/// channel (and replacement).
-pub fn statement(entry: &IndexEntry, channel: Channel, replacement: Option<&str>) -> String {
+/// channel (and replacement, index, sequence and expiry, when set).
+pub fn statement(entry: &IndexEntry, moved: &Move<'_>) -> String {
     let mut text = format!(
-        "{} channel={channel}",
-        signing::trusted_comment(&entry.name, &entry.vers, &entry.cksum)
+        "{} channel={}",
+        signing::trusted_comment(&entry.name, &entry.vers, &entry.cksum),
+        moved.channel
     );
-    if let Some(replacement) = replacement {
-        text.push_str(" replacement=");
-        text.push_str(replacement);
+    let fields = [
+        ("replacement", moved.replacement.map(str::to_string)),
+        ("index", moved.index.map(str::to_string)),
+        ("seq", moved.seq.map(|n| n.to_string())),
+        ("expires", moved.expires.map(str::to_string)),
+    ];
+    for (name, value) in fields {
+        if let Some(value) = value {
+            text.push_str(&format!(" {name}={value}"));
+        }
     }
     text
 }
 
-/// A record of `entry` moving to `channel`, signed with `key`.
+/// A record of `entry` making `moved`, signed with `key`.
 pub fn sign_record(
     key: &SigningKey,
     entry: &IndexEntry,
-    channel: Channel,
-    replacement: Option<&str>,
+    moved: &Move<'_>,
     at: Option<String>,
 ) -> Result<ChannelRecord, SigningError> {
-    let text = statement(entry, channel, replacement);
+    let text = statement(entry, moved);
     Ok(ChannelRecord {
-        channel,
-        replacement: replacement.map(str::to_string),
+        channel: moved.channel,
+        replacement: moved.replacement.map(str::to_string),
+        index: moved.index.map(str::to_string),
+        seq: moved.seq,
+        expires: moved.expires.map(str::to_string),
         at,
         sig: key.sign(text.as_bytes(), &text)?,
     })
 }
 
-/// Moves `entry` to `to` (with `replacement`, for a deprecation): a
+/// Moves `entry` as `moved` says (its `seq` is taken as the next in the
+/// entry's history, and `index` and `expires` are signed as given): a
 /// record signed with `key` is appended and the entry's `channel` set.
 /// `keys` are the org's, to tell where it stands now. Returns where it
-/// stood, or `None` when it is in `to` already (nothing changes).
+/// stood, or `None` when it is there already with nothing new to sign.
 pub fn promote(
     entry: &mut IndexEntry,
     key: &SigningKey,
-    to: Channel,
-    replacement: Option<&str>,
+    moved: Move<'_>,
     keys: &[String],
 ) -> Result<Option<Standing>, SigningError> {
     let now = standing(entry, OrgKeys::same(keys), false);
-    if now.channel == to && now.replacement.as_deref() == replacement && now.unverified.is_none() {
+    let last = entry.channels.last();
+    let bound_as_asked = last.is_some_and(|r| {
+        r.index.as_deref() == moved.index && r.expires.as_deref() == moved.expires
+    }) || (last.is_none() && moved.index.is_none() && moved.expires.is_none());
+    if now.channel == moved.channel
+        && now.replacement.as_deref() == moved.replacement
+        && now.unverified.is_none()
+        && bound_as_asked
+    {
         return Ok(None);
     }
+    let seq = next_seq(&entry.channels);
     let at = crate::time::utc_rfc3339(crate::time::now_or_source_date());
-    let record = sign_record(key, entry, to, replacement, Some(at))?;
+    let record = sign_record(
+        key,
+        entry,
+        &Move {
+            seq: Some(seq),
+            ..moved
+        },
+        Some(at),
+    )?;
     entry.channels.push(record);
-    entry.channel = Some(to);
+    entry.channel = Some(moved.channel);
     Ok(Some(now))
+}
+
+/// The sequence number of the record after `records`: one more than the
+/// highest they claim (records from before sequences count by place).
+pub fn next_seq(records: &[ChannelRecord]) -> u64 {
+    records
+        .iter()
+        .enumerate()
+        .map(|(at, r)| r.seq.unwrap_or(at as u64 + 1))
+        .max()
+        .unwrap_or(0)
+        + 1
 }
 
 /// Where a version stands, as far as its signatures show.
@@ -213,6 +318,17 @@ pub fn standing(entry: &IndexEntry, keys: OrgKeys<'_>, require_signed: bool) -> 
     }
 }
 
+/// Whether `record`, a record of `entry`, is signed by one of `keys`.
+pub fn record_is_signed(entry: &IndexEntry, record: &ChannelRecord, keys: &[String]) -> bool {
+    let moved = Move::of(record);
+    if moved.is_ambiguous() {
+        return false;
+    }
+    let text = statement(entry, &moved);
+    keys.iter()
+        .any(|key| signing::verify_for(key, text.as_bytes(), &record.sig, &text).is_ok())
+}
+
 /// The channel `entry`'s signatures put it in, or why they do not.
 fn verified_channel(
     entry: &IndexEntry,
@@ -220,12 +336,13 @@ fn verified_channel(
     require_signed: bool,
 ) -> Result<Standing, String> {
     if let Some(last) = entry.channels.last() {
-        let text = statement(entry, last.channel, last.replacement.as_deref());
-        let signed = keys
-            .records
-            .iter()
-            .any(|key| signing::verify_for(key, text.as_bytes(), &last.sig, &text).is_ok());
-        return match signed {
+        if Move::of(last).is_ambiguous() {
+            return Err(format!(
+                "its {} record has a field with spaces in it, which no record of skillpkg's has",
+                last.channel
+            ));
+        }
+        return match record_is_signed(entry, last, keys.records) {
             true => Ok(Standing {
                 channel: last.channel,
                 replacement: last.replacement.clone(),
@@ -278,8 +395,8 @@ mod tests {
 
     #[test]
     fn the_statement_names_package_archive_and_channel() {
-        insta::assert_snapshot!(statement(&entry(), Channel::Draft, None), @"skillpkg corp/x@1.1.0 sha256:abababababababababababababababababababababababababababababababab channel=draft");
-        insta::assert_snapshot!(statement(&entry(), Channel::Deprecated, Some("corp/y")), @"skillpkg corp/x@1.1.0 sha256:abababababababababababababababababababababababababababababababab channel=deprecated replacement=corp/y");
+        insta::assert_snapshot!(statement(&entry(), &Move::to(Channel::Draft)), @"skillpkg corp/x@1.1.0 sha256:abababababababababababababababababababababababababababababababab channel=draft");
+        insta::assert_snapshot!(statement(&entry(), &Move { replacement: Some("corp/y"), ..Move::to(Channel::Deprecated) }), @"skillpkg corp/x@1.1.0 sha256:abababababababababababababababababababababababababababababababab channel=deprecated replacement=corp/y");
     }
 
     #[test]
@@ -356,7 +473,7 @@ mod tests {
         let mut signed = published_as(&org, Channel::Draft);
         signed
             .channels
-            .push(sign_record(&org, &signed, Channel::Testing, None, None).unwrap());
+            .push(sign_record(&org, &signed, &Move::to(Channel::Testing), None).unwrap());
         signed.channel = Some(Channel::Testing);
         assert_eq!(
             standing(&signed, OrgKeys::same(&keys), true).channel,
@@ -367,7 +484,7 @@ mod tests {
         let mut forged = signed.clone();
         forged
             .channels
-            .push(sign_record(&other, &forged, Channel::Published, None, None).unwrap());
+            .push(sign_record(&other, &forged, &Move::to(Channel::Published), None).unwrap());
         forged.channel = Some(Channel::Published);
         assert_eq!(
             standing(&forged, OrgKeys::same(&keys), false).channel,
@@ -390,8 +507,18 @@ mod tests {
         let (_dir, org) = key();
         let keys = vec![org.public_key()];
         let mut old = published_as(&org, Channel::Published);
-        old.channels =
-            vec![sign_record(&org, &old, Channel::Deprecated, Some("corp/y"), None).unwrap()];
+        old.channels = vec![
+            sign_record(
+                &org,
+                &old,
+                &Move {
+                    replacement: Some("corp/y"),
+                    ..Move::to(Channel::Deprecated)
+                },
+                None,
+            )
+            .unwrap(),
+        ];
         old.channel = Some(Channel::Deprecated);
         let standing_now = standing(&old, OrgKeys::same(&keys), false);
         assert_eq!(standing_now.channel, Channel::Deprecated);

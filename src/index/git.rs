@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, bail};
 use git2::{FetchOptions, Repository};
 
-use super::local::IndexDir;
+use super::local::{IndexDir, Naming};
 
 use crate::fsutil::FileLock;
 use crate::git::tree::{INDEX_BUDGET, survey};
@@ -177,14 +177,19 @@ impl GitIndex {
     /// gives you) gets a first commit holding the layout; an index gets
     /// `org_key` added to its config. Returns whether the repository was
     /// empty. A repository that holds something else is refused.
-    pub fn init(&self, cache: &Path, org_key: Option<(&str, &str)>) -> anyhow::Result<bool> {
+    pub fn init(
+        &self,
+        cache: &Path,
+        org_key: Option<(&str, &str)>,
+        naming: &Naming<'_>,
+    ) -> anyhow::Result<bool> {
         let mut was_empty = false;
         self.commit_and_push(cache, |state| {
             was_empty = state == State::Empty;
             if state == State::Other {
                 bail!(self.not_an_index());
             }
-            IndexDir::init(&self.checkout, org_key)?;
+            IndexDir::init(&self.checkout, org_key)?.name_as(naming)?;
             Ok(match (was_empty, org_key) {
                 (true, _) => "Create skill index".to_string(),
                 (false, Some((org, _))) => format!("Add a signing key for {org}"),
@@ -295,12 +300,16 @@ enum State {
 
 /// Creates a new git index: a repository at `path` (bare when the path
 /// ends in `.git`) whose first commit holds the index layout.
-pub fn init_repository(path: &Path, org_key: Option<(&str, &str)>) -> anyhow::Result<()> {
+pub fn init_repository(
+    path: &Path,
+    org_key: Option<(&str, &str)>,
+    naming: &Naming<'_>,
+) -> anyhow::Result<()> {
     let bare = path.extension().is_some_and(|e| e == "git");
     if bare {
         let staging = crate::fsutil::private_tempdir("skillpkg-index-", None)?;
         let repo = Repository::init(staging.path())?;
-        IndexDir::init(staging.path(), org_key)?;
+        IndexDir::init(staging.path(), org_key)?.name_as(naming)?;
         commit_all(&repo, DEFAULT_BRANCH, "Create skill index")?;
         let mut init = git2::RepositoryInitOptions::new();
         init.bare(true).initial_head(DEFAULT_BRANCH);
@@ -314,7 +323,7 @@ pub fn init_repository(path: &Path, org_key: Option<(&str, &str)>) -> anyhow::Re
         let mut init = git2::RepositoryInitOptions::new();
         init.initial_head(DEFAULT_BRANCH);
         let repo = Repository::init_opts(path, &init)?;
-        IndexDir::init(path, org_key)?;
+        IndexDir::init(path, org_key)?.name_as(naming)?;
         commit_all(&repo, DEFAULT_BRANCH, "Create skill index")?;
     }
     Ok(())

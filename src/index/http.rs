@@ -218,6 +218,12 @@ impl HttpIndex {
     /// One more file of the index (its `policy.toml`, say): revalidated
     /// against the cache; `None` when the server has none, or, offline,
     /// when the cache has none. Returns the file and its URL.
+    /// Whether `relative` cannot be had: offline, with no copy in the
+    /// cache.
+    pub(crate) fn unreachable_offline(&self, relative: &str) -> bool {
+        self.fetcher.offline && read_cache(&self.fetcher.cache_dir.join(relative)).is_none()
+    }
+
     pub(crate) fn optional_file(
         &self,
         relative: &str,

@@ -12,6 +12,15 @@ use super::{DEFAULT_DL, IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::fsutil::{append_lines, write_atomically};
 use crate::hint::Hinted;
 
+/// How `index init` names an index ([`IndexDir::name_as`]).
+#[derive(Debug, Clone)]
+pub enum Naming<'a> {
+    /// As its org asked (`--identity`).
+    Given(&'a str),
+    /// As it was reached at `init`, when its org named none.
+    Default(String),
+}
+
 /// An index rooted at a directory.
 #[derive(Debug, Clone)]
 pub struct IndexDir {
@@ -42,6 +51,29 @@ impl IndexDir {
         index.write_config(&config)?;
         index.compact_listing()?;
         Ok(index)
+    }
+
+    /// Gives the index its identity (`config.json`'s `identity`), unless
+    /// it has one: an index keeps the identity it was first given, since
+    /// the records and policies signed for it name it. Naming it anew
+    /// otherwise is refused.
+    pub fn name_as(&self, naming: &Naming<'_>) -> anyhow::Result<()> {
+        let mut config = self.config()?;
+        let identity = match (&config.identity, naming) {
+            (Some(old), Naming::Given(new)) if old != new => bail!(
+                Hinted::new(format!(
+                    "the index {} is named {old} already, not {new}",
+                    self.root.display()
+                ))
+                .hint("an index keeps its identity, which its channel records and policy are signed for: make a new index for a new name")
+            ),
+            (Some(_), _) => return Ok(()),
+            (None, Naming::Given(identity)) => identity.to_string(),
+            (None, Naming::Default(identity)) => identity.clone(),
+        };
+        super::check_identity(&identity).map_err(|why| anyhow::anyhow!("--identity: {why}"))?;
+        config.identity = Some(identity);
+        self.write_config(&config)
     }
 
     /// Opens an existing index.

@@ -11,12 +11,14 @@
 
 pub(crate) mod builtin;
 pub mod channel;
+pub mod freshness;
 pub mod git;
 pub(crate) mod http;
 pub mod listing;
 pub mod local;
 pub(crate) mod oci;
 pub mod policy;
+pub mod seen;
 pub(crate) mod source;
 pub mod upstream;
 pub(crate) mod well_known;
@@ -52,6 +54,12 @@ pub struct IndexConfig {
     /// there is one (or their lock pins one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy: Option<String>,
+    /// The index's identity, as its org named it at `index init` (its
+    /// canonical URL, or `oci://HOST/NAMESPACE`): channel records and the
+    /// policy are signed for it, so that another index of the org cannot
+    /// serve them ([`freshness`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<String>,
     /// Fields this version does not know, kept when the file is rewritten.
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,
@@ -64,6 +72,7 @@ impl Default for IndexConfig {
             dl: DEFAULT_DL.to_string(),
             keys: BTreeMap::new(),
             policy: None,
+            identity: None,
             extra: BTreeMap::new(),
         }
     }
@@ -97,6 +106,9 @@ impl IndexConfig {
                 .hint("upgrade skillpkg")
             );
         }
+        if let Some(identity) = &config.identity {
+            check_identity(identity).map_err(|why| anyhow::anyhow!("{origin}: identity: {why}"))?;
+        }
         Ok(config)
     }
 
@@ -106,6 +118,29 @@ impl IndexConfig {
         text.push('\n');
         text
     }
+}
+
+/// The most bytes an index identity may have.
+pub const MAX_IDENTITY_BYTES: usize = 512;
+
+/// Refuses an index identity that a signed statement could not carry as
+/// one field: empty, too long, or with spaces or control characters.
+pub fn check_identity(identity: &str) -> Result<(), String> {
+    if identity.is_empty() || identity.len() > MAX_IDENTITY_BYTES {
+        return Err(format!(
+            "an index identity has 1 to {MAX_IDENTITY_BYTES} bytes"
+        ));
+    }
+    if identity
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control())
+    {
+        return Err(format!(
+            "'{}' has spaces or control characters",
+            identity.escape_debug()
+        ));
+    }
+    Ok(())
 }
 
 /// A dependency in an entry line.
@@ -329,6 +364,9 @@ mod tests {
             channels: vec![channel::ChannelRecord {
                 channel: channel::Channel::Published,
                 replacement: None,
+                index: None,
+                seq: None,
+                expires: None,
                 at: None,
                 sig: String::new(),
             }],

@@ -40,10 +40,10 @@ pub struct Policy {
     /// Every skill from outside the project must be signed.
     #[serde(default)]
     pub require_signatures: bool,
-    /// When not empty, the only minisign keys that may sign what members
-    /// install.
+    /// When not empty, the only signers of what members install: minisign
+    /// keys, Sigstore identities, OMS roots.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub signers: Vec<String>,
+    pub signers: Vec<PolicySigner>,
     /// The lowest channel a member's project may ask for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lowest_channel: Option<Channel>,
@@ -54,6 +54,124 @@ pub struct Policy {
     /// Scanner rules whose findings no waiver accepts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unwaivable: Vec<String>,
+    /// The index this policy is for, as its org named it at `index init`
+    /// (`identity` in `config.json`): a project refuses it from any other
+    /// index ([`super::freshness`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<String>,
+    /// When the org stops vouching for it (RFC 3339): past it, projects
+    /// take no new version from the index; the lock's still install.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "instant"
+    )]
+    pub expires: Option<String>,
+    /// Channel records must name this index and their sequence: those
+    /// from before records were bound count as drafts.
+    #[serde(default)]
+    pub require_fresh_metadata: bool,
+}
+
+/// A signer a policy lets in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PolicySigner {
+    /// A minisign public key (its base64 line).
+    Minisign(String),
+    /// A keyless Sigstore identity, vouched for by `sigstore-issuer`.
+    #[serde(rename_all = "kebab-case")]
+    Sigstore {
+        /// The certificate's identity (an email, a workflow URI), or with
+        /// `regexp` a pattern the whole identity must match.
+        sigstore_identity: String,
+        /// The OIDC issuer.
+        sigstore_issuer: String,
+        /// Whether `sigstore-identity` is a pattern.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        regexp: bool,
+    },
+    /// An OMS root certificate, by `sha256:<hex>` of its DER (as
+    /// `skills.lock`'s `[roots]` names it).
+    #[serde(rename_all = "kebab-case")]
+    Oms {
+        /// The fingerprint.
+        oms_root: String,
+    },
+}
+
+impl PolicySigner {
+    /// Whether `signer`, as an install verified it, is this one.
+    pub fn admits(&self, signer: &crate::manifest::lock::LockedSigner) -> bool {
+        use crate::manifest::lock::{LockedSigner, SignerTable};
+        match (self, signer) {
+            (PolicySigner::Minisign(key), LockedSigner::Minisign(signed)) => key == signed,
+            (
+                PolicySigner::Sigstore {
+                    sigstore_identity,
+                    sigstore_issuer,
+                    regexp,
+                },
+                LockedSigner::Other(SignerTable::Sigstore {
+                    identity, issuer, ..
+                }),
+            ) => {
+                sigstore_issuer == issuer
+                    && match regexp {
+                        true => anchored(sigstore_identity).is_ok_and(|re| re.is_match(identity)),
+                        false => sigstore_identity == identity,
+                    }
+            }
+            (
+                PolicySigner::Oms { oms_root },
+                LockedSigner::Other(SignerTable::Oms { chain, .. }),
+            ) => oms_root == chain,
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for PolicySigner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PolicySigner::Minisign(key) => write!(f, "{key}"),
+            PolicySigner::Sigstore {
+                sigstore_identity,
+                sigstore_issuer,
+                regexp: true,
+            } => write!(
+                f,
+                "an identity matching /{sigstore_identity}/ (issuer {sigstore_issuer})"
+            ),
+            PolicySigner::Sigstore {
+                sigstore_identity,
+                sigstore_issuer,
+                ..
+            } => write!(f, "{sigstore_identity} (issuer {sigstore_issuer})"),
+            PolicySigner::Oms { oms_root } => write!(f, "OMS root {oms_root}"),
+        }
+    }
+}
+
+/// `pattern` as a regex the whole text must match.
+fn anchored(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    regex::Regex::new(&format!("^(?:{pattern})$"))
+}
+
+/// An instant, written as a TOML date-time or a string.
+fn instant<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Instant {
+        Datetime(toml::value::Datetime),
+        Text(String),
+    }
+    Ok(
+        Option::<Instant>::deserialize(reader)?.map(|instant| match instant {
+            Instant::Datetime(at) => at.to_string(),
+            Instant::Text(text) => text,
+        }),
+    )
 }
 
 /// A policy as an index serves it, its signature checked.
@@ -95,8 +213,54 @@ pub fn parse(text: &[u8], origin: &str) -> anyhow::Result<Policy> {
     if !crate::skill::name::is_valid_name(&policy.org) {
         anyhow::bail!("{origin}: '{}' is no org name", policy.org);
     }
-    for key in &policy.signers {
-        signing::read_public_key(key).map_err(|e| anyhow::anyhow!("{origin}: signers: {e}"))?;
+    for signer in &policy.signers {
+        match signer {
+            PolicySigner::Minisign(key) => {
+                signing::read_public_key(key)
+                    .map_err(|e| anyhow::anyhow!("{origin}: signers: {e}"))?;
+            }
+            PolicySigner::Sigstore {
+                sigstore_identity,
+                regexp: true,
+                ..
+            } => {
+                anchored(sigstore_identity).map_err(|e| {
+                    anyhow::anyhow!(
+                        "{origin}: signers: /{sigstore_identity}/ is not a pattern: {e}"
+                    )
+                })?;
+            }
+            PolicySigner::Sigstore { .. } => {}
+            PolicySigner::Oms { oms_root } => {
+                let hex = oms_root.strip_prefix("sha256:").unwrap_or_default();
+                if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    anyhow::bail!(
+                        "{origin}: signers: oms-root is `sha256:` and the hex digest of the root certificate's DER, not '{oms_root}'"
+                    );
+                }
+            }
+        }
+    }
+    if let Some(rule) = policy.unwaivable.iter().find(|rule| {
+        !crate::scan::RULES
+            .iter()
+            .any(|known| known.id == rule.as_str())
+    }) {
+        let known: Vec<&str> = crate::scan::RULES.iter().map(|r| r.id).collect();
+        anyhow::bail!(
+            Hinted::new(format!(
+                "{origin}: unwaivable names '{rule}', which is no rule of skillpkg's scanner"
+            ))
+            .hint(format!("the rules are: {}", known.join(", ")))
+        );
+    }
+    if let Some(index) = &policy.index {
+        super::check_identity(index).map_err(|why| anyhow::anyhow!("{origin}: index: {why}"))?;
+    }
+    if policy.require_fresh_metadata && policy.index.is_none() {
+        anyhow::bail!(
+            "{origin}: require-fresh-metadata asks that records name their index, so the policy must name it too (`index = \"…\"`, as the index's config.json names it)"
+        );
     }
     Ok(policy)
 }

@@ -265,6 +265,15 @@ impl Registry {
                 (read(&path)?, signature, path.display().to_string())
             }
             Backend::Http(index) => {
+                if index.unreachable_offline(POLICY_FILE) {
+                    bail!(
+                        Hinted::new(format!(
+                            "the policy of the index {} could not be fetched: skillpkg is offline, and the cache holds no copy of it",
+                            self.label
+                        ))
+                        .hint("run the command once online (without --offline or --frozen), so that the org's policy is fetched and kept in the cache")
+                    );
+                }
                 let (text, origin) = index.optional_file(POLICY_FILE, MAX_POLICY_BYTES)?;
                 let (signature, _) =
                     index.optional_file(POLICY_SIGNATURE_FILE, MAX_POLICY_BYTES)?;

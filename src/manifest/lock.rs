@@ -240,6 +240,10 @@ pub struct PinnedPolicy {
     /// Its `serial`.
     #[serde(default)]
     pub serial: u64,
+    /// The index it names (its `index`), when it names one: a later
+    /// policy must name it too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<String>,
 }
 
 /// The whole lockfile.

@@ -6,7 +6,10 @@ use semver::Version;
 use serde::Serialize;
 
 use crate::dirs::Dirs;
+use std::collections::BTreeMap;
+
 use crate::index::channel::Channel;
+use crate::index::freshness::Freshness;
 use crate::manifest::Manifest;
 use crate::manifest::lock::{Lockfile, short_commit};
 use crate::manifest::source_id::SourceId;
@@ -109,7 +112,13 @@ pub(crate) fn outdated(
     let options = crate::ops::install::InstallOptions::default();
     let policy =
         match crate::ops::install::policy::default_registry(project, &manifest, dirs, &options)? {
-            Some(registry) => crate::ops::install::policy::for_project(&registry, &lock)?,
+            Some(registry) => {
+                let freshness = Freshness::of(&registry, &dirs.data)?;
+                let policy =
+                    crate::ops::install::policy::for_project(&registry, &lock, &freshness)?;
+                freshness.save()?;
+                policy
+            }
             None => None,
         };
     if let Some(policy) = &policy {
@@ -123,11 +132,21 @@ pub(crate) fn outdated(
     let require_signed = policy
         .as_ref()
         .is_some_and(|p| p.requires_channel_signatures());
+    let mut freshness = BTreeMap::new();
+    for registry in registries.all() {
+        let mut checks = Freshness::of(registry, &dirs.data)?;
+        checks.required = policy
+            .as_ref()
+            .is_some_and(|p| p.index == registry.label && p.requires_fresh_metadata());
+        freshness.insert(registry.label.clone(), checks);
+    }
     let mut report = OutdatedReport::default();
     for skill in lock.skills() {
-        let (Some(entries), Some(listed)) =
-            (registries.entries(skill)?, registries.listed_keys(skill))
-        else {
+        let (Some(entries), Some(listed), Some(label)) = (
+            registries.entries(skill)?,
+            registries.listed_keys(skill),
+            skill.source.registry_index(),
+        ) else {
             continue;
         };
         let filter = ChannelFilter {
@@ -136,6 +155,7 @@ pub(crate) fn outdated(
             pinned: &lock.keys,
             listed,
             require_signed,
+            freshness: &freshness[label],
         };
         let entries = filter.seen(&skill.name, entries, Some(&skill.version));
         let requirement = requirement(&manifest, &skill.name);
@@ -148,21 +168,21 @@ pub(crate) fn outdated(
             .filter(|(v, _)| v.pre.is_empty())
             .collect();
         versions.sort_by(|a, b| b.0.cmp(&a.0));
-        let newest = |allowed: &dyn Fn(&Version) -> bool| {
-            versions
-                .iter()
-                .filter(|(v, _)| allowed(v))
-                .find(|(v, e)| {
-                    let is_locked = v.to_string() == skill.version;
-                    filter.verified(&skill.name, e, is_locked).is_some()
-                })
-                .map(|(v, _)| v.clone())
+        let newest = |allowed: &dyn Fn(&Version) -> bool| -> anyhow::Result<Option<Version>> {
+            for (version, entry) in versions.iter().filter(|(v, _)| allowed(v)) {
+                let is_locked = version.to_string() == skill.version;
+                if filter.verified(&skill.name, entry, is_locked)?.is_some() {
+                    return Ok(Some(version.clone()));
+                }
+            }
+            Ok(None)
         };
         let locked = Version::parse(&skill.version).ok();
-        let latest = newest(&|_| true);
-        let compatible = requirement
-            .as_ref()
-            .and_then(|req| newest(&|v| req.matches(v)));
+        let latest = newest(&|_| true)?;
+        let compatible = match &requirement {
+            Some(req) => newest(&|v| req.matches(v))?,
+            None => None,
+        };
         if let (Some(locked), Some(latest)) = (locked, latest) {
             let newer = latest > locked || compatible.as_ref().is_some_and(|c| *c > locked);
             if newer || yanked.is_some() {

@@ -25,6 +25,9 @@ pub struct PromoteRequest<'a> {
     pub replacement: Option<&'a str>,
     /// The org's minisign secret key file.
     pub key: &'a Path,
+    /// Until when the record counts for new installs (RFC 3339, or a
+    /// span from now such as `30d`), when set.
+    pub expires: Option<&'a str>,
 }
 
 /// What `promote` did.
@@ -64,6 +67,20 @@ pub struct UpstreamShown {
 pub fn promote(request: &PromoteRequest<'_>, dirs: &Dirs) -> anyhow::Result<Promoted> {
     let (package, version) = parse_spec(request.spec)?;
     let replacement = check_replacement(request)?;
+    let replacement = replacement.as_deref();
+    let expires = request
+        .expires
+        .map(|text| crate::index::freshness::expires_from(text, jiff::Timestamp::now()))
+        .transpose()?;
+    if let Some(at) = &expires
+        && at
+            .parse::<jiff::Timestamp>()
+            .is_ok_and(|at| at <= jiff::Timestamp::now())
+    {
+        bail!(
+            "--expires {at} is in the past: no project would take the version; give a later time or a span such as 30d"
+        );
+    }
     let key = SigningKey::load(request.key)?;
     let mut outcome = None;
     let mut upstream = None;
@@ -75,7 +92,15 @@ pub fn promote(request: &PromoteRequest<'_>, dirs: &Dirs) -> anyhow::Result<Prom
             revision: u.at_revision().map(str::to_string),
             signed: u.is_signed_by(&keys, &entry.name, &entry.vers, &entry.cksum),
         });
-        let moved = channel::promote(entry, &key, request.to, replacement, &keys)?;
+        let index = identity_of(config, request.index)?;
+        let moved = channel::Move {
+            channel: request.to,
+            replacement,
+            index: Some(index),
+            seq: None,
+            expires: expires.as_deref(),
+        };
+        let moved = channel::promote(entry, &key, moved, &keys)?;
         let from = match &moved {
             Some(before) => before.channel,
             None => request.to,
@@ -121,9 +146,27 @@ fn parse_spec(spec: &str) -> anyhow::Result<(PackageName, String)> {
     Ok((package, version.to_string()))
 }
 
+/// The identity the index's `config.json` names, which every record is
+/// signed for; an index from before identities is named first.
+fn identity_of<'c>(config: &'c IndexConfig, index: &str) -> anyhow::Result<&'c str> {
+    match config.identity.as_deref() {
+        Some(identity) => Ok(identity),
+        None => bail!(
+            Hinted::new(format!(
+                "{index} names no identity in its config.json, so a channel record could not be bound to it"
+            ))
+            .hint(format!(
+                "name it once, as projects reach it: `skillpkg index init {} --identity URL`",
+                crate::hint::shell_quote(index)
+            ))
+        ),
+    }
+}
+
 /// The replacement `request` names, which only a deprecation takes and
-/// which must be `org/name` or `org/name@requirement`.
-fn check_replacement<'a>(request: &PromoteRequest<'a>) -> anyhow::Result<Option<&'a str>> {
+/// which must be `org/name` or `org/name@requirement` (written without
+/// spaces, as records carry it).
+fn check_replacement(request: &PromoteRequest<'_>) -> anyhow::Result<Option<String>> {
     let Some(replacement) = request.replacement else {
         return Ok(None);
     };
@@ -141,7 +184,7 @@ fn check_replacement<'a>(request: &PromoteRequest<'a>) -> anyhow::Result<Option<
             anyhow::anyhow!("--replacement {replacement}: invalid version requirement: {e}")
         })?;
     }
-    Ok(Some(replacement))
+    Ok(Some(replacement.split_whitespace().collect()))
 }
 
 /// Refuses `key` unless it is one of `keys`, the org's in the index.

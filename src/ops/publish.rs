@@ -8,7 +8,7 @@ use crate::dirs::Dirs;
 use crate::hint::Hinted;
 use crate::index::channel::{Channel, signed_comment};
 use crate::index::git::{GitIndex, init_repository, is_git_index};
-use crate::index::local::IndexDir;
+use crate::index::local::{IndexDir, Naming};
 use crate::index::oci::namespace::{Namespace, Place, is_oci_index};
 use crate::index::{IndexEntry, PackageName, parse_dependencies};
 use crate::ops::pack::{PackedSkill, Validity};
@@ -40,8 +40,13 @@ pub fn init_index(
     spec: &str,
     git: bool,
     org_key: Option<(&str, &str)>,
+    identity: Option<&str>,
     dirs: &Dirs,
 ) -> anyhow::Result<Initialised> {
+    let naming = match identity {
+        Some(identity) => Naming::Given(identity),
+        None => Naming::Default(default_identity(spec)),
+    };
     let cache = dirs.cache.as_path();
     let key = org_key.map(|(org, key)| -> anyhow::Result<(String, String)> {
         if !crate::skill::name::is_valid_name(org) {
@@ -52,7 +57,7 @@ pub fn init_index(
     let key = key.transpose()?;
     let org_key = key.as_ref().map(|(o, k)| (o.as_str(), k.as_str()));
     if is_oci_index(spec) {
-        return init_namespace(&Namespace::new(spec, place(dirs))?, org_key);
+        return init_namespace(&Namespace::new(spec, place(dirs))?, org_key, &naming);
     }
     let path = Path::new(spec.strip_prefix("file://").unwrap_or(spec));
     let is_url = spec.contains("://") || spec.starts_with("git+");
@@ -70,7 +75,7 @@ pub fn init_index(
             );
         }
         let existed = path.join("config.json").is_file();
-        IndexDir::init(path, org_key)?;
+        IndexDir::init(path, org_key)?.name_as(&naming)?;
         return Ok(if existed {
             Initialised::Updated
         } else {
@@ -79,7 +84,7 @@ pub fn init_index(
     }
     if (is_url && !spec.starts_with("file://")) || is_bare_repository {
         let created = GitIndex::new(spec, cache)?
-            .init(cache, org_key)
+            .init(cache, org_key, &naming)
             .with_context(|| format!("could not make {spec} a skill index"))?;
         return Ok(if created {
             Initialised::Pushed
@@ -96,9 +101,24 @@ pub fn init_index(
             .hint("a new git index needs a new directory, or an empty bare repository (`git init --bare`)")
         );
     }
-    init_repository(path, org_key)
+    init_repository(path, org_key, &naming)
         .with_context(|| format!("could not create a git index at {}", path.display()))?;
     Ok(Initialised::Created)
+}
+
+/// The identity of an index its org names none for: as `spec` reaches it
+/// (a URL or `oci://HOST/NAMESPACE` as given, a folder as a `file://` URL
+/// of its absolute path).
+fn default_identity(spec: &str) -> String {
+    if spec.contains("://") && !spec.starts_with("file://") || spec.starts_with("git+") {
+        return spec.trim_end_matches('/').to_string();
+    }
+    let path = Path::new(spec.strip_prefix("file://").unwrap_or(spec));
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    format!(
+        "file://{}",
+        crate::fsutil::lexically_normal(&path).display()
+    )
 }
 
 /// Sets up the OCI namespace `namespace` as an index (its config
@@ -106,6 +126,7 @@ pub fn init_index(
 fn init_namespace(
     namespace: &Namespace,
     org_key: Option<(&str, &str)>,
+    naming: &Naming<'_>,
 ) -> anyhow::Result<Initialised> {
     let existing = namespace.existing_config()?;
     let done = match existing {
@@ -118,6 +139,19 @@ fn init_namespace(
         if !keys.iter().any(|k| k == key) {
             keys.push(key.to_string());
         }
+    }
+    match (&config.identity, naming) {
+        (Some(old), Naming::Given(new)) if old != new => bail!(
+            Hinted::new(format!("the index is named {old} already, not {new}"))
+                .hint("an index keeps its identity, which its channel records and policy are signed for: make a new index for a new name")
+        ),
+        (Some(_), _) => {}
+        (None, Naming::Given(identity)) => config.identity = Some(identity.to_string()),
+        (None, Naming::Default(identity)) => config.identity = Some(identity.clone()),
+    }
+    if let Some(identity) = &config.identity {
+        crate::index::check_identity(identity)
+            .map_err(|why| anyhow::anyhow!("--identity: {why}"))?;
     }
     namespace.write_config(&config)?;
     Ok(done)

@@ -152,6 +152,11 @@ impl LockedRegistries {
         Some(&self.by_label[label].config.keys)
     }
 
+    /// Each index opened.
+    pub(crate) fn all(&self) -> impl Iterator<Item = &Registry> {
+        self.by_label.values()
+    }
+
     /// Every entry the index of the locked registry package `skill` lists;
     /// `None` for a skill from a path or git.
     pub(crate) fn entries(&self, skill: &LockedSkill) -> anyhow::Result<Option<Vec<IndexEntry>>> {

@@ -41,6 +41,7 @@ mod policies;
 mod publish;
 mod readme;
 mod registries;
+mod replay;
 mod repos;
 mod roots;
 mod sample_index;

@@ -10,7 +10,12 @@ use crate::publish::Publisher;
 const POLICY: &str = "# The acme org's rules for its members' projects.\norg = \"acme\"\nserial = 1\nrequire-signatures = true\nlowest-channel = \"testing\"\nunwaivable = [\"remote-code-run\"]\n";
 
 /// Signs `text` as the index's policy with `key` (`index policy`).
-fn sign_policy(p: &Publisher, index: &Path, text: &str, key: &Path) -> crate::common::Output {
+pub(crate) fn sign_policy(
+    p: &Publisher,
+    index: &Path,
+    text: &str,
+    key: &Path,
+) -> crate::common::Output {
     let file = p.ctx.root().join("policy.toml");
     std::fs::write(&file, text).unwrap();
     let mut cmd = p.ctx.command();

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::index::IndexEntry;
 use crate::index::channel::{self, Channel};
+use crate::index::freshness::{Freshness, RecordCheck};
 
 /// The channels a resolution over one index asks for.
 pub(crate) struct ChannelFilter<'a> {
@@ -23,6 +24,9 @@ pub(crate) struct ChannelFilter<'a> {
     /// Versions without channel signatures count as drafts (the org's
     /// policy requires them).
     pub require_signed: bool,
+    /// The checks that records are bound to the index, in sequence and
+    /// not expired ([`crate::index::freshness`]).
+    pub freshness: &'a Freshness,
 }
 
 /// A deprecated version that resolution may choose: what to say.
@@ -90,10 +94,11 @@ impl ChannelFilter<'_> {
 
     /// The entries of `name` its project sees, as far as their claims
     /// go: those claiming the channel it asks for or above, and `locked`
-    /// (the version the lock pins) whatever its channel. No signature is
+    /// (the version the lock pins) whatever its channel. Claims are not
     /// checked here: [`ChannelFilter::verified`] checks the versions
     /// resolution chooses, so that the work does not grow with the
-    /// versions an index lists.
+    /// versions an index lists. Only a record newer than this machine
+    /// knows is verified, once, to be remembered (a demotion stays one).
     pub(crate) fn seen(
         &self,
         name: &str,
@@ -101,6 +106,13 @@ impl ChannelFilter<'_> {
         locked: Option<&str>,
     ) -> Vec<IndexEntry> {
         let asked = self.asked_for(name);
+        let org = name.split_once('/').map_or(name, |(org, _)| org);
+        for entry in &entries {
+            self.freshness
+                .note(name, &entry.vers, &entry.channels, |record| {
+                    channel::record_is_signed(entry, record, self.record_keys(org))
+                });
+        }
         entries
             .into_iter()
             .filter(|entry| {
@@ -109,37 +121,52 @@ impl ChannelFilter<'_> {
             .collect()
     }
 
-    /// Where the chosen version `entry` of `name` stands, its signatures
-    /// checked: `None` when it is not seen after all (its claim does not
-    /// verify, or it stands below the channel asked for); else whether it
-    /// is deprecated, and for what. The locked version (`locked`) is seen
-    /// whatever its channel.
-    pub(crate) fn verified(
-        &self,
-        name: &str,
-        entry: &IndexEntry,
-        locked: bool,
-    ) -> Option<Option<Deprecated>> {
-        let asked = self.asked_for(name);
-        let seen_anyway = locked || asked == Channel::Draft;
-        if seen_anyway && channel::claimed(entry) != Channel::Deprecated {
-            return Some(None);
-        }
+    /// Where `entry` of `name` stands, as far as its signatures show.
+    pub(crate) fn standing(&self, name: &str, entry: &IndexEntry) -> channel::Standing {
         let org = name.split_once('/').map_or(name, |(org, _)| org);
         let signature_keys = self.signature_keys(org);
         let keys = channel::OrgKeys {
             records: self.record_keys(org),
             signatures: &signature_keys,
         };
-        let standing = channel::standing(entry, keys, self.require_signed);
-        if !seen_anyway && !asked.admits(standing.channel) {
-            return None;
+        channel::standing(entry, keys, self.require_signed)
+    }
+
+    /// Where the chosen version `entry` of `name` stands, its signatures
+    /// checked: `None` when it is not seen after all (its claim does not
+    /// verify, or it stands below the channel asked for); else whether it
+    /// is deprecated, and for what. The locked version (`locked`) is seen
+    /// whatever its channel. A verified record that is replayed, signed
+    /// for another index or expired is an error naming it.
+    pub(crate) fn verified(
+        &self,
+        name: &str,
+        entry: &IndexEntry,
+        locked: bool,
+    ) -> anyhow::Result<Option<Option<Deprecated>>> {
+        let asked = self.asked_for(name);
+        let seen_anyway = locked || asked == Channel::Draft;
+        if seen_anyway && channel::claimed(entry) != Channel::Deprecated {
+            return Ok(Some(None));
         }
-        Some(
-            (standing.channel == Channel::Deprecated).then_some(Deprecated {
+        let mut standing = self.standing(name, entry);
+        if standing.unverified.is_none()
+            && !entry.channels.is_empty()
+            && self
+                .freshness
+                .check_records(name, &entry.vers, &entry.channels)?
+                == RecordCheck::Unbound
+        {
+            standing.channel = Channel::Draft;
+        }
+        if !seen_anyway && !asked.admits(standing.channel) {
+            return Ok(None);
+        }
+        Ok(Some((standing.channel == Channel::Deprecated).then_some(
+            Deprecated {
                 replacement: standing.replacement,
-            }),
-        )
+            },
+        )))
     }
 }
 
@@ -163,9 +190,15 @@ mod tests {
         };
         let comment = channel::signed_comment("acme/x", "1.0.0", &draft.cksum, Channel::Draft);
         draft.sig = org.sign(b"archive", &comment).unwrap();
-        draft
-            .channels
-            .push(channel::sign_record(&intruder, &draft, Channel::Published, None, None).unwrap());
+        draft.channels.push(
+            channel::sign_record(
+                &intruder,
+                &draft,
+                &channel::Move::to(Channel::Published),
+                None,
+            )
+            .unwrap(),
+        );
         draft.channel = Some(Channel::Published);
         let listed = BTreeMap::from([(
             "acme".to_string(),
@@ -173,12 +206,14 @@ mod tests {
         )]);
         let pinned = BTreeMap::from([("acme".to_string(), vec![org.public_key()])]);
         let asked = BTreeMap::new();
+        let freshness = Freshness::open("index", None, crate::index::seen::Memory::none()).unwrap();
         let filter = |pinned| ChannelFilter {
             asked: &asked,
             default: Channel::Published,
             pinned,
             listed: &listed,
             require_signed: false,
+            freshness: &freshness,
         };
         // It claims published, so resolution may choose it; checked, it
         // is not seen.
@@ -188,15 +223,21 @@ mod tests {
                 .len(),
             1
         );
-        assert_eq!(filter(&pinned).verified("acme/x", &draft, false), None);
+        assert_eq!(
+            filter(&pinned).verified("acme/x", &draft, false).unwrap(),
+            None
+        );
         // Before the org is pinned, the index's keys are all there is to
         // go on (trust on first use, as for packages).
         let unpinned = BTreeMap::new();
         assert_eq!(
-            filter(&unpinned).verified("acme/x", &draft, false),
+            filter(&unpinned).verified("acme/x", &draft, false).unwrap(),
             Some(None)
         );
         // The locked version is seen whatever its channel.
-        assert_eq!(filter(&pinned).verified("acme/x", &draft, true), Some(None));
+        assert_eq!(
+            filter(&pinned).verified("acme/x", &draft, true).unwrap(),
+            Some(None)
+        );
     }
 }

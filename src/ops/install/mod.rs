@@ -666,10 +666,8 @@ fn sync(
     }
 
     let default_registry = policy::default_registry(project, manifest, dirs, &options)?;
-    let policy = match &default_registry {
-        Some(registry) => policy::for_project(registry, &old_lock)?,
-        None => None,
-    };
+    let (policy, default_freshness) =
+        policy::and_freshness(default_registry.as_ref(), &old_lock, dirs)?;
     let mut requests = plan::gather(
         project, &root, manifest, &old_lock, unlock, dirs, views, options,
     )?;
@@ -677,7 +675,19 @@ fn sync(
         requests.check_policy(policy)?;
     }
     let registries = plan::open_registries(&requests, project, dirs, &options, default_registry)?;
-    let planned = plan::resolve_all(&requests, &registries, &old_lock, unlock, options.progress)?;
+    let freshness = policy::freshness_of(&registries, default_freshness, dirs)?;
+    let planned = plan::resolve_all(
+        &requests,
+        &registries,
+        &freshness,
+        &old_lock,
+        unlock,
+        options.progress,
+    )?;
+    let expiry_warning = match &policy {
+        Some(policy) => plan::check_planned(policy, &planned, &old_lock)?,
+        None => None,
+    };
     let yanked: Vec<_> = planned.iter().filter_map(|p| p.yanked.clone()).collect();
     let deprecated: Vec<(String, String)> = planned
         .iter()
@@ -773,6 +783,9 @@ fn sync(
     crate::ops::consent::grants::install::settle(&mut skills, &mut changes, asks, consent);
     note_yanked(&mut changes, yanked);
     note_deprecated(&mut changes, &deprecated);
+    if let (Some(warning), Some(first)) = (expiry_warning, changes.first_mut()) {
+        first.warnings.insert(0, warning);
+    }
     // Waivers still waiting for their package; adopted ones are in entries.
     let mut pending = old_lock.pending_waivers.clone();
     pending.retain(|name, _| !skills.iter().any(|s| s.name == *name));

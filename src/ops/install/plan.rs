@@ -14,6 +14,7 @@ use super::options::{InstallOptions, Unlock};
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
 use crate::index::channel::Channel;
+use crate::index::freshness::Freshness;
 use crate::index::http::Settled;
 use crate::index::source::{Registry, open_registry};
 use crate::index::{IndexEntry, PackageName};
@@ -97,6 +98,9 @@ pub(super) struct Planned<'r> {
     pub yanked: Option<YankedPin>,
     /// When the chosen version is deprecated: what to say about it.
     pub deprecated: Option<Deprecated>,
+    /// For the version the lock pins, which is seen whatever its channel:
+    /// where its signatures put it, for the org policy's lowest channel.
+    pub locked_channel: Option<Channel>,
 }
 
 impl Planned<'_> {
@@ -104,6 +108,37 @@ impl Planned<'_> {
     pub(super) fn source(&self) -> SourceId {
         SourceId::registry(&self.registry.label)
     }
+}
+
+/// Refuses what `planned` takes that `policy` does not allow: a locked
+/// version below its lowest channel, or, once it expired, any version of
+/// its index that the lock does not pin exactly. Returns the warning for
+/// an install of exactly the lock under an expired policy.
+pub(super) fn check_planned(
+    policy: &super::policy::ProjectPolicy,
+    planned: &[Planned<'_>],
+    old_lock: &Lockfile,
+) -> anyhow::Result<Option<String>> {
+    for p in planned {
+        if let Some(channel) = p.locked_channel {
+            policy.check_locked_channel(&p.package.to_string(), &p.entry.vers, channel)?;
+        }
+    }
+    let taken: Vec<(String, String)> = planned
+        .iter()
+        .filter(|p| p.registry.label == policy.index)
+        .filter(|p| {
+            let name = p.package.to_string();
+            let checksum = format!("sha256:{}", p.entry.cksum);
+            !old_lock.skills().iter().any(|s| {
+                s.name == name
+                    && s.version == p.entry.vers
+                    && s.checksum.as_deref() == Some(checksum.as_str())
+            })
+        })
+        .map(|p| (p.package.to_string(), p.entry.vers.clone()))
+        .collect();
+    policy.check_expiry(&taken)
 }
 
 /// Reads the manifest's wants; path and git skills are fetched, validated
@@ -206,16 +241,20 @@ pub(super) fn open_registries(
 }
 
 /// Resolves each registry's requirements against its index, keeping the
-/// lock's versions where `unlock` allows.
+/// lock's versions where `unlock` allows, each index's channel records
+/// checked by its `freshness`.
 pub(super) fn resolve_all<'r>(
     requests: &Requests,
     registries: &'r [Registry],
+    freshness: &[Freshness],
     old_lock: &Lockfile,
     unlock: &Unlock,
     progress: &dyn Progress,
 ) -> anyhow::Result<Vec<Planned<'r>>> {
     let mut plan = Vec::new();
-    for (requirements, registry) in requests.by_registry.values().zip(registries) {
+    for ((requirements, registry), freshness) in
+        requests.by_registry.values().zip(registries).zip(freshness)
+    {
         let source = SourceId::registry(&registry.label);
         let pinned: Vec<_> = old_lock
             .skills()
@@ -251,6 +290,7 @@ pub(super) fn resolve_all<'r>(
             pinned: &old_lock.keys,
             listed: &registry.config.keys,
             require_signed: requests.require_channel_signatures,
+            freshness,
         };
         let reading = Reading {
             registry,
@@ -314,14 +354,22 @@ pub(super) fn resolve_all<'r>(
                 .position(|e| e.vers == version.to_string())
                 .expect("resolved versions come from the fetched entries");
             let deprecated = deprecated.remove(&name);
+            let entry = all.swap_remove(at);
+            let locked_channel = (locked.get(&name) == Some(&version))
+                .then(|| filter.standing(&name, &entry).channel);
             plan.push(Planned {
                 package: name.parse()?,
-                entry: all.swap_remove(at),
+                entry,
                 registry,
                 yanked,
                 deprecated,
+                locked_channel,
             });
         }
+    }
+    // What the resolution accepted is kept for the next one.
+    for freshness in freshness {
+        freshness.save()?;
     }
     Ok(plan)
 }
@@ -490,7 +538,7 @@ impl Settling<'_> {
                     .find(|e| e.vers == vers)
                     .expect("resolved versions come from the fetched entries");
                 let is_locked = self.locked.get(name) == Some(version);
-                match self.filter.verified(name, entry, is_locked) {
+                match self.filter.verified(name, entry, is_locked)? {
                     Some(Some(deprecation)) => {
                         deprecated.insert(name.clone(), deprecation);
                     }
@@ -513,9 +561,13 @@ impl Settling<'_> {
                     let locked = self.locked.get(&name).map(ToString::to_string);
                     let filter = self.filter;
                     self.hide(universe, entries, &name, |e| {
-                        filter
-                            .verified(&name, e, locked.as_deref() == Some(e.vers.as_str()))
-                            .is_none()
+                        // A record that does not hold (replayed, of another
+                        // index, expired) hides its version here, as an
+                        // unverified claim does: it was not chosen.
+                        !matches!(
+                            filter.verified(&name, e, locked.as_deref() == Some(e.vers.as_str())),
+                            Ok(Some(_))
+                        )
                     });
                 }
             }

@@ -7,6 +7,7 @@ use anyhow::bail;
 
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
+use crate::index::freshness::Freshness;
 use crate::index::policy::{IndexPolicy, verified};
 use crate::index::source::{Registry, open_registry};
 use crate::manifest::Manifest;
@@ -19,6 +20,9 @@ use crate::project::Project;
 pub(crate) struct ProjectPolicy {
     /// The policy as its index serves it.
     pub policy: IndexPolicy,
+    /// When it expired, if it did: no new version is taken from the
+    /// index, and what the lock pins installs with a warning.
+    pub expired: Option<jiff::Timestamp>,
     /// The index's label, as `skills.lock` names it.
     pub index: String,
     /// The org's keys the index lists, for a lock that pins none yet.
@@ -54,6 +58,7 @@ pub(crate) fn default_registry(
 pub(crate) fn for_project(
     registry: &Registry,
     old_lock: &Lockfile,
+    freshness: &Freshness,
 ) -> anyhow::Result<Option<ProjectPolicy>> {
     let pinned = old_lock.policies.get(&registry.label);
     let files = match (&registry.config.policy, pinned) {
@@ -85,6 +90,12 @@ pub(crate) fn for_project(
     if let Some(pinned) = pinned {
         check_against_pin(&policy, pinned, &registry.label)?;
     }
+    let expired = freshness.check_policy(
+        &policy.origin,
+        policy.policy.index.as_deref(),
+        policy.policy.serial,
+        policy.policy.expires.as_deref(),
+    )?;
     if let Some(announced) = &registry.config.policy
         && *announced != policy.digest
     {
@@ -104,6 +115,7 @@ pub(crate) fn for_project(
         .unwrap_or_default();
     Ok(Some(ProjectPolicy {
         policy,
+        expired,
         index: registry.label.clone(),
         listed_keys,
     }))
@@ -125,6 +137,15 @@ fn check_against_pin(
             .hint("an index cannot hand its projects to another org's policy: ask the org; if it really did, delete the index's line under [policies] in skills.lock")
         );
     }
+    if let (None, Some(index)) = (&policy.policy.index, &pinned.index) {
+        bail!(
+            Hinted::new(format!(
+                "{} names no index, but skills.lock pins org '{}''s policy for the index {index}",
+                policy.origin, pinned.org
+            ))
+            .hint("the index serves a policy from before policies named their index (a replay): ask the org to sign its newest")
+        );
+    }
     if policy.digest != pinned.digest && policy.policy.serial <= pinned.serial {
         bail!(
             Hinted::new(format!(
@@ -137,6 +158,41 @@ fn check_against_pin(
     Ok(())
 }
 
+/// The org policy of the project's default registry, checked, with the
+/// checks of that index's metadata (which the policy may tighten).
+pub(super) fn and_freshness(
+    default_registry: Option<&Registry>,
+    old_lock: &Lockfile,
+    dirs: &Dirs,
+) -> anyhow::Result<(Option<ProjectPolicy>, Option<Freshness>)> {
+    let Some(registry) = default_registry else {
+        return Ok((None, None));
+    };
+    let mut freshness = Freshness::of(registry, &dirs.data)?;
+    let policy = for_project(registry, old_lock, &freshness)?;
+    freshness.required = policy.as_ref().is_some_and(|p| p.requires_fresh_metadata());
+    freshness.save()?;
+    Ok((policy, Some(freshness)))
+}
+
+/// The metadata checks of each of `registries`, the default one's as
+/// [`and_freshness`] made them.
+pub(super) fn freshness_of(
+    registries: &[Registry],
+    mut default: Option<Freshness>,
+    dirs: &Dirs,
+) -> anyhow::Result<Vec<Freshness>> {
+    registries
+        .iter()
+        .map(
+            |registry| match default.take_if(|f| f.label == registry.label) {
+                Some(freshness) => Ok(freshness),
+                None => Freshness::of(registry, &dirs.data),
+            },
+        )
+        .collect()
+}
+
 impl ProjectPolicy {
     /// Pins the policy in `lock`, with its org's keys when the lock pins
     /// none yet (so that a policy signed anew must be signed by them).
@@ -147,6 +203,7 @@ impl ProjectPolicy {
                 org: self.policy.policy.org.clone(),
                 digest: self.policy.digest.clone(),
                 serial: self.policy.policy.serial,
+                index: self.policy.policy.index.clone(),
             },
         );
         let org = &self.policy.policy.org;
@@ -169,6 +226,72 @@ impl ProjectPolicy {
             ));
         }
         Ok(())
+    }
+
+    /// Refuses `name@version`, which the lock pins, standing in `channel`
+    /// below the lowest the policy lets members use: the lock does not
+    /// override the org.
+    pub(crate) fn check_locked_channel(
+        &self,
+        name: &str,
+        version: &str,
+        channel: Channel,
+    ) -> anyhow::Result<()> {
+        let Some(lowest) = self.policy.policy.lowest_channel else {
+            return Ok(());
+        };
+        if !lowest.admits(channel) {
+            bail!(
+                self.policy
+                    .refusal(
+                        &format!(
+                            "{name} {version}, which skills.lock pins in the {channel} channel,"
+                        ),
+                        &format!("members may use the {lowest} channel and above (lowest-channel)")
+                    )
+                    .hint(format!(
+                        "move to a version the org published: `skillpkg update {}`",
+                        crate::hint::shell_quote(name)
+                    ))
+            );
+        }
+        Ok(())
+    }
+
+    /// Refuses the new versions that `taken` names (`(name, version)`)
+    /// from the policy's index once the policy expired; with none, the
+    /// warning to give for installing exactly what the lock pins.
+    pub(crate) fn check_expiry(
+        &self,
+        taken: &[(String, String)],
+    ) -> anyhow::Result<Option<String>> {
+        let Some(at) = self.expired else {
+            return Ok(None);
+        };
+        let what = format!(
+            "the policy of org '{}' ({})",
+            self.policy.policy.org, self.policy.origin
+        );
+        if let Some((name, version)) = taken.first() {
+            let refusal = crate::index::freshness::expired_refusal(&what, at);
+            bail!(
+                Hinted::new(format!(
+                    "{name} {version} is not taken from {}: {}",
+                    self.index,
+                    refusal.message()
+                ))
+                .hint(&refusal.hints()[0])
+            );
+        }
+        Ok(Some(format!(
+            "{what} expired at {at}; installing only what skills.lock pins from {}",
+            self.index
+        )))
+    }
+
+    /// Whether channel records must be bound to the index.
+    pub(crate) fn requires_fresh_metadata(&self) -> bool {
+        self.policy.policy.require_fresh_metadata
     }
 
     /// Whether versions must carry channel signatures.
@@ -212,9 +335,7 @@ impl ProjectPolicy {
                 "it is not signed, and every skill must be",
             )),
             Some(signer) if !policy.signers.is_empty() => {
-                let allowed = signer
-                    .minisign_key()
-                    .is_some_and(|key| policy.signers.iter().any(|s| s == key));
+                let allowed = policy.signers.iter().any(|s| s.admits(signer));
                 match allowed {
                     true => Ok(()),
                     false => Err(self.policy.refusal(
