@@ -329,4 +329,62 @@ mod tests {
         let unknown = b"org = \"corp\"\nallow-everything = true\n";
         assert!(parse(unknown, "policy.toml").is_err());
     }
+
+    #[test]
+    fn an_unwaivable_rule_the_scanner_does_not_have_is_an_error() {
+        let text = b"org = \"corp\"\nunwaivable = [\"remote-code-run\", \"remote-code-runs\"]\n";
+        let err = parse(text, "policy.toml").unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "unwaivable names 'remote-code-runs', which is no rule of skillpkg's scanner"
+            ),
+            "{err}"
+        );
+        assert!(parse(b"org = \"corp\"\nunwaivable = [\"remote-code-run\"]\n", "p").is_ok());
+    }
+
+    #[test]
+    fn signers_name_minisign_keys_sigstore_identities_and_oms_roots() {
+        use crate::manifest::lock::{LockedSigner, SignerTable};
+        let root = format!("sha256:{}", "ab".repeat(32));
+        let text = format!(
+            "org = \"corp\"\nsigners = [{{ sigstore-identity = \"https://github.com/corp/.+\", sigstore-issuer = \"https://issuer\", regexp = true }}, {{ oms-root = \"{root}\" }}]\nexpires = 2027-01-31T00:00:00Z\nindex = \"https://skills.corp/\"\nrequire-fresh-metadata = true\n"
+        );
+        let policy = parse(text.as_bytes(), "policy.toml").unwrap();
+        assert_eq!(policy.expires.as_deref(), Some("2027-01-31T00:00:00Z"));
+        let sigstore = |identity: &str, issuer: &str| {
+            LockedSigner::Other(SignerTable::Sigstore {
+                identity: identity.into(),
+                issuer: issuer.into(),
+                root: None,
+            })
+        };
+        let admits = |signer: &LockedSigner| policy.signers.iter().any(|s| s.admits(signer));
+        assert!(admits(&sigstore(
+            "https://github.com/corp/x",
+            "https://issuer"
+        )));
+        assert!(!admits(&sigstore(
+            "https://github.com/corp/x",
+            "https://other"
+        )));
+        // Anchored: a prefix elsewhere in the identity does not count.
+        assert!(!admits(&sigstore(
+            "https://evil/https://github.com/corp/x",
+            "https://issuer"
+        )));
+        let oms = |chain: &str| {
+            LockedSigner::Other(SignerTable::Oms {
+                subject: "CN=x".into(),
+                chain: chain.into(),
+            })
+        };
+        assert!(admits(&oms(&root)));
+        assert!(!admits(&oms(&format!("sha256:{}", "cd".repeat(32)))));
+        assert!(!admits(&LockedSigner::Minisign("RWQ".into())));
+        let bad = b"org = \"corp\"\nsigners = [{ oms-root = \"ab\" }]\n";
+        assert!(parse(bad, "p").is_err());
+        let unbound = b"org = \"corp\"\nrequire-fresh-metadata = true\n";
+        assert!(parse(unbound, "p").is_err());
+    }
 }

@@ -208,3 +208,42 @@ fn a_policy_with_a_bad_signature_or_dropped_is_refused_as_a_whole() {
     let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
     assert!(lock.contains("serial = 2"), "{lock}");
 }
+
+#[test]
+fn a_locked_version_below_the_lowest_channel_is_refused_naming_the_rule() {
+    let p = Publisher::new();
+    let index = p.init_index("index", false);
+    let hello = p.skill("hello", "");
+    let at = index.to_str().unwrap();
+    p.publish(&hello, at, &[]).assert_ok();
+    p.publish(&hello, at, &["--version", "1.1.0", "--channel", "draft"])
+        .assert_ok();
+    let app = p.ctx.root().join("app");
+    p.ctx.ok(&["init", app.to_str().unwrap()]);
+    p.ctx.ok_in(&app, &["registry", "add", "--default", at]);
+    p.ctx
+        .ok_in(&app, &["add", "acme/hello@=1.1.0", "--channel", "draft"]);
+    // The project stops asking for drafts; its lock still pins one. Then
+    // the org sets its policy.
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    let plain = manifest.replace(", channel = \"draft\"", "");
+    assert_ne!(plain, manifest);
+    std::fs::write(app.join("skills.toml"), plain).unwrap();
+    sign_policy(
+        &p,
+        &index,
+        "org = \"acme\"\nserial = 1\nlowest-channel = \"testing\"\n",
+        &p.keys.secret_file,
+    )
+    .assert_ok();
+    let out = p.ctx.fails_in(&app, &["install"]);
+    insta::assert_snapshot!(p.ctx.redact(&out.stderr), @"
+    error: acme/hello 1.1.0, which skills.lock pins in the draft channel, is refused by the policy of org 'acme' ([TEMP]/index/policy.toml): members may use the testing channel and above (lowest-channel)
+    hint: the org's policy applies to projects whose default registry is its index; ask the org, or use another default registry
+    hint: move to a version the org published: `skillpkg update acme/hello`
+    ");
+    assert!(
+        app.join(".agents/skills/hello").exists(),
+        "the installed tree is left as it was"
+    );
+}

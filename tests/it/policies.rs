@@ -396,3 +396,79 @@ fn verify_reads_no_index_that_only_the_lock_names() {
         "{report}"
     );
 }
+
+/// An org policy (org `corp`, in the same index) whose `signers` are
+/// `signers`, signed with `keys`: `index policy` with serial `serial`.
+fn corp_policy(ctx: &TestContext, keys: &crate::common::Keys, serial: u64, signers: &str) {
+    let index = ctx.root().join("index");
+    let file = ctx.root().join("policy.toml");
+    std::fs::write(
+        &file,
+        format!("org = \"corp\"\nserial = {serial}\nsigners = [{signers}]\n"),
+    )
+    .unwrap();
+    ctx.ok(&[
+        "index",
+        "policy",
+        index.to_str().unwrap(),
+        file.to_str().unwrap(),
+        "--key",
+        keys.secret_file.to_str().unwrap(),
+    ]);
+}
+
+#[test]
+fn an_org_policy_naming_a_sigstore_identity_admits_that_signer_and_no_other() {
+    let ctx = TestContext::new();
+    let server = sigstore_index(&ctx);
+    let keys = ctx.keygen("corp-keys");
+    let index = ctx.root().join("index");
+    ctx.ok(&[
+        "index",
+        "init",
+        index.to_str().unwrap(),
+        "--org",
+        "corp",
+        "--key",
+        keys.public_file.to_str().unwrap(),
+    ]);
+    trust_identity(&ctx, IDENTITY, false);
+    let signer = |identity: &str| {
+        format!("{{ sigstore-identity = {identity:?}, sigstore-issuer = {ISSUER:?} }}")
+    };
+
+    corp_policy(&ctx, &keys, 1, &signer(IDENTITY));
+    let app = new_project(&ctx, Some(&server.url()));
+    ctx.ok_in(&app, &["add", "acme/signed-skill"]);
+
+    // The org names another identity (and a pattern that only looks
+    // like ours: patterns are anchored).
+    let pattern = "{ sigstore-identity = \"https://github.com/acme/skills/\", sigstore-issuer = \"https://token.actions.githubusercontent.com\", regexp = true }";
+    corp_policy(
+        &ctx,
+        &keys,
+        2,
+        &format!("{}, {pattern}", signer(OTHER_IDENTITY)),
+    );
+    std::fs::remove_dir_all(app.join(".agents")).unwrap();
+    let out = ctx.fails_in(&app, &["install"]);
+    assert!(
+        out.stderr.contains("acme/signed-skill from")
+            && out
+                .stderr
+                .contains("is refused by the policy of org 'corp'")
+            && out.stderr.contains(&format!("it is signed by {IDENTITY}")),
+        "{}",
+        out.stderr
+    );
+    assert!(!app.join(".agents/skills/signed-skill").exists());
+
+    // A pattern that covers the identity lets it in again.
+    corp_policy(
+        &ctx,
+        &keys,
+        3,
+        "{ sigstore-identity = \"https://github.com/acme/skills/.+\", sigstore-issuer = \"https://token.actions.githubusercontent.com\", regexp = true }",
+    );
+    ctx.ok_in(&app, &["install"]);
+}
