@@ -32,7 +32,8 @@ enum IndexCommand {
 
 #[derive(Debug, clap::Args)]
 struct PolicyArgs {
-    /// The index: a folder, a git repository path or a git URL.
+    /// The index: a folder, a git repository path, a git URL or an OCI
+    /// registry namespace (oci://HOST/NAMESPACE).
     index: String,
     /// The policy.toml to sign.
     file: std::path::PathBuf,

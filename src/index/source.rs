@@ -248,7 +248,13 @@ impl Registry {
     pub(crate) fn policy_files(&self) -> anyhow::Result<Option<PolicyFiles>> {
         use super::policy::{MAX_POLICY_BYTES, POLICY_FILE, POLICY_SIGNATURE_FILE};
         let (text, signature, origin) = match &self.backend {
-            Backend::Builtin(_) | Backend::Oci(_) => return Ok(None),
+            Backend::Builtin(_) => return Ok(None),
+            Backend::Oci(namespace) => match namespace.policy_files()? {
+                Some((text, signature, origin)) => {
+                    (Some(text), signature.map(String::into_bytes), origin)
+                }
+                None => return Ok(None),
+            },
             Backend::Files(dir) => {
                 let path = dir.root().join(POLICY_FILE);
                 let read = |path: &Path| -> anyhow::Result<Option<Vec<u8>>> {

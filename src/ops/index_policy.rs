@@ -29,14 +29,6 @@ pub fn sign_policy(
     key: &Path,
     dirs: &Dirs,
 ) -> anyhow::Result<SignedPolicy> {
-    if is_oci_index(index) {
-        bail!(
-            Hinted::new(format!(
-                "{index} is an OCI index, which holds no policy yet"
-            ))
-            .hint("ship the policy in a folder, git or HTTP index")
-        );
-    }
     let size = fs_err::metadata(file)?.len();
     if size > MAX_POLICY_BYTES {
         bail!(
@@ -49,8 +41,7 @@ pub fn sign_policy(
     let key = SigningKey::load(key)?;
     let signature = sign(&key, &policy.org, &text)?;
     let digest = format!("sha256:{}", crate::store::hash::sha256_hex(&text));
-    super::publish::change_index(index, &dirs.cache, |dir| {
-        let config = dir.config()?;
+    let check = |config: &crate::index::IndexConfig| -> anyhow::Result<()> {
         let keys = config.keys.get(&policy.org).cloned().unwrap_or_default();
         if !keys.contains(&key.public_key()) {
             bail!(
@@ -62,6 +53,37 @@ pub fn sign_policy(
                 .hint("pass one of the org's secret keys with --key")
             );
         }
+        if let (Some(named), Some(identity)) = (&policy.index, &config.identity)
+            && named != identity
+        {
+            bail!(
+                Hinted::new(format!(
+                    "{} names the index {named}, but {index} is {identity}",
+                    file.display()
+                ))
+                .hint(format!(
+                    "a policy is signed for one index: write `index = \"{identity}\"` in it"
+                ))
+            );
+        }
+        Ok(())
+    };
+    if is_oci_index(index) {
+        let namespace =
+            crate::index::oci::namespace::Namespace::new(index, super::publish::place(dirs))?;
+        let mut config = namespace.config()?;
+        check(&config)?;
+        namespace.write_policy(&text, &signature)?;
+        config.policy = Some(digest.clone());
+        namespace.write_config(&config)?;
+        return Ok(SignedPolicy {
+            org: policy.org,
+            digest,
+        });
+    }
+    super::publish::change_index(index, &dirs.cache, |dir| {
+        let config = dir.config()?;
+        check(&config)?;
         for (name, bytes) in [
             (POLICY_FILE, text.as_slice()),
             (POLICY_SIGNATURE_FILE, signature.as_bytes()),

@@ -671,3 +671,59 @@ fn a_version_claiming_a_layer_larger_than_installs_allow_is_refused_before_downl
     );
     assert!(!app.join(".agents/skills/huge").exists());
 }
+
+#[test]
+fn a_namespace_carries_its_orgs_signed_policy_which_its_projects_follow() {
+    let Some((registry, publisher, index)) = started() else {
+        return;
+    };
+    let ctx = &publisher.ctx;
+    let hello = publisher.skill("hello", "");
+    publisher.publish(&hello, &index, &[]).assert_ok();
+    publisher
+        .publish(
+            &hello,
+            &index,
+            &["--version", "1.1.0", "--channel", "draft"],
+        )
+        .assert_ok();
+    let text = format!(
+        "org = \"acme\"\nserial = 1\nindex = \"{index}\"\nlowest-channel = \"published\"\n"
+    );
+    let out = crate::org_policy::sign_policy(
+        &publisher,
+        Path::new(&index),
+        &text,
+        &publisher.keys.secret_file,
+    )
+    .assert_ok();
+    assert!(
+        out.stderr.contains("Signed the policy of org 'acme'"),
+        "{}",
+        out.stderr
+    );
+
+    let app = ctx.root().join("app");
+    ctx.ok(&["init", app.to_str().unwrap()]);
+    ctx.ok_in(&app, &["registry", "add", "--default", &index]);
+    ctx.ok_in(&app, &["add", "acme/hello"]);
+    let lock = lock_of(&app);
+    assert!(lock.contains(&format!("[policies.\"{index}\"]")), "{lock}");
+    let out = ctx.fails_in(&app, &["add", "acme/hello", "--channel", "draft"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr).replace(registry.host(), "HOST"), @"
+    error: the draft channel for acme/hello is refused by the policy of org 'acme' (HOST/corp/skillpkg-index:policy): members may use the published channel and above
+    hint: the org's policy applies to projects whose default registry is its index; ask the org, or use another default registry
+    ");
+
+    // Offline, the copy read last applies.
+    let out = ctx.fails_in(
+        &app,
+        &["add", "acme/hello", "--channel", "draft", "--offline"],
+    );
+    assert!(
+        out.stderr
+            .contains("is refused by the policy of org 'acme'"),
+        "{}",
+        out.stderr
+    );
+}

@@ -19,6 +19,12 @@ pub(crate) const INDEX_REPOSITORY: &str = "skillpkg-index";
 pub(super) const CONFIG_TAG: &str = "config";
 /// The tag of the index's search listing.
 pub(super) const LISTING_TAG: &str = "search";
+/// The tag of the index's signed `policy.toml`.
+pub(super) const POLICY_TAG: &str = "policy";
+/// The tag of its minisign signature.
+pub(super) const POLICY_SIGNATURE_TAG: &str = "policy-signature";
+/// The artifact type (and layer media type) of the policy.
+pub(super) const POLICY_TYPE: &str = "application/vnd.skillpkg.index.policy.v1+toml";
 /// The tag of a package's yank state.
 pub(super) const STATE_TAG: &str = "skillpkg-state";
 

@@ -632,6 +632,45 @@ impl Namespace {
         Ok(Some(listing))
     }
 
+    /// The index's `policy.toml` and its signature, with where they were
+    /// read; `None` when the namespace holds no policy. Offline, the
+    /// copies read last, and an error when there are none.
+    pub(crate) fn policy_files(&self) -> anyhow::Result<Option<(Vec<u8>, Option<String>, String)>> {
+        let repository = self.index_repository();
+        let origin = format!("{repository}:{POLICY_TAG}");
+        let (text_cache, signature_cache) = (
+            self.cached("policy.toml"),
+            self.cached("policy.toml.minisig"),
+        );
+        if self.place.offline {
+            let Ok(text) = fs_err::read(&text_cache) else {
+                bail!(
+                    Hinted::new(format!(
+                        "the policy of the index {} could not be fetched: skillpkg is offline, and the cache holds no copy of it",
+                        self.label()
+                    ))
+                    .hint("run the command once online (without --offline or --frozen), so that the org's policy is fetched and kept in the cache")
+                );
+            };
+            let signature = fs_err::read_to_string(&signature_cache).ok();
+            return Ok(Some((text, signature, origin)));
+        }
+        let Some((_, text)) = self.read_file(&repository, POLICY_TAG, POLICY_TYPE)? else {
+            return Ok(None);
+        };
+        if text.len() as u64 > crate::index::policy::MAX_POLICY_BYTES {
+            bail!("{origin} is larger than a policy may be");
+        }
+        let signature = self
+            .read_file(&repository, POLICY_SIGNATURE_TAG, MINISIGN_TYPE)?
+            .map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned());
+        crate::fsutil::write_cache_file(&text_cache, &text)?;
+        if let Some(signature) = &signature {
+            crate::fsutil::write_cache_file(&signature_cache, signature.as_bytes())?;
+        }
+        Ok(Some((text, signature, origin)))
+    }
+
     /// The index's config as it is now in the registry, `None` when the
     /// namespace has none yet.
     pub(crate) fn existing_config(&self) -> anyhow::Result<Option<IndexConfig>> {

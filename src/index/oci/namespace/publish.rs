@@ -32,6 +32,22 @@ impl Namespace {
         Ok(())
     }
 
+    /// Puts the org's signed policy in the namespace: its signature, then
+    /// the policy (each an artifact of the index repository, tagged
+    /// `policy-signature` and `policy`). `config.json` announces it after.
+    pub(crate) fn write_policy(&self, text: &[u8], signature: &str) -> anyhow::Result<()> {
+        let client = self.writer(&self.index_repository())?;
+        push_file_artifact(
+            &client,
+            POLICY_SIGNATURE_TAG,
+            MINISIGN_TYPE,
+            signature.as_bytes(),
+            "policy.toml.minisig",
+            None,
+        )?;
+        push_file_artifact(&client, POLICY_TAG, POLICY_TYPE, text, "policy.toml", None)
+    }
+
     /// Publishes `entry`, whose archive is the Agent Skills layer
     /// `layer`: the artifact under the version's tag (refused when the
     /// tag is there: versions are immutable), its signature as a referrer,
