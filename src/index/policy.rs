@@ -174,6 +174,16 @@ fn instant<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<Option<String>
     )
 }
 
+/// An index's `policy.toml` and signature, as read.
+pub(crate) struct PolicyFiles {
+    /// The policy's bytes.
+    pub text: Vec<u8>,
+    /// Its `.minisig`, when there is one.
+    pub signature: Option<String>,
+    /// Where it was read.
+    pub origin: String,
+}
+
 /// A policy as an index serves it, its signature checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexPolicy {

@@ -39,15 +39,7 @@ pub(crate) struct Registry {
     _lock: Option<FileLock>,
 }
 
-/// An index's `policy.toml` and signature, as read.
-pub(crate) struct PolicyFiles {
-    /// The policy's bytes.
-    pub text: Vec<u8>,
-    /// Its `.minisig`, when there is one.
-    pub signature: Option<String>,
-    /// Where it was read.
-    pub origin: String,
-}
+pub(crate) use super::policy::PolicyFiles;
 
 /// Where an index's files come from.
 enum Backend {
@@ -249,12 +241,7 @@ impl Registry {
         use super::policy::{MAX_POLICY_BYTES, POLICY_FILE, POLICY_SIGNATURE_FILE};
         let (text, signature, origin) = match &self.backend {
             Backend::Builtin(_) => return Ok(None),
-            Backend::Oci(namespace) => match namespace.policy_files()? {
-                Some((text, signature, origin)) => {
-                    (Some(text), signature.map(String::into_bytes), origin)
-                }
-                None => return Ok(None),
-            },
+            Backend::Oci(namespace) => return namespace.policy_files(),
             Backend::Files(dir) => {
                 let path = dir.root().join(POLICY_FILE);
                 let read = |path: &Path| -> anyhow::Result<Option<Vec<u8>>> {

@@ -27,6 +27,7 @@ use super::layout::{self, SKILL_CONTENT};
 use super::{Registry, Settings, auth};
 use crate::hint::Hinted;
 use crate::index::listing::{Listing, listing_entry};
+use crate::index::policy::PolicyFiles;
 use crate::index::{Dependency, IndexConfig, IndexEntry, PackageName};
 use crate::manifest::oci_ref::{path_of, registry_of};
 use crate::store::hash::sha256_hex;
@@ -635,7 +636,7 @@ impl Namespace {
     /// The index's `policy.toml` and its signature, with where they were
     /// read; `None` when the namespace holds no policy. Offline, the
     /// copies read last, and an error when there are none.
-    pub(crate) fn policy_files(&self) -> anyhow::Result<Option<(Vec<u8>, Option<String>, String)>> {
+    pub(crate) fn policy_files(&self) -> anyhow::Result<Option<PolicyFiles>> {
         let repository = self.index_repository();
         let origin = format!("{repository}:{POLICY_TAG}");
         let (text_cache, signature_cache) = (
@@ -653,7 +654,11 @@ impl Namespace {
                 );
             };
             let signature = fs_err::read_to_string(&signature_cache).ok();
-            return Ok(Some((text, signature, origin)));
+            return Ok(Some(PolicyFiles {
+                text,
+                signature,
+                origin,
+            }));
         }
         let Some((_, text)) = self.read_file(&repository, POLICY_TAG, POLICY_TYPE)? else {
             return Ok(None);
@@ -668,7 +673,11 @@ impl Namespace {
         if let Some(signature) = &signature {
             crate::fsutil::write_cache_file(&signature_cache, signature.as_bytes())?;
         }
-        Ok(Some((text, signature, origin)))
+        Ok(Some(PolicyFiles {
+            text,
+            signature,
+            origin,
+        }))
     }
 
     /// The index's config as it is now in the registry, `None` when the
