@@ -385,7 +385,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --channel --path --git --well-known --rev --subdir --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
+            opts="-g -q -v -h --registry --channel --path --git --well-known --rev --subdir --signed-by --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -416,6 +416,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --subdir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --signed-by)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2401,7 +2405,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__update)
-            opts="-g -q -v -h --dry-run --channel --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
+            opts="-g -q -v -h --dry-run --channel --allow-signer-change --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -78,6 +78,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l git -d 'Instal
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l well-known -d 'Install skills a site publishes in its agent-skills index (/.well-known/agent-skills/index.json, the Agent Skills discovery RFC), or listed by the index at this URL (pinned by digest)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l rev -d 'Of a repository: the branch, tag or commit (default: the remote\'s HEAD)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l subdir -d 'Of a repository: the skill\'s folder inside it (default: every skill the repository holds)' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l signed-by -d 'Of a repository: install only a commit signed by this signer (repeatable): an OpenSSH public key (`ssh-ed25519 AAAA…`, or a .pub file holding it) or gpg:FINGERPRINT. Recorded in skills.toml as `signed-by`, the signer in skills.lock; every install checks it' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l skill -d 'Of a repository, a site or an OCI collection: add only the skills with this name (repeatable; globs such as \'pdf*\')' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l replace -d 'Let this source take over NAME, which skills.toml takes from another source (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand add" -l link-mode -d 'How skills are put in place from the cache: `copy` (the default) clones the verified files copy-on-write where the file system can, else copies them; `hardlink` links the cache\'s read-only files (an edit forced through a link reaches the cache and other projects until the tree hash catches it)' -r -f -a "hardlink\t''
@@ -145,6 +146,7 @@ copy\t''"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l insecure-registry -d 'Speak to this OCI registry (HOST or HOST:PORT) over plain HTTP (repeatable); registries on this machine always are, others use HTTPS' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l max-skill-size -d 'Accept skills whose files hold up to SIZE unpacked (default 256MiB; say 512MiB or 1GB). Give it to pack and publish, and to every install of a skill that large' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l dry-run -d 'Only say what would change'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l allow-signer-change -d 'Accept a git skill\'s new commit signed by another of the signers its `signed-by` names than the locked commit was'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l force -d 'Replace managed skills even if they were edited locally'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l allow-unsigned -d 'Accept unsigned packages from remote indexes'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand update" -l offline -d 'Use only the cache and local indexes: fetch nothing'

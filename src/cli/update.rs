@@ -16,6 +16,10 @@ pub(super) struct Args {
     /// whose entry in skills.toml names no channel (default: published).
     #[arg(long, value_enum, value_name = "CHANNEL")]
     channel: Option<crate::index::channel::Channel>,
+    /// Accept a git skill's new commit signed by another of the signers
+    /// its `signed-by` names than the locked commit was.
+    #[arg(long)]
+    allow_signer_change: bool,
     #[command(flatten)]
     flags: super::install::InstallFlags,
 }
@@ -33,6 +37,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         },
         crate::ops::install::InstallOptions {
             channel: args.channel,
+            allow_signer_change: args.allow_signer_change,
             ..args.flags.options(false, context)
         },
     )?;

@@ -1,5 +1,5 @@
 //! All git code: fetching a repository's commit into the cache, reading
-//! its trees within a budget, finding the skills it holds, committing and
+//! its trees within a budget, finding the skills it holds, checking who signed a commit, committing and
 //! pushing, on git2 (libgit2). Git indexes ([`crate::index`]) and git
 //! skills ([`crate::ops`]) are built on it.
 
@@ -8,6 +8,7 @@ mod fetch;
 mod fetch_error;
 pub(crate) mod paths;
 mod push;
+pub(crate) mod signature;
 pub(crate) mod tree;
 
 pub(crate) use fetch::{Resolver, fetch_commit, folder_moved, git_url};

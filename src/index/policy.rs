@@ -71,6 +71,10 @@ pub struct Policy {
     /// from before records were bound count as drafts.
     #[serde(default)]
     pub require_fresh_metadata: bool,
+    /// Every git skill must name who signs its commits (`signed-by`), and
+    /// its pinned commit must be signed by one of them.
+    #[serde(default)]
+    pub require_signed_commits: bool,
 }
 
 /// A signer a policy lets in.

@@ -130,6 +130,16 @@ fn inline(spec: &DetailedSpec) -> InlineTable {
     if let Some(channel) = spec.channel {
         table.insert("channel", channel.as_str().into());
     }
+    match &spec.signed_by {
+        Some(super::SignedBy::One(one)) => {
+            table.insert("signed-by", one.as_str().into());
+        }
+        Some(super::SignedBy::Many(many)) => {
+            let list: toml_edit::Array = many.iter().map(String::as_str).collect();
+            table.insert("signed-by", list.into());
+        }
+        None => {}
+    }
     table
 }
 

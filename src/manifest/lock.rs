@@ -37,6 +37,14 @@ pub struct LockedSkill {
     /// verified it (not recorded for minisign).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
+    /// Who signed the pinned commit of a git skill whose `skills.toml`
+    /// entry says `signed-by` (checked again by every install of it).
+    #[serde(
+        default,
+        rename = "commit-signer",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub commit_signer: Option<CommitSigner>,
     /// `org/name` of each dependency.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<String>,
@@ -123,6 +131,36 @@ pub enum SignerTable {
         /// The key's fingerprint.
         key: String,
     },
+}
+
+/// Who signed a git commit, as `skills.lock` records it:
+/// `commit-signer = { ssh = "ssh-ed25519 AAAA…" }` (the OpenSSH public
+/// key, without its comment) or `{ gpg = "FINGERPRINT" }` (the primary
+/// key's, upper-case hex).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum CommitSigner {
+    /// An SSH key (`gpg.format = ssh`).
+    Ssh(String),
+    /// An OpenPGP key, by its primary key's fingerprint.
+    Gpg(String),
+}
+
+impl std::fmt::Display for CommitSigner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CommitSigner::Ssh(key) => match ssh_key::PublicKey::from_openssh(key) {
+                Ok(parsed) => write!(
+                    f,
+                    "SSH key {} ({})",
+                    parsed.fingerprint(ssh_key::HashAlg::Sha256),
+                    parsed.algorithm()
+                ),
+                Err(_) => write!(f, "SSH key {key}"),
+            },
+            CommitSigner::Gpg(fingerprint) => write!(f, "GPG key {fingerprint}"),
+        }
+    }
 }
 
 impl LockedSigner {
@@ -482,7 +520,7 @@ impl Lockfile {
 /// Where a key of a `[[skill]]` entry goes: the order of [`LockedSkill`]'s
 /// fields.
 fn field_order(key: &toml_edit::Key) -> usize {
-    const ORDER: [&str; 11] = [
+    const ORDER: [&str; 12] = [
         "name",
         "version",
         "source",
@@ -490,6 +528,7 @@ fn field_order(key: &toml_edit::Key) -> usize {
         "tree",
         "signer",
         "signature",
+        "commit-signer",
         "dependencies",
         "grants",
         "waivers",
@@ -506,6 +545,7 @@ fn field_order(key: &toml_edit::Key) -> usize {
 /// after the entry: one line per signer reads and diffs as one fact.
 fn inline_signers(body: &str) -> String {
     if !body.contains("[skill.signer")
+        && !body.contains("[skill.commit-signer")
         && !body.contains("[[skill.waivers]]")
         && !body.contains("[[pending_waivers.")
     {
@@ -524,18 +564,20 @@ fn inline_signers(body: &str) -> String {
             if let Some(mut key) = skill.key_mut("waivers") {
                 key.leaf_decor_mut().set_suffix(" ");
             }
-            let Some(signer) = skill.get_mut("signer") else {
-                continue;
-            };
-            if let Some(table) = signer.as_table_mut() {
-                let mut inline = std::mem::take(table).into_inline_table();
-                for (_, value) in inline.iter_mut() {
-                    if let Some(nested) = value.as_inline_table_mut() {
-                        nested.fmt();
+            for key in ["signer", "commit-signer"] {
+                if let Some(table) = skill.get_mut(key).and_then(toml_edit::Item::as_table_mut) {
+                    let mut inline = std::mem::take(table).into_inline_table();
+                    for (_, value) in inline.iter_mut() {
+                        if let Some(nested) = value.as_inline_table_mut() {
+                            nested.fmt();
+                        }
+                    }
+                    inline.fmt();
+                    skill[key] = toml_edit::value(inline);
+                    if let Some(mut key) = skill.key_mut(key) {
+                        key.leaf_decor_mut().set_suffix(" ");
                     }
                 }
-                inline.fmt();
-                *signer = toml_edit::value(inline);
             }
             // Back in the entry's order, which the sub-table had left.
             skill.sort_values_by(|a, _, b, _| field_order(a).cmp(&field_order(b)));
@@ -610,6 +652,7 @@ mod tests {
             tree: "h1:Qm9v".into(),
             signer: Some(LockedSigner::Minisign("RWQf".into())),
             signature: None,
+            commit_signer: None,
             dependencies: vec!["acme/z".into(), "acme/base".into()],
             grants: vec!["Read".into(), "Bash(pdftotext:*)".into()],
             waivers: Vec::new(),

@@ -57,6 +57,10 @@ pub struct DetailedSpec {
     /// The skill's directory inside the `git` repository.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subdir: Option<String>,
+    /// Who must have signed the `git` commit: an OpenSSH public key or
+    /// `gpg:FINGERPRINT`, or a list of them.
+    #[serde(rename = "signed-by", skip_serializing_if = "Option::is_none")]
+    pub signed_by: Option<SignedBy>,
     /// An OCI repository, `HOST/REPO`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub oci: Option<String>,
@@ -74,6 +78,35 @@ pub struct DetailedSpec {
     /// (`/.well-known/agent-skills/index.json`), or that index's URL.
     #[serde(rename = "well-known", skip_serializing_if = "Option::is_none")]
     pub well_known: Option<String>,
+}
+
+/// The `signed-by` of a git dependency: one signer, or several.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SignedBy {
+    /// `signed-by = "ssh-ed25519 AAAA…"`.
+    One(String),
+    /// `signed-by = ["ssh-ed25519 AAAA…", "gpg:…"]`.
+    Many(Vec<String>),
+}
+
+impl SignedBy {
+    /// The signers, as written; `None` for none.
+    pub fn of(signers: Vec<String>) -> Option<SignedBy> {
+        match signers.len() {
+            0 => None,
+            1 => signers.into_iter().next().map(SignedBy::One),
+            _ => Some(SignedBy::Many(signers)),
+        }
+    }
+
+    /// Every signer, as written.
+    pub fn all(&self) -> Vec<String> {
+        match self {
+            SignedBy::One(one) => vec![one.clone()],
+            SignedBy::Many(many) => many.clone(),
+        }
+    }
 }
 
 /// Where a dependency comes from, checked.
@@ -106,6 +139,9 @@ pub enum DirectSource {
         rev: Option<String>,
         /// Skill directory inside the repository.
         subdir: Option<String>,
+        /// Who must have signed the commit (`signed-by`); empty: anyone
+        /// or no one.
+        signed_by: Vec<String>,
     },
     /// An artifact in an OCI registry.
     Oci {
@@ -150,6 +186,15 @@ impl DependencySpec {
                         "'{name}': `channel` goes with registry packages (a `version`), which an index serves in channels"
                     );
                 }
+                match &spec.signed_by {
+                    Some(_) if spec.git.is_none() => bail!(
+                        "'{name}': `signed-by` goes with `git` (it names who must have signed the commit)"
+                    ),
+                    Some(SignedBy::Many(none)) if none.is_empty() => {
+                        bail!("'{name}': `signed-by` names no signer")
+                    }
+                    _ => {}
+                }
                 if spec.oci.is_some() {
                     return spec.oci_source(name);
                 }
@@ -185,6 +230,11 @@ impl DependencySpec {
                             url: url.clone(),
                             rev: spec.rev.clone(),
                             subdir: spec.subdir.clone(),
+                            signed_by: spec
+                                .signed_by
+                                .as_ref()
+                                .map(SignedBy::all)
+                                .unwrap_or_default(),
                         }))
                     }
                     (None, None) => {

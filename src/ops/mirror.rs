@@ -239,6 +239,7 @@ fn fetch_upstream(source: &str, scratch: &Path, dirs: &Dirs) -> anyhow::Result<V
                 url: &git.url,
                 rev: git.rev.as_deref(),
                 subdir: git.subdir.as_deref(),
+                signed_by: &[],
             };
             crate::ops::install::add_repo(&project, dirs, request, &[], None, &[], options)?;
         }
@@ -247,6 +248,7 @@ fn fetch_upstream(source: &str, scratch: &Path, dirs: &Dirs) -> anyhow::Result<V
                 url: &url,
                 rev: None,
                 subdir: None,
+                signed_by: &[],
             };
             crate::ops::install::add_repo(&project, dirs, request, &[], None, &[], options)?;
         }

@@ -67,6 +67,7 @@ impl InstallFlags {
             frozen: false,
             force: self.force,
             allow_unsigned: self.allow_unsigned,
+            allow_signer_change: false,
             offline: self.offline,
             require_valid: self.require_valid,
             grants: match (self.approve_grants, super::ask::on_a_terminal()) {
@@ -132,6 +133,12 @@ pub(super) struct AddArgs {
     /// skill the repository holds).
     #[arg(long, conflicts_with_all = ["path", "registry"])]
     subdir: Option<String>,
+    /// Of a repository: install only a commit signed by this signer
+    /// (repeatable): an OpenSSH public key (`ssh-ed25519 AAAA…`, or a
+    /// .pub file holding it) or gpg:FINGERPRINT. Recorded in skills.toml
+    /// as `signed-by`, the signer in skills.lock; every install checks it.
+    #[arg(long, value_name = "KEY", conflicts_with_all = ["path", "registry", "well_known"])]
+    signed_by: Vec<String>,
     /// Of a repository, a site or an OCI collection: add only the skills
     /// with this name (repeatable; globs such as 'pdf*').
     #[arg(long = "skill", value_name = "NAME", conflicts_with_all = ["path", "registry"])]
@@ -430,6 +437,12 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
     if let Some(url) = args.git.clone() {
         return add_repo(args, &url, context);
     }
+    if !args.signed_by.is_empty() {
+        anyhow::bail!(
+            crate::hint::Hinted::new("--signed-by names who signed a git commit, and no git repository is given")
+                .hint("give the repository (--git URL, or github:owner/repo); packages of an index are signed by the keys `skillpkg trust` pins")
+        );
+    }
     if let Some(site) = args.well_known.clone() {
         return well_known::add(args, &site, context);
     }
@@ -651,10 +664,12 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
     if args.packages.len() > 1 {
         anyhow::bail!("--git takes at most one name, for one skill");
     }
+    let signed_by = signers(&args.signed_by)?;
     let request = RepoRequest {
         url,
         rev: args.rev.as_deref(),
         subdir: args.subdir.as_deref(),
+        signed_by: &signed_by,
     };
     if args.list {
         let scratch = crate::fsutil::private_tempdir("skillpkg-list-", None)?;
@@ -694,6 +709,30 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
         );
     }
     Ok(reported(context, &project, &changes))
+}
+
+/// The `--signed-by` values as skills.toml records them: a value naming
+/// a file (a `.pub` file) stands for the key on its first line.
+fn signers(given: &[String]) -> anyhow::Result<Vec<String>> {
+    given
+        .iter()
+        .map(|value| {
+            let path = std::path::Path::new(value);
+            let signer = match path.is_file() {
+                false => value.trim().to_string(),
+                true => {
+                    let text = fs_err::read_to_string(path)?;
+                    let line = text.lines().map(str::trim).find(|l| !l.is_empty());
+                    line.map(str::to_string).ok_or_else(|| {
+                        anyhow::anyhow!("--signed-by {value}: the file holds no key")
+                    })?
+                }
+            };
+            crate::git::signature::AllowedSigner::parse(&signer)
+                .map_err(|problem| crate::git::signature::unreadable("--signed-by", &problem))?;
+            Ok(signer)
+        })
+        .collect()
 }
 
 /// Says what plugin a repository is, if it is one.

@@ -511,6 +511,7 @@ mod tests {
             tree: "h1:x".into(),
             signer: None,
             signature: None,
+            commit_signer: None,
             dependencies: Vec::new(),
             grants: grants.iter().map(|g| g.to_string()).collect(),
             waivers: Vec::new(),

@@ -85,6 +85,7 @@ pub(super) fn spec_of(
                 url: &url,
                 rev: entry.git_ref.as_deref(),
                 subdir: None,
+                signed_by: &[],
             };
             let listing = match list_repo(
                 &crate::git::Resolver::default(),

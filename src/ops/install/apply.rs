@@ -113,7 +113,12 @@ impl Apply<'_> {
             .filter_map(|p| {
                 let signer = signer_of(&p.ready);
                 policy
-                    .check_skill(&p.ready.name, &p.ready.source, signer.as_ref())
+                    .check_skill(
+                        &p.ready.name,
+                        &p.ready.source,
+                        signer.as_ref(),
+                        p.ready.commit_signer.as_ref(),
+                    )
                     .err()
             })
             .collect();
@@ -322,6 +327,7 @@ impl Apply<'_> {
                 .proven
                 .as_ref()
                 .map(|p| p.signature.clone()),
+            commit_signer: ready.commit_signer,
             dependencies: ready.dependencies,
             // Settled once every skill is in place (see `grants`).
             grants: old.map(|o| o.grants.clone()).unwrap_or_default(),

@@ -285,6 +285,7 @@ mod tests {
             tree: tree.into(),
             signer: None,
             signature: None,
+            commit_signer: None,
             dependencies: Vec::new(),
             grants: Vec::new(),
             waivers: Vec::new(),

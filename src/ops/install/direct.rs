@@ -15,13 +15,18 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, bail};
 use semver::VersionReq;
 
+use super::options::InstallOptions;
+use super::signed_commit::SignedCommit;
+use crate::dirs::Dirs;
 use crate::hint::Hinted;
 use crate::index::parse_dependencies;
 use crate::manifest::DirectSource;
 use crate::manifest::lock::LockedSkill;
 use crate::manifest::oci_ref::OciPin;
 use crate::manifest::source_id::{GitOrigin, OciOrigin, SourceId};
+use crate::manifest::{DependencySpec, Manifest};
 use crate::ops::pack::{CheckedSkill, Validity};
+use crate::project::Project;
 use crate::store::extract::Staged;
 use crate::store::limits::Limits;
 
@@ -45,6 +50,8 @@ pub(crate) struct DirectSkill {
     pub dependencies: Vec<(String, VersionReq)>,
     /// The reference rules it breaks, installed anyway (as agents load it).
     pub broken_rules: Vec<String>,
+    /// Who signed its commit, for a git skill whose entry says `signed-by`.
+    pub commit_signer: Option<crate::manifest::lock::CommitSigner>,
 }
 
 /// Where and how direct skills are fetched and checked.
@@ -69,6 +76,9 @@ pub(crate) struct Fetching<'a> {
     pub registries: crate::index::oci::Settings<'a>,
     /// What a skill may hold.
     pub limits: Limits,
+    /// A git skill's commit may be signed by another of its `signed-by`
+    /// signers than the locked one (`--allow-signer-change`).
+    pub allow_signer_change: bool,
 }
 
 impl Fetching<'_> {
@@ -97,10 +107,17 @@ fn already_in_place(
     };
     let same_origin = match origin {
         DirectSource::Path(_) => false,
-        DirectSource::Git { url, rev, subdir } => {
+        DirectSource::Git {
+            url,
+            rev,
+            subdir,
+            signed_by,
+        } => {
             let (shown, _) = crate::net::split_credentials(url)?;
             let wanted = GitOrigin::new(&shown, rev.as_deref(), subdir.as_deref());
+            let signed = SignedCommit::new(name, &shown, signed_by, Some(locked), false)?;
             matches!(&locked.source, SourceId::Git { origin, .. } if *origin == wanted)
+                && signed.keeps(locked)
         }
         DirectSource::Oci {
             repository,
@@ -128,6 +145,7 @@ fn already_in_place(
         staged: None,
         dependencies: dependencies_of(name, &skill)?,
         broken_rules: Vec::new(),
+        commit_signer: locked.commit_signer.clone(),
     }))
 }
 
@@ -180,24 +198,23 @@ fn dependencies_of(
 }
 
 /// Fetches (for git), validates and stages the skill `name` from `origin`.
-/// `locked` is its lock entry when resolution may keep it.
+/// `locked` is its lock entry when resolution may keep it; `before` its
+/// lock entry whatever may move (for a signer change).
 pub(crate) fn prepare(
     name: &str,
     origin: &DirectSource,
     locked: Option<&LockedSkill>,
+    before: Option<&LockedSkill>,
     fetching: &Fetching,
 ) -> anyhow::Result<DirectSkill> {
     let Fetching {
         project_dir,
-        cache,
-        offline,
         staging,
         validity,
         root,
-        git,
-        sites: _,
         registries,
         limits,
+        ..
     } = *fetching;
     if let Some(in_place) = already_in_place(name, origin, locked, root)? {
         return Ok(in_place);
@@ -206,42 +223,32 @@ pub(crate) fn prepare(
     let wanted = name.rsplit('/').next().unwrap_or(name);
     let checkout = crate::fsutil::private_tempdir(".source-", Some(staging))?;
     let mut artifact_version = None;
+    let mut commit_signer = None;
     let (dir, source, shown_origin) = match origin {
         DirectSource::Path(path) => (
             project_dir.join(path),
             SourceId::Path { path: path.clone() },
             None,
         ),
-        DirectSource::Git { url, rev, subdir } => {
-            let (rev, subdir) = (rev.as_deref(), subdir.as_deref());
-            // The lock and messages name the repository without credentials.
-            let (shown, _) = crate::net::split_credentials(url)?;
-            let origin = GitOrigin::new(&shown, rev, subdir);
-            let pinned = locked.and_then(|l| match &l.source {
-                SourceId::Git {
-                    origin: locked_origin,
-                    commit,
-                } if *locked_origin == origin => Some(commit.as_str()),
-                _ => None,
-            });
-            let (repo, commit) = crate::git::fetch_commit(git, url, rev, pinned, cache, offline)
-                .with_context(|| format!("'{name}': could not get {shown}"))?;
-            let exported = checkout.path().join("skill");
-            let budget =
-                crate::git::tree::Budget::skill(limits.max_entries, limits.max_total_bytes);
-            crate::git::export_tree(&repo, commit, subdir, &exported, budget)
-                .with_context(|| format!("'{name}': could not read {shown} at {commit}"))?;
-            let shown_origin = match subdir {
-                Some(subdir) => format!("folder '{subdir}' of {shown} at {commit}"),
-                None => format!("{shown} at {commit}"),
+        DirectSource::Git {
+            url,
+            rev,
+            subdir,
+            signed_by,
+        } => {
+            let git_source = GitRequest {
+                url,
+                rev: rev.as_deref(),
+                subdir: subdir.as_deref(),
+                signed_by,
             };
+            let exported =
+                export_git(name, &git_source, locked, before, fetching, checkout.path())?;
+            commit_signer = exported.signer;
             (
-                named_after_its_skill(exported, checkout.path())?,
-                SourceId::Git {
-                    origin,
-                    commit: commit.to_string(),
-                },
-                Some(shown_origin),
+                named_after_its_skill(exported.dir, checkout.path())?,
+                exported.source,
+                Some(exported.shown),
             )
         }
         DirectSource::Oci {
@@ -331,6 +338,129 @@ pub(crate) fn prepare(
         staged: Some(staged),
         dependencies,
         broken_rules,
+        commit_signer,
+    })
+}
+
+/// The files the path or git skill `name` of `spec` installs, each with
+/// its sha256, by path relative to the skill: read from its source as it
+/// is now (a git source at the commit its `rev` names now), checked and
+/// staged as an install would. Their `h1:` tree is
+/// [`crate::store::hash::tree_hash_of`] of them.
+pub(crate) fn source_files(
+    project: &Project,
+    dirs: &Dirs,
+    name: &str,
+    spec: &DependencySpec,
+    options: InstallOptions,
+) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
+    let crate::manifest::Source::Direct(origin) = spec.source(name)? else {
+        bail!("'{name}' is no path, git or OCI dependency");
+    };
+    let manifest = Manifest::load(&project.manifest_path)?;
+    let root = project.skill_root(manifest.install_root())?;
+    let views = crate::ops::edit::Views::default();
+    let fetching = Fetching {
+        project_dir: &project.dir,
+        cache: &dirs.cache,
+        offline: options.offline,
+        staging: &project.staging_dir(),
+        validity: options.validity(),
+        root: &root,
+        git: &views.git,
+        sites: &views.sites,
+        registries: options.registries(dirs),
+        limits: options.limits,
+        allow_signer_change: options.allow_signer_change,
+    };
+    // Without a lock entry, nothing is kept in place: it is always staged.
+    match prepare(name, &origin, None, None, &fetching)?.staged {
+        Some(staged) => Ok(staged.digests().clone()),
+        None => bail!("'{name}': its source was not read"),
+    }
+}
+
+/// A git dependency, as `skills.toml` gives it.
+struct GitRequest<'a> {
+    url: &'a str,
+    rev: Option<&'a str>,
+    subdir: Option<&'a str>,
+    signed_by: &'a [String],
+}
+
+/// A git skill's tree, exported.
+struct ExportedGit {
+    /// Where its files are.
+    dir: PathBuf,
+    /// The lock's source: the repository and the commit.
+    source: SourceId,
+    /// How messages name where it came from.
+    shown: String,
+    /// Who signed the commit, when `signed-by` asks.
+    signer: Option<crate::manifest::lock::CommitSigner>,
+}
+
+/// Fetches the commit of `request` (the locked one when `locked` pins
+/// it), checks its signature when `signed-by` asks, and exports the
+/// skill's folder into `scratch`.
+fn export_git(
+    name: &str,
+    request: &GitRequest,
+    locked: Option<&LockedSkill>,
+    before: Option<&LockedSkill>,
+    fetching: &Fetching,
+    scratch: &Path,
+) -> anyhow::Result<ExportedGit> {
+    let GitRequest {
+        url,
+        rev,
+        subdir,
+        signed_by,
+    } = *request;
+    // The lock and messages name the repository without credentials.
+    let (shown, _) = crate::net::split_credentials(url)?;
+    let origin = GitOrigin::new(&shown, rev, subdir);
+    let signed = SignedCommit::new(
+        name,
+        &shown,
+        signed_by,
+        before,
+        fetching.allow_signer_change,
+    )?;
+    let pinned = locked.and_then(|l| match &l.source {
+        SourceId::Git {
+            origin: locked_origin,
+            commit,
+        } if *locked_origin == origin => Some(commit.as_str()),
+        _ => None,
+    });
+    let (repo, commit) = crate::git::fetch_commit(
+        fetching.git,
+        url,
+        rev,
+        pinned,
+        fetching.cache,
+        fetching.offline,
+    )
+    .with_context(|| format!("'{name}': could not get {shown}"))?;
+    let signer = signed.check(&repo, commit)?;
+    let dir = scratch.join("skill");
+    let limits = fetching.limits;
+    let budget = crate::git::tree::Budget::skill(limits.max_entries, limits.max_total_bytes);
+    crate::git::export_tree(&repo, commit, subdir, &dir, budget)
+        .with_context(|| format!("'{name}': could not read {shown} at {commit}"))?;
+    let shown = match subdir {
+        Some(subdir) => format!("folder '{subdir}' of {shown} at {commit}"),
+        None => format!("{shown} at {commit}"),
+    };
+    Ok(ExportedGit {
+        dir,
+        source: SourceId::Git {
+            origin,
+            commit: commit.to_string(),
+        },
+        shown,
+        signer,
     })
 }
 

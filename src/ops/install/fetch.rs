@@ -57,6 +57,8 @@ pub(super) struct Ready<'a> {
     /// The signature checked over a registry archive in this run, for the
     /// cache's record of it.
     pub signature: Option<Signature>,
+    /// Who signed a git skill's commit, when its entry says `signed-by`.
+    pub commit_signer: Option<crate::manifest::lock::CommitSigner>,
     /// A registry package whose archive was vouched for by the cache's
     /// record rather than read: to check in full if its tree must be
     /// unpacked after all.
@@ -189,6 +191,7 @@ pub(super) fn fetch_all<'a>(
             staged: None,
             executables: Some(executables),
             signature,
+            commit_signer: None,
             unchecked: (!read).then_some(planned),
             provenance: stage,
             warnings,
@@ -212,6 +215,7 @@ pub(super) fn fetch_all<'a>(
             staged,
             executables: None,
             signature: None,
+            commit_signer: skill.commit_signer.clone(),
             unchecked: None,
             provenance: provenance.direct_stage(&skill.name, &skill.source),
             warnings: Vec::new(),

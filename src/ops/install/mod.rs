@@ -36,12 +36,14 @@ pub(crate) mod policy;
 mod provenance;
 pub(crate) mod repo;
 mod request;
+mod signed_commit;
 pub(crate) mod targets;
 mod wanted;
 pub(crate) mod well_known;
 
 pub(crate) use change::{Action, Change, SignerChange};
 pub(crate) use collisions::Replaced;
+pub(crate) use direct::source_files;
 pub(crate) use options::{GrantAsker, GrantConsent, GrantRequest, InstallOptions, Unlock};
 pub(crate) use plan::NotInIndex;
 pub(crate) use plugin_folder::AddedPlugin;
@@ -344,6 +346,7 @@ pub(crate) fn add_repo(
             git: Some(request.url.to_string()),
             rev: request.rev.map(str::to_string),
             subdir: skill.subdir.clone(),
+            signed_by: crate::manifest::SignedBy::of(request.signed_by.to_vec()),
             ..Default::default()
         });
         spec.source(&key)?;
@@ -392,43 +395,6 @@ pub(crate) fn add_dependencies(
     }
     edit.commit()?;
     Ok(changes)
-}
-
-/// The files the path or git skill `name` of `spec` installs, each with
-/// its sha256, by path relative to the skill: read from its source as it
-/// is now (a git source at the commit its `rev` names now), checked and
-/// staged as an install would. Their `h1:` tree is
-/// [`crate::store::hash::tree_hash_of`] of them.
-pub(crate) fn source_files(
-    project: &Project,
-    dirs: &Dirs,
-    name: &str,
-    spec: &DependencySpec,
-    options: InstallOptions,
-) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
-    let crate::manifest::Source::Direct(origin) = spec.source(name)? else {
-        bail!("'{name}' is no path, git or OCI dependency");
-    };
-    let manifest = Manifest::load(&project.manifest_path)?;
-    let root = project.skill_root(manifest.install_root())?;
-    let views = crate::ops::edit::Views::default();
-    let fetching = direct::Fetching {
-        project_dir: &project.dir,
-        cache: &dirs.cache,
-        offline: options.offline,
-        staging: &project.staging_dir(),
-        validity: options.validity(),
-        root: &root,
-        git: &views.git,
-        sites: &views.sites,
-        registries: options.registries(dirs),
-        limits: options.limits,
-    };
-    // Without a lock entry, nothing is kept in place: it is always staged.
-    match direct::prepare(name, &origin, None, &fetching)?.staged {
-        Some(staged) => Ok(staged.digests().clone()),
-        None => bail!("'{name}': its source was not read"),
-    }
 }
 
 fn spec_for(

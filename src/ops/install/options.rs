@@ -19,6 +19,9 @@ pub struct InstallOptions<'p> {
     pub force: bool,
     /// Accept unsigned packages from remote indexes.
     pub allow_unsigned: bool,
+    /// Accept a git skill's commit signed by another of its `signed-by`
+    /// signers than the locked commit was.
+    pub allow_signer_change: bool,
     /// Use only what is on this machine: no index fetches.
     pub offline: bool,
     /// Refuse skills the reference validator rejects (`--require-valid`);
@@ -50,6 +53,7 @@ impl Default for InstallOptions<'_> {
             frozen: false,
             force: false,
             allow_unsigned: false,
+            allow_signer_change: false,
             offline: false,
             require_valid: false,
             progress: &SILENT,
@@ -98,6 +102,7 @@ impl std::fmt::Debug for InstallOptions<'_> {
             .field("locked", &self.locked)
             .field("force", &self.force)
             .field("allow_unsigned", &self.allow_unsigned)
+            .field("allow_signer_change", &self.allow_signer_change)
             .field("offline", &self.offline)
             .field("require_valid", &self.require_valid)
             .field("grants", &self.grants)

@@ -173,6 +173,7 @@ pub(super) fn gather(
         sites: &views.sites,
         registries: options.registries(dirs),
         limits: options.limits,
+        allow_signer_change: options.allow_signer_change,
     };
     for (name, spec) in &manifest.skills {
         let origin = match spec.source(name)? {
@@ -196,7 +197,7 @@ pub(super) fn gather(
             Source::Direct(origin) => origin,
         };
         let locked = old_lock.get(name).filter(|_| unlock.keeps(name));
-        let skill = prepare(name, &origin, locked, &fetching)?;
+        let skill = prepare(name, &origin, locked, old_lock.get(name), &fetching)?;
         let default = registry_spec(manifest, None)?.map(str::to_string);
         requests
             .by_registry

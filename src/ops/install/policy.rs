@@ -12,7 +12,7 @@ use crate::index::policy::{IndexPolicy, verified};
 use crate::index::source::{Registry, open_registry};
 use crate::manifest::Manifest;
 use crate::manifest::channel::Channel;
-use crate::manifest::lock::{LockedSigner, Lockfile, PinnedPolicy};
+use crate::manifest::lock::{CommitSigner, LockedSigner, Lockfile, PinnedPolicy};
 use crate::manifest::source_id::SourceId;
 use crate::project::Project;
 
@@ -304,19 +304,35 @@ impl ProjectPolicy {
         &self.policy.policy.unwaivable
     }
 
-    /// Refuses the skill `name` from `source`, verified as `signer`, when
-    /// the policy does not allow its source or signer. A project's own
+    /// Refuses the skill `name` from `source`, verified as `signer` (or,
+    /// for a git skill, whose commit `commit_signer` signed), when the
+    /// policy does not allow its source or signer. A project's own
     /// path skills are its code, under review with it: always allowed.
     pub(crate) fn check_skill(
         &self,
         name: &str,
         source: &SourceId,
         signer: Option<&LockedSigner>,
+        commit_signer: Option<&CommitSigner>,
     ) -> Result<(), Hinted> {
         let policy = &self.policy.policy;
         let Some(place) = place_of(source) else {
             return Ok(());
         };
+        if policy.require_signed_commits
+            && matches!(source, SourceId::Git { .. })
+            && commit_signer.is_none()
+        {
+            return Err(self
+                .policy
+                .refusal(
+                    &format!("{name} from {place}"),
+                    "its commits are not checked, and the policy requires signed commits of every git skill (require-signed-commits)",
+                )
+                .hint(format!(
+                    "name who signs the repository's commits: `skillpkg add --git {place} --signed-by KEY` (an SSH public key or gpg:FINGERPRINT)"
+                )));
+        }
         if let Some(allowed) = &policy.allowed_sources
             && place != self.index
             && !allowed.iter().any(|prefix| under(&place, prefix))
@@ -330,10 +346,12 @@ impl ProjectPolicy {
             ));
         }
         match signer {
-            None if policy.require_signatures => Err(self.policy.refusal(
-                &format!("{name} from {place}"),
-                "it is not signed, and every skill must be",
-            )),
+            None if policy.require_signatures && commit_signer.is_none() => {
+                Err(self.policy.refusal(
+                    &format!("{name} from {place}"),
+                    "it is not signed, and every skill must be",
+                ))
+            }
             Some(signer) if !policy.signers.is_empty() => {
                 let allowed = policy.signers.iter().any(|s| s.admits(signer));
                 match allowed {

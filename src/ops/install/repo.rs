@@ -50,6 +50,8 @@ pub(crate) struct RepoRequest<'a> {
     pub rev: Option<&'a str>,
     /// One folder to take, instead of searching.
     pub subdir: Option<&'a str>,
+    /// Who must have signed the commit (`signed-by`).
+    pub signed_by: &'a [String],
 }
 
 /// Fetches the repository (once per run, into the cache) and reads the

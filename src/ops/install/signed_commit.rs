@@ -1,0 +1,116 @@
+//! The signature check of a git skill whose `skills.toml` entry says
+//! `signed-by`: the commit resolution chose (or the lock pinned) must be
+//! signed by one of the signers named, and a commit signed by another of
+//! them than the locked one is a signer change the user must allow.
+
+use anyhow::bail;
+
+use crate::git::signature::{
+    AllowedSigner, CommitPlace, CommitSigner as Signed, allowed_signers, verify_commit,
+};
+use crate::hint::Hinted;
+use crate::manifest::lock::{CommitSigner, LockedSkill};
+use crate::manifest::source_id::SourceId;
+
+/// What the check of one git skill needs.
+pub(super) struct SignedCommit<'a> {
+    /// The skill's key in `skills.toml`.
+    name: &'a str,
+    /// Its repository, without credentials.
+    url: &'a str,
+    /// Its `signed-by`, read.
+    allowed: Vec<AllowedSigner>,
+    /// Its lock entry before this run, whatever may move.
+    before: Option<&'a LockedSkill>,
+    /// `--allow-signer-change`.
+    allow_change: bool,
+}
+
+impl<'a> SignedCommit<'a> {
+    /// The check of the git skill `name` from `url` whose `signed-by` is
+    /// `signed_by` (an error names an entry that is no signer), locked as
+    /// `before`.
+    pub(super) fn new(
+        name: &'a str,
+        url: &'a str,
+        signed_by: &[String],
+        before: Option<&'a LockedSkill>,
+        allow_change: bool,
+    ) -> anyhow::Result<SignedCommit<'a>> {
+        Ok(SignedCommit {
+            name,
+            url,
+            allowed: allowed_signers(name, signed_by)?,
+            before,
+            allow_change,
+        })
+    }
+
+    /// Who signed `commit` of `repo`, when `signed-by` asks for a check;
+    /// an error when no signer named did, or when the signer changed from
+    /// the locked commit's without `--allow-signer-change`.
+    pub(super) fn check(
+        &self,
+        repo: &git2::Repository,
+        commit: git2::Oid,
+    ) -> anyhow::Result<Option<CommitSigner>> {
+        if self.allowed.is_empty() {
+            return Ok(None);
+        }
+        let place = CommitPlace {
+            name: self.name,
+            url: self.url,
+            commit,
+        };
+        let signer = match verify_commit(repo, &place, &self.allowed)? {
+            Signed::Ssh(key) => CommitSigner::Ssh(key),
+            Signed::Gpg(fingerprint) => CommitSigner::Gpg(fingerprint),
+        };
+        if let Some((before, previous)) = self.previous()
+            && *previous != signer
+            && !self.allow_change
+        {
+            bail!(
+                Hinted::new(format!(
+                    "'{}': commit {commit} of {} is signed by {signer}, but the locked commit {before} was signed by {previous}",
+                    self.name, self.url
+                ))
+                .hint(format!(
+                    "both are signers skills.toml names; if the change is expected, run `skillpkg update {} --allow-signer-change`",
+                    self.name
+                ))
+            );
+        }
+        Ok(Some(signer))
+    }
+
+    /// The locked commit and its signer, when that signer is still one
+    /// `signed-by` names: a signer taken out of `signed-by` is a change
+    /// the user made already.
+    fn previous(&self) -> Option<(&str, &CommitSigner)> {
+        let before = self.before?;
+        let SourceId::Git { commit, .. } = &before.source else {
+            return None;
+        };
+        let signer = before.commit_signer.as_ref()?;
+        self.admits(signer).then_some((commit.as_str(), signer))
+    }
+
+    /// Whether the locked signer of `locked` is still one `signed-by`
+    /// names (a skill in place as locked keeps its commit only then).
+    pub(super) fn keeps(&self, locked: &LockedSkill) -> bool {
+        self.allowed.is_empty()
+            || locked
+                .commit_signer
+                .as_ref()
+                .is_some_and(|s| self.admits(s))
+    }
+
+    fn admits(&self, signer: &CommitSigner) -> bool {
+        let signer = match signer {
+            CommitSigner::Ssh(key) => Signed::Ssh(key.clone()),
+            CommitSigner::Gpg(fingerprint) => Signed::Gpg(fingerprint.clone()),
+        };
+        self.allowed.iter().any(|a| a.admits(&signer))
+    }
+}
