@@ -203,6 +203,9 @@ fn verify_gpg(
     place: &CommitPlace,
     allowed: &[AllowedSigner],
 ) -> anyhow::Result<CommitSigner> {
+    if !allowed.iter().any(|a| matches!(a, AllowedSigner::Gpg(_))) {
+        bail!(not_allowed(place, "a GPG key", allowed));
+    }
     let scratch = tempfile::NamedTempFile::new()?;
     fs_err::write(scratch.path(), armored)?;
     let program = std::env::var_os("SKILLPKG_GPG").unwrap_or_else(|| "gpg".into());
