@@ -227,6 +227,27 @@ impl Staged {
         self.digests.keys().cloned().collect()
     }
 
+    /// Removes the files `names` (relative to the skill, `/`-separated)
+    /// from the staged tree, and the folders they leave empty.
+    pub(crate) fn leave_out(&mut self, names: &[String]) -> std::io::Result<()> {
+        let root = self.staging.path().to_path_buf();
+        for name in names {
+            let path = root.join(name);
+            fs_err::remove_file(&path)?;
+            self.digests.remove(name);
+            self.non_ascii.retain(|file| file != name);
+            let mut parent = path.parent();
+            while let Some(dir) = parent.filter(|dir| *dir != root) {
+                if fs_err::read_dir(dir)?.next().is_some() {
+                    break;
+                }
+                fs_err::remove_dir(dir)?;
+                parent = dir.parent();
+            }
+        }
+        Ok(())
+    }
+
     /// Hidden Unicode in the extracted files (see
     /// [`crate::skill::hidden`]); only files with non-ASCII bytes are read.
     pub fn scan_hidden_unicode(&self) -> std::io::Result<Vec<crate::skill::hidden::HiddenChar>> {

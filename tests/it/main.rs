@@ -51,6 +51,7 @@ mod scan;
 mod search;
 mod server;
 mod signatures;
+mod signed_files;
 mod signed_git;
 mod sigstore;
 mod sources;

@@ -11,7 +11,7 @@ use crate::common::TestContext;
 use crate::common::new_project;
 use crate::server::StaticServer;
 
-const IDENTITY: &str =
+pub(crate) const IDENTITY: &str =
     "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main";
 const ISSUER: &str = "https://token.actions.githubusercontent.com";
 const OTHER_IDENTITY: &str =
@@ -26,7 +26,7 @@ fn fixture(name: &str) -> PathBuf {
 /// An HTTP index holding `acme/signed-skill@1.0.0`, published from the
 /// `.skill` that `pack` makes of the fixture with its Sigstore bundle and
 /// no minisign signature.
-fn sigstore_index(ctx: &TestContext) -> StaticServer {
+pub(crate) fn sigstore_index(ctx: &TestContext) -> StaticServer {
     let index = ctx.root().join("index");
     ctx.ok(&["index", "init", index.to_str().unwrap()]);
     let archive = ctx.root().join("signed-skill-1.0.0.skill");
@@ -55,7 +55,7 @@ fn sigstore_index(ctx: &TestContext) -> StaticServer {
 }
 
 /// `trust acme` with a Sigstore identity and the fixtures' trusted root.
-fn trust_identity(ctx: &TestContext, identity: &str, replace: bool) {
+pub(crate) fn trust_identity(ctx: &TestContext, identity: &str, replace: bool) {
     let root = fixture("trusted_root.json");
     let mut args = vec![
         "trust",

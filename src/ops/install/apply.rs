@@ -146,11 +146,62 @@ impl Apply<'_> {
         };
         let mut scan = Scanned::InPlace;
         let mut newly = Vec::new();
-        let staged = match known_tree {
-            Some(tree) if current.as_ref() == Some(&tree) => None,
-            _ => {
-                let staged = self.stage(&mut ready, known_tree.as_deref(), &target)?;
+        let version = crate::manifest::lock::shown_version(
+            &ready.version,
+            &ready.source,
+            ready.tree.as_deref(),
+        );
+        // Its OMS signature, over the very tree put in place: a tree in
+        // place with files the signature does not vouch for is staged anew.
+        let in_place = match &known_tree {
+            Some(tree) if current.as_ref() == Some(tree) => {
+                let proven = self.provenance.check_tree(
+                    &ready.name,
+                    &version,
+                    &target,
+                    &ready.provenance,
+                )?;
+                super::vouched::all_vouched(proven.as_ref(), &target)?.then_some(proven)
+            }
+            _ => None,
+        };
+        let staged = match in_place {
+            Some(proven) => {
+                ready.provenance.proven = proven;
+                None
+            }
+            None => {
+                let (mut staged, pinned) =
+                    self.stage(&mut ready, known_tree.as_deref(), &target)?;
+                let unpruned = staged.tree_hash();
+                ready.provenance.proven = self.provenance.check_tree(
+                    &ready.name,
+                    &version,
+                    &staged.path(),
+                    &ready.provenance,
+                )?;
+                if let Some(warning) = super::vouched::leave_out_unvouched(
+                    &ready.name,
+                    ready.provenance.proven.as_ref(),
+                    &mut staged,
+                )? {
+                    ready.warnings.push(warning);
+                }
                 let tree = staged.tree_hash();
+                // The lock pins the archive's tree without what no
+                // signature vouches for.
+                if let Some(pinned) = pinned
+                    && pinned != tree
+                {
+                    bail!(super::fetch::lock_tree_mismatch(
+                        &ready.name,
+                        &ready.version,
+                        &pinned,
+                        ready.checksum.as_deref().unwrap_or("unknown checksum"),
+                        &unpruned
+                    ));
+                }
+                self.check_locked_tree(&ready, old, &tree)?;
                 scan = self.scan(&mut ready, &staged, &tree)?;
                 // An update: what the new tree does that the installed one did not.
                 if let (Some(old), Some(_)) = (old, &current)
@@ -161,21 +212,6 @@ impl Apply<'_> {
                 Some((staged, tree))
             }
         };
-        // Its OMS signature, over the very tree put in place.
-        let tree_path = match &staged {
-            Some((staged, _)) => staged.path(),
-            None => target.clone(),
-        };
-        ready.provenance.proven = self.provenance.check_tree(
-            &ready.name,
-            &crate::manifest::lock::shown_version(
-                &ready.version,
-                &ready.source,
-                ready.tree.as_deref(),
-            ),
-            &tree_path,
-            &ready.provenance,
-        )?;
         // What it asks to pre-approve, read here on a worker: the staged
         // tree is the one put in place.
         let (asks, dropped) = match &staged {
@@ -198,6 +234,34 @@ impl Apply<'_> {
             scan,
             newly,
         })
+    }
+
+    /// With `--locked`, a path or git skill's tree as put in place must be
+    /// the lock's (checked here for a tree signed file by file, once what
+    /// its signature does not vouch for is left out).
+    fn check_locked_tree(
+        &self,
+        ready: &Ready,
+        old: Option<&LockedSkill>,
+        tree: &str,
+    ) -> anyhow::Result<()> {
+        if !self.options.locked || ready.tree.is_none() {
+            return Ok(());
+        }
+        match old {
+            Some(old) if old.tree != tree => bail!(super::wanted::changed_under_lock(
+                &ready.name,
+                &self.project.lock_path,
+                &old.tree,
+                tree,
+                if self.options.frozen {
+                    "--frozen"
+                } else {
+                    "--locked"
+                },
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Scans the tree `tree` staged for `ready` (unless `--no-scan`,
@@ -362,15 +426,17 @@ impl Apply<'_> {
     /// cache's record gives, the cached copy of that tree if it hashes to
     /// it; else the archive extracted, its tree then kept in the cache and
     /// recorded. An archive whose files are not the tree `known` (the
-    /// lock's pin, when there is no record) is refused.
+    /// lock's pin, when there is no record) is returned with that pin,
+    /// which the tree must still meet once what no signature vouches for
+    /// is left out.
     fn stage(
         &self,
         ready: &mut Ready,
         known: Option<&str>,
         target: &Path,
-    ) -> anyhow::Result<Staged> {
+    ) -> anyhow::Result<(Staged, Option<String>)> {
         if let Some(staged) = ready.staged.take() {
-            return Ok(staged);
+            return Ok((staged, None));
         }
         let trees = TreeCache::within(self.cache, self.options.limits);
         let staging = self.project.staging_dir();
@@ -382,7 +448,7 @@ impl Apply<'_> {
             let mode = self.options.link_mode;
             let files = &ready.files;
             match trees.stage(checksum, tree, files, ready.skill, executables, &staging, mode)? {
-                Lookup::Hit(staged) => return Ok(staged),
+                Lookup::Hit(staged) => return Ok((staged, None)),
                 Lookup::Copied(staged, error) => {
                     if !self.link_failure_said.swap(true, Ordering::Relaxed) {
                         ready.warnings.push(format!(
@@ -390,7 +456,7 @@ impl Apply<'_> {
                             self.cache.display()
                         ));
                     }
-                    return Ok(staged);
+                    return Ok((staged, None));
                 }
                 Lookup::Miss => {}
                 Lookup::Replaced(cached) => ready.warnings.push(format!(
@@ -418,19 +484,16 @@ impl Apply<'_> {
         let staged = extract(archive, Some(ready.skill), &staging, &self.options.limits)
             .with_context(|| format!("{}@{} cannot be installed", ready.name, ready.version))?;
         if ready.executables.is_none() {
-            return Ok(staged);
+            return Ok((staged, None));
         }
+        // A tree other than the lock's pin is neither kept nor recorded:
+        // it must still prove to be the pin without the files no signature
+        // vouches for.
         let tree = staged.tree_hash();
         if let Some(pinned) = known
             && pinned != tree
         {
-            bail!(super::fetch::lock_tree_mismatch(
-                &ready.name,
-                &ready.version,
-                pinned,
-                ready.checksum.as_deref().unwrap_or("unknown checksum"),
-                &tree
-            ));
+            return Ok((staged, Some(pinned.to_string())));
         }
         // Only a cache: a tree that cannot be kept (a full or read-only
         // disk) is unpacked from the archive again next time.
@@ -443,7 +506,7 @@ impl Apply<'_> {
                 self.record(checksum, &staged, executables, signature);
             }
         }
-        Ok(staged)
+        Ok((staged, None))
     }
 
     /// Records that the archive `checksum`, checked in this run, unpacks

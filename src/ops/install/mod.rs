@@ -38,6 +38,7 @@ pub(crate) mod repo;
 mod request;
 mod signed_commit;
 pub(crate) mod targets;
+mod vouched;
 mod wanted;
 pub(crate) mod well_known;
 

@@ -11,7 +11,7 @@
 //! private Sigstore trusted root) in the lock's `[roots]`, so that a
 //! teammate's `install --locked` re-verifies offline with no policy.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::bail;
@@ -33,6 +33,9 @@ pub(crate) struct Proven {
     pub signature: String,
     /// The `[roots]` entry re-verifying it needs: fingerprint and text.
     pub root: Option<(String, String)>,
+    /// The files of the tree its signature vouches for (an OMS signature
+    /// over the folder): `None` when it signs the whole archive.
+    pub vouched: Option<BTreeSet<String>>,
 }
 
 /// The policies in force and the pins of the lock before this install.
@@ -182,13 +185,40 @@ impl Provenance<'_> {
     /// Checks the `skill.oms.sig` of the tree about to be put in place
     /// (`tree`) against the policies `stage` left pending and the OMS
     /// signer the lock pins; returns what proved the skill (the archive
-    /// stage's proof, if any, else the OMS signature's).
+    /// stage's proof, if any, else the OMS signature's), with the files
+    /// every OMS signature checked here vouches for: only those may be put
+    /// in place.
     pub(crate) fn check_tree(
         &self,
         name: &str,
         version: &str,
         tree: &Path,
         stage: &ArchiveStage,
+    ) -> anyhow::Result<Option<Proven>> {
+        let mut vouched: Option<BTreeSet<String>> = None;
+        let proven = self.check_tree_signers(name, version, tree, stage, &mut |oms: &Proven| {
+            if let Some(files) = &oms.vouched {
+                vouched = Some(match vouched.take() {
+                    Some(before) => before.intersection(files).cloned().collect(),
+                    None => files.clone(),
+                });
+            }
+        })?;
+        Ok(proven.map(|proven| Proven {
+            vouched: vouched.or(proven.vouched.clone()),
+            ..proven
+        }))
+    }
+
+    /// [`Provenance::check_tree`]'s checks, telling `seen` of each OMS
+    /// signature that verified.
+    fn check_tree_signers(
+        &self,
+        name: &str,
+        version: &str,
+        tree: &Path,
+        stage: &ArchiveStage,
+        seen: &mut dyn FnMut(&Proven),
     ) -> anyhow::Result<Option<Proven>> {
         let mut proven = stage.proven.clone();
         if !stage.needs_tree {
@@ -221,6 +251,7 @@ impl Provenance<'_> {
                 signer: LockedSigner::Other(SignerTable::Oms { subject, chain }),
                 signature: verified.signature,
                 root,
+                vouched: verified.vouched,
             })
         };
         // `model_signing sign sigstore`: the same file, signed keylessly.
@@ -260,6 +291,7 @@ impl Provenance<'_> {
             }
             match found {
                 Some(oms) => {
+                    seen(&oms);
                     proven.get_or_insert(oms);
                 }
                 None => bail!(refused(name, version, policy, &failures)),
@@ -296,6 +328,7 @@ impl Provenance<'_> {
         };
         match again {
             Ok(oms) => {
+                seen(&oms);
                 check_same_signer(name, version, pin, &oms, &sources)?;
                 Ok(Some(oms))
             }
@@ -376,6 +409,7 @@ fn keyless_proof(verified: Verified, root: Option<&String>) -> anyhow::Result<Pr
         }),
         signature: verified.signature,
         root,
+        vouched: verified.vouched,
     })
 }
 

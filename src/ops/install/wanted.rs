@@ -61,6 +61,24 @@ pub(super) fn check_one_skill_per_name(wanted: &[Wanted], root: &Path) -> anyhow
     Ok(())
 }
 
+/// The refusal of a path or git skill `name` whose files hash to `new`
+/// where the lock says `old`, under `--locked` or `--frozen` (`flag`).
+pub(super) fn changed_under_lock(
+    name: &str,
+    lock_path: &Path,
+    old: &str,
+    new: &str,
+    flag: &str,
+) -> Hinted {
+    Hinted::new(format!(
+        "{name} changed since {} was written (its files hash {old} → {new}), and {flag} was given",
+        lock_path.display()
+    ))
+    .hint(format!(
+        "run `skillpkg install` without {flag} and commit the new lock"
+    ))
+}
+
 /// With `--locked` (or `--frozen`, named by `flag`): the lock already
 /// says exactly what is wanted, and no path skill's files changed under it.
 /// The error lists each difference as `name old → new`.
@@ -73,10 +91,22 @@ pub(super) fn check_locked(
 ) -> anyhow::Result<()> {
     let hint = format!("run `skillpkg install` without {flag} and commit the new lock");
     for skill in direct {
+        // A tree signed file by file is compared once what its signature
+        // does not vouch for is left out, when it is put in place.
         if let Some(old) = old_lock.get(&skill.name)
             && old.tree != skill.tree
+            && old
+                .signer
+                .as_ref()
+                .is_none_or(|s| s.minisign_key().is_some())
         {
-            bail!(Hinted::new(format!("{} changed since {} was written (its files hash {} → {}), and {flag} was given", skill.name, lock_path.display(), old.tree, skill.tree)).hint(hint));
+            bail!(changed_under_lock(
+                &skill.name,
+                lock_path,
+                &old.tree,
+                &skill.tree,
+                flag
+            ));
         }
     }
     // What each name is at: its version, and where from when that is not

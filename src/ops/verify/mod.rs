@@ -131,6 +131,13 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
             if let Some(archive) = cached.filter(|a| a.is_file()) {
                 result.files = diff_against_archive(&dir, &archive, skill_name, scratch.path())?;
             }
+            // A folder signature says which files it does not vouch for.
+            if result.files.is_empty()
+                && let Some(signatures::SignatureCheck::Broken(why)) =
+                    signatures::recheck(skill, &dir, &lock, &project.dir, dirs, &mut indexes)
+            {
+                result.signature = Some(why);
+            }
         } else if let Some(signer) = skill.signer.as_ref().and_then(|s| s.minisign_key())
             && !lock
                 .keys

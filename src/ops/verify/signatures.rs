@@ -94,10 +94,40 @@ fn recheck_oms(dir: &Path, subject: &str, chain: &str, lock: &Lockfile) -> Signa
             Signer::Oms {
                 subject: signed_by,
                 chain: signed_chain,
-            } if signed_by == subject && signed_chain == chain => SignatureCheck::Verified,
+            } if signed_by == subject && signed_chain == chain => {
+                all_vouched(dir, &verified.vouched)
+            }
             other => SignatureCheck::Broken(format!("it is signed by {other}, not {subject}")),
         },
         Err(e) => SignatureCheck::Broken(format!("{e:#}")),
+    }
+}
+
+/// Verified when every file installed in `dir` is one the signature
+/// vouches for (`vouched`, by name); broken, naming them, when the folder
+/// holds files it does not cover (`.github/`, `.gitignore` and the
+/// statement's `ignore_paths` are outside what model_signing signs, and
+/// install leaves them out).
+fn all_vouched(dir: &Path, vouched: &Option<std::collections::BTreeSet<String>>) -> SignatureCheck {
+    let Some(vouched) = vouched else {
+        return SignatureCheck::Verified;
+    };
+    let files = match crate::store::hash::file_digests(dir) {
+        Ok(files) => files,
+        Err(e) => return SignatureCheck::Broken(format!("{e}")),
+    };
+    let outside: Vec<&str> = files
+        .keys()
+        .filter(|name| !vouched.contains(*name))
+        .map(String::as_str)
+        .collect();
+    match outside.as_slice() {
+        [] => SignatureCheck::Verified,
+        names => SignatureCheck::Broken(format!(
+            "{} {} in the folder but not covered by its signature",
+            names.join(", "),
+            if names.len() == 1 { "is" } else { "are" }
+        )),
     }
 }
 
@@ -135,7 +165,7 @@ fn recheck_keyless_oms(
         ignore_unsigned_files: false,
     };
     match verifier.verify(Subject::Folder(dir)) {
-        Ok(_) => SignatureCheck::Verified,
+        Ok(verified) => all_vouched(dir, &verified.vouched),
         Err(e) => SignatureCheck::Broken(format!("{e:#}")),
     }
 }

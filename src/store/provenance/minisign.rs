@@ -65,6 +65,7 @@ impl Verifier for Minisign {
             signer: Signer::Minisign { key: key.clone() },
             signature: super::sha256(self.signature.as_bytes()),
             statement: Some(comment),
+            vouched: None,
         })
     }
 }

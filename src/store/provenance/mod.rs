@@ -89,6 +89,10 @@ pub(crate) struct Verified {
     /// What the signature says besides (minisign's trusted comment).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub statement: Option<String>,
+    /// The files of a folder it vouches for, by `/`-separated name: `None`
+    /// when it signs the whole subject (a file's bytes or digest).
+    #[serde(skip)]
+    pub vouched: Option<std::collections::BTreeSet<String>>,
 }
 
 /// One signature family's check of one signature.

@@ -125,11 +125,12 @@ impl Verifier for Oms {
             );
         }
         let signed = read_statement(&payload)?;
-        folder::check(dir, &signed, self.ignore_unsigned_files)?;
+        let vouched = folder::check(dir, &signed, self.ignore_unsigned_files)?;
         Ok(Verified {
             signer,
             signature: super::sha256(self.bundle.as_bytes()),
             statement: None,
+            vouched: Some(vouched),
         })
     }
 }
@@ -168,11 +169,12 @@ impl Oms {
             root: root.clone(),
         }
         .verify(Subject::Sha256(subject))?;
-        folder::check(dir, &signed, self.ignore_unsigned_files)?;
+        let vouched = folder::check(dir, &signed, self.ignore_unsigned_files)?;
         Ok(Verified {
             signer: verified.signer,
             signature: super::sha256(self.bundle.as_bytes()),
             statement: None,
+            vouched: Some(vouched),
         })
     }
 }

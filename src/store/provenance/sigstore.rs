@@ -116,6 +116,7 @@ impl Verifier for Sigstore {
             signer,
             signature: super::sha256(self.bundle.as_bytes()),
             statement: None,
+            vouched: None,
         })
     }
 }

@@ -9,7 +9,7 @@
 use super::SIGNATURE_FILE;
 use anyhow::Context as _;
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// What model_signing leaves out of every folder, by root-relative
@@ -113,7 +113,15 @@ fn component_order(a: &str, b: &str) -> Ordering {
 
 /// Checks the folder against `signed`: the same files with the same
 /// digests, or with `only_signed`, every signed file there and unchanged.
-pub(super) fn check(dir: &Path, signed: &Signed, only_signed: bool) -> anyhow::Result<()> {
+/// Returns what the signature vouches for: the signed files and the
+/// signature file itself. What model_signing leaves out (`.github/`,
+/// `.gitignore`, the statement's `ignore_paths`) and, with `only_signed`,
+/// what the statement does not list, are in the folder but not vouched for.
+pub(super) fn check(
+    dir: &Path,
+    signed: &Signed,
+    only_signed: bool,
+) -> anyhow::Result<BTreeSet<String>> {
     let kind = std::fs::symlink_metadata(dir)
         .with_context(|| format!("the skill folder {} cannot be read", dir.display()))?
         .file_type();
@@ -151,7 +159,12 @@ pub(super) fn check(dir: &Path, signed: &Signed, only_signed: bool) -> anyhow::R
         }
     }
     if problems.is_empty() {
-        return Ok(());
+        return Ok(signed
+            .files
+            .keys()
+            .cloned()
+            .chain([SIGNATURE_FILE.to_owned()])
+            .collect());
     }
     problems.sort_by(|(a, _), (b, _)| component_order(a, b));
     let mut said: Vec<&str> = problems
