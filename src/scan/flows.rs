@@ -37,13 +37,6 @@ static SECRET_WORD: LazyLock<Regex> = LazyLock::new(|| {
     regex(r"(?i)[\x22'](?:API_?KEY|KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE)[\x22']")
 });
 
-/// A variable assigned a decoded payload.
-static DECODED_VAR: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"\b([A-Za-z_]\w*)\s*=\s*[^\n]*\b(?:b64decode|b32decode|b85decode|a85decode|zlib\.decompress|bz2\.decompress|lzma\.decompress|bytes\.fromhex|marshal\.loads|codecs\.decode|atob)\s*\(",
-    )
-});
-
 /// A call that sends something over the network.
 static NETWORK: LazyLock<Regex> = LazyLock::new(|| {
     regex(
@@ -194,25 +187,6 @@ pub(crate) fn scan(read: &Read, text: &str, lines: &[(usize, &str, bool)]) -> Ve
                 why,
                 line,
             ));
-        }
-    }
-    for &(_, line, _) in lines {
-        let Some(var) = DECODED_VAR.captures(line).and_then(|c| c.get(1)) else {
-            continue;
-        };
-        let run = regex(&format!(
-            r"\b(?:exec|eval|Function)\s*\(\s*{}\s*[),.]",
-            regex::escape(var.as_str())
-        ));
-        if let Some(&(n, line, _)) = lines.iter().find(|(_, l, _)| run.is_match(l)) {
-            findings.push(finding(
-                "decoded-exec",
-                Severity::Block,
-                n,
-                format!("{}, a decoded payload, is run", var.as_str()),
-                line,
-            ));
-            break;
         }
     }
     let download = lines.iter().find(|(_, l, _)| DOWNLOAD.is_match(l));

@@ -8,6 +8,8 @@
 //! the machine.
 
 pub(crate) mod behaviour;
+mod control_plane;
+mod decode;
 mod file;
 mod finding;
 mod flows;
@@ -26,7 +28,7 @@ pub(crate) use finding::{Finding, Severity};
 pub(crate) use rules::RULES;
 
 /// The rule set's version: a cached verdict of another version is stale.
-pub(crate) const RULESET_VERSION: u32 = 3;
+pub(crate) const RULESET_VERSION: u32 = 4;
 
 /// Everything found in one skill.
 #[derive(Debug, Clone, Default, Serialize)]

@@ -118,6 +118,10 @@ pub(crate) fn weight(id: &str, kind: Kind, in_code: bool) -> Severity {
             full
         }
         Kind::SkillMd if id == "hidden-unicode" || id == "unscanned-text" => full,
+        // SKILL.md's fenced commands are what the agent is told to run:
+        // no install line decodes a payload into a shell, or turns an
+        // agent's permission checks off.
+        Kind::SkillMd if in_code && matches!(id, "decoded-exec" | "agent-settings-write") => full,
         _ => capped,
     }
 }
@@ -170,32 +174,18 @@ static LINE_RULES: LazyLock<Vec<LineRule>> = LazyLock::new(|| {
         line_rule(
             "decoded-exec",
             "a decoded payload is run at once",
-            &[
-                &format!(r"(?i)\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*{SHELL}"),
-                r"\b(?:exec|eval)\s*\(\s*(?:base64\.b(?:64|32)decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|marshal\.loads|__import__\(\s*[\x22']base64)",
-                r"\b(?:exec|eval)\s*\([^)\n]*\bb64decode\s*\(",
-                r"\beval\s*\(\s*atob\s*\(",
-                r"\bFunction\s*\(\s*atob\s*\(",
-                r"\beval\s*\(\s*Buffer\.from\([^)]*[\x22']base64[\x22']",
-                r"(?i)\bpowershell(?:\.exe)?\b[^\n]*\s-(?:e|en|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}",
-                r"(?i)\b(?:iex|invoke-expression)\b[^\n]*frombase64string",
-                r"(?i)frombase64string[^\n]*\|\s*(?:iex|invoke-expression)\b",
-            ],
+            &super::decode::patterns()
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
         ),
         line_rule(
             "agent-settings-write",
             "an agent is run with its permission checks off, or its settings are written",
-            &[
-                r"--dangerously-skip-permissions\b",
-                r"--dangerously-bypass-approvals-and-sandbox\b",
-                r"--allow-dangerously-skip-permissions\b",
-                r"(?i)[\x22']?defaultMode[\x22']?\s*[:=]\s*[\x22']bypassPermissions",
-                r"--permission-mode[ =]+bypassPermissions\b",
-                r"\bgemini\b[^\n]*\s--yolo\b",
-                r"(?:\.claude/(?:settings(?:\.local)?\.json|hooks\b)|\.claude\.json|\.codex/config\.toml|\.cursor/(?:mcp|hooks)\.json|\.gemini/settings\.json|\.vscode/(?:settings|tasks)\.json)[^\n]*(?:>>?|\btee\b)|(?:>>?|\btee\s+(?:-a\s+)?)\s*\S*(?:\.claude/settings(?:\.local)?\.json|\.claude\.json|\.codex/config\.toml|\.cursor/(?:mcp|hooks)\.json|\.gemini/settings\.json|\.vscode/(?:settings|tasks)\.json)",
-                r"(?i)(?:open\(|write_text\(|writeFile(?:Sync)?\(|appendFile(?:Sync)?\(|Set-Content|Add-Content|Out-File|sed\s+-i)[^\n]*(?:\.claude/settings(?:\.local)?\.json|\.claude\.json|\.codex/config\.toml|\.cursor/(?:mcp|hooks)\.json|\.gemini/settings\.json|\.vscode/(?:settings|tasks)\.json)",
-                r"(?i)sed\s+-i[^\n]*allowed-tools",
-            ],
+            &super::control_plane::patterns()
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
         ),
         line_rule(
             "exfil-endpoint",
@@ -356,7 +346,27 @@ pub(crate) fn scan_file(read: &Read) -> Vec<Finding> {
         }
     }
     findings.extend(super::flows::scan(read, text, &lines));
+    if let Some(commands) = commands(read.kind, &lines) {
+        findings.extend(super::decode::scan_variables(&read.relative, &commands));
+        findings.extend(super::control_plane::scan_built_paths(
+            &read.relative,
+            &commands,
+        ));
+    }
     findings
+}
+
+/// The lines of a file that are commands: all of a script's, and the
+/// fenced ones of `SKILL.md`; `None` for other files.
+fn commands<'a>(
+    kind: Kind,
+    lines: &[(usize, &'a str, bool)],
+) -> Option<Vec<(usize, &'a str, bool)>> {
+    match kind {
+        Kind::Script | Kind::PackageJson => Some(lines.to_vec()),
+        Kind::SkillMd => Some(lines.iter().copied().filter(|l| l.2).collect()),
+        _ => None,
+    }
 }
 
 /// Every line rule's patterns as one set over a whole text, lines ending

@@ -4,7 +4,7 @@
 use super::{Severity, scan_dir};
 
 /// The (rule, severity, file) of every finding of a skill holding `files`.
-fn findings(files: &[(&str, &str)]) -> Vec<(String, Severity, String)> {
+pub(super) fn findings(files: &[(&str, &str)]) -> Vec<(String, Severity, String)> {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
         let path = dir.path().join(path);
@@ -19,11 +19,11 @@ fn findings(files: &[(&str, &str)]) -> Vec<(String, Severity, String)> {
         .collect()
 }
 
-const SKILL_MD: &str =
+pub(super) const SKILL_MD: &str =
     "---\nname: demo\ndescription: A demo. Use when testing.\n---\nUse the script.\n";
 
 /// The blocking findings of a skill with SKILL_MD and `file`.
-fn blocks(file: (&str, &str)) -> Vec<String> {
+pub(super) fn blocks(file: (&str, &str)) -> Vec<String> {
     findings(&[("SKILL.md", SKILL_MD), file])
         .into_iter()
         .filter(|(_, s, _)| *s == Severity::Block)
@@ -32,7 +32,7 @@ fn blocks(file: (&str, &str)) -> Vec<String> {
 }
 
 #[track_caller]
-fn assert_blocks(rule: &str, file: (&str, &str)) {
+pub(super) fn assert_blocks(rule: &str, file: (&str, &str)) {
     assert!(
         blocks(file).iter().any(|r| r == rule),
         "{rule} did not block {file:?}"
@@ -40,7 +40,7 @@ fn assert_blocks(rule: &str, file: (&str, &str)) {
 }
 
 #[track_caller]
-fn assert_passes(file: (&str, &str)) {
+pub(super) fn assert_passes(file: (&str, &str)) {
     assert_eq!(blocks(file), Vec::<String>::new(), "{file:?}");
 }
 
