@@ -10,12 +10,14 @@
 pub(crate) mod behaviour;
 mod control_plane;
 mod decode;
+mod exfil;
 mod file;
 mod finding;
 mod flows;
 mod pattern;
 mod rules;
 pub(crate) mod sarif;
+mod shell;
 #[cfg(test)]
 mod tests;
 pub(crate) mod verdict;

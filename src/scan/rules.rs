@@ -352,6 +352,17 @@ pub(crate) fn scan_file(read: &Read) -> Vec<Finding> {
             &read.relative,
             &commands,
         ));
+        let mut flows = super::exfil::scan_commands(&read.relative, &commands);
+        if read.kind == Kind::Script {
+            flows.extend(super::exfil::scan_code(&read.relative, &commands));
+        }
+        // A line the whole-file rule already names is said once.
+        flows.retain(|flow| {
+            !findings
+                .iter()
+                .any(|f| f.rule == flow.rule && f.line == flow.line)
+        });
+        findings.extend(flows);
     }
     findings
 }
