@@ -92,13 +92,34 @@ const ARCHIVE_EXTENSIONS: &[&str] = &[
     "dmg", "iso", "deb", "rpm",
 ];
 
+/// Whether the file `file` has an executable bit set (never on Windows,
+/// which has none).
+fn executable(file: &std::fs::File) -> std::io::Result<bool> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        Ok(file.metadata()?.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        Ok(false)
+    }
+}
+
 /// Reads the file at `path` (shown as `relative`).
 pub(crate) fn read(path: &Path, relative: &str) -> std::io::Result<Read> {
+    read_as(path, relative, false)
+}
+
+/// Reads the file at `path` (shown as `relative`), as a script if
+/// `runs` (a script or `SKILL.md` runs it with an interpreter).
+pub(crate) fn read_as(path: &Path, relative: &str, runs: bool) -> std::io::Result<Read> {
     let mut bytes = Vec::new();
+    let file = std::fs::File::open(path)?;
+    let executable = executable(&file)?;
     // One byte past the cap tells whether there is more.
-    std::fs::File::open(path)?
-        .take(MAX_TEXT as u64 + 1)
-        .read_to_end(&mut bytes)?;
+    file.take(MAX_TEXT as u64 + 1).read_to_end(&mut bytes)?;
     let truncated = bytes.len() > MAX_TEXT;
     bytes.truncate(MAX_TEXT);
     let name = relative
@@ -110,6 +131,9 @@ pub(crate) fn read(path: &Path, relative: &str) -> std::io::Result<Read> {
         .rsplit_once('.')
         .map(|(_, e)| e.to_string())
         .unwrap_or_default();
+    let binary = binary_kind(&bytes, &extension);
+    // An executable bit makes text a script (binaries are what they are).
+    let run_by_name = runs || (executable && binary.is_none());
     // What runs is read as text whatever bytes it holds: a shell runs a
     // script with a NUL past its first line, or a byte that is not UTF-8.
     let runs = if relative == "SKILL.md" || relative == "skill.md" {
@@ -119,12 +143,12 @@ pub(crate) fn read(path: &Path, relative: &str) -> std::io::Result<Read> {
     } else if SCRIPT_NAMES.contains(&name.as_str())
         || SCRIPT_EXTENSIONS.contains(&extension.as_str())
         || bytes.starts_with(b"#!")
+        || run_by_name
     {
         Some(Kind::Script)
     } else {
         None
     };
-    let binary = binary_kind(&bytes, &extension);
     if let Some(kind) = binary.filter(|k| runs.is_none() || *k != Kind::Binary) {
         return Ok(Read {
             relative: relative.to_string(),

@@ -16,6 +16,7 @@ mod finding;
 mod flows;
 mod pattern;
 mod rules;
+mod runs;
 pub(crate) mod sarif;
 mod shell;
 #[cfg(test)]
@@ -72,18 +73,36 @@ fn read_files(dir: &Path) -> impl Iterator<Item = std::io::Result<file::Read>> +
 }
 
 /// Scans every file under the skill folder `dir` (links are not followed;
-/// version-control folders are skipped).
+/// version-control folders are skipped). A file that `SKILL.md` or a
+/// script runs with an interpreter is scanned as a script, whatever its
+/// name (and so are the files it runs in turn).
 pub(crate) fn scan_dir(dir: &Path) -> std::io::Result<Report> {
     let mut report = Report {
         dir: dir.to_path_buf(),
         ..Report::default()
     };
+    // Each file's kind and findings, by path; and what scripts run.
+    let mut scanned: Vec<(String, file::Kind, Vec<Finding>)> = Vec::new();
+    let mut run = Vec::new();
     for read in read_files(dir) {
         let read = read?;
         report.files += 1;
         report.bytes += read.text.as_ref().map_or(0, |t| t.len() as u64);
-        report.findings.extend(rules::scan_file(&read));
+        run.extend(runs::run_by(&read));
+        scanned.push((read.relative.clone(), read.kind, rules::scan_file(&read)));
     }
+    while let Some(path) = run.pop() {
+        let Some((relative, kind, findings)) = scanned.iter_mut().find(|(relative, kind, _)| {
+            *relative == path && matches!(kind, file::Kind::Document | file::Kind::Data)
+        }) else {
+            continue;
+        };
+        let read = file::read_as(&dir.join(&*relative), relative, true)?;
+        run.extend(runs::run_by(&read));
+        *kind = read.kind;
+        *findings = rules::scan_file(&read);
+    }
+    report.findings = scanned.into_iter().flat_map(|(_, _, f)| f).collect();
     report
         .findings
         .sort_by(|a, b| (&a.file, a.line, a.rule).cmp(&(&b.file, b.line, b.rule)));
