@@ -7,6 +7,7 @@
 //! are classified by their first bytes. Nothing is run and nothing leaves
 //! the machine.
 
+mod assign;
 pub(crate) mod behaviour;
 mod control_plane;
 mod decode;

@@ -307,31 +307,8 @@ pub(crate) fn scan_file(read: &Read) -> Vec<Finding> {
     // Most files match no line rule anywhere: one pass over the text says so.
     let any_rule = ANY_LINE_RULE.is_match(text);
     for &(number, line, in_code) in &lines {
-        for rule in LINE_RULES.iter().filter(|_| any_rule) {
-            let Some(found) = rule.patterns.iter().find_map(|p| p.find(line)) else {
-                continue;
-            };
-            let mut severity = weight(rule.id, read.kind, in_code);
-            if rule.id == "conceal-from-user"
-                && (quoted(line, found.start())
-                    || DESCRIBING.is_match(line)
-                    || TELL_TO.is_match(&line[found.end()..]))
-            {
-                severity = Severity::Info;
-            }
-            if rule.id == "instruction-override" && DESCRIBING.is_match(line) {
-                severity = Severity::Info;
-            }
-            if rule.id == "remote-code-run" && shown_as_text(line, found.start()) {
-                severity = severity.min(Severity::Warn);
-            }
-            findings.push(finding(
-                rule.id,
-                severity,
-                Some(number),
-                rule.message.to_string(),
-                line,
-            ));
+        if any_rule {
+            findings.extend(line_findings(read, number, line, in_code));
         }
         if let Some((column, c)) = hidden_char(line, number) {
             let severity = weight("hidden-unicode", read.kind, in_code);
@@ -352,6 +329,7 @@ pub(crate) fn scan_file(read: &Read) -> Vec<Finding> {
             &read.relative,
             &commands,
         ));
+        findings.extend(resolved_findings(read, &commands, &findings));
         let mut flows = super::exfil::scan_commands(&read.relative, &commands);
         if read.kind == Kind::Script {
             flows.extend(super::exfil::scan_code(&read.relative, &commands));
@@ -365,6 +343,93 @@ pub(crate) fn scan_file(read: &Read) -> Vec<Finding> {
         findings.extend(flows);
     }
     findings
+}
+
+/// The line rules' findings on one line of the file `read`.
+fn line_findings(read: &Read, number: usize, line: &str, in_code: bool) -> Vec<Finding> {
+    let mut found_here = Vec::new();
+    for rule in LINE_RULES.iter() {
+        let Some(found) = rule.patterns.iter().find_map(|p| p.find(line)) else {
+            continue;
+        };
+        let mut severity = weight(rule.id, read.kind, in_code);
+        if rule.id == "conceal-from-user"
+            && (quoted(line, found.start())
+                || DESCRIBING.is_match(line)
+                || TELL_TO.is_match(&line[found.end()..]))
+        {
+            severity = Severity::Info;
+        }
+        if rule.id == "instruction-override" && DESCRIBING.is_match(line) {
+            severity = Severity::Info;
+        }
+        if rule.id == "remote-code-run" && shown_as_text(line, found.start()) {
+            severity = severity.min(Severity::Warn);
+        }
+        found_here.push(Finding {
+            rule: rule.id,
+            severity,
+            file: read.relative.clone(),
+            line: Some(number),
+            message: rule.message.to_string(),
+            excerpt: excerpt(line),
+            waived: None,
+        });
+    }
+    found_here
+}
+
+/// The line rules' findings on `commands` once their constant variables
+/// are resolved, and downloads piped into a command still named by a
+/// variable, where `found` does not already name that rule on that line.
+fn resolved_findings(
+    read: &Read,
+    commands: &[(usize, &str, bool)],
+    found: &[Finding],
+) -> Vec<Finding> {
+    let original = |number: usize| {
+        commands
+            .iter()
+            .find(|(n, _, _)| *n == number)
+            .map_or("", |(_, line, _)| line)
+    };
+    let fresh = |f: &Finding| !found.iter().any(|o| o.rule == f.rule && o.line == f.line);
+    let resolved = super::assign::resolve(commands);
+    let mut more: Vec<Finding> = Vec::new();
+    for (number, text, in_code) in &resolved {
+        for mut finding in line_findings(read, *number, text, *in_code) {
+            finding.message = format!(
+                "{} (once its variables are resolved: {})",
+                finding.message,
+                excerpt(text)
+            );
+            finding.excerpt = excerpt(original(*number));
+            if fresh(&finding) {
+                more.push(finding);
+            }
+        }
+    }
+    for (number, line, in_code) in super::assign::download_into_expansion(commands, &resolved) {
+        let finding = Finding {
+            rule: "remote-code-run",
+            severity: weight("remote-code-run", read.kind, in_code).min(Severity::Warn),
+            file: read.relative.clone(),
+            line: Some(number),
+            message:
+                "a download is piped into a command named by a variable, which decides what runs"
+                    .into(),
+            excerpt: excerpt(line),
+            waived: None,
+        };
+        if fresh(&finding)
+            && !more
+                .iter()
+                .any(|o| o.rule == finding.rule && o.line == finding.line)
+        {
+            more.push(finding);
+        }
+    }
+    more
 }
 
 /// The lines of a file that are commands: all of a script's, and the
