@@ -184,6 +184,15 @@ pub(super) fn download_into_expansion<'a>(
     lines
         .iter()
         .filter(|&&(number, line, _)| {
+            let might = |text: &str| {
+                text.contains('|')
+                    && ["curl", "wget", "iwr", "fetch"]
+                        .iter()
+                        .any(|d| text.contains(d))
+            };
+            if !might(line) {
+                return false;
+            }
             let text = resolved
                 .iter()
                 .find(|(n, _, _)| *n == number)

@@ -29,6 +29,9 @@ static STORE_PATH: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// A store's name anywhere, as a cheap first test of a file.
+static STORE_NAME: LazyLock<Regex> = LazyLock::new(|| regex(STORES));
+
 /// A store's path built from the home folder in code.
 static CODE_STORE_PATH: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -458,6 +461,10 @@ fn inline_client(name: &str, args: &[String]) -> bool {
 /// The `secret-exfiltration` findings of the command lines `lines` of the
 /// file `file`.
 pub(super) fn scan_commands(file: &str, lines: &[(usize, &str, bool)]) -> Vec<Finding> {
+    // Every flow starts at a store's name: without one, nothing to follow.
+    if !lines.iter().any(|(_, line, _)| STORE_NAME.is_match(line)) {
+        return Vec::new();
+    }
     let mut taint = Taint::default();
     let mut findings = Vec::new();
     for (number, line) in shell::logical_lines(lines) {

@@ -455,7 +455,12 @@ static ANY_LINE_RULE: LazyLock<RegexSet> = LazyLock::new(|| {
         .iter()
         .flat_map(|rule| rule.patterns.iter())
         .map(|pattern| format!("(?mR){}", pattern.as_str().replace(r"\b", r"(?-u:\b)")));
-    RegexSet::new(patterns).expect("valid rule patterns")
+    // The set tracks many patterns at once: with the default cache its lazy
+    // automaton is rebuilt over and over on long scripts (see BENCHMARKS.md).
+    regex::RegexSetBuilder::new(patterns)
+        .dfa_size_limit(64 << 20)
+        .build()
+        .expect("valid rule patterns")
 });
 
 /// The first invisible character of `line` that could hide text, with
