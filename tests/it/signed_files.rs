@@ -271,3 +271,53 @@ fn sigstore_files_added_to_the_archive_after_signing_are_refused() {
         "nothing is installed"
     );
 }
+
+#[test]
+fn a_well_known_skill_with_files_outside_its_signature_reinstalls_from_the_lock() {
+    use std::io::Write as _;
+    let ctx = TestContext::new();
+    let site_root = ctx.root().join("site");
+    let mut files: Vec<(String, Vec<u8>)> = files_of(&oms_fixture("signed"))
+        .into_iter()
+        .map(|name| {
+            let bytes = std::fs::read(oms_fixture("signed").join(&name)).unwrap();
+            (name, bytes)
+        })
+        .collect();
+    files.push((".github/run.sh".into(), b"#!/bin/sh\necho added\n".to_vec()));
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, bytes) in &files {
+        let options = zip::write::SimpleFileOptions::default().unix_permissions(0o644);
+        zip.start_file(name.as_str(), options).unwrap();
+        zip.write_all(bytes).unwrap();
+    }
+    let archive = zip.finish().unwrap().into_inner();
+    let folder = site_root.join(".well-known/agent-skills");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("signed.zip"), &archive).unwrap();
+    let index = serde_json::json!({
+        "$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+        "skills": [{"name": "signed", "type": "archive", "description": "A signed skill.",
+                    "url": "signed.zip", "digest": crate::common::registry::digest_of(&archive)}],
+    });
+    std::fs::write(folder.join("index.json"), index.to_string()).unwrap();
+    let server = crate::server::StaticServer::start(&site_root);
+    let url = server.url().trim_end_matches('/').to_string();
+
+    let app = new_project(&ctx, None);
+    let root = oms_fixture("root.pem");
+    ctx.ok(&["trust", &url, "--oms-root", root.to_str().unwrap()]);
+    let out = ctx.ok_in(&app, &["add", "--well-known", &url]);
+    assert!(out.stderr.contains("left out files"), "{}", out.stderr);
+    assert_eq!(files_of(&app.join(".agents/skills/signed")), signed_files());
+
+    // A fresh clone installs the same vouched files from the lock.
+    let copy = crate::common::fresh_copy(&ctx, &app);
+    ctx.ok_in(&copy, &["trust", "--project"]);
+    ctx.ok_in(&copy, &["install", "--locked"]);
+    assert_eq!(
+        files_of(&copy.join(".agents/skills/signed")),
+        signed_files()
+    );
+    ctx.ok_in(&copy, &["verify"]);
+}

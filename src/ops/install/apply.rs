@@ -202,6 +202,21 @@ impl Apply<'_> {
                     ));
                 }
                 self.check_locked_tree(&ready, old, &tree)?;
+                // A site's skill the lock pins keeps the tree put in place:
+                // what its signature vouches for, once the rest is left out
+                // (an update moves the pin, and the source with it).
+                if let crate::manifest::source_id::SourceId::WellKnown { origin, .. } =
+                    &ready.source
+                {
+                    let pinned = old.filter(|old| old.source == ready.source);
+                    super::well_known::check_pinned_tree(
+                        &ready.name,
+                        &origin.site,
+                        &origin.skill,
+                        pinned,
+                        &tree,
+                    )?;
+                }
                 scan = self.scan(&mut ready, &staged, &tree)?;
                 // An update: what the new tree does that the installed one did not.
                 if let (Some(old), Some(_)) = (old, &current)

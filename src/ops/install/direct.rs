@@ -320,9 +320,6 @@ pub(crate) fn prepare(
     let dependencies = dependencies_of(name, &skill)?;
     let staged = crate::store::stage::stage_files(&dir, &skill.meta.name, &files, staging, &limits)
         .with_context(|| format!("'{name}' cannot be installed"))?;
-    if let DirectSource::WellKnown { site, skill } = origin {
-        super::well_known::check_pinned_tree(name, site, skill, locked, &staged.tree_hash())?;
-    }
     Ok(DirectSkill {
         name: name.to_string(),
         skill: skill.meta.name,
