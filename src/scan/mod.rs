@@ -92,10 +92,17 @@ pub(crate) fn scan_dir(dir: &Path) -> std::io::Result<Report> {
         run.extend(runs::run_by(&read));
         scanned.push((read.relative.clone(), read.kind, rules::scan_file(&read)));
     }
+    let by_path: std::collections::HashMap<String, usize> = scanned
+        .iter()
+        .enumerate()
+        .map(|(i, (relative, _, _))| (relative.clone(), i))
+        .collect();
     while let Some(path) = run.pop() {
-        let Some((relative, kind, findings)) = scanned.iter_mut().find(|(relative, kind, _)| {
-            *relative == path && matches!(kind, file::Kind::Document | file::Kind::Data)
-        }) else {
+        let Some((relative, kind, findings)) = by_path
+            .get(&path)
+            .map(|&i| &mut scanned[i])
+            .filter(|(_, kind, _)| matches!(kind, file::Kind::Document | file::Kind::Data))
+        else {
             continue;
         };
         let read = file::read_as(&dir.join(&*relative), relative, true)?;
