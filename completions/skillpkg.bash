@@ -385,7 +385,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__add)
-            opts="-g -q -v -h --registry --channel --path --git --well-known --rev --subdir --signed-by --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
+            opts="-g -q -v -h --registry --channel --path --git --well-known --rev --subdir --signed-by --trusted-root --skill --list --replace --force --allow-unsigned --offline --require-valid --approve-grants --global --link-mode --insecure-registry --max-skill-size --no-scan --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -420,6 +420,10 @@ _skillpkg() {
                     return 0
                     ;;
                 --signed-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trusted-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -9,7 +9,9 @@
 //! header, as libgit2 gives them). SSH signatures (`gpg.format = ssh`)
 //! are checked here, under git's `git` namespace; OpenPGP signatures by
 //! `gpg`, as git itself does, against the user's keyring, and only a
-//! good signature whose key fingerprint the project names counts.
+//! good signature whose key fingerprint the project names counts. X.509
+//! signatures (gitsign's Sigstore certificates) are handed to the check
+//! the caller gives, which provenance does: this layer cannot reach it.
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};
@@ -25,6 +27,8 @@ pub(crate) enum CommitSigner {
     Ssh(String),
     /// An OpenPGP key: its primary key's fingerprint, upper-case hex.
     Gpg(String),
+    /// A Sigstore certificate (gitsign): its identity and OIDC issuer.
+    Sigstore { identity: String, issuer: String },
 }
 
 /// A signer a `signed-by` entry names.
@@ -35,6 +39,14 @@ pub(crate) enum AllowedSigner {
     /// An OpenPGP key: the fingerprint of the key (primary or subkey) that
     /// must make the signature, upper-case hex.
     Gpg(String),
+    /// A Sigstore identity (a certificate's email or URI) and the OIDC
+    /// issuer that must vouch for it; with `regexp`, `identity` is a
+    /// regex the whole identity must match.
+    Sigstore {
+        identity: String,
+        regexp: bool,
+        issuer: String,
+    },
 }
 
 impl AllowedSigner {
@@ -42,6 +54,11 @@ impl AllowedSigner {
     /// [comment]`, as in a `.pub` file) or `gpg:FINGERPRINT`.
     pub(crate) fn parse(text: &str) -> Result<AllowedSigner, String> {
         let text = text.trim();
+        for (prefix, regexp) in [("sigstore:", false), ("sigstore-regexp:", true)] {
+            if let Some(rest) = text.strip_prefix(prefix) {
+                return sigstore_signer(text, rest, regexp);
+            }
+        }
         if let Some(fingerprint) = text.strip_prefix("gpg:") {
             let fingerprint: String = fingerprint
                 .chars()
@@ -60,7 +77,7 @@ impl AllowedSigner {
             .map(AllowedSigner::Ssh)
             .map_err(|_| {
                 format!(
-                    "'{text}' is no signer skillpkg reads: give an OpenSSH public key (`ssh-ed25519 AAAA…`, as in a .pub file) or `gpg:FINGERPRINT`"
+                    "'{text}' is no signer skillpkg reads: give an OpenSSH public key (`ssh-ed25519 AAAA…`, as in a .pub file), `gpg:FINGERPRINT` or `sigstore:IDENTITY,ISSUER`"
                 )
             })
     }
@@ -73,9 +90,57 @@ impl AllowedSigner {
                     .is_ok_and(|locked| locked.key_data() == key.key_data())
             }
             (AllowedSigner::Gpg(fingerprint), CommitSigner::Gpg(locked)) => fingerprint == locked,
+            (
+                AllowedSigner::Sigstore {
+                    identity,
+                    regexp,
+                    issuer,
+                },
+                CommitSigner::Sigstore {
+                    identity: signed,
+                    issuer: signed_issuer,
+                },
+            ) => {
+                issuer == signed_issuer
+                    && match regexp {
+                        false => identity == signed,
+                        true => regex::Regex::new(&format!("^(?:{identity})$"))
+                            .is_ok_and(|pattern| pattern.is_match(signed)),
+                    }
+            }
             _ => false,
         }
     }
+}
+
+/// A `sigstore:IDENTITY,ISSUER` (or `sigstore-regexp:PATTERN,ISSUER`)
+/// signer, `rest` being what follows the prefix of `text`. The issuer is
+/// what follows the last comma: an OIDC issuer is an `https` URL, which
+/// holds none, while a workflow identity's ref may.
+fn sigstore_signer(text: &str, rest: &str, regexp: bool) -> Result<AllowedSigner, String> {
+    let wrong = |why: &str| {
+        format!(
+            "'{text}' is no Sigstore signer: {why} (give `sigstore:IDENTITY,ISSUER`, e.g. `sigstore:dev@acme.com,https://accounts.google.com`)"
+        )
+    };
+    let Some((identity, issuer)) = rest.rsplit_once(',') else {
+        return Err(wrong("it names no issuer"));
+    };
+    let (identity, issuer) = (identity.trim(), issuer.trim());
+    if identity.is_empty() {
+        return Err(wrong("it names no identity"));
+    }
+    if !issuer.starts_with("https://") && !issuer.starts_with("http://") {
+        return Err(wrong(&format!("the issuer {issuer:?} is not a URL")));
+    }
+    if regexp && let Err(e) = regex::Regex::new(&format!("^(?:{identity})$")) {
+        return Err(wrong(&format!("{identity:?} is not a regex: {e}")));
+    }
+    Ok(AllowedSigner::Sigstore {
+        identity: identity.to_string(),
+        regexp,
+        issuer: issuer.to_string(),
+    })
 }
 
 /// Reads every `signed-by` entry of the skill `name`.
@@ -93,7 +158,7 @@ pub(crate) fn allowed_signers(name: &str, texts: &[String]) -> anyhow::Result<Ve
 /// given).
 pub(crate) fn unreadable(what: &str, problem: &str) -> Hinted {
     Hinted::new(format!("{what}: {problem}")).hint(
-        "`ssh-keygen -y -f KEY` prints an SSH key's public line; `gpg --fingerprint ID` a GPG key's fingerprint",
+        "`ssh-keygen -y -f KEY` prints an SSH key's public line, `gpg --fingerprint ID` a GPG key's fingerprint; a gitsign signer is the email (or URI) and OIDC issuer its certificate names",
     )
 }
 
@@ -108,7 +173,8 @@ pub(crate) struct CommitPlace<'a> {
 }
 
 impl CommitPlace<'_> {
-    fn refusal(&self, why: &str) -> Hinted {
+    /// The refusal of this commit, for `why`.
+    pub(crate) fn refusal(&self, why: &str) -> Hinted {
         Hinted::new(format!(
             "'{}': commit {} of {} {why}",
             self.name, self.commit, self.url
@@ -116,13 +182,19 @@ impl CommitPlace<'_> {
     }
 }
 
+/// The check of an X.509 commit signature: given the armoured signature
+/// and the bytes it signs, who made it (one of the allowed signers), or a
+/// refusal naming the commit.
+pub(crate) type X509Check<'a> = dyn Fn(&str, &[u8]) -> anyhow::Result<CommitSigner> + 'a;
+
 /// Checks that `commit` of `repo` is signed by one of `allowed`, and says
-/// by whom. Errors name the commit, the repository, the signer found and
-/// the signers allowed.
+/// by whom; an X.509 signature is checked by `x509`. Errors name the
+/// commit, the repository, the signer found and the signers allowed.
 pub(crate) fn verify_commit(
     repo: &git2::Repository,
     place: &CommitPlace,
     allowed: &[AllowedSigner],
+    x509: &X509Check,
 ) -> anyhow::Result<CommitSigner> {
     let (signature, signed) = match repo.extract_signature(&place.commit, None) {
         Ok(pair) => pair,
@@ -141,13 +213,17 @@ pub(crate) fn verify_commit(
     } else if signature.contains("-----BEGIN PGP SIGNATURE-----") {
         verify_gpg(&signature, &signed, place, allowed)
     } else if signature.contains("-----BEGIN SIGNED MESSAGE-----") {
-        bail!(
-            place
-                .refusal(
-                    "carries an X.509 (gitsign or S/MIME) signature, which skillpkg does not check"
-                )
-                .hint("sign with an SSH or GPG key, and name it with `signed-by`")
-        )
+        if !allowed
+            .iter()
+            .any(|a| matches!(a, AllowedSigner::Sigstore { .. }))
+        {
+            bail!(not_allowed(
+                place,
+                "a Sigstore certificate (gitsign)",
+                allowed
+            ));
+        }
+        x509(&signature, &signed)
     } else {
         bail!(place.refusal("carries a signature of a kind skillpkg does not know"))
     }
@@ -305,7 +381,7 @@ impl GpgStatus {
 }
 
 /// The refusal of a commit signed by `found`, which no allowed signer is.
-fn not_allowed(place: &CommitPlace, found: &str, allowed: &[AllowedSigner]) -> Hinted {
+pub(crate) fn not_allowed(place: &CommitPlace, found: &str, allowed: &[AllowedSigner]) -> Hinted {
     let names: Vec<String> = allowed.iter().map(shown).collect();
     place
         .refusal(&format!(
@@ -313,7 +389,7 @@ fn not_allowed(place: &CommitPlace, found: &str, allowed: &[AllowedSigner]) -> H
             names.join(", ")
         ))
         .hint(
-            "if that key belongs to the repository's owners, add it to `signed-by` in skills.toml",
+            "if that signer is one of the repository's owners, add it to `signed-by` in skills.toml",
         )
 }
 
@@ -326,6 +402,14 @@ fn shown(signer: &AllowedSigner) -> String {
             key.algorithm()
         ),
         AllowedSigner::Gpg(fingerprint) => format!("GPG key {fingerprint}"),
+        AllowedSigner::Sigstore {
+            identity,
+            regexp,
+            issuer,
+        } => match regexp {
+            true => format!("an identity matching /{identity}/ (issuer {issuer})"),
+            false => format!("{identity} (issuer {issuer})"),
+        },
     }
 }
 
@@ -355,6 +439,44 @@ mod tests {
                 .unwrap_err()
                 .contains("OpenSSH")
         );
+    }
+
+    #[test]
+    fn sigstore_signers_are_an_identity_and_an_issuer() {
+        let workflow = "sigstore:https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/a,b,https://token.actions.githubusercontent.com";
+        assert_eq!(
+            AllowedSigner::parse(workflow).unwrap(),
+            AllowedSigner::Sigstore {
+                identity:
+                    "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/a,b"
+                        .into(),
+                regexp: false,
+                issuer: "https://token.actions.githubusercontent.com".into()
+            }
+        );
+        let pattern =
+            AllowedSigner::parse(r"sigstore-regexp:.*@acme\.com,https://accounts.google.com")
+                .unwrap();
+        let signed = |identity: &str, issuer: &str| CommitSigner::Sigstore {
+            identity: identity.into(),
+            issuer: issuer.into(),
+        };
+        assert!(pattern.admits(&signed("dev@acme.com", "https://accounts.google.com")));
+        assert!(!pattern.admits(&signed("dev@acme.com.evil", "https://accounts.google.com")));
+        assert!(!pattern.admits(&signed("dev@acme.com", "https://github.com/login/oauth")));
+        for wrong in [
+            "sigstore:dev@acme.com",
+            "sigstore:,https://accounts.google.com",
+            "sigstore:dev@acme.com,accounts.google.com",
+            "sigstore-regexp:(,https://accounts.google.com",
+        ] {
+            assert!(
+                AllowedSigner::parse(wrong)
+                    .unwrap_err()
+                    .contains("no Sigstore signer"),
+                "{wrong}"
+            );
+        }
     }
 
     #[test]

@@ -140,6 +140,9 @@ fn inline(spec: &DetailedSpec) -> InlineTable {
         }
         None => {}
     }
+    if let Some(root) = &spec.trusted_root {
+        table.insert("trusted-root", root.as_str().into());
+    }
     table
 }
 

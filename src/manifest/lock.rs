@@ -135,8 +135,9 @@ pub enum SignerTable {
 
 /// Who signed a git commit, as `skills.lock` records it:
 /// `commit-signer = { ssh = "ssh-ed25519 AAAA…" }` (the OpenSSH public
-/// key, without its comment) or `{ gpg = "FINGERPRINT" }` (the primary
-/// key's, upper-case hex).
+/// key, without its comment), `{ gpg = "FINGERPRINT" }` (the primary
+/// key's, upper-case hex) or `{ sigstore = { identity = "…", issuer =
+/// "…" } }` (a gitsign certificate's).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum CommitSigner {
@@ -144,6 +145,13 @@ pub enum CommitSigner {
     Ssh(String),
     /// An OpenPGP key, by its primary key's fingerprint.
     Gpg(String),
+    /// A Sigstore certificate (gitsign), by its identity and OIDC issuer.
+    Sigstore {
+        /// The certificate's email or URI.
+        identity: String,
+        /// The OIDC issuer that vouched for it.
+        issuer: String,
+    },
 }
 
 impl std::fmt::Display for CommitSigner {
@@ -159,6 +167,9 @@ impl std::fmt::Display for CommitSigner {
                 Err(_) => write!(f, "SSH key {key}"),
             },
             CommitSigner::Gpg(fingerprint) => write!(f, "GPG key {fingerprint}"),
+            CommitSigner::Sigstore { identity, issuer } => {
+                write!(f, "{identity} (issuer {issuer}, gitsign)")
+            }
         }
     }
 }

@@ -61,6 +61,11 @@ pub struct DetailedSpec {
     /// `gpg:FINGERPRINT`, or a list of them.
     #[serde(rename = "signed-by", skip_serializing_if = "Option::is_none")]
     pub signed_by: Option<SignedBy>,
+    /// The `trusted_root.json` (a file inside the project) that `signed-by`'s
+    /// Sigstore signers' certificates must chain to (default: Sigstore's
+    /// public-good root).
+    #[serde(rename = "trusted-root", skip_serializing_if = "Option::is_none")]
+    pub trusted_root: Option<String>,
     /// An OCI repository, `HOST/REPO`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub oci: Option<String>,
@@ -142,6 +147,9 @@ pub enum DirectSource {
         /// Who must have signed the commit (`signed-by`); empty: anyone
         /// or no one.
         signed_by: Vec<String>,
+        /// The `trusted_root.json` gitsign signatures are checked against,
+        /// relative to the manifest (`trusted-root`).
+        trusted_root: Option<String>,
     },
     /// An artifact in an OCI registry.
     Oci {
@@ -195,6 +203,11 @@ impl DependencySpec {
                     }
                     _ => {}
                 }
+                if spec.trusted_root.is_some() && spec.signed_by.is_none() {
+                    bail!(
+                        "'{name}': `trusted-root` goes with `signed-by` (it is what a gitsign signer's certificate must chain to)"
+                    );
+                }
                 if spec.oci.is_some() {
                     return spec.oci_source(name);
                 }
@@ -235,6 +248,7 @@ impl DependencySpec {
                                 .as_ref()
                                 .map(SignedBy::all)
                                 .unwrap_or_default(),
+                            trusted_root: spec.trusted_root.clone(),
                         }))
                     }
                     (None, None) => {

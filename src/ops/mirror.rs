@@ -240,6 +240,7 @@ fn fetch_upstream(source: &str, scratch: &Path, dirs: &Dirs) -> anyhow::Result<V
                 rev: git.rev.as_deref(),
                 subdir: git.subdir.as_deref(),
                 signed_by: &[],
+                trusted_root: None,
             };
             crate::ops::install::add_repo(&project, dirs, request, &[], None, &[], options)?;
         }
@@ -249,6 +250,7 @@ fn fetch_upstream(source: &str, scratch: &Path, dirs: &Dirs) -> anyhow::Result<V
                 rev: None,
                 subdir: None,
                 signed_by: &[],
+                trusted_root: None,
             };
             crate::ops::install::add_repo(&project, dirs, request, &[], None, &[], options)?;
         }

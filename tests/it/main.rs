@@ -14,6 +14,7 @@ mod escape;
 mod eval;
 mod exec;
 mod git_http;
+mod gitsign;
 mod grants;
 mod hosted;
 mod http;

@@ -171,7 +171,7 @@ fn an_unsigned_or_differently_signed_commit_is_refused() {
     let redacted = redacted.replace(&alice_fingerprint, "[ALICE]");
     insta::assert_snapshot!(redacted, @"
     error: 'lint': commit [COMMIT] of file://[TEMP]/repo is signed by SSH key [FINGERPRINT] (ssh-ed25519), which is not a signer skills.toml names (signed-by: SSH key [ALICE] (ssh-ed25519))
-    hint: if that key belongs to the repository's owners, add it to `signed-by` in skills.toml
+    hint: if that signer is one of the repository's owners, add it to `signed-by` in skills.toml
     ");
     assert_eq!(
         std::fs::read_to_string(ctx.project.join("skills.lock")).unwrap(),
@@ -308,8 +308,8 @@ fn signed_by_goes_with_a_git_repository_and_names_a_key() {
         "alice@example.com",
     ]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
-    error: --signed-by: 'alice@example.com' is no signer skillpkg reads: give an OpenSSH public key (`ssh-ed25519 AAAA…`, as in a .pub file) or `gpg:FINGERPRINT`
-    hint: `ssh-keygen -y -f KEY` prints an SSH key's public line; `gpg --fingerprint ID` a GPG key's fingerprint
+    error: --signed-by: 'alice@example.com' is no signer skillpkg reads: give an OpenSSH public key (`ssh-ed25519 AAAA…`, as in a .pub file), `gpg:FINGERPRINT` or `sigstore:IDENTITY,ISSUER`
+    hint: `ssh-keygen -y -f KEY` prints an SSH key's public line, `gpg --fingerprint ID` a GPG key's fingerprint; a gitsign signer is the email (or URI) and OIDC issuer its certificate names
     ");
     std::fs::write(
         ctx.project.join("skills.toml"),
@@ -320,7 +320,7 @@ fn signed_by_goes_with_a_git_repository_and_names_a_key() {
     let out = ctx.fails(&["install"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @"
     error: 'lint': signed-by: 'gpg:ABCD' is no GPG fingerprint: give the key's full fingerprint (40 or 64 hex digits, `gpg --fingerprint` shows it)
-    hint: `ssh-keygen -y -f KEY` prints an SSH key's public line; `gpg --fingerprint ID` a GPG key's fingerprint
+    hint: `ssh-keygen -y -f KEY` prints an SSH key's public line, `gpg --fingerprint ID` a GPG key's fingerprint; a gitsign signer is the email (or URI) and OIDC issuer its certificate names
     ");
     std::fs::write(
         ctx.project.join("skills.toml"),

@@ -1,6 +1,7 @@
 //! `skillpkg add`, `remove` and `install`.
 
 mod bare_url;
+mod signers;
 mod well_known;
 
 use crate::ops::install::{Action, Change, GrantConsent, InstallOptions};
@@ -135,10 +136,17 @@ pub(super) struct AddArgs {
     subdir: Option<String>,
     /// Of a repository: install only a commit signed by this signer
     /// (repeatable): an OpenSSH public key (`ssh-ed25519 AAAA…`, or a
-    /// .pub file holding it) or gpg:FINGERPRINT. Recorded in skills.toml
-    /// as `signed-by`, the signer in skills.lock; every install checks it.
+    /// .pub file holding it), gpg:FINGERPRINT, or a gitsign signer as
+    /// sigstore:IDENTITY,ISSUER (sigstore-regexp:PATTERN,ISSUER). Recorded
+    /// in skills.toml as `signed-by`, the signer in skills.lock; every
+    /// install checks it.
     #[arg(long, value_name = "KEY", conflicts_with_all = ["path", "registry", "well_known"])]
     signed_by: Vec<String>,
+    /// With --signed-by sigstore:…: the trusted_root.json (a file in the
+    /// project) gitsign certificates must chain to (default: Sigstore's
+    /// public-good root). Recorded in skills.toml as `trusted-root`.
+    #[arg(long = "trusted-root", value_name = "FILE", requires = "signed_by")]
+    trusted_root: Option<std::path::PathBuf>,
     /// Of a repository, a site or an OCI collection: add only the skills
     /// with this name (repeatable; globs such as 'pdf*').
     #[arg(long = "skill", value_name = "NAME", conflicts_with_all = ["path", "registry"])]
@@ -664,12 +672,20 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
     if args.packages.len() > 1 {
         anyhow::bail!("--git takes at most one name, for one skill");
     }
-    let signed_by = signers(&args.signed_by)?;
+    let signed_by = signers::signers(&args.signed_by)?;
+    let trusted_root = match &args.trusted_root {
+        Some(file) => Some(signers::in_project(
+            file,
+            &context.project(args.flags.global)?.dir,
+        )?),
+        None => None,
+    };
     let request = RepoRequest {
         url,
         rev: args.rev.as_deref(),
         subdir: args.subdir.as_deref(),
         signed_by: &signed_by,
+        trusted_root: trusted_root.as_deref(),
     };
     if args.list {
         let scratch = crate::fsutil::private_tempdir("skillpkg-list-", None)?;
@@ -709,30 +725,6 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
         );
     }
     Ok(reported(context, &project, &changes))
-}
-
-/// The `--signed-by` values as skills.toml records them: a value naming
-/// a file (a `.pub` file) stands for the key on its first line.
-fn signers(given: &[String]) -> anyhow::Result<Vec<String>> {
-    given
-        .iter()
-        .map(|value| {
-            let path = std::path::Path::new(value);
-            let signer = match path.is_file() {
-                false => value.trim().to_string(),
-                true => {
-                    let text = fs_err::read_to_string(path)?;
-                    let line = text.lines().map(str::trim).find(|l| !l.is_empty());
-                    line.map(str::to_string).ok_or_else(|| {
-                        anyhow::anyhow!("--signed-by {value}: the file holds no key")
-                    })?
-                }
-            };
-            crate::git::signature::AllowedSigner::parse(&signer)
-                .map_err(|problem| crate::git::signature::unreadable("--signed-by", &problem))?;
-            Ok(signer)
-        })
-        .collect()
 }
 
 /// Says what plugin a repository is, if it is one.

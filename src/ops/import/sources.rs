@@ -86,6 +86,7 @@ pub(super) fn spec_of(
                 rev: entry.git_ref.as_deref(),
                 subdir: None,
                 signed_by: &[],
+                trusted_root: None,
             };
             let listing = match list_repo(
                 &crate::git::Resolver::default(),

@@ -112,10 +112,13 @@ fn already_in_place(
             rev,
             subdir,
             signed_by,
+            ..
         } => {
             let (shown, _) = crate::net::split_credentials(url)?;
             let wanted = GitOrigin::new(&shown, rev.as_deref(), subdir.as_deref());
-            let signed = SignedCommit::new(name, &shown, signed_by, Some(locked), false)?;
+            // Only whether the locked signer is still named: no signature is
+            // checked, so no trusted root is read.
+            let signed = SignedCommit::new(name, &shown, signed_by, None, Some(locked), false)?;
             matches!(&locked.source, SourceId::Git { origin, .. } if *origin == wanted)
                 && signed.keeps(locked)
         }
@@ -235,12 +238,14 @@ pub(crate) fn prepare(
             rev,
             subdir,
             signed_by,
+            trusted_root,
         } => {
             let git_source = GitRequest {
                 url,
                 rev: rev.as_deref(),
                 subdir: subdir.as_deref(),
                 signed_by,
+                trusted_root: trusted_root.as_deref(),
             };
             let exported =
                 export_git(name, &git_source, locked, before, fetching, checkout.path())?;
@@ -383,6 +388,39 @@ struct GitRequest<'a> {
     rev: Option<&'a str>,
     subdir: Option<&'a str>,
     signed_by: &'a [String],
+    /// The `trusted-root` file, relative to the project.
+    trusted_root: Option<&'a str>,
+}
+
+/// The text of `file`, a `trusted-root` of the skill `name`: a file inside
+/// the project `project_dir` (the project's own trust material, which a
+/// teammate's clone has too).
+fn project_file(project_dir: &Path, file: &str, name: &str) -> anyhow::Result<String> {
+    let path = project_dir.join(file);
+    if std::fs::symlink_metadata(&path).is_err() {
+        bail!(
+            Hinted::new(format!(
+                "'{name}': trusted-root {file} is not in the project {}",
+                project_dir.display()
+            ))
+            .hint("commit the trusted_root.json skills.toml names beside it, or take `trusted-root` out for Sigstore's public-good root")
+        );
+    }
+    let inside = fs_err::canonicalize(project_dir)
+        .ok()
+        .zip(std::fs::canonicalize(&path).ok())
+        .is_some_and(|(project, path)| path.starts_with(project));
+    if !inside {
+        bail!(
+            Hinted::new(format!(
+                "'{name}': trusted-root {file} is not a file inside the project {}",
+                project_dir.display()
+            ))
+            .hint("put the trusted_root.json in the project (teammates need it too) and name it relative to skills.toml")
+        );
+    }
+    fs_err::read_to_string(&path)
+        .with_context(|| format!("'{name}': could not read trusted-root {file}"))
 }
 
 /// A git skill's tree, exported.
@@ -413,14 +451,20 @@ fn export_git(
         rev,
         subdir,
         signed_by,
+        trusted_root,
     } = *request;
     // The lock and messages name the repository without credentials.
     let (shown, _) = crate::net::split_credentials(url)?;
     let origin = GitOrigin::new(&shown, rev, subdir);
+    let trusted_root = match trusted_root {
+        Some(file) => Some(project_file(fetching.project_dir, file, name)?),
+        None => None,
+    };
     let signed = SignedCommit::new(
         name,
         &shown,
         signed_by,
+        trusted_root,
         before,
         fetching.allow_signer_change,
     )?;

@@ -348,6 +348,7 @@ pub(crate) fn add_repo(
             rev: request.rev.map(str::to_string),
             subdir: skill.subdir.clone(),
             signed_by: crate::manifest::SignedBy::of(request.signed_by.to_vec()),
+            trusted_root: request.trusted_root.map(str::to_string),
             ..Default::default()
         });
         spec.source(&key)?;

@@ -52,6 +52,9 @@ pub(crate) struct RepoRequest<'a> {
     pub subdir: Option<&'a str>,
     /// Who must have signed the commit (`signed-by`).
     pub signed_by: &'a [String],
+    /// What gitsign signers' certificates chain to (`trusted-root`, relative
+    /// to the project).
+    pub trusted_root: Option<&'a str>,
 }
 
 /// Fetches the repository (once per run, into the cache) and reads the

@@ -5,10 +5,11 @@
 //! signature itself.
 //!
 //! Families: [`minisign`] (skillpkg's own packages, and the `minisign`
-//! CLI's signatures), [`sigstore`] (Sigstore bundles, keyless or keyed)
-//! and [`oms`] (OpenSSF Model Signing over a skill folder, by a
+//! CLI's signatures), [`sigstore`] (Sigstore bundles, keyless or keyed),
+//! [`gitsign`] (git commits signed with Sigstore certificates) and [`oms`] (OpenSSF Model Signing over a skill folder, by a
 //! certificate chain or a key).
 
+pub(crate) mod gitsign;
 pub(crate) mod minisign;
 pub(crate) mod oms;
 mod ring_provider;
