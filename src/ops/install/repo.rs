@@ -78,11 +78,12 @@ pub(crate) fn list_repo(
         "" => shown.clone(),
         top => format!("folder '{top}' of {shown}"),
     };
-    let plugin = match read_skill_md(&repo, commit, top)? {
+    let unreadable = || format!("could not read commit {commit} of {shown}");
+    let plugin = match read_skill_md(&repo, commit, top).with_context(unreadable)? {
         Some(_) => None,
         None => {
             let tree = GitTree {
-                paths: CommitPaths::new(&repo, commit)?,
+                paths: CommitPaths::new(&repo, commit).with_context(unreadable)?,
                 top: top.to_string(),
             };
             crate::ops::plugin::find(&tree, &origin)?
