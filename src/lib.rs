@@ -30,6 +30,7 @@ pub mod index;
 pub mod manifest;
 pub(crate) mod mcp;
 pub mod net;
+pub(crate) mod oci;
 pub mod ops;
 pub(crate) mod parallel;
 pub(crate) mod progress;

@@ -10,7 +10,7 @@ use super::git::{GitIndex, is_git_index};
 use super::http::{HttpIndex, Settled, is_http_index};
 use super::listing::{Listing, listing_entry};
 use super::local::IndexDir;
-use super::oci::namespace::{Namespace, Place, is_oci_index};
+use super::oci::{Namespace, Place, is_oci_index};
 use super::{IndexConfig, IndexEntry, PackageName};
 use crate::credentials::{Credentials, index_token_variable};
 use crate::dirs::Dirs;

@@ -18,10 +18,9 @@
 //! four requests an install makes (a manifest, a blob, a tag list, a
 //! token) are a few hundred lines here.
 
-mod auth;
-mod client;
-mod layout;
-pub(crate) mod namespace;
+pub(crate) mod auth;
+pub(crate) mod client;
+pub(crate) mod layout;
 mod redirect;
 mod write;
 
@@ -220,16 +219,21 @@ pub(crate) fn collection(
 
 /// A repository being pulled from: the cache first, the registry (a
 /// client made on first need) for what the cache lacks.
-struct Registry<'a> {
-    repository: &'a str,
-    settings: &'a Settings<'a>,
-    client: Option<client::Client>,
+pub(crate) struct Registry<'a> {
+    /// `HOST/REPO`.
+    pub(crate) repository: &'a str,
+    /// Where the cache is, and how to reach the registry.
+    pub(crate) settings: &'a Settings<'a>,
+    /// The client, made on first need.
+    pub(crate) client: Option<client::Client>,
 }
 
 /// A manifest's bytes and the media type it was served as.
-struct Document {
-    bytes: Vec<u8>,
-    content_type: Option<String>,
+pub(crate) struct Document {
+    /// The bytes, checked against the digest that named them.
+    pub(crate) bytes: Vec<u8>,
+    /// The `Content-Type` the registry served them as.
+    pub(crate) content_type: Option<String>,
 }
 
 impl Registry<'_> {
@@ -247,7 +251,7 @@ impl Registry<'_> {
         Ok((parsed, digest))
     }
 
-    fn client(&mut self) -> anyhow::Result<&client::Client> {
+    pub(crate) fn client(&mut self) -> anyhow::Result<&client::Client> {
         if self.client.is_none() {
             let sources = auth::Sources::new(self.settings.config, self.settings.home);
             self.client = Some(client::Client::new(
@@ -262,7 +266,7 @@ impl Registry<'_> {
 
     /// The manifest `digest`: from the cache, else from the registry;
     /// checked against the digest (and `size`, when an index gives it).
-    fn manifest_by_digest(
+    pub(crate) fn manifest_by_digest(
         &mut self,
         digest: &str,
         blobs: &Path,
@@ -302,7 +306,7 @@ impl Registry<'_> {
 
     /// The manifest `tag` names now, and its digest; `None` when the
     /// repository has no such tag.
-    fn find_by_tag(
+    pub(crate) fn find_by_tag(
         &mut self,
         tag: &str,
         blobs: &Path,
@@ -366,7 +370,11 @@ impl Registry<'_> {
 
     /// The blob `descriptor` names, in the cache: kept there when it
     /// hashes to its digest, else fetched.
-    fn blob(&mut self, descriptor: &layout::Descriptor, blobs: &Path) -> anyhow::Result<PathBuf> {
+    pub(crate) fn blob(
+        &mut self,
+        descriptor: &layout::Descriptor,
+        blobs: &Path,
+    ) -> anyhow::Result<PathBuf> {
         let path = blobs.join(descriptor.digest.trim_start_matches("sha256:"));
         let cached = std::fs::metadata(&path).is_ok_and(|m| m.len() == descriptor.size)
             && file_digest(&path).is_some_and(|d| d == descriptor.digest);

@@ -7,7 +7,7 @@ use anyhow::{Context as _, bail};
 
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
-use crate::index::oci::namespace::is_oci_index;
+use crate::index::oci::is_oci_index;
 use crate::index::policy::{MAX_POLICY_BYTES, POLICY_FILE, POLICY_SIGNATURE_FILE, parse, sign};
 use crate::store::signing::SigningKey;
 
@@ -69,8 +69,7 @@ pub fn sign_policy(
         Ok(())
     };
     if is_oci_index(index) {
-        let namespace =
-            crate::index::oci::namespace::Namespace::new(index, super::publish::place(dirs))?;
+        let namespace = crate::index::oci::Namespace::new(index, super::publish::place(dirs))?;
         let mut config = namespace.config()?;
         check(&config)?;
         namespace.write_policy(&text, &signature)?;

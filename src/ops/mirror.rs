@@ -542,7 +542,7 @@ fn archive_sha256(dir: &Path, index: &str) -> anyhow::Result<String> {
         &scratch,
     )?
     .archive;
-    Ok(match crate::index::oci::namespace::is_oci_index(index) {
+    Ok(match crate::index::oci::is_oci_index(index) {
         true => crate::store::layer::layer_beside(&packed)?.sha256,
         false => packed.sha256,
     })

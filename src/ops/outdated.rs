@@ -257,7 +257,7 @@ fn changed_well_known_skills(lock: &Lockfile) -> anyhow::Result<Vec<Outdated>> {
 /// Every locked OCI skill whose tag names another manifest now (a skill
 /// pinned to a digest never moves). Each repository and tag is asked once.
 fn moved_oci_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
-    let settings = crate::index::oci::Settings {
+    let settings = crate::oci::Settings {
         cache: &dirs.cache,
         config: &dirs.config,
         home: dirs.home.as_deref(),
@@ -282,13 +282,14 @@ fn moved_oci_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated
         let now = match asked.get(&key) {
             Some(now) => now,
             None => {
-                let now = crate::index::oci::tag_digest(&origin.repository, tag, &settings)
-                    .with_context(|| {
+                let now = crate::oci::tag_digest(&origin.repository, tag, &settings).with_context(
+                    || {
                         format!(
                             "could not check oci://{}:{tag} for {}",
                             origin.repository, skill.name
                         )
-                    })?;
+                    },
+                )?;
                 asked.entry(key).or_insert(now)
             }
         };

@@ -8,7 +8,7 @@ use anyhow::bail;
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
 use crate::index::channel::{self, Channel};
-use crate::index::oci::namespace::{Namespace, is_oci_index};
+use crate::index::oci::{Namespace, is_oci_index};
 use crate::index::{IndexConfig, PackageName};
 use crate::store::signing::SigningKey;
 

@@ -9,7 +9,7 @@ use crate::hint::Hinted;
 use crate::index::channel::{Channel, signed_comment};
 use crate::index::git::{GitIndex, init_repository, is_git_index};
 use crate::index::local::{IndexDir, Naming};
-use crate::index::oci::namespace::{Namespace, Place, is_oci_index};
+use crate::index::oci::{Namespace, Place, is_oci_index};
 use crate::index::{IndexEntry, PackageName, parse_dependencies};
 use crate::ops::pack::{PackedSkill, Validity};
 use crate::store::archive::ArchiveFile;

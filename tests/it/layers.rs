@@ -30,6 +30,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("project", 2),
     ("roots", 2),
     ("git", 2),
+    ("oci", 3),
     ("index", 3),
     ("sandbox", 3),
     ("ops", 4),
@@ -42,13 +43,15 @@ const LAYERS: &[(&str, u8)] = &[
 /// Arrows within one layer that are allowed, each for a reason:
 /// `dirs`, `net` and `time` read the environment variables `env_vars` names; a
 /// request that failed every attempt is a `hint::Hinted` error; the
-/// builtin root is written out from the trees `embedded` ships.
+/// builtin root is written out from the trees `embedded` ships; a
+/// registry namespace is an index read and written through the OCI client.
 const WITHIN_LAYER: &[(&str, &str)] = &[
     ("dirs", "env_vars"),
     ("net", "env_vars"),
     ("time", "env_vars"),
     ("net", "hint"),
     ("roots", "embedded"),
+    ("index", "oci"),
 ];
 
 #[test]

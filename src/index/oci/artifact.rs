@@ -7,9 +7,9 @@ use std::path::Path;
 use anyhow::{Context as _, bail};
 use serde::{Deserialize, Serialize};
 
-use super::super::Registry;
-use super::super::layout::{self, SKILL_ARTIFACT, SKILL_CONFIG, SKILL_CONTENT};
 use crate::index::PackageName;
+use crate::oci::Registry;
+use crate::oci::layout::{self, SKILL_ARTIFACT, SKILL_CONFIG, SKILL_CONTENT};
 use crate::store::hash::sha256_hex;
 
 /// The repository (one segment below the namespace) of the index's own

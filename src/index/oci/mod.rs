@@ -22,14 +22,14 @@ use std::sync::Mutex;
 
 use anyhow::{Context as _, bail};
 
-use super::client::Client;
-use super::layout::{self, SKILL_CONTENT};
-use super::{Registry, Settings, auth};
 use crate::hint::Hinted;
 use crate::index::listing::{Listing, listing_entry};
 use crate::index::policy::PolicyFiles;
 use crate::index::{Dependency, IndexConfig, IndexEntry, PackageName};
 use crate::manifest::oci_ref::{path_of, registry_of};
+use crate::oci::client::Client;
+use crate::oci::layout::{self, SKILL_CONTENT};
+use crate::oci::{Registry, Settings, auth};
 use crate::store::hash::sha256_hex;
 use crate::store::limits::Limits;
 use crate::store::signing;

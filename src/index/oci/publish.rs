@@ -9,9 +9,9 @@ use super::Namespace;
 use super::artifact::*;
 use crate::hint::Hinted;
 use crate::index::listing::{Listing, listing_entry};
-use crate::index::oci::client::Client;
-use crate::index::oci::layout::{COLLECTION_ARTIFACT, SKILL_ARTIFACT, SKILL_CONFIG, SKILL_CONTENT};
 use crate::index::{IndexConfig, IndexEntry, PackageName};
+use crate::oci::client::Client;
+use crate::oci::layout::{COLLECTION_ARTIFACT, SKILL_ARTIFACT, SKILL_CONFIG, SKILL_CONTENT};
 use crate::store::hash::sha256_hex;
 use crate::store::signing;
 

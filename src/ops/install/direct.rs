@@ -73,7 +73,7 @@ pub(crate) struct Fetching<'a> {
     /// The sites' indexes this run read.
     pub sites: &'a crate::index::well_known::Sites,
     /// How OCI registries are read.
-    pub registries: crate::index::oci::Settings<'a>,
+    pub registries: crate::oci::Settings<'a>,
     /// What a skill may hold.
     pub limits: Limits,
     /// A git skill's commit may be signed by another of its `signed-by`

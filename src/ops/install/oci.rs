@@ -1,5 +1,5 @@
 //! OCI dependencies: the artifact a reference names, pulled from its
-//! registry ([`crate::index::oci`]) and its layer extracted
+//! registry ([`crate::oci`]) and its layer extracted
 //! ([`crate::store::untar`]) into a checkout, which is then checked and
 //! staged as a git skill's export is ([`super::direct`]).
 
@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 
 use crate::hint::Hinted;
-use crate::index::oci::{Rooted, Settings};
 use crate::manifest::oci_ref::OciPin;
+use crate::oci::{Rooted, Settings};
 
 /// A skill pulled from a registry and extracted.
 pub(super) struct Exported {
@@ -48,7 +48,7 @@ pub(super) fn unpack(
     checkout: &Path,
     settings: &Settings,
 ) -> anyhow::Result<(Unpacked, String, Option<String>)> {
-    let pulled = crate::index::oci::pull(repository, pin, skill, settings)?;
+    let pulled = crate::oci::pull(repository, pin, skill, settings)?;
     let label = format!("{repository}@{}", pulled.digest);
     let layer = std::io::BufReader::new(fs_err::File::open(&pulled.layer)?);
     // The Agent Skills layout is one skill in one folder; other layouts

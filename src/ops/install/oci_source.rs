@@ -43,32 +43,31 @@ pub(crate) fn add_oci(
         })
     };
     let could_not = || format!("could not get oci://{reference}");
-    let added = match crate::index::oci::collection(repository, pin, &registries)
-        .with_context(could_not)?
-    {
-        Some(names) => picked(picks, names, reference)?
-            .into_iter()
-            .map(|name| (name.clone(), spec(Some(name))))
-            .collect(),
-        None => {
-            // Its name is its skill's: the artifact is read once to learn
-            // it (the install reads its layer from the cache).
-            let staging = project.staging_dir();
-            fs_err::create_dir_all(&staging)?;
-            let scratch = crate::fsutil::private_tempdir(".source-", Some(&staging))?;
-            let (names, held_by) = skills_in(reference, scratch.path(), &registries)?;
-            let in_plugin = held_by.is_some();
-            plugin = held_by;
-            picked(picks, names, reference)?
+    let added =
+        match crate::oci::collection(repository, pin, &registries).with_context(could_not)? {
+            Some(names) => picked(picks, names, reference)?
                 .into_iter()
-                // A plugin's skills are recorded each with its name.
-                .map(|name| match in_plugin {
-                    true => (name.clone(), spec(Some(name))),
-                    false => (name, spec(None)),
-                })
-                .collect()
-        }
-    };
+                .map(|name| (name.clone(), spec(Some(name))))
+                .collect(),
+            None => {
+                // Its name is its skill's: the artifact is read once to learn
+                // it (the install reads its layer from the cache).
+                let staging = project.staging_dir();
+                fs_err::create_dir_all(&staging)?;
+                let scratch = crate::fsutil::private_tempdir(".source-", Some(&staging))?;
+                let (names, held_by) = skills_in(reference, scratch.path(), &registries)?;
+                let in_plugin = held_by.is_some();
+                plugin = held_by;
+                picked(picks, names, reference)?
+                    .into_iter()
+                    // A plugin's skills are recorded each with its name.
+                    .map(|name| match in_plugin {
+                        true => (name.clone(), spec(Some(name))),
+                        false => (name, spec(None)),
+                    })
+                    .collect()
+            }
+        };
     let changes = add_all(edit, dirs, added, replace, false, options)?;
     Ok((plugin, changes))
 }
@@ -84,7 +83,7 @@ pub(crate) fn list_oci(
     let (repository, pin) = (&reference.repository, &reference.pin);
     let could_not = || format!("could not get oci://{reference}");
     if let Some(names) =
-        crate::index::oci::collection(repository, pin, &registries).with_context(could_not)?
+        crate::oci::collection(repository, pin, &registries).with_context(could_not)?
     {
         return Ok(names);
     }
@@ -98,7 +97,7 @@ pub(crate) fn list_oci(
 fn skills_in(
     reference: &crate::manifest::oci_ref::OciReference,
     scratch: &std::path::Path,
-    registries: &crate::index::oci::Settings,
+    registries: &crate::oci::Settings,
 ) -> anyhow::Result<(Vec<String>, Option<crate::ops::plugin::Plugin>)> {
     let (repository, pin) = (&reference.repository, &reference.pin);
     let (unpacked, _, _) = unpack(repository, pin, None, scratch, registries)

@@ -70,14 +70,11 @@ impl Default for InstallOptions<'_> {
 impl<'p> InstallOptions<'p> {
     /// How OCI registries are read, with the cache, config and home of
     /// `dirs`.
-    pub(crate) fn registries<'a>(
-        &self,
-        dirs: &'a crate::dirs::Dirs,
-    ) -> crate::index::oci::Settings<'a>
+    pub(crate) fn registries<'a>(&self, dirs: &'a crate::dirs::Dirs) -> crate::oci::Settings<'a>
     where
         'p: 'a,
     {
-        crate::index::oci::Settings {
+        crate::oci::Settings {
             cache: &dirs.cache,
             config: &dirs.config,
             home: dirs.home.as_deref(),
