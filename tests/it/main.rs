@@ -40,6 +40,7 @@ mod org_policy;
 mod plugins;
 mod policies;
 mod publish;
+mod ratchet;
 mod readme;
 mod registries;
 mod replay;
