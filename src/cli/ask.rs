@@ -12,7 +12,7 @@
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::ops::install::{GrantAsker, GrantRequest};
+use crate::ops::consent::grants::install::{GrantAsker, GrantRequest};
 
 /// Whether questions can be asked: stdin and stderr are both a terminal.
 pub(super) fn on_a_terminal() -> bool {

@@ -4,7 +4,7 @@ mod bare_url;
 mod signers;
 mod well_known;
 
-use crate::ops::install::{Action, Change, GrantConsent, InstallOptions};
+use crate::ops::install::{Action, Change, InstallOptions};
 
 use super::{Context, ExitStatus};
 use crate::store::trees::LinkMode;
@@ -71,11 +71,10 @@ impl InstallFlags {
             allow_signer_change: false,
             offline: self.offline,
             require_valid: self.require_valid,
-            grants: match (self.approve_grants, super::ask::on_a_terminal()) {
-                (true, _) => GrantConsent::ApproveAll,
-                (false, true) => GrantConsent::Ask(&context.grant_questions),
-                (false, false) => GrantConsent::Leave,
-            },
+            grants: crate::ops::consent::grants::install::GrantConsent::of(
+                self.approve_grants,
+                super::ask::on_a_terminal().then_some(&context.grant_questions),
+            ),
             link_mode: match self.link_mode {
                 LinkModeArg::Hardlink => LinkMode::Hardlink,
                 LinkModeArg::Copy => LinkMode::Copy,

@@ -272,6 +272,34 @@ fn pinned_digest(source: &SourceId) -> Option<String> {
         .map(str::to_string)
 }
 
+/// Settles the grants of the locked `skills` by consent's rules, given
+/// what each `asks` to pre-approve, and records on each change what was
+/// approved and what stays unapproved.
+pub(super) fn settle_grants(
+    skills: &mut [crate::manifest::lock::LockedSkill],
+    changes: &mut [Change],
+    asks: Vec<Vec<String>>,
+    consent: crate::ops::consent::grants::install::GrantConsent,
+) {
+    let change_of: std::collections::HashMap<String, usize> = changes
+        .iter()
+        .enumerate()
+        .map(|(at, c)| (c.name.clone(), at))
+        .collect();
+    let reported = |name: &str| {
+        change_of
+            .get(name)
+            .map(|&at| changes[at].action != Action::Unchanged)
+    };
+    let settled = crate::ops::consent::grants::install::settle(skills, reported, asks, consent);
+    for grants in settled {
+        if let Some(&at) = change_of.get(&grants.name) {
+            changes[at].approved_grants = grants.approved;
+            changes[at].unapproved_grants = grants.unapproved;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

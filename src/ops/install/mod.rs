@@ -45,7 +45,7 @@ pub(crate) mod well_known;
 pub(crate) use change::{Action, Change, SignerChange};
 pub(crate) use collisions::Replaced;
 pub(crate) use direct::source_files;
-pub(crate) use options::{GrantAsker, GrantConsent, GrantRequest, InstallOptions, Unlock};
+pub(crate) use options::{InstallOptions, Unlock};
 pub(crate) use plan::NotInIndex;
 pub(crate) use plugin_folder::AddedPlugin;
 use request::{name_the_org, parse_request, suggest_repository};
@@ -745,10 +745,10 @@ fn sync(
     targets::take_back_former_exposures(project, &root, &targets, &old_lock, &skills)?;
     // `--locked` promises the lock does not change: nothing is approved.
     let consent = match options.locked {
-        true => GrantConsent::Leave,
+        true => crate::ops::consent::grants::install::GrantConsent::Leave,
         false => options.grants,
     };
-    crate::ops::consent::grants::install::settle(&mut skills, &mut changes, asks, consent);
+    change::settle_grants(&mut skills, &mut changes, asks, consent);
     note_yanked(&mut changes, yanked);
     note_deprecated(&mut changes, &deprecated);
     if let (Some(warning), Some(first)) = (expiry_warning, changes.first_mut()) {

@@ -2,8 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use serde::Serialize;
-
+use crate::ops::consent::grants::install::GrantConsent;
 use crate::progress::{Progress, SILENT};
 use crate::store::limits::Limits;
 use crate::store::trees::LinkMode;
@@ -130,48 +129,5 @@ impl Unlock {
             Unlock::Everything => false,
             Unlock::Packages(names) => !names.contains(name),
         }
-    }
-}
-
-/// What a skill asks for that the user has not approved.
-#[derive(Debug, Clone, Serialize)]
-pub struct GrantRequest {
-    /// The skill's lock name (`org/name`, or a plain name).
-    pub name: String,
-    /// Its version as reports show it (`v1.2.0`, or a short commit or
-    /// tree hash).
-    pub version: String,
-    /// The patterns of its `allowed-tools` not approved yet.
-    pub unapproved: Vec<String>,
-    /// The patterns approved before, which stay approved.
-    pub approved: Vec<String>,
-}
-
-/// How an install settles grants nobody approved yet.
-#[derive(Clone, Copy, Default)]
-pub enum GrantConsent<'p> {
-    /// Leave them unapproved (no terminal, or `--locked`).
-    #[default]
-    Leave,
-    /// Approve them all (`--approve-grants`).
-    ApproveAll,
-    /// Ask about each skill's.
-    Ask(&'p dyn GrantAsker),
-}
-
-/// Who is asked, at install, whether a skill's grants are approved (the
-/// terminal, in the CLI).
-pub trait GrantAsker: Sync {
-    /// Whether the patterns `request` lists are approved.
-    fn approve(&self, request: &GrantRequest) -> bool;
-}
-
-impl std::fmt::Debug for GrantConsent<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            GrantConsent::Leave => "Leave",
-            GrantConsent::ApproveAll => "ApproveAll",
-            GrantConsent::Ask(_) => "Ask",
-        })
     }
 }
