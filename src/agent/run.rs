@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::audit::Audit;
 use super::model::{Block, Message, Model, Request, Role, ToolSpec, Usage, text_of};
-use super::tools::policy::{Call, Decision, Policy};
+use super::tools::tool_policy::{Call, Decision, Policy};
 use super::tools::{ToolOutput, Toolbox};
 
 /// Limits of one run.
@@ -54,7 +54,7 @@ pub enum Ending {
         #[serde(skip_serializing_if = "Option::is_none")]
         skill: Option<String>,
         /// The `--allow-tool` patterns that would approve just this call
-        /// ([`super::tools::policy::exact_patterns`]); none when no
+        /// ([`super::tools::tool_policy::exact_patterns`]); none when no
         /// pattern short of the whole tool would.
         allow: Vec<String>,
         /// Why no pattern short of the whole tool would approve it.
@@ -390,10 +390,11 @@ impl Run<'_, '_> {
                     "approval",
                     json!({"tool": tool, "decision": "needs approval, and there is no terminal to ask"}),
                 );
-                let (allow, not_exact) = match super::tools::policy::exact_patterns(&tool, input) {
-                    Ok(patterns) => (patterns, None),
-                    Err(why) => (Vec::new(), Some(why)),
-                };
+                let (allow, not_exact) =
+                    match super::tools::tool_policy::exact_patterns(&tool, input) {
+                        Ok(patterns) => (patterns, None),
+                        Err(why) => (Vec::new(), Some(why)),
+                    };
                 Err(Ending::NeedsApproval {
                     tool,
                     skill,

@@ -15,7 +15,7 @@ use super::model::{self, Message, Model, scripted};
 use super::pins::Pin;
 use super::run::{Approver, Budgets, Outcome, Run, report_withdrawn};
 use super::tools::Toolbox;
-use super::tools::policy::Policy;
+use super::tools::tool_policy::Policy;
 use crate::hint::Hinted;
 use crate::sandbox::Sandbox;
 use crate::skill::Skill;
@@ -67,7 +67,7 @@ pub struct ExecOptions<'a> {
     pub pins: BTreeMap<String, Pin>,
     /// By skill name, the skills MCP servers serve, with the digests
     /// every read of their files is checked against.
-    pub served: BTreeMap<String, super::served::Served>,
+    pub served: BTreeMap<String, super::remote_skills::Served>,
     /// Where scripts and shell commands run.
     pub sandbox: Sandbox,
     /// Says something to the user: why grants were withdrawn.
@@ -163,7 +163,7 @@ pub struct Session<'o> {
     /// The pins of those grants not withdrawn or approved afresh.
     pins: BTreeMap<String, Pin>,
     /// The MCP-served skills, with those approved at a prompt meanwhile.
-    served: BTreeMap<String, super::served::Served>,
+    served: BTreeMap<String, super::remote_skills::Served>,
 }
 
 impl<'o> Session<'o> {

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use crate::agent::run::{Answer, ApprovalRequest, Budgets, Ending};
-use crate::agent::tools::policy::Policy;
+use crate::agent::tools::tool_policy::Policy;
 use crate::agent::{Connection, ExecOptions, Session, choose_model, dry_run, exec, open_model};
 use crate::credentials::Credentials;
 use crate::sandbox::Sandbox;

@@ -132,7 +132,7 @@ fn list(context: &Context, survey: &[SkillGrants]) {
             };
             show(format!(
                 "  {pattern:<24} {state:<13} {}",
-                crate::agent::tools::policy::describe(pattern)
+                crate::agent::tools::tool_policy::describe(pattern)
             ));
         }
         if let Some(note) = &skill.note {
@@ -152,7 +152,7 @@ pub(super) fn pattern_lines(patterns: &[String]) -> Vec<String> {
         .map(|pattern| {
             format!(
                 "  {pattern:<24} {}",
-                crate::agent::tools::policy::describe(pattern)
+                crate::agent::tools::tool_policy::describe(pattern)
             )
         })
         .collect()

@@ -4,11 +4,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::agent::served::Served;
+use crate::agent::remote_skills::Served;
 use crate::hint::Hinted;
 use crate::mcp::host::{HostOptions, Server, VerifiedSkill};
 use crate::ops::consent::grants::SkillGrants;
-use crate::ops::consent::grants::served::ServedRef;
+use crate::ops::consent::grants::remote_approvals::ServedRef;
 
 use super::Context;
 
@@ -113,7 +113,7 @@ pub(super) fn survey(
             digest_set: &s.digest_set,
         })
         .collect();
-    crate::ops::consent::grants::served::survey(&refs, dirs)
+    crate::ops::consent::grants::remote_approvals::survey(&refs, dirs)
 }
 
 /// What the agent holds of `skills`: origin, digests, and whether

@@ -3,7 +3,7 @@
 //! `trust --list` and `trust --project [--revoke]`
 
 use super::{Context, ExitStatus};
-use crate::ops::keys::policy;
+use crate::ops::keys::signer_policy;
 
 /// Say who may sign a source's skills: a minisign key for an org (pinned
 /// in skills.lock), OMS root certificates or Sigstore identities for an org
@@ -122,7 +122,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
     }
     let dirs = context.dirs()?.clone();
     if args.revoke_source {
-        let was = policy::revoke(&dirs, &source, &context.cwd)?;
+        let was = signer_policy::revoke(&dirs, &source, &context.cwd)?;
         match was {
             true => context
                 .printer
@@ -134,9 +134,11 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         return Ok(ExitStatus::Success);
     }
     let accept = match (&args.oms_root, &args.sigstore_issuer) {
-        (Some(path), _) => policy::Accept::OmsRoots(read_text(path, "OMS root certificate")?),
-        (None, Some(issuer)) => policy::Accept::Sigstore {
-            identity: policy::SigstoreIdentity {
+        (Some(path), _) => {
+            signer_policy::Accept::OmsRoots(read_text(path, "OMS root certificate")?)
+        }
+        (None, Some(issuer)) => signer_policy::Accept::Sigstore {
+            identity: signer_policy::SigstoreIdentity {
                 identity: args
                     .sigstore_identity
                     .clone()
@@ -152,7 +154,7 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         },
         (None, None) => unreachable!("clap requires a signer with SOURCE"),
     };
-    let accepted = policy::accept(&dirs, &source, &context.cwd, accept, args.replace)?;
+    let accepted = signer_policy::accept(&dirs, &source, &context.cwd, accept, args.replace)?;
     // Policies are the user's; a project's lock, when there is one here,
     // forgets the signers the replaced policy pinned.
     if let (true, Ok(project)) = (args.replace, context.project(args.global)) {
@@ -214,11 +216,11 @@ fn read_text(path: &std::path::Path, what: &str) -> anyhow::Result<String> {
 }
 
 /// Each signer a policy accepts, as one phrase.
-fn describe_signers(policy: &policy::Policy) -> Vec<String> {
+fn describe_signers(policy: &signer_policy::Policy) -> Vec<String> {
     let mut signers: Vec<String> = policy
         .oms_roots
         .iter()
-        .flat_map(|pem| policy::root_certificates(pem).unwrap_or_default())
+        .flat_map(|pem| signer_policy::root_certificates(pem).unwrap_or_default())
         .map(|root| {
             format!(
                 "OMS certificates of root {} ({})",
@@ -245,19 +247,19 @@ fn describe_signers(policy: &policy::Policy) -> Vec<String> {
 /// `trust --list`: the user's policies, then the keys the lock pins.
 fn list(args: &Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
-    let policies = policy::Policies::load(&dirs)?;
+    let policies = signer_policy::Policies::load(&dirs)?;
     let (keys, required) = match context.project(args.global) {
         Ok(project) => {
             let manifest = crate::manifest::Manifest::load(&project.manifest_path)?;
             (
                 crate::manifest::lock::Lockfile::load(&project.lock_path)?.keys,
-                policy::project_policies(&project, &manifest)?,
+                signer_policy::project_policies(&project, &manifest)?,
             )
         }
         Err(_) => Default::default(),
     };
     if args.json {
-        let described = |policies: &[policy::Policy]| -> Vec<serde_json::Value> {
+        let described = |policies: &[signer_policy::Policy]| -> Vec<serde_json::Value> {
             policies
                 .iter()
                 .map(|policy| {

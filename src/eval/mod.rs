@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::agent::interrupt;
 use crate::agent::run::Budgets;
-use crate::agent::tools::policy::Policy;
+use crate::agent::tools::tool_policy::Policy;
 use crate::agent::{Connection, ExecOptions, Session, open_model};
 use crate::hint::Hinted;
 use crate::sandbox::Sandbox;

@@ -17,7 +17,7 @@ pub(crate) mod http;
 pub mod listing;
 pub mod local;
 pub(crate) mod oci;
-pub mod policy;
+pub mod policy_file;
 pub mod seen;
 pub(crate) mod source;
 pub mod upstream;

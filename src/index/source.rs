@@ -39,7 +39,7 @@ pub(crate) struct Registry {
     _lock: Option<FileLock>,
 }
 
-pub(crate) use super::policy::PolicyFiles;
+pub(crate) use super::policy_file::PolicyFiles;
 
 /// Where an index's files come from.
 enum Backend {
@@ -234,11 +234,11 @@ impl Registry {
     }
 
     /// The index's `policy.toml` and its signature (see
-    /// [`super::policy`]), unchecked, with where they were read; `None`
+    /// [`super::policy_file`]), unchecked, with where they were read; `None`
     /// when it has no policy. The built-in index and OCI namespaces have
     /// none.
     pub(crate) fn policy_files(&self) -> anyhow::Result<Option<PolicyFiles>> {
-        use super::policy::{MAX_POLICY_BYTES, POLICY_FILE, POLICY_SIGNATURE_FILE};
+        use super::policy_file::{MAX_POLICY_BYTES, POLICY_FILE, POLICY_SIGNATURE_FILE};
         let (text, signature, origin) = match &self.backend {
             Backend::Builtin(_) => return Ok(None),
             Backend::Oci(namespace) => return namespace.policy_files(),

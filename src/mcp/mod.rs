@@ -7,11 +7,11 @@ pub(crate) mod config;
 pub(crate) mod host;
 mod http;
 mod log;
-mod served;
 mod server;
+mod skill_set;
 
 pub(crate) use http::{Listen, generate_token};
-pub(crate) use served::{Loaded, Loader};
+pub(crate) use skill_set::{Loaded, Loader};
 
 use crate::dirs::Dirs;
 

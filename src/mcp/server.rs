@@ -17,7 +17,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
-use super::served::{Loader, SCHEME, Served, ServedSkill};
+use super::skill_set::{Loader, SCHEME, Served, ServedSkill};
 use crate::dirs::Dirs;
 
 /// Skills per `skills/list` page.
@@ -41,7 +41,7 @@ impl SkillServer {
     /// A server over the skill set `loader` reads, read now (its
     /// warnings are returned).
     pub(crate) fn new(loader: Loader, dirs: Dirs) -> anyhow::Result<(SkillServer, Vec<String>)> {
-        let served = super::served::load(&loader, &dirs, None)?;
+        let served = super::skill_set::load(&loader, &dirs, None)?;
         let warnings = served.warnings.clone();
         Ok((
             SkillServer {
@@ -84,7 +84,7 @@ impl SkillServer {
     /// The served set (or the skill `only`) as it is now, saying on stderr
     /// what is left out that was not said before.
     fn load(&self, only: Option<&str>) -> Result<Served, ErrorData> {
-        let served = super::served::load(&self.loader, &self.dirs, only)
+        let served = super::skill_set::load(&self.loader, &self.dirs, only)
             .map_err(|e| ErrorData::internal_error(format!("{e:#}"), None))?;
         let new: Vec<String> = {
             let mut said = self.said.lock().expect("said lock");

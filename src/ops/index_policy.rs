@@ -8,7 +8,9 @@ use anyhow::{Context as _, bail};
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
 use crate::index::oci::is_oci_index;
-use crate::index::policy::{MAX_POLICY_BYTES, POLICY_FILE, POLICY_SIGNATURE_FILE, parse, sign};
+use crate::index::policy_file::{
+    MAX_POLICY_BYTES, POLICY_FILE, POLICY_SIGNATURE_FILE, parse, sign,
+};
 use crate::store::signing::SigningKey;
 
 /// What `index policy` put in place.

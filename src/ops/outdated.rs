@@ -110,17 +110,16 @@ pub(crate) fn outdated(
     // The org policy of the default index, as an install applies it: no
     // channel below its lowest, channel signatures when it wants them.
     let options = crate::ops::install::InstallOptions::default();
-    let policy =
-        match crate::ops::install::policy::default_registry(project, &manifest, dirs, &options)? {
-            Some(registry) => {
-                let freshness = Freshness::of(&registry, &dirs.data)?;
-                let policy =
-                    crate::ops::install::policy::for_project(&registry, &lock, &freshness)?;
-                freshness.save()?;
-                policy
-            }
-            None => None,
-        };
+    use crate::ops::install::org_policy::{default_registry, for_project};
+    let policy = match default_registry(project, &manifest, dirs, &options)? {
+        Some(registry) => {
+            let freshness = Freshness::of(&registry, &dirs.data)?;
+            let policy = for_project(&registry, &lock, &freshness)?;
+            freshness.save()?;
+            policy
+        }
+        None => None,
+    };
     if let Some(policy) = &policy {
         for skill in lock.skills() {
             if skill.source.registry_index().is_some() {

@@ -49,7 +49,7 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/ops/install/plan.rs", "resolve_all", 130),
     ("src/ops/install/provenance.rs", "check_tree_signers", 123),
     ("src/ops/install/repo.rs", "list_repo", 106),
-    ("src/ops/outdated.rs", "outdated", 111),
+    ("src/ops/outdated.rs", "outdated", 110),
     ("src/ops/publish.rs", "prepare", 107),
     ("src/ops/verify/signatures.rs", "recheck", 138),
     ("src/scan/flows.rs", "scan", 112),

@@ -8,10 +8,10 @@ pub(crate) mod approval;
 pub mod command_line;
 mod commands;
 mod files;
-pub(crate) mod policy;
 mod read;
 pub(crate) mod script_line;
 mod skills;
+pub(crate) mod tool_policy;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -112,8 +112,8 @@ pub struct Toolbox<'s> {
     /// The skills whose pin held when they were activated.
     pins_held: BTreeSet<String>,
     /// By skill name, the skills an MCP server serves: each read of their
-    /// files is checked against the digests listed ([`super::served`]).
-    pub served: BTreeMap<String, super::served::Served>,
+    /// files is checked against the digests listed ([`super::remote_skills`]).
+    pub served: BTreeMap<String, super::remote_skills::Served>,
     /// Grants withdrawn since [`Toolbox::take_withdrawn`] last ran.
     withdrawn: Vec<super::pins::Withdrawn>,
     /// How long a script or shell command may run.
@@ -199,11 +199,11 @@ impl<'s> Toolbox<'s> {
     }
 
     /// The skills activated so far, with their `allowed-tools`.
-    pub fn active(&self) -> Vec<policy::ActiveSkill<'_>> {
+    pub fn active(&self) -> Vec<tool_policy::ActiveSkill<'_>> {
         self.active
             .iter()
             .filter_map(|name| self.skills.get(name))
-            .map(|s| policy::ActiveSkill {
+            .map(|s| tool_policy::ActiveSkill {
                 name: s.meta.name.as_str(),
                 allowed_tools: s.grantable_tools(),
                 granted: match s.grantable_tools().is_empty() {

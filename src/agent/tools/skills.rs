@@ -227,13 +227,13 @@ impl<'s> Toolbox<'s> {
     /// For a `run_script` call, the command line that runs the same
     /// thing, for the policy to match against the skill's shell grants;
     /// `None` for other tools and for calls that would fail anyway.
-    pub fn script_line(&self, tool: &str, input: &Value) -> Option<policy::ScriptLine> {
+    pub fn script_line(&self, tool: &str, input: &Value) -> Option<tool_policy::ScriptLine> {
         if tool != "run_script" {
             return None;
         }
         let resource = self.resource(input).ok()?;
         let args = script_args(input).ok()?;
-        Some(policy::ScriptLine {
+        Some(tool_policy::ScriptLine {
             skill: resource.skill.meta.name.clone(),
             words: script_line::words(&resource.dir, &resource.path, &args),
         })

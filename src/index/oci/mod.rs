@@ -24,7 +24,7 @@ use anyhow::{Context as _, bail};
 
 use crate::hint::Hinted;
 use crate::index::listing::{Listing, listing_entry};
-use crate::index::policy::PolicyFiles;
+use crate::index::policy_file::PolicyFiles;
 use crate::index::{Dependency, IndexConfig, IndexEntry, PackageName};
 use crate::manifest::oci_ref::{path_of, registry_of};
 use crate::oci::client::Client;
@@ -663,7 +663,7 @@ impl Namespace {
         let Some((_, text)) = self.read_file(&repository, POLICY_TAG, POLICY_TYPE)? else {
             return Ok(None);
         };
-        if text.len() as u64 > crate::index::policy::MAX_POLICY_BYTES {
+        if text.len() as u64 > crate::index::policy_file::MAX_POLICY_BYTES {
             bail!("{origin} is larger than a policy may be");
         }
         let signature = self

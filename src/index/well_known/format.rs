@@ -13,7 +13,7 @@ use anyhow::bail;
 use reqwest::Url;
 use serde_json::Value;
 
-use super::policy::{check_artifact, check_file_path};
+use super::same_origin::{check_artifact, check_file_path};
 use crate::hint::Hinted;
 
 /// The `$schema` of a v0.2.0 index.

@@ -11,7 +11,7 @@
 //! that its index still names them.
 
 pub(crate) mod format;
-mod policy;
+mod same_origin;
 
 use std::path::Path;
 use std::time::Duration;

@@ -59,7 +59,7 @@ where
         }
         pending.finish(&dir).map_err(|e| store_error(store, e))?;
     }
-    let on_disk = crate::mcp::served::frontmatter_of(&dir.join("SKILL.md"))
+    let on_disk = crate::mcp::skill_set::frontmatter_of(&dir.join("SKILL.md"))
         .map_err(|e| format!("its SKILL.md's frontmatter {e}"))?;
     let listed_frontmatter = match serde_json::to_value(&entry.frontmatter) {
         Ok(Value::Object(map)) => map,

@@ -51,7 +51,7 @@ pub(super) struct Apply<'a> {
     pub preview: bool,
     /// The org policy the project is under, which each skill's source and
     /// signer must meet.
-    pub policy: Option<&'a super::policy::ProjectPolicy>,
+    pub policy: Option<&'a super::org_policy::ProjectPolicy>,
     /// Whether the warning that links fell back to copies was given.
     pub link_failure_said: AtomicBool,
 }

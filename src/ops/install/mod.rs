@@ -30,9 +30,9 @@ mod newly;
 mod oci;
 pub(crate) mod oci_source;
 mod options;
+pub(crate) mod org_policy;
 mod plan;
 mod plugin_folder;
-pub(crate) mod policy;
 mod provenance;
 pub(crate) mod repo;
 mod request;
@@ -633,9 +633,9 @@ fn sync(
         project.check_inside(target, "the install target folder")?;
     }
 
-    let default_registry = policy::default_registry(project, manifest, dirs, &options)?;
+    let default_registry = org_policy::default_registry(project, manifest, dirs, &options)?;
     let (policy, default_freshness) =
-        policy::and_freshness(default_registry.as_ref(), &old_lock, dirs)?;
+        org_policy::and_freshness(default_registry.as_ref(), &old_lock, dirs)?;
     let mut requests = plan::gather(
         project, &root, manifest, &old_lock, unlock, dirs, views, options,
     )?;
@@ -643,7 +643,7 @@ fn sync(
         requests.check_policy(policy)?;
     }
     let registries = plan::open_registries(&requests, project, dirs, &options, default_registry)?;
-    let freshness = policy::freshness_of(&registries, default_freshness, dirs)?;
+    let freshness = org_policy::freshness_of(&registries, default_freshness, dirs)?;
     let planned = plan::resolve_all(
         &requests,
         &registries,
@@ -693,8 +693,8 @@ fn sync(
 
     let mut keys = old_lock.keys.clone();
     let records = crate::store::verified::Records::new(&dirs.cache, &dirs.config);
-    let mut policies = crate::ops::keys::policy::Policies::load(dirs)?.policies;
-    policies.extend(crate::ops::keys::policy::project_policies(
+    let mut policies = crate::ops::keys::signer_policy::Policies::load(dirs)?.policies;
+    policies.extend(crate::ops::keys::signer_policy::project_policies(
         project, manifest,
     )?);
     let provenance = provenance::Provenance {

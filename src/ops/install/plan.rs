@@ -70,7 +70,7 @@ impl Requests {
     /// below its lowest. Notes whether it requires channel signatures.
     pub(super) fn check_policy(
         &mut self,
-        policy: &super::policy::ProjectPolicy,
+        policy: &super::org_policy::ProjectPolicy,
     ) -> anyhow::Result<()> {
         for (name, _) in self.by_registry.values().flatten() {
             let asked = self
@@ -115,7 +115,7 @@ impl Planned<'_> {
 /// its index that the lock does not pin exactly. Returns the warning for
 /// an install of exactly the lock under an expired policy.
 pub(super) fn check_planned(
-    policy: &super::policy::ProjectPolicy,
+    policy: &super::org_policy::ProjectPolicy,
     planned: &[Planned<'_>],
     old_lock: &Lockfile,
 ) -> anyhow::Result<Option<String>> {

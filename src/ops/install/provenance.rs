@@ -19,7 +19,7 @@ use anyhow::bail;
 use crate::hint::Hinted;
 use crate::manifest::lock::{LockedSigner, LockedSkill, Lockfile, SignerTable};
 use crate::manifest::source_id::SourceId;
-use crate::ops::keys::policy::{Policy, SigstoreIdentity, root_certificates, sources_of};
+use crate::ops::keys::signer_policy::{Policy, SigstoreIdentity, root_certificates, sources_of};
 use crate::store::provenance::oms::{self, Oms, OmsTrust};
 use crate::store::provenance::sigstore::{self, Sigstore};
 use crate::store::provenance::{Signer, Subject, Verified, Verifier as _};

@@ -3,7 +3,7 @@
 //! signing key for an org. (Project trust and skill grants, the other two
 //! things users "trust", are consent: `ops/consent/`.)
 
-pub(crate) mod policy;
+pub(crate) mod signer_policy;
 
 use crate::dirs::Dirs;
 use crate::ops::edit::Edit;
@@ -89,12 +89,12 @@ pub(crate) fn trust(
 pub(crate) fn forget_pins(
     project: &Project,
     dirs: &Dirs,
-    policy: &policy::Policy,
+    policy: &signer_policy::Policy,
 ) -> anyhow::Result<Vec<String>> {
     let mut edit = Edit::open(project, dirs)?;
     let mut dropped = Vec::new();
     for skill in edit.lock.skills_mut() {
-        let sources = policy::sources_of(&skill.name, &skill.source, &project.dir);
+        let sources = signer_policy::sources_of(&skill.name, &skill.source, &project.dir);
         let covered = policy.covers_any(&sources);
         if covered
             && skill

@@ -12,7 +12,7 @@
 //! asks for count: a record granting more grants nothing extra.
 
 pub(crate) mod install;
-pub(crate) mod served;
+pub(crate) mod remote_approvals;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -307,7 +307,7 @@ pub(crate) fn set(
             (dirs.config.join(super::record::TRUST_FILE), None)
         }
         Keeper::Mcp { origin, digest_set } => {
-            served::record(
+            remote_approvals::record(
                 dirs,
                 origin,
                 &skill.name,

@@ -8,7 +8,7 @@ use anyhow::bail;
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
 use crate::index::freshness::Freshness;
-use crate::index::policy::{IndexPolicy, verified};
+use crate::index::policy_file::{IndexPolicy, verified};
 use crate::index::source::{Registry, open_registry};
 use crate::manifest::Manifest;
 use crate::manifest::channel::Channel;
