@@ -235,12 +235,35 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--sigstore-identity-regexp', '--sigstore-identity-regexp', [CompletionResultType]::ParameterName, 'A regex the whole Sigstore identity must match, instead of --sigstore-identity')
             [CompletionResult]::new('--sigstore-issuer', '--sigstore-issuer', [CompletionResultType]::ParameterName, 'The OIDC issuer that must vouch for the Sigstore identity')
             [CompletionResult]::new('--trusted-root', '--trusted-root', [CompletionResultType]::ParameterName, 'The trusted_root.json Sigstore signatures are checked against (default: Sigstore''s public-good root)')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'list')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'json')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'project')
+            [CompletionResult]::new('--revoke', '--revoke', [CompletionResultType]::ParameterName, 'revoke')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
             [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Make this the only signer SOURCE accepts, and drop what skills.lock pinned for its skills, so that the next install records the new signer (the source changed who signs)')
-            [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'With SOURCE: remove its signer policy')
-            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the signer policies: yours, and the keys skills.lock pins')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'With --list: print JSON on stdout')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Trust this project''s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project')
-            [CompletionResult]::new('--revoke', '--revoke', [CompletionResultType]::ParameterName, 'With --project: stop trusting it')
+            [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Remove SOURCE''s signer policy')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Say who may sign a source''s skills: a minisign key for an org (pinned in skills.lock), OMS root certificates or Sigstore identities for an org or any source `add` takes (kept in your config, checked on every install). Also spelt `trust SOURCE --key …`')
+            [CompletionResult]::new('project', 'project', [CompletionResultType]::ParameterValue, 'Trust this project''s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project. Also spelt `trust --project`')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the signer policies: yours, and the keys skills.lock pins. Also spelt `trust --list`')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skillpkg;trust;key' {
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'A minisign public key of the org (a `.pub` file or its base64 line), added to the keys skills.lock pins for it')
+            [CompletionResult]::new('--oms-root', '--oms-root', [CompletionResultType]::ParameterName, 'A PEM file of OMS root certificates: skills from SOURCE must carry a `skill.oms.sig` whose certificate chains to one of them')
+            [CompletionResult]::new('--sigstore-identity', '--sigstore-identity', [CompletionResultType]::ParameterName, 'The Sigstore identity (certificate email or workflow URI, exactly) that must sign SOURCE''s packages')
+            [CompletionResult]::new('--sigstore-identity-regexp', '--sigstore-identity-regexp', [CompletionResultType]::ParameterName, 'A regex the whole Sigstore identity must match, instead of --sigstore-identity')
+            [CompletionResult]::new('--sigstore-issuer', '--sigstore-issuer', [CompletionResultType]::ParameterName, 'The OIDC issuer that must vouch for the Sigstore identity')
+            [CompletionResult]::new('--trusted-root', '--trusted-root', [CompletionResultType]::ParameterName, 'The trusted_root.json Sigstore signatures are checked against (default: Sigstore''s public-good root)')
+            [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Make this the only signer SOURCE accepts, and drop what skills.lock pinned for its skills, so that the next install records the new signer (the source changed who signs)')
+            [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Remove SOURCE''s signer policy')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -249,6 +272,49 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;trust;project' {
+            [CompletionResult]::new('--revoke', '--revoke', [CompletionResultType]::ParameterName, 'Stop trusting it')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;trust;list' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The user''s global skills instead of the project''s')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'skillpkg;trust;help' {
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Say who may sign a source''s skills: a minisign key for an org (pinned in skills.lock), OMS root certificates or Sigstore identities for an org or any source `add` takes (kept in your config, checked on every install). Also spelt `trust SOURCE --key …`')
+            [CompletionResult]::new('project', 'project', [CompletionResultType]::ParameterValue, 'Trust this project''s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project. Also spelt `trust --project`')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the signer policies: yours, and the keys skills.lock pins. Also spelt `trust --list`')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skillpkg;trust;help;key' {
+            break
+        }
+        'skillpkg;trust;help;project' {
+            break
+        }
+        'skillpkg;trust;help;list' {
+            break
+        }
+        'skillpkg;trust;help;help' {
             break
         }
         'skillpkg;grants' {
@@ -878,6 +944,18 @@ Register-ArgumentCompleter -Native -CommandName 'skillpkg' -ScriptBlock {
             break
         }
         'skillpkg;help;trust' {
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Say who may sign a source''s skills: a minisign key for an org (pinned in skills.lock), OMS root certificates or Sigstore identities for an org or any source `add` takes (kept in your config, checked on every install). Also spelt `trust SOURCE --key …`')
+            [CompletionResult]::new('project', 'project', [CompletionResultType]::ParameterValue, 'Trust this project''s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project. Also spelt `trust --project`')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the signer policies: yours, and the keys skills.lock pins. Also spelt `trust --list`')
+            break
+        }
+        'skillpkg;help;trust;key' {
+            break
+        }
+        'skillpkg;help;trust;project' {
+            break
+        }
+        'skillpkg;help;trust;list' {
             break
         }
         'skillpkg;help;grants' {

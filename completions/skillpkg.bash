@@ -322,6 +322,15 @@ _skillpkg() {
             skillpkg__subcmd__help__subcmd__signature,verify)
                 cmd="skillpkg__subcmd__help__subcmd__signature__subcmd__verify"
                 ;;
+            skillpkg__subcmd__help__subcmd__trust,key)
+                cmd="skillpkg__subcmd__help__subcmd__trust__subcmd__key"
+                ;;
+            skillpkg__subcmd__help__subcmd__trust,list)
+                cmd="skillpkg__subcmd__help__subcmd__trust__subcmd__list"
+                ;;
+            skillpkg__subcmd__help__subcmd__trust,project)
+                cmd="skillpkg__subcmd__help__subcmd__trust__subcmd__project"
+                ;;
             skillpkg__subcmd__index,help)
                 cmd="skillpkg__subcmd__index__subcmd__help"
                 ;;
@@ -363,6 +372,30 @@ _skillpkg() {
                 ;;
             skillpkg__subcmd__signature__subcmd__help,verify)
                 cmd="skillpkg__subcmd__signature__subcmd__help__subcmd__verify"
+                ;;
+            skillpkg__subcmd__trust,help)
+                cmd="skillpkg__subcmd__trust__subcmd__help"
+                ;;
+            skillpkg__subcmd__trust,key)
+                cmd="skillpkg__subcmd__trust__subcmd__key"
+                ;;
+            skillpkg__subcmd__trust,list)
+                cmd="skillpkg__subcmd__trust__subcmd__list"
+                ;;
+            skillpkg__subcmd__trust,project)
+                cmd="skillpkg__subcmd__trust__subcmd__project"
+                ;;
+            skillpkg__subcmd__trust__subcmd__help,help)
+                cmd="skillpkg__subcmd__trust__subcmd__help__subcmd__help"
+                ;;
+            skillpkg__subcmd__trust__subcmd__help,key)
+                cmd="skillpkg__subcmd__trust__subcmd__help__subcmd__key"
+                ;;
+            skillpkg__subcmd__trust__subcmd__help,list)
+                cmd="skillpkg__subcmd__trust__subcmd__help__subcmd__list"
+                ;;
+            skillpkg__subcmd__trust__subcmd__help,project)
+                cmd="skillpkg__subcmd__trust__subcmd__help__subcmd__project"
                 ;;
             *)
                 ;;
@@ -1557,8 +1590,50 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__trust)
-            opts=""
+            opts="key project list"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__trust__subcmd__key)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__trust__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__trust__subcmd__project)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2371,7 +2446,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__trust)
-            opts="-g -q -v -h --key --oms-root --sigstore-identity --sigstore-identity-regexp --sigstore-issuer --trusted-root --replace --remove --list --json --project --revoke --global --quiet --verbose --help"
+            opts="-g -q -v -h --list --json --project --revoke --global --key --oms-root --sigstore-identity --sigstore-identity-regexp --sigstore-issuer --trusted-root --replace --remove --quiet --verbose --help key project list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2401,6 +2476,142 @@ _skillpkg() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__trust__subcmd__help)
+            opts="key project list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__trust__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__trust__subcmd__help__subcmd__key)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__trust__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__trust__subcmd__help__subcmd__project)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__trust__subcmd__key)
+            opts="-g -q -v -h --key --oms-root --sigstore-identity --sigstore-identity-regexp --sigstore-issuer --trusted-root --replace --remove --global --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --oms-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sigstore-identity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sigstore-identity-regexp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sigstore-issuer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trusted-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__trust__subcmd__list)
+            opts="-g -q -v -h --json --global --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__trust__subcmd__project)
+            opts="-g -q -v -h --revoke --global --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

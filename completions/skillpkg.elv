@@ -222,12 +222,34 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --sigstore-identity-regexp 'A regex the whole Sigstore identity must match, instead of --sigstore-identity'
             cand --sigstore-issuer 'The OIDC issuer that must vouch for the Sigstore identity'
             cand --trusted-root 'The trusted_root.json Sigstore signatures are checked against (default: Sigstore''s public-good root)'
+            cand --list 'list'
+            cand --json 'json'
+            cand --project 'project'
+            cand --revoke 'revoke'
+            cand -g 'The user''s global skills instead of the project''s'
+            cand --global 'The user''s global skills instead of the project''s'
             cand --replace 'Make this the only signer SOURCE accepts, and drop what skills.lock pinned for its skills, so that the next install records the new signer (the source changed who signs)'
-            cand --remove 'With SOURCE: remove its signer policy'
-            cand --list 'List the signer policies: yours, and the keys skills.lock pins'
-            cand --json 'With --list: print JSON on stdout'
-            cand --project 'Trust this project''s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project'
-            cand --revoke 'With --project: stop trusting it'
+            cand --remove 'Remove SOURCE''s signer policy'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand key 'Say who may sign a source''s skills: a minisign key for an org (pinned in skills.lock), OMS root certificates or Sigstore identities for an org or any source `add` takes (kept in your config, checked on every install). Also spelt `trust SOURCE --key …`'
+            cand project 'Trust this project''s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project. Also spelt `trust --project`'
+            cand list 'List the signer policies: yours, and the keys skills.lock pins. Also spelt `trust --list`'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;trust;key'= {
+            cand --key 'A minisign public key of the org (a `.pub` file or its base64 line), added to the keys skills.lock pins for it'
+            cand --oms-root 'A PEM file of OMS root certificates: skills from SOURCE must carry a `skill.oms.sig` whose certificate chains to one of them'
+            cand --sigstore-identity 'The Sigstore identity (certificate email or workflow URI, exactly) that must sign SOURCE''s packages'
+            cand --sigstore-identity-regexp 'A regex the whole Sigstore identity must match, instead of --sigstore-identity'
+            cand --sigstore-issuer 'The OIDC issuer that must vouch for the Sigstore identity'
+            cand --trusted-root 'The trusted_root.json Sigstore signatures are checked against (default: Sigstore''s public-good root)'
+            cand --replace 'Make this the only signer SOURCE accepts, and drop what skills.lock pinned for its skills, so that the next install records the new signer (the source changed who signs)'
+            cand --remove 'Remove SOURCE''s signer policy'
             cand -g 'The user''s global skills instead of the project''s'
             cand --global 'The user''s global skills instead of the project''s'
             cand -q 'Print only errors'
@@ -236,6 +258,42 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand --verbose 'Print more detail'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'skillpkg;trust;project'= {
+            cand --revoke 'Stop trusting it'
+            cand -g 'The user''s global skills instead of the project''s'
+            cand --global 'The user''s global skills instead of the project''s'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;trust;list'= {
+            cand --json 'Print JSON on stdout'
+            cand -g 'The user''s global skills instead of the project''s'
+            cand --global 'The user''s global skills instead of the project''s'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'skillpkg;trust;help'= {
+            cand key 'Say who may sign a source''s skills: a minisign key for an org (pinned in skills.lock), OMS root certificates or Sigstore identities for an org or any source `add` takes (kept in your config, checked on every install). Also spelt `trust SOURCE --key …`'
+            cand project 'Trust this project''s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project. Also spelt `trust --project`'
+            cand list 'List the signer policies: yours, and the keys skills.lock pins. Also spelt `trust --list`'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skillpkg;trust;help;key'= {
+        }
+        &'skillpkg;trust;help;project'= {
+        }
+        &'skillpkg;trust;help;list'= {
+        }
+        &'skillpkg;trust;help;help'= {
         }
         &'skillpkg;grants'= {
             cand --mcp-skills 'Add the skills this MCP server serves: a command (started with the sandbox''s environment only) or an http(s) URL (repeatable)'
@@ -796,6 +854,15 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;enable'= {
         }
         &'skillpkg;help;trust'= {
+            cand key 'Say who may sign a source''s skills: a minisign key for an org (pinned in skills.lock), OMS root certificates or Sigstore identities for an org or any source `add` takes (kept in your config, checked on every install). Also spelt `trust SOURCE --key …`'
+            cand project 'Trust this project''s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project. Also spelt `trust --project`'
+            cand list 'List the signer policies: yours, and the keys skills.lock pins. Also spelt `trust --list`'
+        }
+        &'skillpkg;help;trust;key'= {
+        }
+        &'skillpkg;help;trust;project'= {
+        }
+        &'skillpkg;help;trust;list'= {
         }
         &'skillpkg;help;grants'= {
             cand list 'List the skills whose allowed-tools ask for tools, and what is approved'

@@ -176,22 +176,52 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand enable" -s g -l global
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand enable" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand enable" -s v -l verbose -d 'Print more detail'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand enable" -s h -l help -d 'Print help'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l key -d 'A minisign public key of the org (a `.pub` file or its base64 line), added to the keys skills.lock pins for it' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l oms-root -d 'A PEM file of OMS root certificates: skills from SOURCE must carry a `skill.oms.sig` whose certificate chains to one of them' -r -F
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l sigstore-identity -d 'The Sigstore identity (certificate email or workflow URI, exactly) that must sign SOURCE\'s packages' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l sigstore-identity-regexp -d 'A regex the whole Sigstore identity must match, instead of --sigstore-identity' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l sigstore-issuer -d 'The OIDC issuer that must vouch for the Sigstore identity' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l trusted-root -d 'The trusted_root.json Sigstore signatures are checked against (default: Sigstore\'s public-good root)' -r -F
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l replace -d 'Make this the only signer SOURCE accepts, and drop what skills.lock pinned for its skills, so that the next install records the new signer (the source changed who signs)'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l remove -d 'With SOURCE: remove its signer policy'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l list -d 'List the signer policies: yours, and the keys skills.lock pins'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l json -d 'With --list: print JSON on stdout'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l project -d 'Trust this project\'s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -l revoke -d 'With --project: stop trusting it'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s g -l global -d 'The user\'s global skills instead of the project\'s'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s q -l quiet -d 'Print only errors'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s v -l verbose -d 'Print more detail'
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l key -d 'A minisign public key of the org (a `.pub` file or its base64 line), added to the keys skills.lock pins for it' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l oms-root -d 'A PEM file of OMS root certificates: skills from SOURCE must carry a `skill.oms.sig` whose certificate chains to one of them' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l sigstore-identity -d 'The Sigstore identity (certificate email or workflow URI, exactly) that must sign SOURCE\'s packages' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l sigstore-identity-regexp -d 'A regex the whole Sigstore identity must match, instead of --sigstore-identity' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l sigstore-issuer -d 'The OIDC issuer that must vouch for the Sigstore identity' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l trusted-root -d 'The trusted_root.json Sigstore signatures are checked against (default: Sigstore\'s public-good root)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l list
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l json
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l project
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l revoke
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -s g -l global -d 'The user\'s global skills instead of the project\'s'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l replace -d 'Make this the only signer SOURCE accepts, and drop what skills.lock pinned for its skills, so that the next install records the new signer (the source changed who signs)'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -l remove -d 'Remove SOURCE\'s signer policy'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -s q -l quiet -d 'Print only errors'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -s v -l verbose -d 'Print more detail'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -a "key" -d 'Say who may sign a source\'s skills: a minisign key for an org (pinned in skills.lock), OMS root certificates or Sigstore identities for an org or any source `add` takes (kept in your config, checked on every install). Also spelt `trust SOURCE --key …`'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -a "project" -d 'Trust this project\'s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project. Also spelt `trust --project`'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -a "list" -d 'List the signer policies: yours, and the keys skills.lock pins. Also spelt `trust --list`'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and not __fish_seen_subcommand_from key project list help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -l key -d 'A minisign public key of the org (a `.pub` file or its base64 line), added to the keys skills.lock pins for it' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -l oms-root -d 'A PEM file of OMS root certificates: skills from SOURCE must carry a `skill.oms.sig` whose certificate chains to one of them' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -l sigstore-identity -d 'The Sigstore identity (certificate email or workflow URI, exactly) that must sign SOURCE\'s packages' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -l sigstore-identity-regexp -d 'A regex the whole Sigstore identity must match, instead of --sigstore-identity' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -l sigstore-issuer -d 'The OIDC issuer that must vouch for the Sigstore identity' -r
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -l trusted-root -d 'The trusted_root.json Sigstore signatures are checked against (default: Sigstore\'s public-good root)' -r -F
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -l replace -d 'Make this the only signer SOURCE accepts, and drop what skills.lock pinned for its skills, so that the next install records the new signer (the source changed who signs)'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -l remove -d 'Remove SOURCE\'s signer policy'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -s g -l global -d 'The user\'s global skills instead of the project\'s'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -s q -l quiet -d 'Print only errors'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -s v -l verbose -d 'Print more detail'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from key" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from project" -l revoke -d 'Stop trusting it'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from project" -s g -l global -d 'The user\'s global skills instead of the project\'s'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from project" -s q -l quiet -d 'Print only errors'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from project" -s v -l verbose -d 'Print more detail'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from project" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from list" -s g -l global -d 'The user\'s global skills instead of the project\'s'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print more detail'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from help" -f -a "key" -d 'Say who may sign a source\'s skills: a minisign key for an org (pinned in skills.lock), OMS root certificates or Sigstore identities for an org or any source `add` takes (kept in your config, checked on every install). Also spelt `trust SOURCE --key …`'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from help" -f -a "project" -d 'Trust this project\'s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project. Also spelt `trust --project`'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the signer policies: yours, and the keys skills.lock pins. Also spelt `trust --list`'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand trust; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and not __fish_seen_subcommand_from list approve revoke help" -l mcp-skills -d 'Add the skills this MCP server serves: a command (started with the sandbox\'s environment only) or an http(s) URL (repeatable)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and not __fish_seen_subcommand_from list approve revoke help" -s q -l quiet -d 'Print only errors'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand grants; and not __fish_seen_subcommand_from list approve revoke help" -s v -l verbose -d 'Print more detail'
@@ -510,6 +540,9 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_s
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank promote mirror index exec serve eval completions help" -f -a "eval" -d 'Run eval cases: do the skills trigger and behave as intended?'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank promote mirror index exec serve eval completions help" -f -a "completions" -d 'Print a shell completion script'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and not __fish_seen_subcommand_from init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank promote mirror index exec serve eval completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from trust" -f -a "key" -d 'Say who may sign a source\'s skills: a minisign key for an org (pinned in skills.lock), OMS root certificates or Sigstore identities for an org or any source `add` takes (kept in your config, checked on every install). Also spelt `trust SOURCE --key …`'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from trust" -f -a "project" -d 'Trust this project\'s own settings that run code on this machine: its `[agent]` table, the grants its skills.lock records, and the sources its skills.toml names outside the project. Also spelt `trust --project`'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from trust" -f -a "list" -d 'List the signer policies: yours, and the keys skills.lock pins. Also spelt `trust --list`'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from grants" -f -a "list" -d 'List the skills whose allowed-tools ask for tools, and what is approved'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from grants" -f -a "approve" -d 'Approve every tool these skills\' allowed-tools ask for'
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand help; and __fish_seen_subcommand_from grants" -f -a "revoke" -d 'Withdraw these skills\' approved grants'

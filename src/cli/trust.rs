@@ -1,30 +1,99 @@
-//! `skillpkg trust SOURCE (--key KEY | --oms-root CERT | --sigstore-identity
-//! ID --sigstore-issuer URL) [--replace]`, `trust SOURCE --remove`,
-//! `trust --list` and `trust --project [--revoke]`
+//! `skillpkg trust key SOURCE (--key KEY | --oms-root CERT |
+//! --sigstore-identity ID --sigstore-issuer URL) [--replace]`, `trust key
+//! SOURCE --remove`, `trust list` and `trust project [--revoke]`; the
+//! spellings before the subcommands (`trust SOURCE --key …`, `trust
+//! --list`, `trust --project`) still work.
 
 use super::{Context, ExitStatus};
 use crate::ops::keys::signer_policy;
 
-/// Say who may sign a source's skills: a minisign key for an org (pinned
-/// in skills.lock), OMS root certificates or Sigstore identities for an org
-/// or any source `add` takes (kept in your config, checked on every
-/// install); list those policies; or trust this project's own settings on
-/// this machine.
+/// Say who may sign a source's skills (`trust key`), or trust this
+/// project's own settings on this machine (`trust project`); `trust list`
+/// lists the signer policies.
+#[derive(Debug, clap::Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    mut_arg("key", |a| a.hide(true)),
+    mut_arg("oms_root", |a| a.hide(true)),
+    mut_arg("sigstore_identity", |a| a.hide(true)),
+    mut_arg("sigstore_identity_regexp", |a| a.hide(true)),
+    mut_arg("sigstore_issuer", |a| a.hide(true)),
+    mut_arg("trusted_root", |a| a.hide(true)),
+    mut_arg("replace", |a| a.hide(true)),
+    mut_arg("revoke_source", |a| a.hide(true))
+)]
+pub(super) struct Args {
+    #[command(subcommand)]
+    spelled: Option<Spelled>,
+    /// Today's spellings, kept: `trust SOURCE --key …`, `trust --project`,
+    /// `trust --list`.
+    #[command(flatten)]
+    flat: Flat,
+}
+
+/// The two meanings of `trust`, and its listing.
+#[derive(Debug, clap::Subcommand)]
+enum Spelled {
+    /// Say who may sign a source's skills: a minisign key for an org
+    /// (pinned in skills.lock), OMS root certificates or Sigstore
+    /// identities for an org or any source `add` takes (kept in your
+    /// config, checked on every install). Also spelt `trust SOURCE --key …`.
+    Key(KeyArgs),
+    /// Trust this project's own settings that run code on this machine: its
+    /// `[agent]` table, the grants its skills.lock records, and the sources
+    /// its skills.toml names outside the project. Also spelt `trust
+    /// --project`.
+    Project(ProjectArgs),
+    /// List the signer policies: yours, and the keys skills.lock pins. Also
+    /// spelt `trust --list`.
+    List(ListArgs),
+}
+
+/// `trust key SOURCE (--key KEY | --oms-root CERT | --sigstore-identity …)`.
 #[derive(Debug, clap::Args)]
 #[command(group(
     clap::ArgGroup::new("signer")
+        .required(true)
         .args(["key", "oms_root", "sigstore_identity", "sigstore_identity_regexp", "revoke_source"])
 ))]
-pub(super) struct Args {
+struct KeyArgs {
     /// An org (`nvidia`), or a source as `add` takes it: a repository URL,
     /// `github:owner/repo`, `git+…`, `oci://…` or a folder.
-    #[arg(
-        value_name = "SOURCE",
-        required_unless_present_any = ["project", "list"],
-        conflicts_with_all = ["project", "list"],
-        requires = "signer"
-    )]
-    source: Option<String>,
+    #[arg(value_name = "SOURCE")]
+    source: String,
+    #[command(flatten)]
+    signer: SignerArgs,
+    /// The user's global skills instead of the project's.
+    #[arg(long, short = 'g')]
+    global: bool,
+}
+
+/// `trust project [--revoke]`.
+#[derive(Debug, clap::Args)]
+struct ProjectArgs {
+    /// Stop trusting it.
+    #[arg(long)]
+    revoke: bool,
+    /// The user's global skills instead of the project's.
+    #[arg(long, short = 'g')]
+    global: bool,
+}
+
+/// `trust list [--json]`.
+#[derive(Debug, clap::Args)]
+struct ListArgs {
+    /// Print JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// The user's global skills instead of the project's.
+    #[arg(long, short = 'g')]
+    global: bool,
+}
+
+/// Who may sign SOURCE's skills.
+#[derive(Debug, Default, clap::Args)]
+struct SignerArgs {
     /// A minisign public key of the org (a `.pub` file or its base64 line),
     /// added to the keys skills.lock pins for it.
     #[arg(long)]
@@ -64,31 +133,74 @@ pub(super) struct Args {
     /// Make this the only signer SOURCE accepts, and drop what skills.lock
     /// pinned for its skills, so that the next install records the new
     /// signer (the source changed who signs).
-    #[arg(long, requires = "source")]
+    #[arg(long)]
     replace: bool,
-    /// With SOURCE: remove its signer policy.
+    /// Remove SOURCE's signer policy.
     #[arg(long = "remove", id = "revoke_source")]
     revoke_source: bool,
-    /// List the signer policies: yours, and the keys skills.lock pins.
-    #[arg(long, conflicts_with = "project")]
+}
+
+/// `trust SOURCE --key …`, `trust --list` and `trust --project`, as they
+/// were spelt before the subcommands; hidden from the help, which shows
+/// the subcommands.
+#[derive(Debug, Default, clap::Args)]
+#[command(group(
+    clap::ArgGroup::new("old_signer")
+        .args(["key", "oms_root", "sigstore_identity", "sigstore_identity_regexp", "revoke_source"])
+))]
+struct Flat {
+    #[arg(
+        value_name = "SOURCE",
+        hide = true,
+        required_unless_present_any = ["project", "list"],
+        conflicts_with_all = ["project", "list"],
+        requires = "old_signer"
+    )]
+    source: Option<String>,
+    #[command(flatten)]
+    signer: SignerArgs,
+    #[arg(long, hide = true, conflicts_with = "project")]
     list: bool,
-    /// With --list: print JSON on stdout.
-    #[arg(long, requires = "list")]
+    #[arg(long, hide = true, requires = "list")]
     json: bool,
-    /// Trust this project's own settings that run code on this machine: its
-    /// `[agent]` table, the grants its skills.lock records, and the sources
-    /// its skills.toml names outside the project.
-    #[arg(long)]
+    #[arg(long, hide = true)]
     project: bool,
-    /// With --project: stop trusting it.
-    #[arg(long, requires = "project")]
+    #[arg(long, hide = true, requires = "project")]
     revoke: bool,
     /// The user's global skills instead of the project's.
     #[arg(long, short = 'g')]
     global: bool,
 }
 
+impl Args {
+    /// Today's spelling of what was asked, whichever way it was spelt.
+    fn flat(self) -> Flat {
+        match self.spelled {
+            None => self.flat,
+            Some(Spelled::Key(key)) => Flat {
+                source: Some(key.source),
+                signer: key.signer,
+                global: key.global,
+                ..Flat::default()
+            },
+            Some(Spelled::Project(project)) => Flat {
+                project: true,
+                revoke: project.revoke,
+                global: project.global,
+                ..Flat::default()
+            },
+            Some(Spelled::List(list)) => Flat {
+                list: true,
+                json: list.json,
+                global: list.global,
+                ..Flat::default()
+            },
+        }
+    }
+}
+
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+    let args = args.flat();
     if args.list {
         return list(&args, context);
     }
@@ -116,12 +228,12 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         return Ok(ExitStatus::Success);
     }
     let source = args.source.clone().unwrap_or_default();
-    if let Some(key) = &args.key {
+    if let Some(key) = &args.signer.key {
         let project = context.project(args.global)?;
-        return trust_key(context, &project, &source, key, args.replace);
+        return trust_key(context, &project, &source, key, args.signer.replace);
     }
     let dirs = context.dirs()?.clone();
-    if args.revoke_source {
+    if args.signer.revoke_source {
         let was = signer_policy::revoke(&dirs, &source, &context.cwd)?;
         match was {
             true => context
@@ -133,31 +245,33 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
         }
         return Ok(ExitStatus::Success);
     }
-    let accept = match (&args.oms_root, &args.sigstore_issuer) {
+    let accept = match (&args.signer.oms_root, &args.signer.sigstore_issuer) {
         (Some(path), _) => {
             signer_policy::Accept::OmsRoots(read_text(path, "OMS root certificate")?)
         }
         (None, Some(issuer)) => signer_policy::Accept::Sigstore {
             identity: signer_policy::SigstoreIdentity {
                 identity: args
+                    .signer
                     .sigstore_identity
                     .clone()
-                    .or(args.sigstore_identity_regexp.clone())
+                    .or(args.signer.sigstore_identity_regexp.clone())
                     .unwrap_or_default(),
-                regexp: args.sigstore_identity_regexp.is_some(),
+                regexp: args.signer.sigstore_identity_regexp.is_some(),
                 issuer: issuer.clone(),
             },
-            root: match &args.trusted_root {
+            root: match &args.signer.trusted_root {
                 Some(path) => Some(read_text(path, "trusted root")?),
                 None => None,
             },
         },
         (None, None) => unreachable!("clap requires a signer with SOURCE"),
     };
-    let accepted = signer_policy::accept(&dirs, &source, &context.cwd, accept, args.replace)?;
+    let accepted =
+        signer_policy::accept(&dirs, &source, &context.cwd, accept, args.signer.replace)?;
     // Policies are the user's; a project's lock, when there is one here,
     // forgets the signers the replaced policy pinned.
-    if let (true, Ok(project)) = (args.replace, context.project(args.global)) {
+    if let (true, Ok(project)) = (args.signer.replace, context.project(args.global)) {
         let dropped = crate::ops::keys::forget_pins(&project, &dirs, &accepted)?;
         for name in dropped {
             context.printer.status(
@@ -245,7 +359,7 @@ fn describe_signers(policy: &signer_policy::Policy) -> Vec<String> {
 }
 
 /// `trust --list`: the user's policies, then the keys the lock pins.
-fn list(args: &Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
+fn list(args: &Flat, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
     let policies = signer_policy::Policies::load(&dirs)?;
     let (keys, required) = match context.project(args.global) {

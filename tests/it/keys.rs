@@ -270,3 +270,45 @@ fn a_lock_that_does_not_pin_the_signer_of_a_locked_package_is_refused() {
     hint: if [FIRST KEY] really is a key of org 'acme', accept it with `skillpkg trust acme --key [FIRST KEY]`
     ");
 }
+
+#[test]
+fn trust_says_its_two_meanings_apart_and_keeps_the_spellings_before() {
+    let ctx = TestContext::new();
+    let help = ctx.ok(&["trust", "--help"]).stdout;
+    let commands: String = help
+        .lines()
+        .skip_while(|line| *line != "Commands:")
+        .take_while(|line| !line.is_empty())
+        .filter(|line| line.starts_with("  ") && !line.starts_with("   "))
+        .map(|line| format!("{}\n", line.split_whitespace().next().unwrap()))
+        .collect();
+    insta::assert_snapshot!(commands, @"
+    key
+    project
+    list
+    help
+    ");
+    assert!(
+        !help.contains("--oms-root"),
+        "the help shows the subcommands: {help}"
+    );
+
+    let key = ctx.keygen("k");
+    let new = ctx.ok(&["trust", "key", "acme", "--key", &key.public_key]);
+    assert!(new.stderr.contains("Trusted key"), "{}", new.stderr);
+    let old = ctx.ok(&["trust", "acme", "--key", &key.public_key]);
+    assert!(old.stderr.contains("already pinned"), "{}", old.stderr);
+    assert_eq!(
+        ctx.ok(&["trust", "list", "--json"]).stdout,
+        ctx.ok(&["trust", "--list", "--json"]).stdout
+    );
+    assert!(ctx.ok(&["trust", "project"]).stderr.contains("Trusted"));
+    assert!(
+        ctx.ok(&["trust", "--project", "--revoke"])
+            .stderr
+            .contains("Revoked")
+    );
+    let out = ctx.run(&["trust", "key", "acme"]);
+    assert_eq!(out.status, 2, "a usage error: {}", out.stderr);
+    assert!(out.stderr.contains("required arguments"), "{}", out.stderr);
+}
