@@ -34,29 +34,27 @@ pub(super) struct ImportArgs {
 pub(super) fn run(args: ImportArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
-    let mut started = None;
-    if !args.flags.global {
-        started = crate::ops::init::project_for_add(&cwd, &dirs)?.1;
-    }
-    let lock_is_new = started
-        .as_ref()
-        .is_some_and(|manifest| !manifest.with_file_name(crate::project::LOCK_FILE).exists());
+    let started = match args.flags.global {
+        true => None,
+        false => crate::ops::init::start_for_add(&cwd, &dirs)?,
+    };
     let done = match &args.from {
         Some(from) => from_folder(&args, &cwd.join(from), context),
         None => from_lock(&args, context),
     };
-    match (&done, &started) {
-        (Ok(true), Some(path)) => context.printer.status(
+    match (&done, started) {
+        (Ok(true), Some(started)) => context.printer.status(
             "Created",
             format_args!(
                 "{} (a new project, trusted on this machine)",
-                path.display()
+                started.manifest.display()
             ),
         ),
         // A project started for an import that failed, or took nothing
         // over, is not left behind.
-        (_, Some(path)) => {
-            let undone = crate::ops::init::abandon_started(&dirs, path, lock_is_new);
+        (_, Some(started)) => {
+            let path = started.manifest.clone();
+            let undone = started.abandon(&dirs);
             if let (Ok(_), Err(e)) = (&done, undone) {
                 return Err(e.context(format!("could not remove {}", path.display())));
             }

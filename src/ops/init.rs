@@ -75,24 +75,44 @@ pub(crate) fn project_for_add(
     Ok((project, Some(path)))
 }
 
-/// Takes back a project [`project_for_add`] started for a command that
-/// then added nothing (or failed): its `skills.toml`, the `skills.lock`
-/// the command wrote when `lock_is_new`, and the trust it was given.
-pub(crate) fn abandon_started(
-    dirs: &crate::dirs::Dirs,
-    manifest: &Path,
+/// A project [`project_for_add`] started for `add` or `import`: kept when
+/// the command did its work, taken back ([`Started::abandon`]) when it
+/// failed or added nothing.
+#[derive(Debug)]
+pub(crate) struct Started {
+    /// The `skills.toml` it wrote.
+    pub manifest: PathBuf,
+    /// Whether there was no `skills.lock` before, so one the command wrote
+    /// goes too.
     lock_is_new: bool,
-) -> anyhow::Result<()> {
-    let dir = manifest.parent().unwrap_or(Path::new("."));
-    crate::ops::consent::project::revoke(dirs, dir)?;
-    if lock_is_new {
-        match fs_err::remove_file(dir.join(crate::project::LOCK_FILE)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
-            _ => {}
+}
+
+/// The project [`project_for_add`] starts in `cwd`, if it starts one.
+pub(crate) fn start_for_add(
+    cwd: &Path,
+    dirs: &crate::dirs::Dirs,
+) -> anyhow::Result<Option<Started>> {
+    Ok(project_for_add(cwd, dirs)?.1.map(|manifest| Started {
+        lock_is_new: !manifest.with_file_name(crate::project::LOCK_FILE).exists(),
+        manifest,
+    }))
+}
+
+impl Started {
+    /// Takes the project back: its `skills.toml`, the `skills.lock` the
+    /// command wrote, and the trust it was given.
+    pub(crate) fn abandon(self, dirs: &crate::dirs::Dirs) -> anyhow::Result<()> {
+        let dir = self.manifest.parent().unwrap_or(Path::new("."));
+        crate::ops::consent::project::revoke(dirs, dir)?;
+        if self.lock_is_new {
+            match fs_err::remove_file(dir.join(crate::project::LOCK_FILE)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+                _ => {}
+            }
         }
+        fs_err::remove_file(&self.manifest)?;
+        Ok(())
     }
-    fs_err::remove_file(manifest)?;
-    Ok(())
 }
 
 /// When `dir` is a folder inside a git work tree whose root holds skills

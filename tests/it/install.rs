@@ -1048,6 +1048,29 @@ fn progress_bars_are_drawn_on_a_terminal_only() {
 }
 
 #[test]
+fn an_add_that_fails_takes_back_the_project_it_started_and_its_trust() {
+    let ctx = TestContext::new();
+    let repo = ctx.root().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    crate::common::git(&repo, &["init", "-q", "-b", "main"]);
+    let out = ctx.fails_in(&repo, &["add", "example/no-such-skill"]);
+    assert!(
+        ctx.redact(&out.stderr)
+            .contains("Created [TEMP]/repo/skills.toml (a new project, trusted on this machine)"),
+        "{}",
+        out.stderr
+    );
+    assert!(!repo.join("skills.toml").exists());
+    assert!(!repo.join("skills.lock").exists());
+    let trust = std::fs::read_to_string(ctx.root().join("config/trust.toml")).unwrap_or_default();
+    let repo_path = std::fs::canonicalize(&repo).unwrap();
+    assert!(
+        !trust.contains(repo_path.to_str().unwrap()),
+        "the trust given to the started project is taken back: {trust}"
+    );
+}
+
+#[test]
 fn add_starts_a_project_at_the_git_work_trees_root() {
     let ctx = TestContext::new();
     let repo = ctx.root().join("repo");

@@ -416,23 +416,24 @@ pub(super) fn add(mut args: AddArgs, context: &mut Context) -> anyhow::Result<Ex
             Err(e) => Err(e),
         };
     }
-    let mut started = None;
-    if !args.flags.global && !args.list {
-        started = crate::ops::init::project_for_add(&cwd, &dirs)?.1;
-        if let Some(path) = &started {
-            context.printer.status(
-                "Created",
-                format_args!(
-                    "{} (a new project, trusted on this machine)",
-                    path.display()
-                ),
-            );
-        }
+    let started = match args.flags.global || args.list {
+        true => None,
+        false => crate::ops::init::start_for_add(&cwd, &dirs)?,
+    };
+    if let Some(started) = &started {
+        context.printer.status(
+            "Created",
+            format_args!(
+                "{} (a new project, trusted on this machine)",
+                started.manifest.display()
+            ),
+        );
     }
     let added = add_to_project(args, context);
-    // A project started for an add that failed is not left behind.
-    if let (Err(_), Some(path)) = (&added, &started) {
-        let _ = std::fs::remove_file(path);
+    // A project started for an add that failed is not left behind: its
+    // files, and the trust it was given.
+    if let (Err(_), Some(started)) = (&added, started) {
+        let _ = started.abandon(&dirs);
     }
     added
 }
