@@ -424,32 +424,14 @@ fn project_settings(
         return Ok(settings);
     };
     if may_ask {
-        let (_, manifest) = crate::ops::skills::project_manifest(cwd)?;
-        let lock =
-            crate::manifest::lock::Lockfile::load(&settings.dir.join(crate::project::LOCK_FILE))?;
-        let trusted =
-            crate::ops::consent::project::TrustedSettings::of(&settings.dir, &manifest, &lock);
-        if ask_to_trust(&settings.dir, &trusted) {
-            crate::ops::consent::project::trust(&dirs, &settings.dir, &trusted)?;
+        let question = crate::ops::skills::trust_question(cwd)?;
+        if super::ask::confirm(&question.lines(), "Trust this project on this machine?") {
+            question.trust(&dirs)?;
             return crate::ops::skills::project_settings(cwd, &dirs);
         }
     }
     context.printer.warn(warning);
     Ok(settings)
-}
-
-/// Asks on the terminal whether to trust the project in `dir`, showing
-/// what trusting it lets apply ([`TrustedSettings::question`]).
-///
-/// [`TrustedSettings::question`]: crate::ops::consent::project::TrustedSettings::question
-fn ask_to_trust(
-    dir: &std::path::Path,
-    trusted: &crate::ops::consent::project::TrustedSettings,
-) -> bool {
-    super::ask::confirm(
-        &trusted.question(dir),
-        "Trust this project on this machine?",
-    )
 }
 
 /// Asks on the terminal about one call: yes, no, or (when a skill's

@@ -21,7 +21,7 @@ const MAX_FUNCTION_LINES: usize = 100;
 
 /// Files over [`MAX_CODE_LINES`], with their code lines.
 const LONG_FILES: &[(&str, usize)] = &[
-    ("src/cli/exec.rs", 656),
+    ("src/cli/exec.rs", 643),
     ("src/cli/install/mod.rs", 654),
     ("src/ops/install/apply.rs", 605),
     ("src/ops/install/mod.rs", 658),
