@@ -1,6 +1,7 @@
 //! One function per user operation, composing the library's modules.
 //! The CLI parses arguments, calls these, and renders what they return.
 
+pub(crate) mod bare_url;
 pub mod consent;
 pub(crate) mod edit;
 pub(crate) mod enable;

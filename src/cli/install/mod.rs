@@ -1,6 +1,6 @@
 //! `skillpkg add`, `remove` and `install`.
 
-mod bare_url;
+mod probe;
 mod signers;
 mod well_known;
 
@@ -638,10 +638,7 @@ fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> 
         SourceArg::Probe(url) => {
             // --rev and --subdir stay as given: the URL names neither.
             let asks_git = args.rev.is_some() || args.subdir.is_some();
-            match bare_url::resolve(&url, asks_git, args.flags.offline, context)? {
-                bare_url::BareUrl::Site(site) => args.well_known = Some(site),
-                bare_url::BareUrl::Git(repository) => args.git = Some(repository),
-            }
+            probe::take(args, &url, asks_git, context)?;
             return Ok(());
         }
         SourceArg::Package | SourceArg::Invalid(_) | SourceArg::Oci(_) => {

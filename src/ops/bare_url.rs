@@ -2,28 +2,33 @@
 //! page and no `.git` URL says: a site publishing an agent-skills index
 //! (asked first), else a git repository answering git's smart HTTP.
 
-use super::super::Context;
 use crate::hint::Hinted;
 
 /// What a bare URL turned out to be.
-pub(super) enum BareUrl {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum BareUrl {
     /// A site with an agent-skills index: add its skills as
     /// `--well-known` does.
-    Site(String),
+    Site {
+        /// The site.
+        site: String,
+        /// The index found there.
+        index: String,
+    },
     /// A git repository, at this URL.
-    Git(String),
+    Git {
+        /// The repository's URL.
+        url: String,
+        /// Where it answered, without credentials, when it was asked.
+        answered: Option<String>,
+    },
 }
 
 /// Asks what `url` is: the site's agent-skills index first (unless
 /// `asks_git`: `--rev` or `--subdir` were given, or the URL is no site's,
-/// see [`well_known_site`]), then git. A status line says when an index was
-/// found; the error when neither answers lists every URL asked.
-pub(super) fn resolve(
-    url: &str,
-    asks_git: bool,
-    offline: bool,
-    context: &Context,
-) -> anyhow::Result<BareUrl> {
+/// see [`well_known_site`]), then git. The error when neither answers
+/// lists every URL asked.
+pub(crate) fn resolve(url: &str, asks_git: bool, offline: bool) -> anyhow::Result<BareUrl> {
     use crate::index::well_known::Discovered;
     let site = well_known_site(url).filter(|_| !asks_git);
     let mut asked = Vec::new();
@@ -32,21 +37,17 @@ pub(super) fn resolve(
     {
         match crate::index::well_known::Sites::default().discover(site)? {
             Discovered::Found(index) => {
-                context.printer.status(
-                    "Found",
-                    format_args!(
-                        "an agent-skills index at {} (the site's skills, not a git repository)",
-                        index.url
-                    ),
-                );
-                return Ok(BareUrl::Site(site.clone()));
+                return Ok(BareUrl::Site {
+                    site: site.clone(),
+                    index: index.url.to_string(),
+                });
             }
             Discovered::NotFound(tried) => {
                 asked = tried.into_iter().map(|t| (t.url, t.answer)).collect();
             }
         }
     }
-    probe(url, offline, site.is_some(), asked, context).map(BareUrl::Git)
+    probe(url, offline, site.is_some(), asked)
 }
 
 /// The site whose agent-skills index a bare URL is asked for before git
@@ -73,8 +74,7 @@ fn probe(
     offline: bool,
     well_known: bool,
     asked: Vec<(String, String)>,
-    context: &Context,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<BareUrl> {
     use crate::net::git_probe::{Probed, probe};
     let (shown, _) = crate::net::split_credentials(url)?;
     if offline {
@@ -100,10 +100,10 @@ fn probe(
     let tried = match probe(url)? {
         Probed::Repository(found) => {
             let (found_shown, _) = crate::net::split_credentials(&found)?;
-            context.printer.verbose(format_args!(
-                "{shown} answers as a git repository at {found_shown}"
-            ));
-            return Ok(found);
+            return Ok(BareUrl::Git {
+                url: found,
+                answered: Some(found_shown),
+            });
         }
         Probed::NotARepository(tried) => tried,
     };
