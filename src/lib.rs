@@ -18,6 +18,7 @@
 pub mod agent;
 #[allow(clippy::print_stdout, clippy::print_stderr)] // the one module that writes to the terminal
 pub mod cli;
+pub(crate) mod credential_stores;
 pub(crate) mod credentials;
 pub mod dirs;
 pub mod embedded;

@@ -9,6 +9,8 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use crate::credential_stores::{IN_CONFIG, IN_HOME};
+
 /// Folders of the home directory that come back read-only, where they
 /// exist: where installers put the programs scripts run.
 pub(crate) const TOOLCHAINS: [&str; 16] = [
@@ -28,75 +30,6 @@ pub(crate) const TOOLCHAINS: [&str; 16] = [
     ".bun/bin",
     ".deno/bin",
     "go/bin",
-];
-
-/// Credential stores by their place in the home directory: files, or
-/// folders that hold nothing but credentials.
-const IN_HOME: [&str; 48] = [
-    ".ssh",
-    ".gnupg",
-    ".password-store",
-    ".aws/credentials",
-    ".aws/config",
-    ".aws/sso/cache",
-    ".azure",
-    ".kube",
-    ".netrc",
-    ".git-credentials",
-    ".docker/config.json",
-    ".npmrc",
-    ".yarnrc.yml",
-    ".pypirc",
-    ".gem/credentials",
-    ".cargo/credentials",
-    ".cargo/credentials.toml",
-    ".m2/settings.xml",
-    ".m2/settings-security.xml",
-    ".gradle/gradle.properties",
-    ".nuget/NuGet/NuGet.Config",
-    ".composer/auth.json",
-    ".terraform.d/credentials.tfrc.json",
-    ".terraformrc",
-    ".vault-token",
-    ".pulumi/credentials.json",
-    ".s3cfg",
-    ".boto",
-    ".databrickscfg",
-    ".snowflake/connections.toml",
-    ".oci/config",
-    ".claude/.credentials.json",
-    ".claude.json",
-    ".codex/auth.json",
-    ".gemini/oauth_creds.json",
-    ".cache/huggingface/token",
-    ".huggingface/token",
-    ".config/gh",
-    ".config/hub",
-    ".config/glab-cli",
-    ".config/gcloud",
-    ".config/git/credentials",
-    ".config/rclone/rclone.conf",
-    ".config/containers/auth.json",
-    ".config/helm/registry/config.json",
-    ".config/doctl/config.yaml",
-    ".config/op",
-    ".config/hcloud/cli.toml",
-];
-
-/// Credential stores in the user's configuration folder
-/// (`$XDG_CONFIG_HOME`, else `~/.config`).
-const IN_CONFIG: [&str; 11] = [
-    "gh",
-    "hub",
-    "glab-cli",
-    "gcloud",
-    "git/credentials",
-    "rclone/rclone.conf",
-    "containers/auth.json",
-    "helm/registry/config.json",
-    "doctl/config.yaml",
-    "op",
-    "hcloud/cli.toml",
 ];
 
 /// Variables that name a credential store themselves (a file, or a

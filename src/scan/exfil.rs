@@ -16,26 +16,60 @@ use regex::Regex;
 use super::finding::{Finding, Severity, excerpt};
 use super::pattern::regex;
 use super::shell::{self, Stage};
+use crate::credential_stores::IN_HOME;
 
-/// The credential stores under the home folder, as a pattern
-/// alternation (`.` escaped).
-const STORES: &str = r"\.ssh|\.gnupg|\.password-store|\.aws|\.azure|\.kube|\.netrc|\.git-credentials|\.docker/config\.json|\.npmrc|\.yarnrc\.yml|\.pypirc|\.gem/credentials|\.cargo/credentials(?:\.toml)?|\.m2/settings(?:-security)?\.xml|\.gradle/gradle\.properties|\.nuget/NuGet/NuGet\.Config|\.composer/auth\.json|\.terraform\.d/credentials\.tfrc\.json|\.terraformrc|\.vault-token|\.pulumi/credentials\.json|\.s3cfg|\.boto|\.databrickscfg|\.snowflake/connections\.toml|\.oci/config|\.claude/\.credentials\.json|\.claude\.json|\.codex/auth\.json|\.gemini/oauth_creds\.json|\.cache/huggingface/token|\.huggingface/token|\.config/(?:gh|hub|glab-cli|gcloud|git/credentials|rclone/rclone\.conf|containers/auth\.json|helm/registry/config\.json|doctl/config\.yaml|op|hcloud/cli\.toml)";
+/// Characters that end a path in a shell word.
+const PATH_END: &str = r"\s\x22';|&)";
+
+/// Folders of the home that hold much besides credentials: in code, a
+/// path that stops at one of them names no store.
+const GENERIC_FOLDERS: [&str; 2] = [".config", ".cache"];
+
+/// The credential stores of the home ([`IN_HOME`], the list the sandbox
+/// hides) as a pattern alternation: each store, a path inside it, or a
+/// folder on the way to one that the path stops at (`~/.aws`, `~/.config/`,
+/// `~/.claude/*`), as an archive or a copy of that folder takes the store
+/// with it. With `generic` false, a path stopping at one of the
+/// [`GENERIC_FOLDERS`] is left out (code names its own files there).
+fn stores_pattern(generic: bool) -> String {
+    IN_HOME
+        .iter()
+        .map(|store| {
+            let parts: Vec<&str> = store.split('/').collect();
+            let mut pattern = format!(
+                "{}(?:/[^{PATH_END}]*)?",
+                regex::escape(parts[parts.len() - 1])
+            );
+            for (at, part) in parts.iter().enumerate().rev().skip(1) {
+                let stops_here = generic || at > 0 || !GENERIC_FOLDERS.contains(part);
+                pattern = match stops_here {
+                    true => format!(r"{}(?:/(?:\*|{pattern})?)?", regex::escape(part)),
+                    false => format!("{}/{pattern}", regex::escape(part)),
+                };
+            }
+            pattern
+        })
+        .collect::<Vec<_>>()
+        .join("|")
+}
 
 /// A credential store's path in a shell word: under `~`, `$HOME`, or a
 /// home folder spelled out.
 static STORE_PATH: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"(?:^|[=@<:,(\s])((?:~|\$HOME|\$\{{HOME\}}|/root|/home/[\w.-]+|/Users/[\w.-]+)/(?:{STORES})(?:/[^\s\x22';|&)]*)?)(?:$|[\s\x22';|&)])"
+        r"(?:^|[=@<:,(\s])((?:~|\$HOME|\$\{{HOME\}}|/root|/home/[\w.-]+|/Users/[\w.-]+)/(?:{}))(?:$|[{PATH_END}])",
+        stores_pattern(true)
     ))
 });
 
 /// A store's name anywhere, as a cheap first test of a file.
-static STORE_NAME: LazyLock<Regex> = LazyLock::new(|| regex(STORES));
+static STORE_NAME: LazyLock<Regex> = LazyLock::new(|| regex(&stores_pattern(true)));
 
 /// A store's path built from the home folder in code.
 static CODE_STORE_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    let stores = stores_pattern(false);
     regex(&format!(
-        r#"(?:Path\.home\(\)|expanduser\(\s*["']~["']\s*\)|os\.homedir\(\)|homedir\(\)|os\.environ\[\s*["']HOME["']\s*\]|process\.env\.HOME)\s*(?:/|,|\+)\s*["']/?(?:{STORES})(?:["'/]|\s*\))|expanduser\(\s*["']~/(?:{STORES})"#
+        r#"(?:Path\.home\(\)|expanduser\(\s*["']~["']\s*\)|os\.homedir\(\)|homedir\(\)|os\.environ\[\s*["']HOME["']\s*\]|process\.env\.HOME)\s*(?:/|,|\+)\s*["']/?(?:{stores})(?:["'/]|\s*\))|expanduser\(\s*["']~/(?:{stores})"#
     ))
 });
 

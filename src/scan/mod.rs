@@ -32,7 +32,7 @@ pub(crate) use finding::{Finding, Severity};
 pub(crate) use rules::RULES;
 
 /// The rule set's version: a cached verdict of another version is stale.
-pub(crate) const RULESET_VERSION: u32 = 4;
+pub(crate) const RULESET_VERSION: u32 = 5;
 
 /// Everything found in one skill.
 #[derive(Debug, Clone, Default, Serialize)]

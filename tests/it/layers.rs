@@ -20,6 +20,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("net", 0),
     ("sys", 0),
     ("time", 0),
+    ("credential_stores", 0),
     ("skill", 1),
     ("scan", 2),
     ("credentials", 2),

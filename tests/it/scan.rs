@@ -61,7 +61,7 @@ fn a_skill_in_the_roots_is_scanned_by_name_and_json_lists_the_rules() {
     crate::common::copy_dir(&root.join("dropper"), &ctx.project_root().join("dropper"));
     let out = ctx.fails(&["scan", "dropper", "--json"]);
     let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(json["ruleset"], 4);
+    assert_eq!(json["ruleset"], 5);
     assert!(json["rules"].as_array().unwrap().len() >= 10);
     let findings = &json["skills"][0]["findings"];
     assert_eq!(findings[1]["rule"], "remote-code-run");
