@@ -375,16 +375,7 @@ fn sources<'p>(policies: &[(usize, &'p Policy)]) -> Vec<&'p str> {
 
 /// The Sigstore verifier's policy for `identity`.
 fn sigstore_policy(identity: &SigstoreIdentity) -> sigstore::Policy {
-    match identity.regexp {
-        true => sigstore::Policy::IdentityPattern {
-            pattern: identity.identity.clone(),
-            issuer: identity.issuer.clone(),
-        },
-        false => sigstore::Policy::Identity {
-            identity: identity.identity.clone(),
-            issuer: identity.issuer.clone(),
-        },
-    }
+    sigstore::Policy::keyless(&identity.identity, identity.regexp, &identity.issuer)
 }
 
 /// The trusted root: a `trusted_root.json`'s text, or the public-good one.

@@ -151,16 +151,7 @@ impl<'a> SignedCommit<'a> {
                 identity,
                 regexp,
                 issuer,
-            } if a.admits(&claim) => Some(match regexp {
-                true => Policy::IdentityPattern {
-                    pattern: identity.clone(),
-                    issuer: issuer.clone(),
-                },
-                false => Policy::Identity {
-                    identity: identity.clone(),
-                    issuer: issuer.clone(),
-                },
-            }),
+            } if a.admits(&claim) => Some(Policy::keyless(identity, *regexp, issuer)),
             _ => None,
         }) else {
             bail!(not_allowed(

@@ -5,8 +5,9 @@
 //!
 //! Every byte of it is the committer's to write. So the CMS is checked
 //! here (one signer, its certificate in the signature, `messageDigest` the
-//! SHA-256 of the commit without its signature, ECDSA P-256 over the
-//! signed attributes), and everything else — the certificate's chain to
+//! SHA-256 of the commit without its signature, ECDSA with SHA-256), and
+//! everything else — the signature over the signed attributes with the
+//! certificate's key, the certificate's chain to
 //! Fulcio, the log's promise and inclusion proof, the certificate's
 //! validity at the time the log saw the signature, the identity and its
 //! issuer — by the Sigstore bundle verifier, over a bundle rebuilt from
@@ -100,19 +101,6 @@ impl Verifier for Gitsign {
             parsed.message_digest == sha256(commit),
             "the signature is over other content than this commit: the commit was changed after it was signed"
         );
-        let key = parsed
-            .leaf
-            .tbs_certificate
-            .subject_public_key_info
-            .subject_public_key
-            .raw_bytes();
-        ring::signature::UnparsedPublicKey::new(&ring::signature::ECDSA_P256_SHA256_ASN1, key)
-            .verify(&parsed.signed_attributes, &parsed.signature)
-            .map_err(|_| {
-                anyhow::anyhow!(
-                    "the CMS signature does not verify with its certificate's key (a P-256 key, as Fulcio issues for gitsign)"
-                )
-            })?;
         let Some(entry) = &parsed.entry else {
             bail!(
                 Hinted::new(
@@ -311,7 +299,7 @@ fn bundle(parsed: &Parsed, entry: &[u8]) -> anyhow::Result<String> {
         "apiVersion": "0.0.1",
         "kind": "hashedrekord",
         "spec": {
-            "data": { "hash": { "algorithm": "sha256", "value": hex(&digest) } },
+            "data": { "hash": { "algorithm": "sha256", "value": crate::store::hash::hex(&digest) } },
             "signature": {
                 "content": BASE64.encode(&parsed.signature),
                 "publicKey": { "content": BASE64.encode(pem_certificate(&leaf)) },
@@ -350,10 +338,6 @@ fn pem_certificate(der: &[u8]) -> String {
 fn sha256(bytes: &[u8]) -> Vec<u8> {
     use sha2::Digest as _;
     sha2::Sha256::digest(bytes).to_vec()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

@@ -24,6 +24,23 @@ pub(crate) enum Policy {
     Key(String),
 }
 
+impl Policy {
+    /// A keyless signature by `identity` (with `regexp`, by an identity
+    /// the whole of that regex matches), from `issuer`.
+    pub(crate) fn keyless(identity: &str, regexp: bool, issuer: &str) -> Policy {
+        match regexp {
+            true => Policy::IdentityPattern {
+                pattern: identity.to_string(),
+                issuer: issuer.to_string(),
+            },
+            false => Policy::Identity {
+                identity: identity.to_string(),
+                issuer: issuer.to_string(),
+            },
+        }
+    }
+}
+
 /// The trust material the bundle is checked against.
 #[derive(Debug, Clone)]
 pub(crate) enum Root {

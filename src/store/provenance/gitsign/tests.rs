@@ -157,3 +157,21 @@ fn what_gitsign_does_not_make_is_refused() {
     .verify(Subject::Sha256(digest));
     assert!(refusal(by_digest).contains("signs a commit's bytes"));
 }
+
+#[test]
+fn a_signature_its_certificate_did_not_make_is_refused() {
+    // The signature over the signed attributes is checked by the bundle
+    // verifier, with the log entry's record of it.
+    let (armored, _) = commit("signed.commit");
+    let mut parsed = parse(&armored).unwrap();
+    let at = parsed.signature.len() - 2;
+    parsed.signature[at] ^= 1;
+    let entry = parsed.entry.clone().unwrap();
+    let altered = Sigstore {
+        bundle: bundle(&parsed, &entry).unwrap(),
+        policy: dev(),
+        root: test_root(),
+    }
+    .verify(Subject::Bytes(&parsed.signed_attributes));
+    assert!(refusal(altered).contains("does not verify"));
+}
