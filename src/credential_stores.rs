@@ -5,13 +5,14 @@
 
 /// Credential stores by their place in the home directory: files, or
 /// folders that hold nothing but credentials.
-pub(crate) const IN_HOME: [&str; 48] = [
+pub(crate) const IN_HOME: [&str; 49] = [
     ".ssh",
     ".gnupg",
     ".password-store",
     ".aws/credentials",
     ".aws/config",
     ".aws/sso/cache",
+    ".aws/cli/cache",
     ".azure",
     ".kube",
     ".netrc",

@@ -215,12 +215,13 @@ os.waitpid(child, 0)
 "#;
 
 /// Credential stores at their standard places in the home folder.
-const IN_HOME: [&str; 34] = [
+const IN_HOME: [&str; 35] = [
     ".ssh/id_ed25519",
     ".gnupg/private-keys-v1.d/key",
     ".password-store/bank.gpg",
     ".aws/credentials",
     ".aws/sso/cache/token.json",
+    ".aws/cli/cache/session.json",
     ".azure/msal_token_cache.json",
     ".kube/config",
     ".netrc",
