@@ -424,7 +424,7 @@ fn project_settings(
         return Ok(settings);
     };
     if may_ask {
-        let question = crate::ops::skills::trust_question(cwd)?;
+        let question = crate::ops::consent::project::question(&settings.dir)?;
         if super::ask::confirm(&question.lines(), "Trust this project on this machine?") {
             question.trust(&dirs)?;
             return crate::ops::skills::project_settings(cwd, &dirs);

@@ -56,41 +56,6 @@ pub(crate) fn project_manifest(cwd: &Path) -> anyhow::Result<(PathBuf, Manifest)
     Ok((dir, manifest))
 }
 
-/// The question a command that runs code asks before trusting the project
-/// around `cwd`, with the project's settings as its files hold them now:
-/// what a yes trusts is exactly what the question showed.
-#[derive(Debug, Clone)]
-pub(crate) struct TrustQuestion {
-    /// The project directory.
-    pub dir: PathBuf,
-    manifest: Manifest,
-    lock: Lockfile,
-}
-
-/// The [`TrustQuestion`] for the project around `cwd`.
-pub(crate) fn trust_question(cwd: &Path) -> anyhow::Result<TrustQuestion> {
-    let (dir, manifest) = project_manifest(cwd)?;
-    let lock = Lockfile::load(&dir.join(crate::project::LOCK_FILE))?;
-    Ok(TrustQuestion {
-        dir,
-        manifest,
-        lock,
-    })
-}
-
-impl TrustQuestion {
-    /// The question's lines: what trusting the project lets apply.
-    pub(crate) fn lines(&self) -> Vec<String> {
-        TrustedSettings::of(&self.dir, &self.manifest, &self.lock).question(&self.dir)
-    }
-
-    /// Trusts the project with the settings the question showed.
-    pub(crate) fn trust(&self, dirs: &Dirs) -> anyhow::Result<()> {
-        let settings = TrustedSettings::of(&self.dir, &self.manifest, &self.lock);
-        project::trust(dirs, &self.dir, &settings)
-    }
-}
-
 /// A project's settings for a command that runs code (exec, eval).
 #[derive(Debug, Clone)]
 pub(crate) struct ProjectSettings {

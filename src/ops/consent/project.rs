@@ -381,6 +381,47 @@ pub(crate) fn inactive_lock_grants(dirs: &Dirs, project: &Project) -> anyhow::Re
     Ok(granted)
 }
 
+/// The question a command that runs code asks before trusting a project,
+/// with the project's settings as its files hold them now: what a yes
+/// trusts is exactly what the question showed.
+#[derive(Debug, Clone)]
+pub(crate) struct Question {
+    /// The project directory.
+    pub dir: std::path::PathBuf,
+    manifest: Manifest,
+    lock: Lockfile,
+}
+
+/// The [`Question`] for the project in `dir`.
+pub(crate) fn question(dir: &Path) -> anyhow::Result<Question> {
+    let manifest_path = dir.join(crate::project::MANIFEST_FILE);
+    let manifest = match manifest_path.is_file() {
+        true => Manifest::load(&manifest_path)?,
+        false => Manifest::default(),
+    };
+    Ok(Question {
+        dir: dir.to_path_buf(),
+        manifest,
+        lock: Lockfile::load(&dir.join(crate::project::LOCK_FILE))?,
+    })
+}
+
+impl Question {
+    /// The question's lines: what trusting the project lets apply.
+    pub(crate) fn lines(&self) -> Vec<String> {
+        TrustedSettings::of(&self.dir, &self.manifest, &self.lock).question(&self.dir)
+    }
+
+    /// Trusts the project with the settings the question showed.
+    pub(crate) fn trust(&self, dirs: &Dirs) -> anyhow::Result<()> {
+        trust(
+            dirs,
+            &self.dir,
+            &TrustedSettings::of(&self.dir, &self.manifest, &self.lock),
+        )
+    }
+}
+
 /// Stops trusting the project in `project_dir`. Returns whether it was.
 pub(crate) fn revoke(dirs: &Dirs, project_dir: &Path) -> anyhow::Result<bool> {
     let key = key(project_dir)?;
