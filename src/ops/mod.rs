@@ -21,6 +21,7 @@ pub(crate) mod registry;
 pub(crate) mod sbom;
 pub(crate) mod search;
 pub(crate) mod skills;
+pub(crate) mod sources;
 pub(crate) mod verify;
 pub(crate) mod waivers;
 pub(crate) mod yanked;

@@ -1,7 +1,6 @@
 //! `skillpkg outdated`: locked versions that have newer releases or are
 //! yanked, and locked git skills whose branch moved.
 
-use anyhow::Context as _;
 use semver::Version;
 use serde::Serialize;
 
@@ -11,8 +10,7 @@ use std::collections::BTreeMap;
 use crate::index::channel::Channel;
 use crate::index::freshness::Freshness;
 use crate::manifest::Manifest;
-use crate::manifest::lock::{Lockfile, short_commit};
-use crate::manifest::source_id::SourceId;
+use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::ops::install::channels::{self, ChannelFilter};
 use crate::ops::yanked::{LockedRegistries, YankedPin, requirement};
 use crate::project::Project;
@@ -202,148 +200,30 @@ pub(crate) fn outdated(
         }
         report.yanked.extend(yanked);
     }
-    report.packages.extend(moved_git_skills(&lock, dirs)?);
-    report.packages.extend(moved_oci_skills(&lock, dirs)?);
-    report.packages.extend(changed_well_known_skills(&lock)?);
+    report.packages.extend(moved_skills(&lock, dirs)?);
     Ok(report)
 }
 
-/// Every locked `well-known` skill whose site's index now gives another
-/// digest than the one locked (an entry without digests is not judged:
-/// that would mean fetching it). Each site's index is read once.
-fn changed_well_known_skills(lock: &Lockfile) -> anyhow::Result<Vec<Outdated>> {
-    use crate::manifest::lock::short_digest;
-    let mut indexes = std::collections::HashMap::new();
-    let sites = crate::index::well_known::Sites::default();
-    let mut changed = Vec::new();
-    for skill in lock.skills() {
-        let SourceId::WellKnown {
-            origin,
-            digest: Some(digest),
-        } = &skill.source
-        else {
-            continue;
-        };
-        let index = match indexes.get(&origin.site) {
-            Some(index) => index,
-            None => {
-                let index = crate::ops::install::well_known::read_index(&sites, &origin.site)
-                    .with_context(|| {
-                        format!("could not check {} for {}", origin.site, skill.name)
-                    })?;
-                indexes.entry(origin.site.clone()).or_insert(index)
-            }
-        };
-        let now = crate::ops::install::well_known::entry(index, &origin.skill)
-            .with_context(|| format!("could not check {} for {}", origin.site, skill.name))?
-            .artifact
-            .digest();
-        if let Some(now) = now
-            && now != digest
-        {
-            changed.push(Outdated::moved(
-                &skill.name,
-                "well-known",
-                short_digest(digest),
-                short_digest(now),
-                origin.site.clone(),
+/// The locked skills whose source names another pin now, kind by kind
+/// (git, OCI, `.well-known`), each source asked once.
+fn moved_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
+    let asking = crate::ops::sources::Asking { dirs };
+    let mut outdated = Vec::new();
+    for kind in crate::ops::sources::DIRECT {
+        let skills: Vec<&LockedSkill> = lock
+            .skills()
+            .iter()
+            .filter(|skill| kind.pins(&skill.source))
+            .collect();
+        for moved in kind.moved(&skills, &asking)? {
+            outdated.push(Outdated::moved(
+                &moved.name,
+                kind.name(),
+                moved.from,
+                moved.to,
+                moved.place,
             ));
         }
     }
-    Ok(changed)
-}
-
-/// Every locked OCI skill whose tag names another manifest now (a skill
-/// pinned to a digest never moves). Each repository and tag is asked once.
-fn moved_oci_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
-    let settings = crate::oci::Settings {
-        cache: &dirs.cache,
-        config: &dirs.config,
-        home: dirs.home.as_deref(),
-        offline: false,
-        insecure: &[],
-        limits: crate::store::limits::Limits::default(),
-    };
-    let short = |digest: &str| -> String {
-        let hex = digest.strip_prefix("sha256:").unwrap_or(digest);
-        format!("sha256:{}", hex.chars().take(12).collect::<String>())
-    };
-    let mut asked = std::collections::HashMap::new();
-    let mut moved = Vec::new();
-    for skill in lock.skills() {
-        let SourceId::Oci { origin, digest } = &skill.source else {
-            continue;
-        };
-        let Some(tag) = &origin.tag else {
-            continue;
-        };
-        let key = (origin.repository.clone(), tag.clone());
-        let now = match asked.get(&key) {
-            Some(now) => now,
-            None => {
-                let now = crate::oci::tag_digest(&origin.repository, tag, &settings).with_context(
-                    || {
-                        format!(
-                            "could not check oci://{}:{tag} for {}",
-                            origin.repository, skill.name
-                        )
-                    },
-                )?;
-                asked.entry(key).or_insert(now)
-            }
-        };
-        if now != digest {
-            moved.push(Outdated::moved(
-                &skill.name,
-                "oci",
-                short(digest),
-                short(now),
-                format!("oci://{}:{tag}", origin.repository),
-            ));
-        }
-    }
-    Ok(moved)
-}
-
-/// Every locked git skill whose folder changed on its branch, tag or HEAD:
-/// the folder's files at the commit the branch names now differ from
-/// those at the locked commit (a commit elsewhere in the repository does
-/// not make a skill outdated; a skill pinned to a commit id never moves).
-/// Each repository is fetched once.
-fn moved_git_skills(lock: &Lockfile, dirs: &Dirs) -> anyhow::Result<Vec<Outdated>> {
-    // One view of each repository for the whole report.
-    let resolver = crate::git::Resolver::default();
-    let mut moved = Vec::new();
-    for skill in lock.skills() {
-        let SourceId::Git { origin, commit } = &skill.source else {
-            continue;
-        };
-        let pinned_to_commit = origin
-            .rev
-            .as_deref()
-            .is_some_and(|rev| rev.len() == 40 && rev.chars().all(|c| c.is_ascii_hexdigit()));
-        if pinned_to_commit {
-            continue;
-        }
-        let Some(now) = crate::git::folder_moved(
-            &resolver,
-            &origin.url,
-            origin.rev.as_deref(),
-            commit,
-            origin.subdir.as_deref(),
-            &dirs.cache,
-        )
-        .with_context(|| format!("could not check {} for {}", origin.url, skill.name))?
-        else {
-            continue;
-        };
-        moved.push(Outdated::moved(
-            &skill.name,
-            "git",
-            short_commit(commit),
-            short_commit(&now),
-            origin.url.clone(),
-        ));
-    }
-    Ok(moved)
+    Ok(outdated)
 }

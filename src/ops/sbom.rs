@@ -12,7 +12,6 @@ use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
 
 use crate::manifest::lock::{LockedSkill, Lockfile};
-use crate::manifest::source_id::SourceId;
 
 /// The document formats `sbom` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,15 +52,10 @@ fn content_uuid(project: &str, lock: &Lockfile) -> String {
     )
 }
 
-/// Where a skill came from, as a URL when it has one.
-fn location(skill: &LockedSkill) -> Option<String> {
-    match &skill.source {
-        SourceId::Registry { index } => index.contains("://").then(|| index.clone()),
-        SourceId::Git { origin, .. } => Some(origin.url.clone()),
-        SourceId::Oci { origin, digest } => Some(format!("oci://{}@{digest}", origin.repository)),
-        SourceId::WellKnown { origin, .. } => Some(origin.site.clone()),
-        SourceId::Path { .. } => None,
-    }
+/// Where a skill came from, as a URL naming its pin when it has one, with
+/// the CycloneDX type of that reference.
+fn location(skill: &LockedSkill) -> Option<(String, &'static str)> {
+    crate::ops::sources::of_pin(&skill.source).reference(&skill.source)
 }
 
 /// The archive's sha256 in hex, for registry packages.
@@ -105,11 +99,7 @@ fn cyclonedx(project: &str, lock: &Lockfile) -> Value {
             if let Some(sha256) = archive_sha256(skill) {
                 component["hashes"] = json!([{ "alg": "SHA-256", "content": sha256 }]);
             }
-            if let Some(url) = location(skill) {
-                let kind = match skill.source {
-                    SourceId::Git { .. } => "vcs",
-                    _ => "distribution",
-                };
+            if let Some((url, kind)) = location(skill) {
                 component["externalReferences"] = json!([{ "type": kind, "url": url }]);
             }
             let mut properties = vec![
@@ -174,28 +164,14 @@ fn spdx_id(index: usize, name: &str) -> String {
     format!("SPDXRef-Skill-{index}-{safe}")
 }
 
-/// SPDX's download location of a skill: a git skill from a server as
-/// `git+<url>@<commit>#<folder>` (SPDX's VCS form, which knows no
-/// `file://`), anything else `NOASSERTION` (a registry package's archive
-/// URL is the index's to give, and the lock keeps only the index).
+/// SPDX's download location of a skill: what its kind can name (a git
+/// skill from a server in SPDX's VCS form), anything else `NOASSERTION`
+/// (a registry package's archive URL is the index's to give, and the lock
+/// keeps only the index).
 fn spdx_download_location(skill: &LockedSkill) -> String {
-    let SourceId::Git { origin, commit } = &skill.source else {
-        return "NOASSERTION".to_string();
-    };
-    let remote = ["https://", "http://", "ssh://", "git://"]
-        .iter()
-        .any(|scheme| origin.url.starts_with(scheme));
-    if !remote {
-        return "NOASSERTION".to_string();
-    }
-    let url = origin.url.strip_prefix("git://").map_or_else(
-        || format!("git+{}", origin.url),
-        |rest| format!("git+git://{rest}"),
-    );
-    match &origin.subdir {
-        Some(subdir) => format!("{url}@{commit}#{subdir}"),
-        None => format!("{url}@{commit}"),
-    }
+    crate::ops::sources::of_pin(&skill.source)
+        .spdx_location(&skill.source)
+        .unwrap_or_else(|| "NOASSERTION".to_string())
 }
 
 fn spdx(project: &str, lock: &Lockfile, created: u64) -> Value {

@@ -19,7 +19,7 @@ pub(super) fn add(args: AddArgs, site: &str, context: &mut Context) -> anyhow::R
     }
     if args.list {
         let site = crate::manifest::well_known_ref::parse_site(site).map_err(anyhow::Error::msg)?;
-        let index = crate::ops::install::well_known::read_index(
+        let index = crate::ops::sources::well_known::read_index(
             &crate::index::well_known::Sites::default(),
             &site,
         )?;

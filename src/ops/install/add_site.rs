@@ -1,5 +1,5 @@
 //! `add --well-known SITE`: the skills a site's agent-skills index lists,
-//! added to skills.toml and installed ([`super::well_known`] fetches
+//! added to skills.toml and installed ([`crate::ops::sources::well_known`] fetches
 //! them).
 
 use anyhow::bail;
@@ -31,9 +31,9 @@ pub(crate) fn add_well_known(
         );
     }
     let edit = crate::ops::edit::Edit::open(project, dirs)?;
-    let index = super::well_known::read_index(&edit.views.sites, &site)?;
+    let index = crate::ops::sources::well_known::read_index(&edit.views.sites, &site)?;
     let mut added = Vec::new();
-    for entry in super::well_known::pick(&index, patterns)? {
+    for entry in crate::ops::sources::well_known::pick(&index, patterns)? {
         let spec = crate::manifest::DependencySpec::Detailed(crate::manifest::DetailedSpec {
             well_known: Some(site.clone()),
             skill: Some(entry.name.clone()),

@@ -202,20 +202,11 @@ impl Apply<'_> {
                     ));
                 }
                 self.check_locked_tree(&ready, old, &tree)?;
-                // A site's skill the lock pins keeps the tree put in place:
-                // what its signature vouches for, once the rest is left out
+                // A kind whose pin is its tree keeps the tree put in place
                 // (an update moves the pin, and the source with it).
-                if let crate::manifest::source_id::SourceId::WellKnown { origin, .. } =
-                    &ready.source
-                {
+                if let Some(kind) = crate::ops::sources::direct_of_pin(&ready.source) {
                     let pinned = old.filter(|old| old.source == ready.source);
-                    super::well_known::check_pinned_tree(
-                        &ready.name,
-                        &origin.site,
-                        &origin.skill,
-                        pinned,
-                        &tree,
-                    )?;
+                    kind.check_tree(&ready.name, &ready.source, pinned, &tree)?;
                 }
                 scan = self.scan(&mut ready, &staged, &tree)?;
                 // An update: what the new tree does that the installed one did not.

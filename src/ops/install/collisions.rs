@@ -10,7 +10,7 @@ use anyhow::bail;
 use serde::Serialize;
 
 use crate::hint::Hinted;
-use crate::manifest::{DependencySpec, DirectSource, Manifest, Source};
+use crate::manifest::{DependencySpec, Manifest, Source};
 
 /// A name `add --replace` gave to another source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -143,40 +143,11 @@ fn same_source(project_dir: &Path, name: &str, old: &DependencySpec, new: &Depen
     };
     match (old, new) {
         (Source::Registry { registry: a, .. }, Source::Registry { registry: b, .. }) => a == b,
-        (
-            Source::Direct(DirectSource::Git { url: a, .. }),
-            Source::Direct(DirectSource::Git { url: b, .. }),
-        ) => same_repository(&a, &b),
-        (
-            Source::Direct(DirectSource::Oci { repository: a, .. }),
-            Source::Direct(DirectSource::Oci { repository: b, .. }),
-        ) => a == b,
-        (
-            Source::Direct(DirectSource::WellKnown { site: a, .. }),
-            Source::Direct(DirectSource::WellKnown { site: b, .. }),
-        ) => a == b,
-        (Source::Direct(DirectSource::Path(a)), Source::Direct(DirectSource::Path(b))) => {
-            let place = |path: &str| {
-                let joined = project_dir.join(path);
-                fs_err::canonicalize(&joined).unwrap_or(joined)
-            };
-            place(&a) == place(&b)
+        (Source::Direct(a), Source::Direct(b)) => {
+            crate::ops::sources::of_request(&a).same_place(&a, &b, project_dir)
         }
         _ => false,
     }
-}
-
-/// Whether two git URLs name one repository: equal but for credentials, a
-/// `git+` prefix, a trailing `/` or `.git`.
-pub(super) fn same_repository(a: &str, b: &str) -> bool {
-    let plain = |url: &str| {
-        let url = url.strip_prefix("git+").unwrap_or(url);
-        let url = crate::net::split_credentials(url).map_or(url.to_string(), |(u, _)| u);
-        url.trim_end_matches('/')
-            .trim_end_matches(".git")
-            .to_string()
-    };
-    plain(a) == plain(b)
 }
 
 /// Where `spec` comes from, in a few words, without credentials: a

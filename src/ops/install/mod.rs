@@ -27,7 +27,6 @@ mod direct;
 mod fetch;
 mod gate;
 mod newly;
-mod oci;
 pub(crate) mod oci_source;
 mod options;
 pub(crate) mod org_policy;
@@ -36,11 +35,9 @@ mod plugin_folder;
 mod provenance;
 pub(crate) mod repo;
 mod request;
-mod signed_commit;
 pub(crate) mod targets;
 mod vouched;
 mod wanted;
-pub(crate) mod well_known;
 
 pub(crate) use change::{Action, Change, SignerChange};
 pub(crate) use collisions::Replaced;
@@ -444,7 +441,7 @@ fn expand_repositories(manifest: &Manifest, names: &[String]) -> anyhow::Result<
                 (DependencySpec::Detailed(d), None) => d
                     .git
                     .as_deref()
-                    .is_some_and(|g| collisions::same_repository(g, &url)),
+                    .is_some_and(|g| crate::ops::sources::same_repository(g, &url)),
                 (DependencySpec::Version(_), _) => false,
             })
             .map(|(key, _)| key.clone())

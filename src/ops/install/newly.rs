@@ -39,25 +39,7 @@ pub(super) fn of_entries(old: &LockedSkill, new: &LockedSkill) -> Vec<String> {
 /// Who a source belongs to: a repository's host and owner, an OCI
 /// repository's namespace, an index, a site.
 fn owner(source: &SourceId) -> Option<String> {
-    match source {
-        SourceId::Registry { index } => Some(format!("the index {index}")),
-        SourceId::Path { .. } => None,
-        SourceId::Git { origin, .. } => {
-            let url = origin.url.trim_end_matches('/');
-            let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-            // `git@host:owner/repo` and `host/owner/repo` alike.
-            let rest = rest.rsplit_once('@').map_or(rest, |(_, rest)| rest);
-            let mut parts = rest.split(['/', ':']).filter(|p| !p.is_empty());
-            let host = parts.next()?;
-            let owner = parts.next()?;
-            Some(format!("{host}/{owner}"))
-        }
-        SourceId::Oci { origin, .. } => {
-            let namespace = origin.repository.rsplit_once('/').map(|(ns, _)| ns)?;
-            Some(namespace.to_string())
-        }
-        SourceId::WellKnown { origin, .. } => Some(origin.site.clone()),
-    }
+    crate::ops::sources::of_pin(source).owner(source)
 }
 
 #[cfg(test)]

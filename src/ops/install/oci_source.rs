@@ -4,11 +4,11 @@
 
 use anyhow::Context as _;
 
-use super::oci::{Unpacked, unpack};
 use super::{Change, InstallOptions, add_all, repo};
 use crate::dirs::Dirs;
 use crate::manifest::DependencySpec;
 use crate::ops::edit::Edit;
+use crate::ops::sources::oci::artifact::{Unpacked, unpack};
 use crate::project::Project;
 
 /// Adds the skill of the artifact `reference` names under its own name,

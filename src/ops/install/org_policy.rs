@@ -386,13 +386,7 @@ fn under(place: &str, prefix: &str) -> bool {
 /// Where a skill comes from, as policies name sources: the index, the
 /// repository, `oci://REPO`, the site; `None` for a path skill.
 fn place_of(source: &SourceId) -> Option<String> {
-    match source {
-        SourceId::Registry { index } => Some(index.clone()),
-        SourceId::Path { .. } => None,
-        SourceId::Git { origin, .. } => Some(origin.url.clone()),
-        SourceId::Oci { origin, .. } => Some(format!("oci://{}", origin.repository)),
-        SourceId::WellKnown { origin, .. } => Some(origin.site.clone()),
-    }
+    crate::ops::sources::of_pin(source).place(source)
 }
 
 #[cfg(test)]

@@ -162,7 +162,7 @@ pub(super) fn gather(
         require_channel_signatures: false,
         default_spec: registry_spec(manifest, None)?.map(str::to_string),
     };
-    let fetching = super::direct::Fetching {
+    let fetching = crate::ops::sources::Fetching {
         project_dir: &project.dir,
         cache: &dirs.cache,
         offline: options.offline,

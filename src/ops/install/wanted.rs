@@ -111,15 +111,8 @@ pub(super) fn check_locked(
     }
     // What each name is at: its version, and where from when that is not
     // the version alone (a git commit, another index or folder).
-    let shown = |version: &str, source: &SourceId| match source {
-        SourceId::Git { origin, commit } => {
-            format!("{version} ({origin}#{})", &commit[..12.min(commit.len())])
-        }
-        SourceId::Registry { index } if index == crate::index::source::BUILTIN_REGISTRY => {
-            version.to_string()
-        }
-        other => format!("{version} ({other})"),
-    };
+    let shown =
+        |version: &str, source: &SourceId| crate::ops::sources::of_pin(source).at(version, source);
     let want: BTreeMap<&str, String> = wanted
         .iter()
         .map(|w| (w.name.as_str(), shown(&w.version, &w.source)))

@@ -1,7 +1,7 @@
 //! OCI dependencies: the artifact a reference names, pulled from its
 //! registry ([`crate::oci`]) and its layer extracted
 //! ([`crate::store::untar`]) into a checkout, which is then checked and
-//! staged as a git skill's export is ([`super::direct`]).
+//! staged as every fetched tree is (`ops::install`).
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +12,7 @@ use crate::manifest::oci_ref::OciPin;
 use crate::oci::{Rooted, Settings};
 
 /// A skill pulled from a registry and extracted.
-pub(super) struct Exported {
+pub(crate) struct Exported {
     /// The skill's folder, in the checkout.
     pub dir: PathBuf,
     /// The manifest digest the lock pins.
@@ -22,7 +22,7 @@ pub(super) struct Exported {
 }
 
 /// What an artifact's layer holds, once pulled and extracted.
-pub(super) enum Unpacked {
+pub(crate) enum Unpacked {
     /// One skill, in this folder.
     Skill(PathBuf),
     /// An Agent Plugin: the plugin, its folder, and the names of the
@@ -41,7 +41,7 @@ pub(super) enum Unpacked {
 /// `checkout`: the skill it holds, or the plugin. A layer whose top folder
 /// and `SKILL.md` name different skills is refused, as a `.skill` archive
 /// would be. Returns the digest and version too.
-pub(super) fn unpack(
+pub(crate) fn unpack(
     repository: &str,
     pin: &OciPin,
     skill: Option<&str>,
@@ -80,7 +80,7 @@ pub(super) fn unpack(
 /// Pulls the artifact `pin` names in `repository` and extracts the skill
 /// `skill` names: a collection's, a plugin's, or (`None`) the artifact's
 /// one skill.
-pub(super) fn export(
+pub(crate) fn export(
     repository: &str,
     pin: &OciPin,
     skill: Option<&str>,

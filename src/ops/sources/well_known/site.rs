@@ -2,8 +2,8 @@
 //! ([`crate::index::well_known`]): the index read, the entry's artifact
 //! fetched (or taken from the cache by the digest the lock pins), checked
 //! against the index's digest and the lock's, and unpacked into a
-//! checkout, which is then checked and staged as a git skill's export is
-//! ([`super::direct`]).
+//! checkout, which is then checked and staged as every fetched tree is
+//! (`ops::install`).
 
 use std::path::{Path, PathBuf};
 
@@ -13,8 +13,6 @@ use crate::hint::{Hinted, shell_quote};
 use crate::index::well_known::{
     Artifact, Client, Discovered, Entry, Index, MAX_FILE, Sites, Tried, cached, keep,
 };
-use crate::manifest::lock::LockedSkill;
-use crate::manifest::source_id::{SourceId, WellKnownOrigin};
 use crate::store::hash::sha256_hex;
 use crate::store::limits::Limits;
 use crate::store::untar::{Compression, Rooted};
@@ -76,80 +74,6 @@ pub(crate) fn entry<'i>(index: &'i Index, skill: &str) -> anyhow::Result<&'i Ent
             None if names.is_empty() => error.hint("it lists no skill skillpkg can install"),
             None => error.hint(format!("it lists {}", names.join(", "))),
         }
-    )
-}
-
-/// The lock's pin of the `well-known` dependency on `skill` of `site`,
-/// when `locked` is of that origin: `Some(digest)` (the digest itself
-/// `None` for an entry whose files come one by one).
-pub(super) fn pinned<'l>(
-    locked: &'l LockedSkill,
-    site: &str,
-    skill: &str,
-) -> Option<Option<&'l str>> {
-    match &locked.source {
-        SourceId::WellKnown { origin, digest } if origin.site == site && origin.skill == skill => {
-            Some(digest.as_deref())
-        }
-        _ => None,
-    }
-}
-
-/// [`export`] for the dependency `name` on `skill` of `site`, keeping the
-/// digest `locked` pins for it: the skill's folder, its lock source, and
-/// how messages name it.
-pub(super) fn export_locked(
-    name: &str,
-    site: &str,
-    skill: &str,
-    locked: Option<&LockedSkill>,
-    checkout: &Path,
-    reading: &Reading,
-) -> anyhow::Result<(PathBuf, SourceId, String)> {
-    use anyhow::Context as _;
-    let locked_digest = locked.and_then(|l| pinned(l, site, skill)).flatten();
-    let exported = export(site, skill, locked_digest, checkout, reading)
-        .with_context(|| format!("'{name}': could not get the skill '{skill}' of {site}"))?;
-    let shown = match &exported.digest {
-        Some(digest) => format!("the skill '{skill}' of {site} ({digest})"),
-        None => format!("the skill '{skill}' of {site}"),
-    };
-    let source = SourceId::WellKnown {
-        origin: WellKnownOrigin {
-            site: site.to_string(),
-            skill: skill.to_string(),
-        },
-        digest: exported.digest,
-    };
-    Ok((exported.dir, source, shown))
-}
-
-/// Refuses a tree of the dependency `name` on `skill` of `site` other than
-/// the one the lock pins for it (`tree`: what was staged now): an entry
-/// without digests is pinned by its tree alone, and only `update` moves a
-/// pin.
-pub(super) fn check_pinned_tree(
-    name: &str,
-    site: &str,
-    skill: &str,
-    locked: Option<&LockedSkill>,
-    tree: &str,
-) -> anyhow::Result<()> {
-    let Some(locked) = locked.filter(|l| pinned(l, site, skill).is_some()) else {
-        return Ok(());
-    };
-    if locked.tree == tree {
-        return Ok(());
-    }
-    bail!(
-        Hinted::new(format!(
-            "'{name}': the skill '{skill}' of {site} now has files that hash to {tree}, but skills.lock pins {}; the site changed what it serves",
-            locked.tree
-        ))
-        .hint(format!(
-            "nothing was installed; if you trust the change, `skillpkg update {}` moves the pin",
-            shell_quote(name)
-        ))
     )
 }
 
