@@ -2,9 +2,10 @@
 
 use super::{Context, ExitStatus};
 use crate::hint::Hinted;
-use crate::store::provenance::oms::{Oms, OmsTrust, SIGNATURE_FILE};
-use crate::store::provenance::sigstore::{Policy, Root, Sigstore};
-use crate::store::provenance::{Subject, Verifier, minisign::Minisign};
+use crate::manifest::lock::{LockedSigner, SignerTable};
+use crate::ops::provenance::oms::{Oms, OmsTrust, SIGNATURE_FILE};
+use crate::ops::provenance::sigstore::{Policy, Root, Sigstore};
+use crate::ops::provenance::{Subject, Verified, Verifier, minisign::Minisign};
 use std::path::{Path, PathBuf};
 
 /// Check signatures by hand.
@@ -202,21 +203,65 @@ pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatu
             signature_path.display()
         ))
     })?;
+    print_verdict(&args, &verified, context)?;
+    Ok(ExitStatus::Success)
+}
+
+/// Prints what verified `args.path`: the signer, and with `--json` the
+/// signature's digest and statement too.
+fn print_verdict(
+    args: &VerifyArgs,
+    verified: &Verified,
+    context: &mut Context,
+) -> anyhow::Result<()> {
     if args.json {
         context.printer.json(&serde_json::json!({
             "path": args.path,
             "verified": true,
-            "signer": verified.signer,
+            "signer": reported(&verified.signer),
             "signature": verified.signature,
             "statement": verified.statement,
         }))?;
     } else {
-        context.printer.status(
-            "Verified",
-            format_args!("{}: signed by {}", args.path.display(), verified.signer),
-        );
+        let signer = shown(&verified.signer);
+        let path = args.path.display();
+        context
+            .printer
+            .status("Verified", format_args!("{path}: signed by {signer}"));
     }
-    Ok(ExitStatus::Success)
+    Ok(())
+}
+
+/// The signer as `--json` reports it: its family, and what names it in
+/// that family.
+fn reported(signer: &LockedSigner) -> serde_json::Value {
+    use serde_json::json;
+    match signer {
+        LockedSigner::Minisign(key) => json!({ "family": "minisign", "key": key }),
+        LockedSigner::Other(SignerTable::Sigstore {
+            identity, issuer, ..
+        }) => json!({ "family": "sigstore", "identity": identity, "issuer": issuer }),
+        LockedSigner::Other(SignerTable::SigstoreKey { key }) => {
+            json!({ "family": "sigstore-key", "key": key })
+        }
+        LockedSigner::Other(SignerTable::Oms { subject, chain }) => {
+            json!({ "family": "oms", "subject": subject, "chain": chain })
+        }
+        LockedSigner::Other(SignerTable::OmsKey { key }) => {
+            json!({ "family": "oms-key", "key": key })
+        }
+    }
+}
+
+/// The signer as the verdict names it: an OMS certificate by its subject
+/// and the root it chains to.
+fn shown(signer: &LockedSigner) -> String {
+    match signer {
+        LockedSigner::Other(SignerTable::Oms { subject, chain }) => {
+            format!("{subject} (root {chain})")
+        }
+        other => other.to_string(),
+    }
 }
 
 /// The Sigstore verifier for `--bundle`.

@@ -5,7 +5,7 @@
 //! --list`, `trust --project`) still work.
 
 use super::{Context, ExitStatus};
-use crate::ops::keys::signer_policy;
+use crate::ops::provenance::signer_policy;
 
 /// Say who may sign a source's skills (`trust key`), or trust this
 /// project's own settings on this machine (`trust project`); `trust list`

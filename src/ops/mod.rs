@@ -16,6 +16,7 @@ pub(crate) mod outdated;
 pub mod pack;
 pub(crate) mod plugin;
 pub mod promote;
+pub(crate) mod provenance;
 pub mod publish;
 pub(crate) mod registry;
 pub(crate) mod sbom;

@@ -11,7 +11,6 @@ pub mod limits;
 mod link;
 pub(crate) mod names;
 pub(crate) mod pack;
-pub(crate) mod provenance;
 pub(crate) mod regular;
 pub mod signing;
 pub(crate) mod stage;

@@ -4,7 +4,7 @@
 //! and a skill edited since it was installed is replaced only with
 //! `--force`.
 
-use super::provenance::{Proven, Provenance};
+use crate::ops::provenance::install::{Proven, Provenance};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 

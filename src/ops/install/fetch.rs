@@ -3,7 +3,7 @@
 //! of its org whose trusted comment names this package, version and
 //! checksum) before anything touches the root.
 
-use super::provenance::{ArchiveStage, Provenance};
+use crate::ops::provenance::install::{ArchiveStage, Provenance};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 

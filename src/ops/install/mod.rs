@@ -32,7 +32,6 @@ mod options;
 pub(crate) mod org_policy;
 mod plan;
 mod plugin_folder;
-mod provenance;
 pub(crate) mod repo;
 mod request;
 pub(crate) mod targets;
@@ -690,11 +689,11 @@ fn sync(
 
     let mut keys = old_lock.keys.clone();
     let records = crate::store::verified::Records::new(&dirs.cache, &dirs.config);
-    let mut policies = crate::ops::keys::signer_policy::Policies::load(dirs)?.policies;
-    policies.extend(crate::ops::keys::signer_policy::project_policies(
+    let mut policies = crate::ops::provenance::signer_policy::Policies::load(dirs)?.policies;
+    policies.extend(crate::ops::provenance::signer_policy::project_policies(
         project, manifest,
     )?);
-    let provenance = provenance::Provenance {
+    let provenance = crate::ops::provenance::install::Provenance {
         policies: &policies,
         project_dir: &project.dir,
         old_lock: &old_lock,

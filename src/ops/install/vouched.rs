@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::provenance::Proven;
+use crate::ops::provenance::install::Proven;
 use crate::store::extract::Staged;
 
 /// At most this many left-out files are named in one warning.

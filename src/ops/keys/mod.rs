@@ -3,8 +3,6 @@
 //! signing key for an org. (Project trust and skill grants, the other two
 //! things users "trust", are consent: `ops/consent/`.)
 
-pub(crate) mod signer_policy;
-
 use crate::dirs::Dirs;
 use crate::ops::edit::Edit;
 use crate::project::Project;
@@ -89,12 +87,16 @@ pub(crate) fn trust(
 pub(crate) fn forget_pins(
     project: &Project,
     dirs: &Dirs,
-    policy: &signer_policy::Policy,
+    policy: &crate::ops::provenance::signer_policy::Policy,
 ) -> anyhow::Result<Vec<String>> {
     let mut edit = Edit::open(project, dirs)?;
     let mut dropped = Vec::new();
     for skill in edit.lock.skills_mut() {
-        let sources = signer_policy::sources_of(&skill.name, &skill.source, &project.dir);
+        let sources = crate::ops::provenance::signer_policy::sources_of(
+            &skill.name,
+            &skill.source,
+            &project.dir,
+        );
         let covered = policy.covers_any(&sources);
         if covered
             && skill

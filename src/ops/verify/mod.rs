@@ -1,7 +1,6 @@
 //! `skillpkg verify`: re-hash installed skills against `skills.lock`, and
 //! re-check their signatures offline against the signers it pins.
 
-mod signatures;
 pub(crate) mod targets;
 
 use anyhow::Context as _;
@@ -10,6 +9,7 @@ use serde::Serialize;
 use crate::dirs::Dirs;
 use crate::manifest::Manifest;
 use crate::manifest::lock::Lockfile;
+use crate::ops::provenance::recheck::{OfflineIndexes, SignatureCheck, recheck};
 use crate::project::Project;
 use crate::store::diff::{FileChange, diff_against_archive};
 use crate::store::hash;
@@ -94,7 +94,7 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
     let scratch = crate::fsutil::private_tempdir("skillpkg-verify-", None)
         .context("could not make a scratch folder for the comparison")?;
     let mut results = Vec::new();
-    let mut indexes = signatures::OfflineIndexes::of(&manifest);
+    let mut indexes = OfflineIndexes::of(&manifest);
     let placed = targets::survey(
         project,
         &root,
@@ -133,8 +133,8 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
             }
             // A folder signature says which files it does not vouch for.
             if result.files.is_empty()
-                && let Some(signatures::SignatureCheck::Broken(why)) =
-                    signatures::recheck(skill, &dir, &lock, &project.dir, dirs, &mut indexes)
+                && let Some(SignatureCheck::Broken(why)) =
+                    recheck(skill, &dir, &lock, &project.dir, dirs, &mut indexes)
             {
                 result.signature = Some(why);
             }
@@ -146,15 +146,15 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
         {
             result.status = "untrusted-signer";
         } else {
-            match signatures::recheck(skill, &dir, &lock, &project.dir, dirs, &mut indexes) {
-                Some(signatures::SignatureCheck::Broken(why)) => {
+            match recheck(skill, &dir, &lock, &project.dir, dirs, &mut indexes) {
+                Some(SignatureCheck::Broken(why)) => {
                     result.status = "bad-signature";
                     result.signature = Some(why);
                 }
-                Some(signatures::SignatureCheck::Unavailable(why)) => {
+                Some(SignatureCheck::Unavailable(why)) => {
                     result.signature = Some(format!("not re-checked: {why}"));
                 }
-                Some(signatures::SignatureCheck::Verified) | None => {}
+                Some(SignatureCheck::Verified) | None => {}
             }
         }
         results.push(result);

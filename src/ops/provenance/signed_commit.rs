@@ -13,13 +13,14 @@ use crate::git::signature::{
 };
 use crate::hint::Hinted;
 use crate::manifest::lock::{CommitSigner, LockedSkill};
+use crate::manifest::lock::{LockedSigner, SignerTable};
 use crate::manifest::source_id::SourceId;
-use crate::store::provenance::gitsign::{Gitsign, claimed};
-use crate::store::provenance::sigstore::{Policy, Root};
-use crate::store::provenance::{Signer, Subject, Verifier as _};
+use crate::ops::provenance::gitsign::{Gitsign, claimed};
+use crate::ops::provenance::sigstore::{Policy, Root};
+use crate::ops::provenance::{Subject, Verifier as _};
 
 /// What the check of one git skill needs.
-pub(super) struct SignedCommit<'a> {
+pub(crate) struct SignedCommit<'a> {
     /// The skill's key in `skills.toml`.
     name: &'a str,
     /// Its repository, without credentials.
@@ -40,7 +41,7 @@ impl<'a> SignedCommit<'a> {
     /// `before`; `trusted_root` is the text of the `trusted_root.json`
     /// gitsign signatures are checked against (`None`: Sigstore's
     /// public-good root).
-    pub(super) fn new(
+    pub(crate) fn new(
         name: &'a str,
         url: &'a str,
         signed_by: &[String],
@@ -61,7 +62,7 @@ impl<'a> SignedCommit<'a> {
     /// Who signed `commit` of `repo`, when `signed-by` asks for a check;
     /// an error when no signer named did, or when the signer changed from
     /// the locked commit's without `--allow-signer-change`.
-    pub(super) fn check(
+    pub(crate) fn check(
         &self,
         repo: &git2::Repository,
         commit: git2::Oid,
@@ -112,7 +113,7 @@ impl<'a> SignedCommit<'a> {
 
     /// Whether the locked signer of `locked` is still one `signed-by`
     /// names (a skill in place as locked keeps its commit only then).
-    pub(super) fn keeps(&self, locked: &LockedSkill) -> bool {
+    pub(crate) fn keeps(&self, locked: &LockedSkill) -> bool {
         self.allowed.is_empty()
             || locked
                 .commit_signer
@@ -176,7 +177,9 @@ impl<'a> SignedCommit<'a> {
                 .fold(refusal, |refusal, hint| refusal.hint(hint))
         })?;
         match verified.signer {
-            Signer::Sigstore { identity, issuer } => Ok(Signed::Sigstore { identity, issuer }),
+            LockedSigner::Other(SignerTable::Sigstore {
+                identity, issuer, ..
+            }) => Ok(Signed::Sigstore { identity, issuer }),
             other => bail!(place.refusal(&format!(
                 "was verified as signed by {other}, which is no gitsign certificate"
             ))),

@@ -19,10 +19,12 @@ use anyhow::bail;
 use crate::hint::Hinted;
 use crate::manifest::lock::{LockedSigner, LockedSkill, Lockfile, SignerTable};
 use crate::manifest::source_id::SourceId;
-use crate::ops::keys::signer_policy::{Policy, SigstoreIdentity, root_certificates, sources_of};
-use crate::store::provenance::oms::{self, Oms, OmsTrust};
-use crate::store::provenance::sigstore::{self, Sigstore};
-use crate::store::provenance::{Signer, Subject, Verified, Verifier as _};
+use crate::ops::provenance::oms::{self, Oms, OmsTrust};
+use crate::ops::provenance::signer_policy::{
+    Policy, SigstoreIdentity, root_certificates, sources_of,
+};
+use crate::ops::provenance::sigstore::{self, Sigstore};
+use crate::ops::provenance::{Subject, Verified, Verifier as _};
 
 /// What proved a skill's provenance, for its lock entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -240,7 +242,7 @@ impl Provenance<'_> {
                 ignore_unsigned_files: false,
             }
             .verify(Subject::Folder(tree))?;
-            let Signer::Oms { subject, chain } = verified.signer else {
+            let LockedSigner::Other(SignerTable::Oms { subject, chain }) = verified.signer else {
                 bail!("the OMS signature is not by a certificate");
             };
             let root = root_certificates(&roots)?
@@ -389,7 +391,10 @@ fn sigstore_root(root: Option<&String>) -> sigstore::Root {
 /// What a keyless Sigstore signature, verified against `root`, proves.
 fn keyless_proof(verified: Verified, root: Option<&String>) -> anyhow::Result<Proven> {
     let root = root.map(|json| (sha256_text(json), json.clone()));
-    let Signer::Sigstore { identity, issuer } = verified.signer else {
+    let LockedSigner::Other(SignerTable::Sigstore {
+        identity, issuer, ..
+    }) = verified.signer
+    else {
         bail!("the signature is not a keyless Sigstore signature");
     };
     Ok(Proven {

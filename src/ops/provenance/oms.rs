@@ -9,8 +9,9 @@
 mod chain;
 mod folder;
 
-use super::{Signer, Subject, Verified, Verifier};
+use super::{Subject, Verified, Verifier};
 use crate::hint::Hinted;
+use crate::manifest::lock::{LockedSigner, SignerTable};
 use anyhow::Context as _;
 use base64::Engine as _;
 use serde::Deserialize;
@@ -106,7 +107,10 @@ impl Verifier for Oms {
                     .into_bytes();
                 check_key_hint(named.hint.as_deref(), &key)?;
                 let fingerprint = super::sha256(&key);
-                (Signer::OmsKey { key: fingerprint }, key)
+                (
+                    LockedSigner::Other(SignerTable::OmsKey { key: fingerprint }),
+                    key,
+                )
             }
             OmsTrust::Sigstore(..) => unreachable!("the keyless flow returned above"),
         };

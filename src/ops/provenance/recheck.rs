@@ -13,9 +13,9 @@ use crate::index::PackageName;
 use crate::index::source::{Registry, open_registry};
 use crate::manifest::lock::{LockedSigner, LockedSkill, Lockfile, SignerTable};
 use crate::manifest::source_id::SourceId;
-use crate::store::provenance::oms::{self, Oms, OmsTrust};
-use crate::store::provenance::sigstore::{self, Sigstore};
-use crate::store::provenance::{Signer, Subject, Verifier as _};
+use crate::ops::provenance::oms::{self, Oms, OmsTrust};
+use crate::ops::provenance::sigstore::{self, Sigstore};
+use crate::ops::provenance::{Subject, Verifier as _};
 
 /// What re-checking a skill's signature found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,16 +91,27 @@ fn recheck_oms(dir: &Path, subject: &str, chain: &str, lock: &Lockfile) -> Signa
     };
     match verifier.verify(Subject::Folder(dir)) {
         Ok(verified) => match verified.signer {
-            Signer::Oms {
+            LockedSigner::Other(SignerTable::Oms {
                 subject: signed_by,
                 chain: signed_chain,
-            } if signed_by == subject && signed_chain == chain => {
+            }) if signed_by == subject && signed_chain == chain => {
                 all_vouched(dir, &verified.vouched)
             }
+            LockedSigner::Other(SignerTable::Oms {
+                subject: signed_by,
+                chain: signed_chain,
+            }) => SignatureCheck::Broken(format!(
+                "it is signed by {signed_by} (root {signed_chain}), not {subject}"
+            )),
             other => SignatureCheck::Broken(format!("it is signed by {other}, not {subject}")),
         },
         Err(e) => SignatureCheck::Broken(format!("{e:#}")),
     }
+}
+
+/// Whether `signer` is a keyless Sigstore signer.
+fn is_keyless(signer: &LockedSigner) -> bool {
+    matches!(signer, LockedSigner::Other(SignerTable::Sigstore { .. }))
 }
 
 /// Verified when every file installed in `dir` is one the signature
@@ -292,7 +303,7 @@ pub(crate) fn recheck(
             let digest = crate::store::hash::unhex(checksum)
                 .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())?;
             match verifier.verify(Subject::Sha256(digest)) {
-                Ok(verified) if matches!(verified.signer, Signer::Sigstore { .. }) => {
+                Ok(verified) if is_keyless(&verified.signer) => {
                     match Some(&verified.signature) == skill.signature.as_ref()
                         || skill.signature.is_none()
                     {

@@ -2,8 +2,9 @@
 //! `minisign` CLI and `skillpkg publish` make them) checked with the
 //! public keys a policy allows.
 
-use super::{Signer, Subject, Verified, Verifier};
+use super::{Subject, Verified, Verifier};
 use crate::hint::Hinted;
+use crate::manifest::lock::LockedSigner;
 use crate::store::signing;
 
 /// A minisign signature and the keys that may have made it.
@@ -62,7 +63,7 @@ impl Verifier for Minisign {
             None => signing::verify(key, bytes, &self.signature)?,
         };
         Ok(Verified {
-            signer: Signer::Minisign { key: key.clone() },
+            signer: LockedSigner::Minisign(key.clone()),
             signature: super::sha256(self.signature.as_bytes()),
             statement: Some(comment),
             vouched: None,

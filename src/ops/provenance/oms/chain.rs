@@ -8,7 +8,7 @@
 //! the root's own validity and path length, and the leaf's usage
 //! (keyUsage digitalSignature, else extendedKeyUsage codeSigning).
 
-use super::super::Signer;
+use crate::manifest::lock::{LockedSigner, SignerTable};
 use anyhow::Context as _;
 use rustls::pki_types::pem::PemObject as _;
 use rustls::pki_types::{CertificateDer, TrustAnchor, UnixTime};
@@ -25,7 +25,7 @@ const CODE_SIGNING: x509_cert::der::oid::ObjectIdentifier =
 #[derive(Debug)]
 pub(super) struct Leaf {
     /// Its subject and the root it chains to.
-    pub(super) signer: Signer,
+    pub(super) signer: LockedSigner,
     /// Its public key, a DER SubjectPublicKeyInfo.
     pub(super) key: Vec<u8>,
 }
@@ -112,10 +112,10 @@ pub(super) fn verify(chain: &[Vec<u8>], roots_pem: &str) -> anyhow::Result<Leaf>
         .to_der()
         .context("the leaf's public key cannot be read")?;
     Ok(Leaf {
-        signer: Signer::Oms {
+        signer: LockedSigner::Other(SignerTable::Oms {
             subject: leaf.tbs_certificate.subject.to_string(),
             chain: super::super::sha256(root.der.as_ref()),
-        },
+        }),
         key,
     })
 }

@@ -68,10 +68,11 @@ fn a_gitsign_commit_with_its_log_entry_verifies_offline_and_names_its_signer() {
     let verified = check("signed.commit", dev(), test_root()).unwrap();
     assert_eq!(
         verified.signer,
-        super::super::Signer::Sigstore {
+        crate::manifest::lock::LockedSigner::Other(crate::manifest::lock::SignerTable::Sigstore {
             identity: IDENTITY.into(),
-            issuer: ISSUER.into()
-        }
+            issuer: ISSUER.into(),
+            root: None,
+        })
     );
     let pattern = Policy::IdentityPattern {
         pattern: r".*@acme\.example".into(),

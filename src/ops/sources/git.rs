@@ -1,20 +1,18 @@
 //! Git repositories: a skill's folder of a repository, pinned to a commit,
 //! which `skills.lock` records in its source
 //! (`git+<url>[?rev=…&subdir=…]#<commit>`), its signature checked when the
-//! entry says `signed-by` ([`signed_commit`]).
-
-mod signed_commit;
+//! entry says `signed-by` ([`crate::ops::provenance::signed_commit`]).
 
 use std::path::Path;
 
 use anyhow::{Context as _, bail};
 
-use self::signed_commit::SignedCommit;
 use super::kind::{DirectKind, Fetched, Job, Moved, SourceKind};
 use crate::hint::Hinted;
 use crate::manifest::DirectSource;
 use crate::manifest::lock::{LockedSkill, short_commit};
 use crate::manifest::source_id::{GitOrigin, SourceId};
+use crate::ops::provenance::signed_commit::SignedCommit;
 
 /// The git kind.
 pub(super) struct Git;

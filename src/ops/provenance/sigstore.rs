@@ -3,7 +3,8 @@
 //! trusted root, then the signer against a policy (an identity and its
 //! OIDC issuer, or a public key for keyed bundles).
 
-use super::{Signer, Subject, Verified, Verifier};
+use super::{Subject, Verified, Verifier};
+use crate::manifest::lock::{LockedSigner, SignerTable};
 use anyhow::Context as _;
 use sigstore_verify::trust_root::{
     SIGSTORE_PRODUCTION_TRUSTED_ROOT, SIGSTORE_STAGING_TRUSTED_ROOT, TrustedRoot,
@@ -96,10 +97,11 @@ impl Verifier for Sigstore {
         let signer = match &self.policy {
             Policy::Identity { identity, issuer } => {
                 verify_with(&VerificationPolicy::new(identity, issuer))?;
-                Signer::Sigstore {
+                LockedSigner::Other(SignerTable::Sigstore {
                     identity: identity.clone(),
                     issuer: issuer.clone(),
-                }
+                    root: None,
+                })
             }
             Policy::IdentityPattern { pattern, issuer } => {
                 let regex = regex::Regex::new(&format!("^(?:{pattern})$"))
@@ -116,17 +118,18 @@ impl Verifier for Sigstore {
                         "the bundle was signed by {identity}, which the identity pattern {pattern:?} does not match"
                     );
                 }
-                Signer::Sigstore {
+                LockedSigner::Other(SignerTable::Sigstore {
                     identity,
                     issuer: issuer.clone(),
-                }
+                    root: None,
+                })
             }
             Policy::Key(pem) => {
                 let key = DerPublicKey::from_pem(pem)
                     .context("the public key is not a PEM public key")?;
                 let fingerprint = super::sha256(key.as_bytes());
                 verify_with(&PublicKeyVerificationPolicy::new(key))?;
-                Signer::SigstoreKey { key: fingerprint }
+                LockedSigner::Other(SignerTable::SigstoreKey { key: fingerprint })
             }
         };
         Ok(Verified {

@@ -1,21 +1,35 @@
-//! Provenance: who signed what, behind one verifier for every signature
-//! family (DESIGN §7). A [`Verifier`] checks a [`Subject`] (a file's
-//! bytes, or a skill folder) and says which [`Signer`] made the
-//! signature, in the form `skills.lock` pins, with the digest of the
-//! signature itself.
+//! Provenance: who may sign what, and whether they did (DESIGN §5, §7),
+//! in one room.
 //!
-//! Families: [`minisign`] (skillpkg's own packages, and the `minisign`
-//! CLI's signatures), [`sigstore`] (Sigstore bundles, keyless or keyed),
-//! [`gitsign`] (git commits signed with Sigstore certificates) and [`oms`] (OpenSSF Model Signing over a skill folder, by a
-//! certificate chain or a key).
+//! - The families, behind one [`Verifier`] each: [`minisign`]
+//!   (skillpkg's own packages and the `minisign` CLI's signatures),
+//!   [`sigstore`] (bundles, keyless or keyed), [`gitsign`] (git commits
+//!   signed with Sigstore certificates) and [`oms`] (OpenSSF Model
+//!   Signing over a skill folder, by a certificate chain or a key). A
+//!   verifier checks a [`Subject`] and says who made the signature as the
+//!   lock pins signers ([`LockedSigner`], the one signer type), with the
+//!   digest of the signature itself.
+//! - Who may sign: the user's and a trusted project's signer policies
+//!   ([`signer_policy`], `signers.toml`), and the signers a git
+//!   dependency's `signed-by` names ([`signed_commit`]).
+//! - Whether they did: at install, against the policies and the lock's
+//!   pins ([`install`]), and again offline by `verify` ([`recheck`]).
+//!
+//! The lock's `[keys]` are pinned by `ops::keys`; channel and org-policy
+//! records are minisign records checked where the index reads them
+//! (`index::channel`, `index::policy_file`), by `store::signing`.
 
 pub(crate) mod gitsign;
+pub(crate) mod install;
 pub(crate) mod minisign;
 pub(crate) mod oms;
+pub(crate) mod recheck;
 mod ring_provider;
+pub(crate) mod signed_commit;
+pub(crate) mod signer_policy;
 pub(crate) mod sigstore;
 
-use serde::Serialize;
+use crate::manifest::lock::LockedSigner;
 
 /// What a signature is checked against.
 #[derive(Debug, Clone, Copy)]
@@ -28,71 +42,19 @@ pub(crate) enum Subject<'a> {
     Folder(&'a std::path::Path),
 }
 
-/// Who made a signature, as the lock pins it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "family", rename_all = "kebab-case")]
-pub(crate) enum Signer {
-    /// A minisign public key (its base64 line).
-    Minisign {
-        /// The key.
-        key: String,
-    },
-    /// A keyless Sigstore signature: the certificate's identity and the
-    /// OIDC issuer that vouched for it.
-    Sigstore {
-        /// The SAN: an email, or a workflow URI.
-        identity: String,
-        /// The OIDC issuer.
-        issuer: String,
-    },
-    /// A keyed Sigstore signature.
-    SigstoreKey {
-        /// `sha256:<hex>` of the public key (its DER SubjectPublicKeyInfo).
-        key: String,
-    },
-    /// An OMS signature by a certificate chaining to a given root.
-    Oms {
-        /// The leaf certificate's subject, in RFC 4514 text
-        /// (`CN=…,O=…,C=…`).
-        subject: String,
-        /// `sha256:<hex>` of the DER of the root the chain ended at.
-        chain: String,
-    },
-    /// An OMS signature by a bare key.
-    OmsKey {
-        /// `sha256:<hex>` of the public key (its DER SubjectPublicKeyInfo).
-        key: String,
-    },
-}
-
-impl std::fmt::Display for Signer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Signer::Minisign { key } => write!(f, "minisign key {key}"),
-            Signer::Sigstore { identity, issuer } => {
-                write!(f, "{identity} (issuer {issuer})")
-            }
-            Signer::SigstoreKey { key } => write!(f, "Sigstore key {key}"),
-            Signer::Oms { subject, chain } => write!(f, "{subject} (root {chain})"),
-            Signer::OmsKey { key } => write!(f, "OMS key {key}"),
-        }
-    }
-}
-
 /// A signature that verified.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Verified {
-    /// Who made it.
-    pub signer: Signer,
+    /// Who made it, as the lock pins it (a keyless Sigstore signer without
+    /// its `root`: the caller knows which root it verified against).
+    pub signer: LockedSigner,
     /// `sha256:<hex>` of the signature as given: what the lock records
     /// beside the signer.
     pub signature: String,
     /// What the signature says besides (minisign's trusted comment).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub statement: Option<String>,
     /// The files of a folder it vouches for, by `/`-separated name: `None`
     /// when it signs the whole subject (a file's bytes or digest).
-    #[serde(skip)]
     pub vouched: Option<std::collections::BTreeSet<String>>,
 }
 
@@ -108,7 +70,7 @@ pub(crate) trait Verifier {
 
 /// `sha256:<hex>` of `bytes`.
 fn sha256(bytes: &[u8]) -> String {
-    format!("sha256:{}", super::hash::sha256_hex(bytes))
+    format!("sha256:{}", crate::store::hash::sha256_hex(bytes))
 }
 
 #[cfg(test)]
