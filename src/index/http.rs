@@ -20,8 +20,8 @@ use super::listing::{LISTING_FILE, Listing};
 use super::{IndexConfig, IndexEntry, PackageName, parse_entries};
 use crate::hint::Hinted;
 use crate::net::{
-    Attempt, Http, Origin, Redirects, RetryPolicy, UrlCredentials, goes_to, is_transient,
-    read_body, read_body_into, retry_after, split_credentials, within_deadline,
+    Attempt, Http, Origin, Redirects, RetryPolicy, UrlCredentials, goes_to, read_body,
+    read_body_into, split_credentials, within_deadline,
 };
 use crate::progress::{Progress, SILENT};
 use crate::store::hash::sha256_hex;
@@ -557,22 +557,13 @@ impl Fetcher {
         if let Some(date) = &validators.last_modified {
             request = request.header(IF_MODIFIED_SINCE, date);
         }
-        let response = match request.send().await {
-            Ok(response) => response,
-            Err(e) => return Err(Attempt::retry_error(&e)),
-        };
+        let response = crate::net::send(request).await?;
         let status = response.status();
         if status == StatusCode::NOT_MODIFIED {
             return Ok(Answer::NotModified);
         }
         if status == StatusCode::NOT_FOUND || status == StatusCode::GONE {
             return Ok(Answer::NotFound);
-        }
-        if is_transient(status) {
-            return Err(Attempt::Retry {
-                cause: format!("the server answered {status}"),
-                retry_after: retry_after(response.headers()),
-            });
         }
         if (status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN)
             && let Some(origin) = Origin::of(url)

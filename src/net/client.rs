@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use super::retry::{Attempt, error_chain, seconds_from_env};
+use super::retry::{Attempt, error_chain, is_transient, retry_after, seconds_from_env};
 use crate::env_vars;
 use crate::hint::Hinted;
 
@@ -89,6 +89,25 @@ pub fn deadline_from_env() -> Duration {
     seconds_from_env(env_vars::SKILLPKG_HTTP_DEADLINE)
         .filter(|d| !d.is_zero())
         .unwrap_or(DEFAULT_DEADLINE)
+}
+
+/// Sends `request`: one attempt, the one way every request skillpkg makes
+/// is sent. What breaks on the way (a connection refused or reset, a
+/// timeout) may pass if asked again, and so may a transient answer (`429`,
+/// `5xx`), after the `Retry-After` the server gives; both come back as
+/// [`Attempt::Retry`] (an untrusted certificate fails for good, with its
+/// hint). Any other answer is the caller's to read, its body within a cap
+/// by [`read_body`] or [`read_body_into`].
+pub async fn send<T>(request: reqwest::RequestBuilder) -> Result<reqwest::Response, Attempt<T>> {
+    let response = request.send().await.map_err(|e| Attempt::retry_error(&e))?;
+    let status = response.status();
+    if is_transient(status) {
+        return Err(Attempt::Retry {
+            cause: format!("the server answered {status}"),
+            retry_after: retry_after(response.headers()),
+        });
+    }
+    Ok(response)
 }
 
 /// Runs one attempt within `deadline`; past it, the attempt fails for
@@ -209,4 +228,50 @@ pub fn read_timeout_from_env(default: Duration) -> Duration {
     seconds_from_env(env_vars::SKILLPKG_HTTP_TIMEOUT)
         .filter(|d| !d.is_zero())
         .unwrap_or(default)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read as _, Write as _};
+
+    use super::*;
+
+    /// A loopback server that answers each of `answers` to one request.
+    fn serve(answers: Vec<&'static str>) -> String {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/f", listener.local_addr().unwrap());
+        std::thread::spawn(move || {
+            for answer in answers {
+                let (mut stream, _) = listener.accept().unwrap();
+                let mut request = [0u8; 1024];
+                let _ = stream.read(&mut request);
+                stream.write_all(answer.as_bytes()).unwrap();
+            }
+        });
+        url
+    }
+
+    #[test]
+    fn a_transient_answer_is_retried_after_its_retry_after_and_any_other_is_the_callers() {
+        let url = serve(vec![
+            "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 2\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+        ]);
+        let http = Http::new(
+            Duration::from_secs(5),
+            Duration::from_secs(5),
+            Redirects::Any,
+        )
+        .unwrap();
+        let first = http.block_on(send::<()>(http.client().get(&url)));
+        match first {
+            Err(Attempt::Retry { cause, retry_after }) => {
+                assert_eq!(cause, "the server answered 503 Service Unavailable");
+                assert_eq!(retry_after, Some(Duration::from_secs(2)));
+            }
+            other => panic!("a 503 is retried, not {:?}", other.map(|r| r.status())),
+        }
+        let second = http.block_on(send::<()>(http.client().get(&url)));
+        assert_eq!(second.ok().map(|r| r.status().as_u16()), Some(404));
+    }
 }

@@ -18,8 +18,7 @@ use reqwest::StatusCode;
 use reqwest::header::CONTENT_TYPE;
 
 use super::{
-    Attempt, Http, Origin, Redirects, RetryPolicy, goes_to, is_transient, retry_after,
-    split_credentials, within_deadline,
+    Attempt, Http, Origin, Redirects, RetryPolicy, goes_to, split_credentials, within_deadline,
 };
 
 /// The content type of a smart-HTTP ref advertisement for fetching.
@@ -142,17 +141,11 @@ pub(crate) fn probe(url: &str) -> anyhow::Result<Probed> {
             {
                 request = request.basic_auth(&credentials.user, credentials.password.as_deref());
             }
-            let response = match request.send().await {
+            let response = match super::send(request).await {
                 Ok(response) => response,
-                Err(e) => return Attempt::retry_error(&e),
+                Err(retry) => return retry,
             };
             let status = response.status();
-            if is_transient(status) {
-                return Attempt::Retry {
-                    cause: format!("the server answered {status}"),
-                    retry_after: retry_after(response.headers()),
-                };
-            }
             let final_url = response.url().as_str();
             let redirected_to = (final_url != asked).then(|| {
                 split_credentials(final_url)

@@ -21,7 +21,7 @@ mod tls;
 pub(crate) mod url;
 
 pub use client::{
-    Http, Redirects, deadline_from_env, read_body, read_body_into, read_timeout_from_env,
+    Http, Redirects, deadline_from_env, read_body, read_body_into, read_timeout_from_env, send,
     within_deadline,
 };
 pub use origin::{Origin, goes_to, is_loopback, is_private};

@@ -26,8 +26,7 @@ use super::layout::{Descriptor, MAX_MANIFEST};
 use super::redirect::{Asked, check};
 use crate::hint::Hinted;
 use crate::net::{
-    Attempt, Http, Origin, Redirects, RetryPolicy, goes_to, is_loopback, is_transient, read_body,
-    retry_after, within_deadline,
+    Attempt, Http, Origin, Redirects, RetryPolicy, goes_to, is_loopback, read_body, within_deadline,
 };
 
 /// How long a connection may take to open.
@@ -259,7 +258,8 @@ impl Client {
         }
     }
 
-    /// What an answer other than a success or a `404` means.
+    /// What an answer other than a success or a `404` means (a transient
+    /// one was retried by [`crate::net::send`] already).
     pub(super) fn check_status<T>(
         &self,
         response: &reqwest::Response,
@@ -268,12 +268,6 @@ impl Client {
         let status = response.status();
         if status.is_success() {
             return Ok(());
-        }
-        if is_transient(status) {
-            return Err(Attempt::Retry {
-                cause: format!("the server answered {status}"),
-                retry_after: retry_after(response.headers()),
-            });
         }
         let error = match status {
             StatusCode::FORBIDDEN => Hinted::new(format!(
@@ -462,7 +456,7 @@ impl Client {
             {
                 request = request.header(AUTHORIZATION, authorization);
             }
-            let response = request.send().await.map_err(|e| Attempt::retry_error(&e))?;
+            let response = crate::net::send(request).await?;
             let location = response
                 .headers()
                 .get(LOCATION)

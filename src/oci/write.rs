@@ -215,7 +215,7 @@ impl Client {
             if let Some(authorization) = &authorization {
                 request = request.header(AUTHORIZATION, authorization);
             }
-            let response = request.send().await.map_err(|e| Attempt::retry_error(&e))?;
+            let response = crate::net::send(request).await?;
             if response.status().is_redirection() {
                 return Err(fail(format!(
                     "{url}: the registry redirects a {method} request, which skillpkg does not follow"

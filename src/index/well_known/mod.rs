@@ -23,9 +23,7 @@ use reqwest::header::{CONTENT_TYPE, LOCATION};
 pub(crate) use format::{Artifact, Entry, Index};
 
 use crate::hint::Hinted;
-use crate::net::{
-    Attempt, Http, Redirects, RetryPolicy, is_transient, read_body, retry_after, within_deadline,
-};
+use crate::net::{Attempt, Http, Redirects, RetryPolicy, read_body, within_deadline};
 use crate::store::hash::sha256_hex;
 
 /// Where a site's index is, under the site.
@@ -185,17 +183,11 @@ impl Client {
     }
 
     async fn get_once(&self, url: &str, limit: u64) -> Attempt<Got> {
-        let response = match self.http.client().get(url).send().await {
+        let response = match crate::net::send(self.http.client().get(url)).await {
             Ok(response) => response,
-            Err(e) => return Attempt::retry_error(&e),
+            Err(retry) => return retry,
         };
         let status = response.status();
-        if is_transient(status) {
-            return Attempt::Retry {
-                cause: format!("the server answered {status}"),
-                retry_after: retry_after(response.headers()),
-            };
-        }
         let header = |name| {
             response
                 .headers()
