@@ -34,6 +34,7 @@ pub mod net;
 pub(crate) mod oci;
 pub mod ops;
 pub(crate) mod parallel;
+pub(crate) mod process;
 pub(crate) mod progress;
 pub(crate) mod project;
 pub(crate) mod resolve;

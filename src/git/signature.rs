@@ -13,8 +13,8 @@
 //! signatures (gitsign's Sigstore certificates) are handed to the check
 //! the caller gives, which provenance does: this layer cannot reach it.
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
+use std::process::Command;
+use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 
@@ -271,6 +271,9 @@ fn verify_ssh(
     Ok(CommitSigner::Ssh(line.trim().to_string()))
 }
 
+/// How long `gpg` may take to check one signature.
+const GPG_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// The OpenPGP signature `armored` over `signed`, checked by `gpg` (the
 /// program `SKILLPKG_GPG` names, default `gpg`) against the user's keyring.
 fn verify_gpg(
@@ -285,15 +288,14 @@ fn verify_gpg(
     let scratch = tempfile::NamedTempFile::new()?;
     fs_err::write(scratch.path(), armored)?;
     let program = std::env::var_os("SKILLPKG_GPG").unwrap_or_else(|| "gpg".into());
-    let mut child = Command::new(&program)
+    let mut command = Command::new(&program);
+    command
         .args(["--batch", "--no-tty", "--status-fd", "1", "--verify"])
         .arg(scratch.path())
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| {
+        .arg("-");
+    // gpg may stop reading early on a bad signature: its verdict says so.
+    let output =
+        crate::process::run_with_input(&mut command, signed, GPG_TIMEOUT).map_err(|e| {
             place
                 .refusal(&format!(
                     "carries a GPG signature, and {} could not be run to check it: {e}",
@@ -301,11 +303,6 @@ fn verify_gpg(
                 ))
                 .hint("install GnuPG (or set SKILLPKG_GPG to its program)")
         })?;
-    if let Some(mut stdin) = child.stdin.take() {
-        // gpg may stop reading early on a bad signature: its verdict says so.
-        let _ = stdin.write_all(signed);
-    }
-    let output = child.wait_with_output()?;
     let status = String::from_utf8_lossy(&output.stdout);
     let verdict = GpgStatus::read(&status);
     let Some((key, primary)) = verdict.valid else {

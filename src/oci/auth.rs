@@ -16,9 +16,8 @@
 //! from and for which user.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use anyhow::{Context as _, bail};
 use base64::Engine as _;
@@ -195,6 +194,10 @@ struct HelperAnswer {
     secret: String,
 }
 
+/// How long a credential helper may take to answer (one may wait for the
+/// user to unlock a keychain).
+const HELPER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// Asks `docker-credential-<helper> get` for `registry`'s credentials;
 /// `None` when it has none.
 fn ask_helper(helper: &str, registry: &str) -> anyhow::Result<Option<Credential>> {
@@ -206,23 +209,15 @@ fn ask_helper(helper: &str, registry: &str) -> anyhow::Result<Option<Credential>
         bail!("the credential helper {helper:?} in config.json is no program name skillpkg runs");
     }
     let program = format!("docker-credential-{helper}");
-    let mut child = Command::new(&program)
-        .arg("get")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+    let mut command = Command::new(&program);
+    command.arg("get");
+    let out = crate::process::run_with_input(&mut command, registry.as_bytes(), HELPER_TIMEOUT)
         .map_err(|e| {
             Hinted::new(format!("could not run the credential helper {program}: {e}"))
                 .hint(format!(
                     "config.json names it for {registry}: install it, or take it out of credHelpers/credsStore"
                 ))
         })?;
-    if let Some(mut stdin) = child.stdin.take() {
-        // A helper that exits without reading is answered below.
-        let _ = stdin.write_all(registry.as_bytes());
-    }
-    let out = child.wait_with_output()?;
     if !out.status.success() {
         // "credentials not found in native keychain": nothing for this host.
         return Ok(None);

@@ -3,7 +3,6 @@
 //! command comes built, with its environment, from [`super::sandbox`].
 
 use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -87,11 +86,10 @@ pub(crate) fn run(
     command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+        .stderr(Stdio::piped());
     become_subreaper();
-    let (mut child, _running) = Running::spawn(&mut command)?;
-    let group = child.id() as i32;
+    let (mut child, _running) = crate::process::spawn(&mut command)?;
+    let group = child.id();
     let capture = |stream: Option<Box<dyn Read + Send>>| {
         let kept = std::sync::Arc::new(std::sync::Mutex::new(Captured::default()));
         let (done, finished) = std::sync::mpsc::channel();
@@ -134,7 +132,7 @@ pub(crate) fn run(
         let interrupted = crate::sys::interrupt::requested();
         if started.elapsed() >= timeout || interrupted {
             timed_out = !interrupted;
-            kill_group(group);
+            crate::process::kill_group(group);
             break child.wait()?;
         }
         std::thread::sleep(Duration::from_millis(10));
@@ -143,7 +141,7 @@ pub(crate) fn run(
     // so do descendants that left the group (setsid) and, orphaned, were
     // handed to skillpkg as their subreaper.
     // The group may already be gone.
-    kill_group(group);
+    crate::process::kill_group(group);
     sweep_orphans();
     let (stdout, cut_out) = collect(stdout);
     let (stderr, cut_err) = collect(stderr);
@@ -196,62 +194,36 @@ fn become_subreaper() {
     });
 }
 
-/// Kills the process group `group` (one this module created), if it is
-/// still there.
-fn kill_group(group: i32) {
-    if let Some(group) = rustix::process::Pid::from_raw(group) {
-        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-    }
-}
-
-/// The commands running now, by pid: the children a sweep leaves alone.
-static RUNNING: std::sync::Mutex<std::collections::BTreeSet<i32>> =
-    std::sync::Mutex::new(std::collections::BTreeSet::new());
-
-/// A running command, known to sweeps until dropped.
-struct Running(i32);
-
-impl Running {
-    /// Spawns `command` and registers it in one step, under the lock a
-    /// sweep holds: a sweep of another thread never sees it unregistered.
-    fn spawn(command: &mut Command) -> std::io::Result<(std::process::Child, Running)> {
-        let mut running = RUNNING.lock().expect("running lock");
-        let child = command.spawn()?;
-        let pid = child.id() as i32;
-        running.insert(pid);
-        Ok((child, Running(pid)))
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        RUNNING.lock().expect("running lock").remove(&self.0);
-    }
-}
-
-/// Kills and reaps every child of skillpkg that is not a running command
-/// and is outside skillpkg's own process group: what commands left behind
+/// Kills and reaps every child of skillpkg that is not a running child
+/// ([`crate::process`]) and is outside skillpkg's own process group: what commands left behind
 /// and the subreaper inherited. Commands start in groups of their own;
 /// what the rest of skillpkg starts stays in its group and is left alone.
-/// The lock is held throughout, so no command starts unregistered meanwhile.
+/// The registry of running children ([`crate::process::with_running`]) is
+/// held throughout, so no child starts unregistered meanwhile.
 fn sweep_orphans() {
     let me = std::process::id() as i32;
     let own_group = rustix::process::getpgrp().as_raw_nonzero().get();
     for _ in 0..64 {
-        let running = RUNNING.lock().expect("running lock");
-        let orphans: Vec<i32> = children_of(me)
-            .into_iter()
-            .filter(|(pid, group)| !running.contains(pid) && *group != own_group)
-            .map(|(pid, _)| pid)
-            .collect();
-        if orphans.is_empty() {
-            return;
-        }
-        for pid in orphans {
-            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
-                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
-                let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
+        let swept = crate::process::with_running(|running| {
+            let orphans: Vec<i32> = children_of(me)
+                .into_iter()
+                .filter(|(pid, group)| {
+                    !u32::try_from(*pid).is_ok_and(|pid| running.contains(&pid))
+                        && *group != own_group
+                })
+                .map(|(pid, _)| pid)
+                .collect();
+            for pid in &orphans {
+                if let Some(pid) = rustix::process::Pid::from_raw(*pid) {
+                    let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+                    let _ =
+                        rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
+                }
             }
+            orphans.len()
+        });
+        if swept == 0 {
+            return;
         }
     }
 }
@@ -300,6 +272,24 @@ mod tests {
             .collect();
         let killed: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
         assert_eq!(killed, 0, "commands killed by another thread's sweep");
+    }
+
+    #[test]
+    fn a_sweep_never_kills_a_helper_that_skillpkg_itself_is_asking() {
+        // A credential helper or gpg, started in its own group by another
+        // thread while commands come and go.
+        let helper = std::thread::spawn(|| {
+            let mut command = Command::new("sh");
+            command.args(["-c", "sleep 1; echo answered"]);
+            crate::process::run_with_input(&mut command, b"", Duration::from_secs(30))
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        for _ in 0..20 {
+            run(Command::new("true"), Duration::from_secs(30), 1024).expect("true runs");
+        }
+        let out = helper.join().unwrap().expect("the helper ran");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "answered\n");
+        assert_eq!(out.status.code(), Some(0));
     }
 
     #[test]

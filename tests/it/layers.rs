@@ -17,6 +17,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("dirs", 0),
     ("progress", 0),
     ("parallel", 0),
+    ("process", 0),
     ("net", 0),
     ("sys", 0),
     ("time", 0),
@@ -51,6 +52,7 @@ const WITHIN_LAYER: &[(&str, &str)] = &[
     ("net", "env_vars"),
     ("time", "env_vars"),
     ("net", "hint"),
+    ("process", "sys"),
     ("roots", "embedded"),
     ("index", "oci"),
 ];

@@ -91,21 +91,7 @@ async fn within<T>(what: &str, future: impl Future<Output = T>) -> anyhow::Resul
 }
 
 /// A started server's process, stopped (its whole group) when dropped.
-struct Started(tokio::process::Child);
-
-impl Drop for Started {
-    fn drop(&mut self) {
-        #[cfg(unix)]
-        if let Some(pid) = self
-            .0
-            .id()
-            .and_then(|id| rustix::process::Pid::from_raw(id as i32))
-        {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
-        let _ = self.0.start_kill();
-    }
-}
+type Started = crate::process::AsyncGroup;
 
 /// Connects to `server`: starts a command with `options.env` only, or
 /// opens the HTTP endpoint.
@@ -125,16 +111,11 @@ async fn connect(
                 .current_dir(options.cwd)
                 .stdin(std::process::Stdio::piped())
                 .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::inherit())
-                .kill_on_drop(true);
-            #[cfg(unix)]
-            command.process_group(0);
-            let mut child = command
-                .spawn()
+                .stderr(std::process::Stdio::inherit());
+            let mut started = crate::process::spawn_async(&mut command)
                 .with_context(|| format!("could not start {program}"))?;
-            let stdout = child.stdout.take().context("no stdout")?;
-            let stdin = child.stdin.take().context("no stdin")?;
-            let started = Started(child);
+            let stdout = started.child.stdout.take().context("no stdout")?;
+            let stdin = started.child.stdin.take().context("no stdin")?;
             let client = within(
                 "starting the MCP session",
                 start(client_info(), stdio_transport(stdout, stdin)),

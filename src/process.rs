@@ -1,0 +1,213 @@
+//! Every child process skillpkg starts, started one way: in a process
+//! group of its own, so that it and whatever it starts are ended together
+//! (on a timeout, on Ctrl-C, or when the handle is dropped), and never
+//! left behind; and registered while it runs, so that the sandbox's sweep
+//! of orphaned descendants ([`with_running`]) never takes a child that is
+//! still at work. The sandbox's commands (`sandbox::process`), the MCP
+//! servers `exec --mcp-skills` starts (`mcp::host`), credential helpers
+//! (`oci::auth`) and `gpg` (`git::signature`) all start theirs here.
+
+use std::io::{Read as _, Write as _};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The children running now, by pid.
+static RUNNING: std::sync::Mutex<std::collections::BTreeSet<u32>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// A running child, known to [`with_running`] until dropped.
+#[derive(Debug)]
+pub(crate) struct Registered(u32);
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        running().remove(&self.0);
+    }
+}
+
+/// The registry, whatever a panicking holder left.
+fn running() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<u32>> {
+    RUNNING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Calls `f` with the pids of the children running now, holding the
+/// registry: no child starts unregistered meanwhile.
+pub(crate) fn with_running<R>(f: impl FnOnce(&std::collections::BTreeSet<u32>) -> R) -> R {
+    f(&running())
+}
+
+/// Spawns `command` in a process group of its own, whose id is the
+/// child's pid (on Unix; elsewhere the child is ended alone), and
+/// registers it in the same step.
+pub(crate) fn spawn(command: &mut Command) -> std::io::Result<(Child, Registered)> {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    let mut running = running();
+    let child = command.spawn()?;
+    let pid = child.id();
+    running.insert(pid);
+    Ok((child, Registered(pid)))
+}
+
+/// Kills the process group `pid` leads (one [`spawn`] made), if it is
+/// still there.
+pub(crate) fn kill_group(pid: u32) {
+    #[cfg(unix)]
+    if let Some(group) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
+    #[cfg(not(unix))]
+    let _ = pid;
+}
+
+/// A child started async in its own group, which it takes with it when
+/// dropped (an MCP server and what it started).
+pub(crate) struct AsyncGroup {
+    /// The child.
+    pub child: tokio::process::Child,
+    /// Its registration.
+    _registered: Option<Registered>,
+}
+
+impl Drop for AsyncGroup {
+    fn drop(&mut self) {
+        if let Some(pid) = self.child.id() {
+            kill_group(pid);
+        }
+        let _ = self.child.start_kill();
+    }
+}
+
+/// [`spawn`] for a command run on the async runtime: see [`AsyncGroup`].
+pub(crate) fn spawn_async(command: &mut tokio::process::Command) -> std::io::Result<AsyncGroup> {
+    #[cfg(unix)]
+    command.process_group(0);
+    command.kill_on_drop(true);
+    let mut running = running();
+    let child = command.spawn()?;
+    let registered = child.id().map(|pid| {
+        running.insert(pid);
+        Registered(pid)
+    });
+    Ok(AsyncGroup {
+        child,
+        _registered: registered,
+    })
+}
+
+/// Runs `command` in its own group with `input` on its standard input,
+/// and returns what it wrote and how it exited; past `timeout`, or on
+/// Ctrl-C, its group is killed and the run fails. For the short helpers
+/// skillpkg asks (credential helpers, `gpg`): their output is small.
+pub(crate) fn run_with_input(
+    command: &mut Command,
+    input: &[u8],
+    timeout: Duration,
+) -> std::io::Result<Output> {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let (mut child, _registered) = spawn(command)?;
+    let pid = child.id();
+    // Read both streams while it runs, so that neither fills its pipe.
+    let read = |stream: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut stream) = stream {
+                let _ = stream.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = read(child.stdout.take().map(|s| Box::new(s) as _));
+    let stderr = read(child.stderr.take().map(|s| Box::new(s) as _));
+    if let Some(mut stdin) = child.stdin.take() {
+        // A helper may exit without reading: its answer says what it did.
+        let _ = stdin.write_all(input);
+    }
+    let status = wait(&mut child, timeout);
+    // Whatever the child started goes with it, so the pipes close.
+    kill_group(pid);
+    let status = status?;
+    Ok(Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    })
+}
+
+/// Waits for `child` at most `timeout`, or until Ctrl-C; then kills its
+/// group and fails, naming why.
+fn wait(child: &mut Child, timeout: Duration) -> std::io::Result<ExitStatus> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(status);
+        }
+        let interrupted = crate::sys::interrupt::requested();
+        if interrupted || started.elapsed() >= timeout {
+            kill_group(child.id());
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                match interrupted {
+                    true => "interrupted".to_string(),
+                    false => format!("no answer within {} s", timeout.as_secs()),
+                },
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_helper_gets_its_input_and_its_answer_is_read() {
+        let mut command = Command::new("sh");
+        command.args(["-c", "read line; echo \"got $line\"; echo err >&2; exit 3"]);
+        let out = run_with_input(&mut command, b"hello\n", Duration::from_secs(10)).unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "got hello\n");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "err\n");
+        assert_eq!(out.status.code(), Some(3));
+    }
+
+    #[test]
+    fn a_helper_that_hangs_is_ended_with_what_it_started() {
+        let marker = tempfile::tempdir().unwrap();
+        let pid_file = marker.path().join("pid");
+        let mut command = Command::new("sh");
+        // The child starts a grandchild that outlives it unless its group
+        // is killed.
+        command.args([
+            "-c",
+            &format!("sleep 60 & echo $! > {}; wait", pid_file.display()),
+        ]);
+        let started = Instant::now();
+        let error = run_with_input(&mut command, b"", Duration::from_millis(300)).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::TimedOut);
+        assert!(started.elapsed() < Duration::from_secs(30));
+        let grandchild: i32 = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // Killed with the group: gone, or a zombie about to be reaped.
+        let gone = (0..200).any(|_| {
+            let state = std::fs::read_to_string(format!("/proc/{grandchild}/stat"));
+            let dead = state.map_or(true, |s| s.split_whitespace().nth(2) == Some("Z"));
+            if !dead {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            dead
+        });
+        assert!(gone, "the grandchild {grandchild} was left running");
+    }
+}
