@@ -1,9 +1,9 @@
 //! `skillpkg add`, `remove` and `install`.
 
-mod probe;
 mod signers;
 mod well_known;
 
+use crate::ops::install::add_request::{AddSource, Asked, Found, Misuse};
 use crate::ops::install::{Action, Change, InstallOptions};
 
 use super::{Context, ExitStatus};
@@ -160,9 +160,6 @@ pub(super) struct AddArgs {
     replace: Vec<String>,
     #[command(flatten)]
     flags: InstallFlags,
-    /// The OCI artifact a positional argument names.
-    #[arg(skip)]
-    oci: Option<crate::manifest::oci_ref::OciReference>,
 }
 
 /// `add`'s usage: its forms, as clap prints them in help and errors.
@@ -407,15 +404,19 @@ fn report_grants(context: &Context, changes: &[Change]) {
     }
 }
 
-pub(super) fn add(mut args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+pub(super) fn add(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
-    if let Err(e) = take_repository(&mut args, context) {
-        return match e.downcast::<Misuse>() {
-            Ok(misuse) => Ok(misuse.report()),
-            Err(e) => Err(e),
-        };
-    }
+    let request = match args.asked().request() {
+        Ok(request) => request,
+        Err(e) => {
+            return match e.downcast::<Misuse>() {
+                Ok(misuse) => Ok(report_misuse(&misuse)),
+                Err(e) => Err(e),
+            };
+        }
+    };
+    say_found(context, request.found.as_ref());
     let started = match args.flags.global || args.list {
         true => None,
         false => crate::ops::init::start_for_add(&cwd, &dirs)?,
@@ -429,7 +430,7 @@ pub(super) fn add(mut args: AddArgs, context: &mut Context) -> anyhow::Result<Ex
             ),
         );
     }
-    let added = add_to_project(args, context);
+    let added = add_to_project(args, request.source, context);
     // A project started for an add that failed is not left behind: its
     // files, and the trust it was given.
     if let (Err(_), Some(started)) = (&added, started) {
@@ -438,69 +439,119 @@ pub(super) fn add(mut args: AddArgs, context: &mut Context) -> anyhow::Result<Ex
     added
 }
 
-/// `add` once the project is there.
-fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitStatus> {
+impl AddArgs {
+    /// What the command line asks, for ops to read into a request.
+    fn asked(&self) -> Asked {
+        Asked {
+            packages: self.packages.clone(),
+            git: self.git.clone(),
+            rev: self.rev.clone(),
+            subdir: self.subdir.clone(),
+            well_known: self.well_known.clone(),
+            path: self.path.clone(),
+            skills: self.skills.clone(),
+            list: self.list,
+            signed_by: self.signed_by.clone(),
+            offline: self.flags.offline,
+        }
+    }
+}
+
+/// Says what a bare URL turned out to be.
+fn say_found(context: &Context, found: Option<&Found>) {
+    match found {
+        Some(Found::SiteIndex(index)) => context.printer.status(
+            "Found",
+            format_args!(
+                "an agent-skills index at {index} (the site's skills, not a git repository)"
+            ),
+        ),
+        Some(Found::Repository { shown, at }) => context
+            .printer
+            .verbose(format_args!("{shown} answers as a git repository at {at}")),
+        None => {}
+    }
+}
+
+/// `add` once the project is there, from `source`.
+fn add_to_project(
+    args: AddArgs,
+    source: AddSource,
+    context: &mut Context,
+) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
-    if let Some(url) = args.git.clone() {
-        return add_repo(args, &url, context);
+    let (path, name) = match source {
+        AddSource::Git {
+            url,
+            rev,
+            subdir,
+            name,
+        } => return add_repo(&args, &url, rev, subdir, name, context),
+        AddSource::WellKnown(site) => return well_known::add(args, &site, context),
+        AddSource::Oci(reference) => return add_oci(&args, &reference, context),
+        AddSource::Packages(packages) => return add_packages(&args, &packages, context),
+        AddSource::Path { path, name } => (path, name),
+    };
+    let spec = crate::manifest::DetailedSpec {
+        path: Some(path.display().to_string()),
+        ..Default::default()
+    };
+    let project = context.project(args.flags.global)?;
+    let (plugin, changes) = crate::ops::install::add_direct(
+        &project,
+        &cwd,
+        &dirs,
+        name.as_deref(),
+        spec,
+        &args.replace,
+        args.flags.options(false, context),
+    )?;
+    if let Some(added) = &plugin {
+        let names: Vec<&str> = added.skills.iter().map(String::as_str).collect();
+        super::install_warnings::plugin(context, &added.plugin, &names);
     }
-    if !args.signed_by.is_empty() {
-        anyhow::bail!(
-            crate::hint::Hinted::new("--signed-by names who signed a git commit, and no git repository is given")
-                .hint("give the repository (--git URL, or github:owner/repo); packages of an index are signed by the keys `skillpkg trust` pins")
-        );
-    }
-    if let Some(site) = args.well_known.clone() {
-        return well_known::add(args, &site, context);
-    }
-    if let Some(reference) = &args.oci {
-        if args.list {
-            let options = args.flags.options(false, context);
-            for name in crate::ops::install::oci_source::list_oci(&dirs, reference, &options)? {
-                context.printer.data(name);
-            }
-            return Ok(ExitStatus::Success);
+    Ok(reported(context, &project, &changes))
+}
+
+/// `add oci://…`: the artifact's skill, or a collection's; `--list` only
+/// lists them.
+fn add_oci(
+    args: &AddArgs,
+    reference: &crate::manifest::oci_ref::OciReference,
+    context: &mut Context,
+) -> anyhow::Result<ExitStatus> {
+    let dirs = context.dirs()?.clone();
+    if args.list {
+        let options = args.flags.options(false, context);
+        for name in crate::ops::install::oci_source::list_oci(&dirs, reference, &options)? {
+            context.printer.data(name);
         }
-        let project = context.project(args.flags.global)?;
-        let (plugin, changes) = crate::ops::install::oci_source::add_oci(
-            &project,
-            &dirs,
-            reference,
-            &args.skills,
-            &args.replace,
-            args.flags.options(false, context),
-        )?;
-        if let Some(plugin) = &plugin {
-            let names: Vec<&str> = changes.iter().map(|c| c.name.as_str()).collect();
-            super::install_warnings::plugin(context, plugin, &names);
-        }
-        return Ok(reported(context, &project, &changes));
+        return Ok(ExitStatus::Success);
     }
-    if let Some(path) = args.path {
-        if args.packages.len() > 1 {
-            anyhow::bail!("--path adds one skill at a time");
-        }
-        let spec = crate::manifest::DetailedSpec {
-            path: Some(path.display().to_string()),
-            ..Default::default()
-        };
-        let project = context.project(args.flags.global)?;
-        let (plugin, changes) = crate::ops::install::add_direct(
-            &project,
-            &cwd,
-            &dirs,
-            args.packages.first().map(String::as_str),
-            spec,
-            &args.replace,
-            args.flags.options(false, context),
-        )?;
-        if let Some(added) = &plugin {
-            let names: Vec<&str> = added.skills.iter().map(String::as_str).collect();
-            super::install_warnings::plugin(context, &added.plugin, &names);
-        }
-        return Ok(reported(context, &project, &changes));
+    let project = context.project(args.flags.global)?;
+    let (plugin, changes) = crate::ops::install::oci_source::add_oci(
+        &project,
+        &dirs,
+        reference,
+        &args.skills,
+        &args.replace,
+        args.flags.options(false, context),
+    )?;
+    if let Some(plugin) = &plugin {
+        let names: Vec<&str> = changes.iter().map(|c| c.name.as_str()).collect();
+        super::install_warnings::plugin(context, plugin, &names);
     }
+    Ok(reported(context, &project, &changes))
+}
+
+/// `add org/name…`: packages of an index.
+fn add_packages(
+    args: &AddArgs,
+    packages: &[String],
+    context: &mut Context,
+) -> anyhow::Result<ExitStatus> {
+    let dirs = context.dirs()?.clone();
     let project = context.project(args.flags.global)?;
     let options = InstallOptions {
         channel: args.channel,
@@ -509,7 +560,7 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
     let changes = crate::ops::install::add(
         &project,
         &dirs,
-        &args.packages,
+        packages,
         args.registry.as_deref(),
         &args.replace,
         options,
@@ -517,158 +568,35 @@ fn add_to_project(args: AddArgs, context: &mut Context) -> anyhow::Result<ExitSt
     Ok(reported(context, &project, &changes))
 }
 
-/// A command line `add` cannot take: reported as clap reports its own
-/// (the message, a tip, `add`'s usage), with exit status 2.
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-struct Misuse {
-    message: String,
-    tip: String,
-}
-
-/// A [`Misuse`], saying `message`, with `tip`.
-fn misuse(message: impl std::fmt::Display, tip: impl std::fmt::Display) -> anyhow::Error {
-    Misuse {
-        message: message.to_string(),
-        tip: tip.to_string(),
-    }
-    .into()
-}
-
-impl Misuse {
-    fn report(&self) -> ExitStatus {
-        let mut command = super::command();
-        let add = command
-            .find_subcommand_mut("add")
-            .expect("add is a subcommand");
-        let text = format!("{}\n\n  tip: {}", self.message, self.tip);
-        let _ = add
-            .error(
-                clap::error::ErrorKind::ArgumentConflict,
-                super::printer::terminal_safe(&text),
-            )
-            .print();
-        ExitStatus::Usage
-    }
-}
-
-/// `add REPOSITORY`, in any form [`crate::manifest::source_arg`] knows, is
-/// `add --git URL` with the revision and folder the form names (an
-/// http(s) URL of another host once it answers as a git repository);
-/// `--rev`, `--subdir`, `--skill` and `--list` need a repository, named
-/// either way, once.
-fn take_repository(args: &mut AddArgs, context: &Context) -> anyhow::Result<()> {
-    use crate::manifest::source_arg::{SourceArg, classify};
-    let mut found: Option<(usize, SourceArg)> = None;
-    for (index, text) in args.packages.iter().enumerate() {
-        let source = classify(text);
-        match (&source, &found) {
-            (SourceArg::Package, _) => {}
-            (SourceArg::Invalid(message), _) => anyhow::bail!(message.clone()),
-            (_, Some((first, _))) => {
-                let first = &args.packages[*first];
-                return Err(misuse(
-                    format!("'{first}' and '{text}' name two repositories; add one at a time"),
-                    format!(
-                        "`skillpkg add {first} [--skill <NAME>]...`, then `skillpkg add {text} [--skill <NAME>]...`"
-                    ),
-                ));
-            }
-            (_, None) => found = Some((index, source)),
-        }
-    }
-    let Some((index, source)) = found else {
-        let picks =
-            !args.skills.is_empty() || args.list || args.rev.is_some() || args.subdir.is_some();
-        if picks && args.git.is_none() && args.well_known.is_none() {
-            return Err(misuse(
-                "--skill, --list, --rev and --subdir pick from a repository, and none is named",
-                "name one: `skillpkg add github:owner/repo --skill <NAME>`, a git URL in its place, or --git <URL>",
-            ));
-        }
-        return Ok(());
-    };
-    let text = args.packages.remove(index);
-    if let Some(site) = &args.well_known {
-        return Err(misuse(
-            format!("--well-known '{site}' names the site, and '{text}' names a source too"),
-            format!(
-                "give one: `skillpkg add --well-known {site} [--skill <NAME>]...`, or `skillpkg add {text}`"
-            ),
-        ));
-    }
-    if let Some(url) = &args.git {
-        return Err(misuse(
-            format!("--git '{url}' names the repository, and '{text}' names one too"),
-            format!(
-                "give it once: `skillpkg add {text} [--skill <NAME>]...`, or `skillpkg add --git <URL> [NAME]` (the name to record one skill under)"
-            ),
-        ));
-    }
-    if args.path.is_some() {
-        return Err(misuse(
-            format!("--path names a folder, and '{text}' names a repository"),
-            format!("add them one at a time: `skillpkg add {text}`, `skillpkg add --path <DIR>`"),
-        ));
-    }
-    if !args.packages.is_empty() {
-        return Err(misuse(
-            format!("'{text}' names a repository; add it on its own"),
-            format!(
-                "`skillpkg add {text} [--skill <NAME>]...` picks its skills; packages of an index go in another `skillpkg add`"
-            ),
-        ));
-    }
-    if let SourceArg::Oci(reference) = source {
-        if args.rev.is_some() || args.subdir.is_some() {
-            return Err(misuse(
-                format!(
-                    "'{text}' names an OCI artifact, and --rev and --subdir pick from a git repository"
-                ),
-                format!(
-                    "`skillpkg add {text}` adds the artifact's skill (or a collection's skills; --skill picks some)"
-                ),
-            ));
-        }
-        args.oci = Some(reference);
-        return Ok(());
-    }
-    let source = match source {
-        SourceArg::Git(source) => source,
-        SourceArg::Probe(url) => {
-            // --rev and --subdir stay as given: the URL names neither.
-            let asks_git = args.rev.is_some() || args.subdir.is_some();
-            probe::take(args, &url, asks_git, context)?;
-            return Ok(());
-        }
-        SourceArg::Package | SourceArg::Invalid(_) | SourceArg::Oci(_) => {
-            unreachable!("handled above")
-        }
-    };
-    let source = source
-        .with_flags(&text, args.rev.as_deref(), args.subdir.as_deref())
-        .map_err(|message| {
-            misuse(
-                message,
-                format!(
-                    "`skillpkg add {text}` alone, or the repository's URL with --rev and --subdir"
-                ),
-            )
-        })?;
-    args.git = Some(source.url);
-    args.rev = source.rev;
-    args.subdir = source.subdir;
-    Ok(())
+/// Reports a command line `add` cannot take as clap reports its own (the
+/// message, a tip, `add`'s usage), with exit status 2.
+fn report_misuse(misuse: &Misuse) -> ExitStatus {
+    let mut command = super::command();
+    let add = command
+        .find_subcommand_mut("add")
+        .expect("add is a subcommand");
+    let text = format!("{}\n\n  tip: {}", misuse.message, misuse.tip);
+    let _ = add
+        .error(
+            clap::error::ErrorKind::ArgumentConflict,
+            super::printer::terminal_safe(&text),
+        )
+        .print();
+    ExitStatus::Usage
 }
 
 /// `add --git URL`: every skill the repository holds, those `--skill`
 /// picks, or the one in `--subdir`; `--list` only lists them.
-fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<ExitStatus> {
+fn add_repo(
+    args: &AddArgs,
+    url: &str,
+    rev: Option<String>,
+    subdir: Option<String>,
+    name: Option<String>,
+    context: &mut Context,
+) -> anyhow::Result<ExitStatus> {
     use crate::ops::install::repo::{RepoRequest, list_repo};
     let dirs = context.dirs()?.clone();
-    if args.packages.len() > 1 {
-        anyhow::bail!("--git takes at most one name, for one skill");
-    }
     let signed_by = signers::signers(&args.signed_by)?;
     let trusted_root = match &args.trusted_root {
         Some(file) => Some(signers::in_project(
@@ -679,8 +607,8 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
     };
     let request = RepoRequest {
         url,
-        rev: args.rev.as_deref(),
-        subdir: args.subdir.as_deref(),
+        rev: rev.as_deref(),
+        subdir: subdir.as_deref(),
         signed_by: &signed_by,
         trusted_root: trusted_root.as_deref(),
     };
@@ -703,13 +631,13 @@ fn add_repo(args: AddArgs, url: &str, context: &mut Context) -> anyhow::Result<E
         &dirs,
         request,
         &args.skills,
-        args.packages.first().map(String::as_str),
+        name.as_deref(),
         &args.replace,
         args.flags.options(false, context),
     )?;
     plugin_of(context, &listing);
     super::install_warnings::skipped_folders(context, &listing);
-    if args.subdir.is_none() {
+    if subdir.is_none() {
         let count = listing.skills.len();
         context.printer.status(
             "Found",

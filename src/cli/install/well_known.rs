@@ -1,22 +1,11 @@
 //! `add --well-known SITE`: the skills of a site's agent-skills index.
 
 use super::super::{Context, ExitStatus};
-use super::{AddArgs, misuse, reported};
+use super::{AddArgs, reported};
 
 /// `add --well-known SITE`: every skill its agent-skills index lists, or
 /// those `--skill` picks; `--list` only lists them.
 pub(super) fn add(args: AddArgs, site: &str, context: &mut Context) -> anyhow::Result<ExitStatus> {
-    if !args.packages.is_empty() {
-        return Err(misuse(
-            format!(
-                "--well-known '{site}' names the site, and '{}' is given too",
-                args.packages.join(" ")
-            ),
-            format!(
-                "pick its skills with --skill: `skillpkg add --well-known {site} --skill <NAME>`"
-            ),
-        ));
-    }
     if args.list {
         let site = crate::manifest::well_known_ref::parse_site(site).map_err(anyhow::Error::msg)?;
         let index = crate::ops::sources::well_known::read_index(

@@ -18,6 +18,7 @@
 //! the `tree` the lock pins for its checksum is refused. A process lock serialises concurrent runs on
 //! one project. Folders the lock does not manage are never touched.
 
+pub(crate) mod add_request;
 pub(crate) mod add_site;
 mod apply;
 mod change;
@@ -26,6 +27,7 @@ mod collisions;
 mod direct;
 mod fetch;
 mod gate;
+mod install_root;
 mod newly;
 pub(crate) mod oci_source;
 mod options;
@@ -226,7 +228,7 @@ pub(crate) fn add_direct(
         }
         let absolute = fs_err::canonicalize(&absolute)
             .with_context(|| format!("no skill folder at {}", absolute.display()))?;
-        refuse_the_install_root(project, cwd, &edit.manifest, &absolute, path)?;
+        install_root::refuse_the_install_root(project, cwd, &edit.manifest, &absolute, path)?;
         if let Some(plugin) = plugin_folder::find(&absolute, path)? {
             let folder = plugin_folder::PluginFolder {
                 dir: &absolute,
@@ -253,51 +255,6 @@ pub(crate) fn add_direct(
     spec.source(&name)?;
     let changes = add_all(edit, dirs, vec![(name, spec)], replace, false, options)?;
     Ok((None, changes))
-}
-
-/// Refuses a path dependency on `folder` (canonical; `given` as the user
-/// gave it, in `cwd`) inside the project's install root, where installs
-/// put skills: installing it would put the folder onto itself. `import
-/// --adopt` takes such a folder over, and the error says how.
-fn refuse_the_install_root(
-    project: &Project,
-    cwd: &Path,
-    manifest: &Manifest,
-    folder: &Path,
-    given: &str,
-) -> anyhow::Result<()> {
-    let install_root = project.skill_root(manifest.install_root())?;
-    let shown_root = project.shown(&install_root);
-    // The command is run where the user is.
-    let from_cwd = match install_root.strip_prefix(cwd) {
-        Ok(relative) if relative.as_os_str().is_empty() => Path::new("."),
-        Ok(relative) => relative,
-        Err(_) => &install_root,
-    };
-    let Ok(root) = fs_err::canonicalize(&install_root) else {
-        return Ok(());
-    };
-    let Ok(inside) = folder.strip_prefix(&root) else {
-        return Ok(());
-    };
-    let name = match crate::skill::load::load_skill(folder) {
-        Ok(skill) => skill.meta.name,
-        Err(_) => inside.components().next().map_or_else(String::new, |c| {
-            c.as_os_str().to_string_lossy().into_owned()
-        }),
-    };
-    let global = if project.is_global() { " --global" } else { "" };
-    bail!(
-        Hinted::new(format!(
-            "{given} is in the install root {}, where skillpkg installs skills: a path dependency on it would install the folder onto itself",
-            shown_root.display()
-        ))
-        .hint(format!(
-            "to take it over as it is, run `skillpkg import{global} --from {} --adopt {}`: it moves to skills/{name}, installs from there and links back",
-            crate::hint::shell_path(from_cwd),
-            shell_quote(&name)
-        ))
-    )
 }
 
 /// Adds the skills of a git repository that `patterns` pick (all of them
