@@ -25,13 +25,13 @@ pub struct Dirs {
 /// No home directory could be found and no override was set.
 #[derive(Debug, thiserror::Error)]
 #[error("could not determine the {what} directory: no home directory was found")]
-pub struct DirsError {
+pub(crate) struct DirsError {
     what: &'static str,
 }
 
 impl DirsError {
     /// The variable that would fix it.
-    pub fn hint(&self) -> String {
+    pub(crate) fn hint(&self) -> String {
         let var = match self.what {
             "config" => env_vars::SKILLPKG_CONFIG_DIR,
             "cache" => env_vars::SKILLPKG_CACHE_DIR,
@@ -50,7 +50,7 @@ fn from_env(var: &str) -> Option<PathBuf> {
 
 impl Dirs {
     /// Resolves every directory from the environment and the platform's conventions.
-    pub fn from_env() -> Result<Dirs, DirsError> {
+    pub(crate) fn from_env() -> Result<Dirs, DirsError> {
         let project = directories::ProjectDirs::from("", "", "skillpkg");
         let home = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf());
         let pick = |var: &str, what: &'static str, default: Option<PathBuf>| {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 /// An embedded file: (path relative to its tree, executable, contents).
-pub type EmbeddedFile = (&'static str, bool, &'static [u8]);
+pub(crate) type EmbeddedFile = (&'static str, bool, &'static [u8]);
 
 mod builtin_skills {
     include!(concat!(env!("OUT_DIR"), "/builtin_skills.rs"));
@@ -22,13 +22,13 @@ mod registry_index {
 }
 
 /// The repo's `skills/`: the builtin root.
-pub static BUILTIN_SKILLS: &[EmbeddedFile] = builtin_skills::FILES;
+pub(crate) static BUILTIN_SKILLS: &[EmbeddedFile] = builtin_skills::FILES;
 
 /// The repo's `registry-index/`: the default registry.
 pub static REGISTRY_INDEX: &[EmbeddedFile] = registry_index::FILES;
 
 /// A short content hash of a tree.
-pub fn content_key(files: &[EmbeddedFile]) -> String {
+pub(crate) fn content_key(files: &[EmbeddedFile]) -> String {
     let mut hasher = Sha256::new();
     for (path, executable, bytes) in files {
         hasher.update(path.as_bytes());

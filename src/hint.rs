@@ -69,7 +69,7 @@ impl std::error::Error for Hinted {}
 /// assert_eq!(shell_quote("it's $HOME/*"), r"'it'\''s $HOME/*'");
 /// assert_eq!(shell_quote(""), "''");
 /// ```
-pub fn shell_quote(word: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn shell_quote(word: &str) -> std::borrow::Cow<'_, str> {
     let plain = !word.is_empty()
         && word
             .chars()
@@ -91,7 +91,7 @@ pub fn shell_quote(word: &str) -> std::borrow::Cow<'_, str> {
 /// assert_eq!(shell_path(Path::new("/tmp/my project/x")), "'/tmp/my project/x'");
 /// assert_eq!(shell_path(Path::new("-rf")), "./-rf");
 /// ```
-pub fn shell_path(path: &std::path::Path) -> String {
+pub(crate) fn shell_path(path: &std::path::Path) -> String {
     let text = path.display().to_string();
     let text = match text.starts_with('-') {
         true => format!("./{text}"),
@@ -104,7 +104,7 @@ pub fn shell_path(path: &std::path::Path) -> String {
 /// general one; the library's typed errors implement it where they know
 /// what to advise, and the CLI prints the hints of every error of a chain
 /// whose type it lists with [`hints_if`].
-pub trait Advice: std::error::Error + Send + Sync + 'static {
+pub(crate) trait Advice: std::error::Error + Send + Sync + 'static {
     /// What the user can do next, most useful first; none when the error
     /// has nothing to add.
     fn hints(&self) -> Vec<String>;
@@ -117,7 +117,9 @@ impl Advice for Hinted {
 }
 
 /// The hints of `cause` when it is an `E`; `None` when it is not.
-pub fn hints_if<E: Advice>(cause: &(dyn std::error::Error + 'static)) -> Option<Vec<String>> {
+pub(crate) fn hints_if<E: Advice>(
+    cause: &(dyn std::error::Error + 'static),
+) -> Option<Vec<String>> {
     cause.downcast_ref::<E>().map(Advice::hints)
 }
 
@@ -137,7 +139,7 @@ pub fn hints_if<E: Advice>(cause: &(dyn std::error::Error + 'static)) -> Option<
 /// assert_eq!(did_you_mean("example/nope", names), None);
 /// assert_eq!(did_you_mean("acme/pdf", names), None);
 /// ```
-pub fn did_you_mean<'c>(
+pub(crate) fn did_you_mean<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
@@ -187,7 +189,7 @@ pub fn did_you_mean<'c>(
 /// assert_eq!(meant, Some(dir.path().join("skills/pdf")));
 /// assert_eq!(skillpkg::hint::closest_path(&dir.path().join("skills")), None);
 /// ```
-pub fn closest_path(path: &std::path::Path) -> Option<std::path::PathBuf> {
+pub(crate) fn closest_path(path: &std::path::Path) -> Option<std::path::PathBuf> {
     let mut existing = std::path::PathBuf::new();
     let mut components = path.components();
     for component in components.by_ref() {

@@ -38,7 +38,7 @@ impl Pin {
 
 /// A skill whose grants a run withdrew, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Withdrawn {
+pub(crate) struct Withdrawn {
     /// The skill.
     pub skill: String,
     /// Why.
@@ -47,7 +47,7 @@ pub struct Withdrawn {
 
 impl Withdrawn {
     /// The warning the user sees.
-    pub fn warning(&self) -> String {
+    pub(crate) fn warning(&self) -> String {
         format!(
             "the skill '{}' changed since its grants were approved: {}; they do not count in this run (`skillpkg verify` shows what changed)",
             self.skill, self.reason

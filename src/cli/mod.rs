@@ -57,7 +57,7 @@ use crate::hint::Hinted;
 /// skillpkg: a package manager for Agent Skills, with the agent built in.
 #[derive(Debug, Parser)]
 #[command(name = "skillpkg", version, about, arg_required_else_help = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Print only errors.
     #[arg(
         short,
@@ -152,7 +152,7 @@ enum Command {
 
 /// The outcome of a command, as a process exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExitStatus {
+pub(crate) enum ExitStatus {
     /// 0: it worked.
     Success,
     /// 1: it ran and found a failure (an invalid skill, a missing package).
@@ -172,7 +172,7 @@ impl From<ExitStatus> for ExitCode {
 }
 
 /// What every command gets: the printer and the resolved directories.
-pub struct Context {
+pub(crate) struct Context {
     /// Where output goes.
     pub printer: Printer,
     /// Where long steps report their progress.
@@ -191,7 +191,7 @@ pub struct Context {
 
 /// `--json` and `--global`, for the commands that report on a project's lock.
 #[derive(Debug, clap::Args)]
-pub struct ReportFlags {
+pub(crate) struct ReportFlags {
     /// Print JSON on stdout.
     #[arg(long)]
     pub json: bool,
@@ -202,7 +202,7 @@ pub struct ReportFlags {
 
 impl Context {
     /// The config, cache, data and user-root directories.
-    pub fn dirs(&mut self) -> anyhow::Result<&Dirs> {
+    pub(crate) fn dirs(&mut self) -> anyhow::Result<&Dirs> {
         if self.dirs.is_none() {
             let dirs = Dirs::from_env().map_err(|e| Hinted::new(&e).hint(e.hint()))?;
             self.dirs = Some(dirs);
@@ -211,7 +211,7 @@ impl Context {
     }
 
     /// The directories, when they were set up already.
-    pub fn dirs_if_known(&self) -> Option<&Dirs> {
+    pub(crate) fn dirs_if_known(&self) -> Option<&Dirs> {
         self.dirs.as_ref()
     }
 
@@ -240,7 +240,7 @@ impl Context {
     /// The project a command works on: the global one with `global`,
     /// else the one around the working directory. Warns once about keys
     /// of its `skills.toml` that skillpkg ignores.
-    pub fn project(&mut self, global: bool) -> anyhow::Result<crate::project::Project> {
+    pub(crate) fn project(&mut self, global: bool) -> anyhow::Result<crate::project::Project> {
         let cwd = self.cwd.clone();
         let project = crate::project::Project::locate(&cwd, self.dirs()?, global)?;
         self.check_manifest(&project);

@@ -37,7 +37,7 @@ pub fn lenient<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<Channel, D
 }
 
 /// [`lenient`], for an optional channel.
-pub fn lenient_option<'de, D: serde::Deserializer<'de>>(
+pub(crate) fn lenient_option<'de, D: serde::Deserializer<'de>>(
     reader: D,
 ) -> Result<Option<Channel>, D::Error> {
     let name = Option::<String>::deserialize(reader)?;
@@ -130,7 +130,7 @@ impl<'a> Move<'a> {
 
 /// The statement a channel record signs: package, version, archive and
 /// channel (and replacement, index, sequence and expiry, when set).
-pub fn statement(entry: &IndexEntry, moved: &Move<'_>) -> String {
+pub(crate) fn statement(entry: &IndexEntry, moved: &Move<'_>) -> String {
     let mut text = format!(
         "{} channel={}",
         signing::trusted_comment(&entry.name, &entry.vers, &entry.cksum),
@@ -151,7 +151,7 @@ pub fn statement(entry: &IndexEntry, moved: &Move<'_>) -> String {
 }
 
 /// A record of `entry` making `moved`, signed with `key`.
-pub fn sign_record(
+pub(crate) fn sign_record(
     key: &SigningKey,
     entry: &IndexEntry,
     moved: &Move<'_>,
@@ -210,7 +210,7 @@ pub fn promote(
 
 /// The sequence number of the record after `records`: one more than the
 /// highest they claim (records from before sequences count by place).
-pub fn next_seq(records: &[ChannelRecord]) -> u64 {
+pub(crate) fn next_seq(records: &[ChannelRecord]) -> u64 {
     records
         .iter()
         .enumerate()
@@ -244,7 +244,12 @@ impl Standing {
 
 /// The trusted comment of a package signature that puts the version in
 /// `channel`.
-pub fn signed_comment(package: &str, version: &str, sha256_hex: &str, channel: Channel) -> String {
+pub(crate) fn signed_comment(
+    package: &str,
+    version: &str,
+    sha256_hex: &str,
+    channel: Channel,
+) -> String {
     format!(
         "{} channel={channel}",
         signing::trusted_comment(package, version, sha256_hex)
@@ -254,7 +259,7 @@ pub fn signed_comment(package: &str, version: &str, sha256_hex: &str, channel: C
 /// The channel `entry` claims, before any signature is checked: its
 /// `channel`, else its last record's, else its signature's, else
 /// `published` (an entry from before channels).
-pub fn claimed(entry: &IndexEntry) -> Channel {
+pub(crate) fn claimed(entry: &IndexEntry) -> Channel {
     entry
         .channel
         .or_else(|| entry.channels.last().map(|r| r.channel))
@@ -264,7 +269,7 @@ pub fn claimed(entry: &IndexEntry) -> Channel {
 
 /// The channel the trusted comment of `entry`'s package signature names,
 /// unverified; `None` when it names none.
-pub fn signature_channel(entry: &IndexEntry) -> Option<Channel> {
+pub(crate) fn signature_channel(entry: &IndexEntry) -> Option<Channel> {
     let comment = signing::claimed_comment(&entry.sig)?;
     let base = signing::trusted_comment(&entry.name, &entry.vers, &entry.cksum);
     comment
@@ -276,7 +281,7 @@ pub fn signature_channel(entry: &IndexEntry) -> Option<Channel> {
 
 /// The keys that may sign an org's channels.
 #[derive(Debug, Clone, Copy)]
-pub struct OrgKeys<'a> {
+pub(crate) struct OrgKeys<'a> {
     /// Those that sign channel records: the keys a project pins for the
     /// org (else, on first use, those the index lists).
     pub records: &'a [String],
@@ -289,7 +294,7 @@ pub struct OrgKeys<'a> {
 
 impl<'a> OrgKeys<'a> {
     /// The same keys for both.
-    pub fn same(keys: &'a [String]) -> OrgKeys<'a> {
+    pub(crate) fn same(keys: &'a [String]) -> OrgKeys<'a> {
         OrgKeys {
             records: keys,
             signatures: keys,
@@ -300,7 +305,7 @@ impl<'a> OrgKeys<'a> {
 /// Where `entry` stands, its channel signatures checked against `keys`.
 /// With `require_signed`, an entry whose signatures name no channel
 /// counts as a draft rather than published.
-pub fn standing(entry: &IndexEntry, keys: OrgKeys<'_>, require_signed: bool) -> Standing {
+pub(crate) fn standing(entry: &IndexEntry, keys: OrgKeys<'_>, require_signed: bool) -> Standing {
     let verified = verified_channel(entry, keys, require_signed);
     match (verified, entry.channel) {
         (Ok(standing), Some(claimed)) if claimed != standing.channel => Standing {
@@ -319,7 +324,11 @@ pub fn standing(entry: &IndexEntry, keys: OrgKeys<'_>, require_signed: bool) -> 
 }
 
 /// Whether `record`, a record of `entry`, is signed by one of `keys`.
-pub fn record_is_signed(entry: &IndexEntry, record: &ChannelRecord, keys: &[String]) -> bool {
+pub(crate) fn record_is_signed(
+    entry: &IndexEntry,
+    record: &ChannelRecord,
+    keys: &[String],
+) -> bool {
     let moved = Move::of(record);
     if moved.is_ambiguous() {
         return false;

@@ -20,7 +20,7 @@ use crate::hint::Hinted;
 
 /// The checks of one index's metadata, for one command.
 #[derive(Debug)]
-pub struct Freshness {
+pub(crate) struct Freshness {
     /// The index's label, for messages.
     pub label: String,
     /// The identity the index goes by on this machine: the one first
@@ -35,7 +35,7 @@ pub struct Freshness {
 
 /// How a version's newest channel record stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RecordCheck {
+pub(crate) enum RecordCheck {
     /// Bound to this index, not replayed, not expired (or from before
     /// records were bound, where the policy allows that).
     Fresh,
@@ -48,7 +48,11 @@ impl Freshness {
     /// The checks of the index `label`, whose `config.json` names
     /// `identity`, against what `memory` kept. An index that names itself
     /// otherwise than this machine first saw is refused.
-    pub fn open(label: &str, identity: Option<&str>, memory: Memory) -> anyhow::Result<Freshness> {
+    pub(crate) fn open(
+        label: &str,
+        identity: Option<&str>,
+        memory: Memory,
+    ) -> anyhow::Result<Freshness> {
         let seen = memory.get();
         if let (Some(pinned), Some(named)) = (&seen.identity, identity)
             && pinned != named
@@ -89,7 +93,7 @@ impl Freshness {
     }
 
     /// Keeps what this command accepted, for the next.
-    pub fn save(&self) -> anyhow::Result<()> {
+    pub(crate) fn save(&self) -> anyhow::Result<()> {
         self.memory.save()
     }
 
@@ -97,7 +101,7 @@ impl Freshness {
     /// newest record's signature verified: in order, signed for this
     /// index, not below the sequence this machine accepted, not expired.
     /// What passes raises the sequence kept.
-    pub fn check_records(
+    pub(crate) fn check_records(
         &self,
         package: &str,
         version: &str,
@@ -160,7 +164,7 @@ impl Freshness {
     /// index: so that a version the org demoted stays demoted here, even
     /// when no resolution chose it. Each record is verified once per
     /// machine; a claim that does not hold changes nothing.
-    pub fn note(
+    pub(crate) fn note(
         &self,
         package: &str,
         version: &str,
@@ -189,7 +193,7 @@ impl Freshness {
     /// this machine accepted. Returns when it expired, if it did (new
     /// versions are then refused, the lock's still install). What passes
     /// raises the serial kept.
-    pub fn check_policy(
+    pub(crate) fn check_policy(
         &self,
         origin: &str,
         index: Option<&str>,
@@ -242,7 +246,7 @@ impl Freshness {
 
 /// The `expires` of a record or policy for `text`: an RFC 3339 time, or
 /// a span from `now` (`30d`, `12h`, `2 weeks`), in UTC to the second.
-pub fn expires_from(text: &str, now: jiff::Timestamp) -> anyhow::Result<String> {
+pub(crate) fn expires_from(text: &str, now: jiff::Timestamp) -> anyhow::Result<String> {
     let at = match jiff::Timestamp::from_str(text) {
         Ok(at) => at,
         Err(_) => {
@@ -268,7 +272,7 @@ fn expiry(text: &str) -> Result<Option<jiff::Timestamp>, String> {
 }
 
 /// The refusal of new versions from an index whose `what` expired `at`.
-pub fn expired_refusal(what: &str, at: jiff::Timestamp) -> Hinted {
+pub(crate) fn expired_refusal(what: &str, at: jiff::Timestamp) -> Hinted {
     Hinted::new(format!(
         "{what} expired at {at}: the org no longer vouches for it, so no new version is taken from the index"
     ))

@@ -19,7 +19,7 @@ use crate::net::{Attempt, RetryPolicy, split_credentials};
 
 /// Whether `spec` names a git index: `git+…` and `git://` URLs, and local
 /// paths or `file://` URLs of git repositories (bare or not).
-pub fn is_git_index(spec: &str) -> bool {
+pub(crate) fn is_git_index(spec: &str) -> bool {
     if spec.starts_with("git+") || spec.starts_with("git://") || spec.starts_with("ssh://") {
         return true;
     }
@@ -210,7 +210,7 @@ impl GitIndex {
 
     /// Reads the index checked out by [`GitIndex::sync`], with an error
     /// naming the repository (never the checkout) when it is not one.
-    pub fn open_checkout(&self) -> anyhow::Result<IndexDir> {
+    pub(crate) fn open_checkout(&self) -> anyhow::Result<IndexDir> {
         match self.state() {
             State::Index => IndexDir::open(&self.checkout),
             State::Empty => bail!(
@@ -300,7 +300,7 @@ enum State {
 
 /// Creates a new git index: a repository at `path` (bare when the path
 /// ends in `.git`) whose first commit holds the index layout.
-pub fn init_repository(
+pub(crate) fn init_repository(
     path: &Path,
     org_key: Option<(&str, &str)>,
     naming: &Naming<'_>,

@@ -20,7 +20,7 @@ pub const LISTING_FILE: &str = "search.jsonl";
 
 /// Below this size a listing is never compacted: folding it costs less
 /// than a publish.
-pub const MIN_COMPACTION_BYTES: u64 = 64 * 1024;
+pub(crate) const MIN_COMPACTION_BYTES: u64 = 64 * 1024;
 
 /// One package as search shows it: a compacted line of the listing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,7 +79,7 @@ impl Line {
 /// The listing line of a package with `entries`: its newest version that
 /// is not yanked and is released (by semver; lines whose version does
 /// not parse are skipped), or `None` when there is none.
-pub fn listing_entry(entries: &[IndexEntry]) -> Option<ListingEntry> {
+pub(crate) fn listing_entry(entries: &[IndexEntry]) -> Option<ListingEntry> {
     entries
         .iter()
         .filter(|e| listed(e))
@@ -95,7 +95,7 @@ pub fn listing_entry(entries: &[IndexEntry]) -> Option<ListingEntry> {
 /// The lines `publish` appends for the new version `entry`: its line.
 /// Readers show it when it is the package's highest version, whatever
 /// was published before.
-pub fn published_lines(entry: &IndexEntry) -> String {
+pub(crate) fn published_lines(entry: &IndexEntry) -> String {
     Line::of(entry).to_text()
 }
 
@@ -104,7 +104,7 @@ pub fn published_lines(entry: &IndexEntry) -> String {
 /// then the line of the version the package shows, when that is another
 /// one, so that a reader that keeps the last line of each package (as
 /// earlier builds of skillpkg do) shows it too.
-pub fn yanked_lines(changed: &IndexEntry, entries: &[IndexEntry]) -> String {
+pub(crate) fn yanked_lines(changed: &IndexEntry, entries: &[IndexEntry]) -> String {
     let mut text = Line::of(changed).to_text();
     if let Some(shown) = entries
         .iter()
@@ -123,7 +123,7 @@ pub fn yanked_lines(changed: &IndexEntry, entries: &[IndexEntry]) -> String {
 /// the `compacted` field of its first line, `None` when it has none (a
 /// listing written by an earlier build, or edited) or `head` does not
 /// start with a whole line. Only the first line is read.
-pub fn compacted_size(head: impl std::io::Read) -> Option<u64> {
+pub(crate) fn compacted_size(head: impl std::io::Read) -> Option<u64> {
     let mut lines = serde_json::Deserializer::from_reader(head).into_iter::<Line>();
     lines.next()?.ok()?.compacted
 }
@@ -134,7 +134,7 @@ pub fn compacted_size(head: impl std::io::Read) -> Option<u64> {
 /// Each publish appends one line, so a listing of `P` packages is
 /// compacted once every `P / 2` publishes or more, and the work of
 /// compaction, spread over them, is constant per publish.
-pub fn needs_compaction(size: u64, compacted: Option<u64>) -> bool {
+pub(crate) fn needs_compaction(size: u64, compacted: Option<u64>) -> bool {
     let compacted = compacted.unwrap_or(0);
     size.saturating_sub(compacted) > (compacted / 2).max(MIN_COMPACTION_BYTES)
 }
@@ -210,7 +210,7 @@ impl Listing {
 
     /// [`Listing::to_text`] with the file's size in the `compacted` field
     /// of its first line, for [`needs_compaction`].
-    pub fn to_compacted_text(&self) -> String {
+    pub(crate) fn to_compacted_text(&self) -> String {
         let mut packages = self.packages.values();
         let Some(first) = packages.next() else {
             return String::new();

@@ -57,7 +57,7 @@ impl IndexDir {
     /// it has one: an index keeps the identity it was first given, since
     /// the records and policies signed for it name it. Naming it anew
     /// otherwise is refused.
-    pub fn name_as(&self, naming: &Naming<'_>) -> anyhow::Result<()> {
+    pub(crate) fn name_as(&self, naming: &Naming<'_>) -> anyhow::Result<()> {
         let mut config = self.config()?;
         let identity = match (&config.identity, naming) {
             (Some(old), Naming::Given(new)) if old != new => bail!(
@@ -127,7 +127,7 @@ impl IndexDir {
     }
 
     /// Writes the search listing afresh from every entry file.
-    pub fn rebuild_listing(&self) -> anyhow::Result<()> {
+    pub(crate) fn rebuild_listing(&self) -> anyhow::Result<()> {
         let mut listing = Listing::default();
         for package in self.packages()? {
             listing.set(
@@ -141,7 +141,7 @@ impl IndexDir {
     /// Compacts the search listing: one line per package, sorted (see
     /// [`Listing::to_compacted_text`]); built from every entry file when
     /// the index has none.
-    pub fn compact_listing(&self) -> anyhow::Result<()> {
+    pub(crate) fn compact_listing(&self) -> anyhow::Result<()> {
         match self.listing()? {
             Some(listing) => self.write_listing(&listing),
             None => self.rebuild_listing(),
@@ -179,7 +179,7 @@ impl IndexDir {
     }
 
     /// Writes `config.json` atomically.
-    pub fn write_config(&self, config: &IndexConfig) -> anyhow::Result<()> {
+    pub(crate) fn write_config(&self, config: &IndexConfig) -> anyhow::Result<()> {
         let path = self.config_path();
         write_atomically(&path, config.to_text().as_bytes())
             .with_context(|| format!("could not write {}", path.display()))
@@ -300,7 +300,7 @@ impl IndexDir {
     /// Sets the `yanked` flag of one version, rewriting exactly that line,
     /// and appends the change to the search listing. Returns false when it
     /// already had that value.
-    pub fn set_yanked(
+    pub(crate) fn set_yanked(
         &self,
         package: &PackageName,
         version: &str,
@@ -316,7 +316,7 @@ impl IndexDir {
     /// Changes one version's entry with `change` (which says whether it
     /// changed anything), rewriting exactly that line, and appends the
     /// change to the search listing. Returns what `change` said.
-    pub fn change_entry(
+    pub(crate) fn change_entry(
         &self,
         package: &PackageName,
         version: &str,

@@ -33,11 +33,11 @@ use crate::hint::Hinted;
 use crate::skill::name::{check_name, is_valid_name};
 
 /// The `dl` template a new index gets.
-pub const DEFAULT_DL: &str = "{index}/packages/{org}/{name}/{name}-{version}.skill";
+pub(crate) const DEFAULT_DL: &str = "{index}/packages/{org}/{name}/{name}-{version}.skill";
 /// The most signing keys an index may list for one org.
-pub const MAX_KEYS_PER_ORG: usize = 16;
+pub(crate) const MAX_KEYS_PER_ORG: usize = 16;
 /// The index format version this skillpkg reads and writes.
-pub const CONFIG_VERSION: u32 = 1;
+pub(crate) const CONFIG_VERSION: u32 = 1;
 
 /// `config.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -121,11 +121,11 @@ impl IndexConfig {
 }
 
 /// The most bytes an index identity may have.
-pub const MAX_IDENTITY_BYTES: usize = 512;
+pub(crate) const MAX_IDENTITY_BYTES: usize = 512;
 
 /// Refuses an index identity that a signed statement could not carry as
 /// one field: empty, too long, or with spaces or control characters.
-pub fn check_identity(identity: &str) -> Result<(), String> {
+pub(crate) fn check_identity(identity: &str) -> Result<(), String> {
     if identity.is_empty() || identity.len() > MAX_IDENTITY_BYTES {
         return Err(format!(
             "an index identity has 1 to {MAX_IDENTITY_BYTES} bytes"
@@ -294,7 +294,7 @@ pub fn parse_entries(text: &str, file: &str) -> anyhow::Result<Vec<IndexEntry>> 
 
 /// Parses `metadata.dependencies`: comma-separated `org/name@req` (a
 /// missing `@req` means any version).
-pub fn parse_dependencies(text: &str) -> anyhow::Result<Vec<Dependency>> {
+pub(crate) fn parse_dependencies(text: &str) -> anyhow::Result<Vec<Dependency>> {
     text.split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())

@@ -13,11 +13,11 @@ use crate::store::hash::sha256_hex;
 use crate::store::signing::{self, SigningError, SigningKey};
 
 /// The policy's file name, at the index root.
-pub const POLICY_FILE: &str = "policy.toml";
+pub(crate) const POLICY_FILE: &str = "policy.toml";
 /// Its signature's file name, beside it.
-pub const POLICY_SIGNATURE_FILE: &str = "policy.toml.minisig";
+pub(crate) const POLICY_SIGNATURE_FILE: &str = "policy.toml.minisig";
 /// The most bytes a policy may have.
-pub const MAX_POLICY_BYTES: u64 = 64 * 1024;
+pub(crate) const MAX_POLICY_BYTES: u64 = 64 * 1024;
 
 /// `policy.toml`. Fields this skillpkg does not know are refused: a
 /// restriction it would silently skip is worse than an error.
@@ -106,7 +106,7 @@ pub enum PolicySigner {
 
 impl PolicySigner {
     /// Whether `signer`, as an install verified it, is this one.
-    pub fn admits(&self, signer: &crate::manifest::lock::LockedSigner) -> bool {
+    pub(crate) fn admits(&self, signer: &crate::manifest::lock::LockedSigner) -> bool {
         use crate::manifest::lock::{LockedSigner, SignerTable};
         match (self, signer) {
             (PolicySigner::Minisign(key), LockedSigner::Minisign(signed)) => key == signed,

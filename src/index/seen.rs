@@ -24,7 +24,7 @@ const MAX_BYTES: u64 = 8 * 1024 * 1024;
 /// What was accepted from one index.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub struct Seen {
+pub(crate) struct Seen {
     /// The index's label (its URL as projects name it), for people.
     #[serde(default)]
     pub index: String,
@@ -62,7 +62,7 @@ impl Seen {
 /// The memory of one index on this machine: read once, raised while a
 /// command runs, saved at its end.
 #[derive(Debug)]
-pub struct Memory {
+pub(crate) struct Memory {
     path: Option<PathBuf>,
     seen: std::sync::Mutex<Seen>,
     loaded: Seen,
@@ -70,7 +70,7 @@ pub struct Memory {
 
 impl Memory {
     /// The memory of the index `label`, kept under `data`.
-    pub fn open(data: &Path, label: &str) -> Memory {
+    pub(crate) fn open(data: &Path, label: &str) -> Memory {
         let path = data
             .join("index-seen")
             .join(format!("{}.json", &sha256_hex(label.as_bytes())[..32]));
@@ -85,8 +85,9 @@ impl Memory {
         }
     }
 
-    /// A memory that keeps nothing (tests, and read-only looks).
-    pub fn none() -> Memory {
+    /// A memory that keeps nothing, for tests.
+    #[cfg(test)]
+    pub(crate) fn none() -> Memory {
         Memory {
             path: None,
             seen: Default::default(),
@@ -95,12 +96,12 @@ impl Memory {
     }
 
     /// What is known now.
-    pub fn get(&self) -> Seen {
+    pub(crate) fn get(&self) -> Seen {
         self.lock().clone()
     }
 
     /// Changes what is known.
-    pub fn update(&self, change: impl FnOnce(&mut Seen)) {
+    pub(crate) fn update(&self, change: impl FnOnce(&mut Seen)) {
         change(&mut self.lock());
     }
 
@@ -110,7 +111,7 @@ impl Memory {
 
     /// Saves what was raised since it was read, merged with what other
     /// processes saved meanwhile. Nothing is written when nothing rose.
-    pub fn save(&self) -> anyhow::Result<()> {
+    pub(crate) fn save(&self) -> anyhow::Result<()> {
         let Some(path) = &self.path else {
             return Ok(());
         };

@@ -48,7 +48,7 @@ impl Upstream {
 
     /// The trusted comment of its signature, for the version
     /// `package@version` whose archive has the sha256 `cksum`.
-    pub fn statement(&self, package: &str, version: &str, cksum: &str) -> String {
+    pub(crate) fn statement(&self, package: &str, version: &str, cksum: &str) -> String {
         format!(
             "skillpkg-upstream {package}@{version} sha256:{cksum} sha256:{}",
             sha256_hex(&self.signed_bytes())
@@ -79,7 +79,7 @@ impl Upstream {
     }
 
     /// Where it was taken: the commit or the digest.
-    pub fn at_revision(&self) -> Option<&str> {
+    pub(crate) fn at_revision(&self) -> Option<&str> {
         self.commit.as_deref().or(self.digest.as_deref())
     }
 }

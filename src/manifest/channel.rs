@@ -33,7 +33,7 @@ pub enum Channel {
 
 impl Channel {
     /// Every channel, lowest first.
-    pub const ALL: [Channel; 4] = [
+    pub(crate) const ALL: [Channel; 4] = [
         Channel::Draft,
         Channel::Testing,
         Channel::Published,
@@ -62,7 +62,7 @@ impl Channel {
 
     /// Whether a project asking for `self` sees a version standing in
     /// `standing`: the channel asked for and those above it.
-    pub fn admits(self, standing: Channel) -> bool {
+    pub(crate) fn admits(self, standing: Channel) -> bool {
         standing.rank() >= self.rank()
     }
 }

@@ -61,7 +61,7 @@ impl ManifestDocument {
 
     /// Sets `[install] disabled` to `names` (removed when empty), keeping
     /// the rest of `[install]` as it is.
-    pub fn set_disabled(&mut self, names: &[String]) -> anyhow::Result<()> {
+    pub(crate) fn set_disabled(&mut self, names: &[String]) -> anyhow::Result<()> {
         let install = self
             .doc
             .entry("install")
@@ -83,7 +83,7 @@ impl ManifestDocument {
     /// Adds `[registries] name = { index = "…" }` at the end of the
     /// table (a new `[registries]` table at the end of the file when there
     /// is none); an entry of that name is replaced in place.
-    pub fn set_registry(&mut self, name: &str, index: &str) -> anyhow::Result<()> {
+    pub(crate) fn set_registry(&mut self, name: &str, index: &str) -> anyhow::Result<()> {
         let table = self
             .doc
             .entry("registries")

@@ -11,7 +11,7 @@ use super::source_id::SourceId;
 use crate::hint::Hinted;
 
 /// The lockfile format version this skillpkg reads and writes.
-pub const LOCK_VERSION: u32 = 1;
+pub(crate) const LOCK_VERSION: u32 = 1;
 
 const HEADER: &str = "# This file is written by skillpkg: do not edit it by hand. Commit it.\n";
 
@@ -176,7 +176,7 @@ impl std::fmt::Display for CommitSigner {
 
 impl LockedSigner {
     /// The minisign key, when a minisign signature verified it.
-    pub fn minisign_key(&self) -> Option<&str> {
+    pub(crate) fn minisign_key(&self) -> Option<&str> {
         match self {
             LockedSigner::Minisign(key) => Some(key),
             LockedSigner::Other(_) => None,
@@ -218,14 +218,14 @@ impl LockedSkill {
     }
 
     /// Its version as reports show it: see [`shown_version`].
-    pub fn shown_version(&self) -> String {
+    pub(crate) fn shown_version(&self) -> String {
         shown_version(&self.version, &self.source, Some(&self.tree))
     }
 }
 
 /// The version the lock records for a path or git skill whose SKILL.md
 /// gives no `metadata.version`: a placeholder, never shown.
-pub const UNVERSIONED: &str = "0.0.0";
+pub(crate) const UNVERSIONED: &str = "0.0.0";
 
 /// How reports show a skill's version: `v1.2.0` for a package, and for a
 /// path or git skill with a `metadata.version`; else, instead of the
@@ -242,7 +242,7 @@ pub const UNVERSIONED: &str = "0.0.0";
 /// assert_eq!(shown_version("1.2.0", &git, None), "v1.2.0");
 /// assert_eq!(shown_version("0.0.0", &SourceId::registry("builtin"), None), "v0.0.0");
 /// ```
-pub fn shown_version(version: &str, source: &SourceId, tree: Option<&str>) -> String {
+pub(crate) fn shown_version(version: &str, source: &SourceId, tree: Option<&str>) -> String {
     match (version == UNVERSIONED, source, tree) {
         (true, SourceId::Git { commit, .. }, _) => short_commit(commit),
         (true, SourceId::Oci { digest, .. }, _) => short_digest(digest),
@@ -261,19 +261,19 @@ pub fn shown_version(version: &str, source: &SourceId, tree: Option<&str>) -> St
 }
 
 /// The first 12 hex digits of a git commit, as reports show it.
-pub fn short_commit(commit: &str) -> String {
+pub(crate) fn short_commit(commit: &str) -> String {
     commit.chars().take(12).collect()
 }
 
 /// A `sha256:` digest cut to 12 hex digits, as reports show an OCI
 /// skill's manifest digest.
-pub fn short_digest(digest: &str) -> String {
+pub(crate) fn short_digest(digest: &str) -> String {
     let hex = digest.strip_prefix("sha256:").unwrap_or(digest);
     format!("sha256:{}", short_commit(hex))
 }
 
 /// An `h1:` tree hash cut to 8 characters after `h1:`, as reports show it.
-pub fn short_tree(tree: &str) -> String {
+pub(crate) fn short_tree(tree: &str) -> String {
     let hash = tree.strip_prefix("h1:").unwrap_or(tree);
     format!("h1:{}", hash.chars().take(8).collect::<String>())
 }
@@ -484,7 +484,7 @@ impl Lockfile {
     }
 
     /// Installed skills, to change (the lookups' index is rebuilt).
-    pub fn skills_mut(&mut self) -> &mut Vec<LockedSkill> {
+    pub(crate) fn skills_mut(&mut self) -> &mut Vec<LockedSkill> {
         self.index = NameIndex::default();
         &mut self.entries
     }
@@ -496,7 +496,7 @@ impl Lockfile {
 
     /// The locked entry installed in the folder `folder` (its name's last
     /// segment).
-    pub fn by_folder(&self, folder: &str) -> Option<&LockedSkill> {
+    pub(crate) fn by_folder(&self, folder: &str) -> Option<&LockedSkill> {
         self.lookup(folder, |index| &index.by_folder, |s| s.folder() == folder)
     }
 

@@ -391,7 +391,7 @@ pub struct InstallSection {
 impl InstallSection {
     /// Whether the skill named `name` (a skill's name, or a package's
     /// `org/name`) is disabled: `[install] disabled` names it either way.
-    pub fn is_disabled(&self, name: &str) -> bool {
+    pub(crate) fn is_disabled(&self, name: &str) -> bool {
         let short = skill_name(name);
         self.disabled.iter().any(|d| skill_name(d) == short)
     }
@@ -399,7 +399,7 @@ impl InstallSection {
 
 /// The skill's own name in `name`: a package's `org/name` without its
 /// org (the folder it installs to), a plain name as it is.
-pub fn skill_name(name: &str) -> &str {
+pub(crate) fn skill_name(name: &str) -> &str {
     name.rsplit('/').next().unwrap_or(name)
 }
 
@@ -439,7 +439,7 @@ pub struct AgentSection {
 
 impl AgentSection {
     /// The names of the keys set, in the table's order.
-    pub fn keys_set(&self) -> Vec<String> {
+    pub(crate) fn keys_set(&self) -> Vec<String> {
         match serde_json::to_value(self) {
             Ok(serde_json::Value::Object(keys)) => keys.keys().cloned().collect(),
             _ => Vec::new(),
@@ -501,13 +501,13 @@ impl Manifest {
 
     /// `[install] root`: the project root's directory relative to the
     /// manifest, when the manifest sets one.
-    pub fn install_root(&self) -> Option<&str> {
+    pub(crate) fn install_root(&self) -> Option<&str> {
         self.install.root.as_deref()
     }
 }
 
 /// The text `skillpkg init` writes.
-pub const MANIFEST_TEMPLATE: &str = "# The skills this project uses. `skillpkg add org/name` adds them here;\n# skills.lock records exactly what was installed. Commit both files.\n\n[skills]\n";
+pub(crate) const MANIFEST_TEMPLATE: &str = "# The skills this project uses. `skillpkg add org/name` adds them here;\n# skills.lock records exactly what was installed. Commit both files.\n\n[skills]\n";
 
 #[cfg(test)]
 mod tests {

@@ -141,7 +141,7 @@ impl SourceId {
     }
 
     /// The index label of a registry package.
-    pub fn registry_index(&self) -> Option<&str> {
+    pub(crate) fn registry_index(&self) -> Option<&str> {
         match self {
             SourceId::Registry { index } => Some(index),
             _ => None,
@@ -149,7 +149,7 @@ impl SourceId {
     }
 
     /// The commit of a git source.
-    pub fn git_commit(&self) -> Option<&str> {
+    pub(crate) fn git_commit(&self) -> Option<&str> {
         match self {
             SourceId::Git { commit, .. } => Some(commit),
             _ => None,
@@ -157,7 +157,7 @@ impl SourceId {
     }
 
     /// The manifest digest of an OCI source.
-    pub fn oci_digest(&self) -> Option<&str> {
+    pub(crate) fn oci_digest(&self) -> Option<&str> {
         match self {
             SourceId::Oci { digest, .. } => Some(digest),
             _ => None,
@@ -165,7 +165,7 @@ impl SourceId {
     }
 
     /// The artifact digest of a `well-known` source, when it has one.
-    pub fn well_known_digest(&self) -> Option<&str> {
+    pub(crate) fn well_known_digest(&self) -> Option<&str> {
         match self {
             SourceId::WellKnown { digest, .. } => digest.as_deref(),
             _ => None,

@@ -10,7 +10,7 @@ use crate::net::{Origin, is_loopback};
 
 /// The site `text` names, normalised as `skills.toml` records it; the
 /// error says what is wrong, quoting `text`.
-pub fn parse_site(text: &str) -> Result<String, String> {
+pub(crate) fn parse_site(text: &str) -> Result<String, String> {
     let wrong = |why: &str| format!("'{text}' is no site skillpkg reads agent skills from: {why}");
     let Ok(url) = reqwest::Url::parse(text) else {
         return Err(wrong("write https://HOST[/PATH]"));
@@ -39,7 +39,7 @@ pub fn parse_site(text: &str) -> Result<String, String> {
 }
 
 /// Whether `text` is a site as [`parse_site`] writes it.
-pub fn is_site(text: &str) -> bool {
+pub(crate) fn is_site(text: &str) -> bool {
     parse_site(text).is_ok_and(|site| site == text)
 }
 

@@ -14,7 +14,7 @@ use crate::store::pack;
 
 /// A written archive.
 #[derive(Debug, Clone, serde::Serialize)]
-pub struct Packed {
+pub(crate) struct Packed {
     /// The skill's name.
     pub name: String,
     /// `metadata.version`, if the skill has one.
@@ -93,7 +93,7 @@ pub fn pack_skill(
 /// and `publish` too.
 #[derive(Debug, thiserror::Error)]
 #[error("{} cannot be packed: every install would refuse its archive: {refusal}", dir.display())]
-pub struct RefusedOnInstall {
+pub(crate) struct RefusedOnInstall {
     /// The skill's folder.
     pub dir: PathBuf,
     /// What installs refuse.
@@ -115,7 +115,7 @@ impl crate::hint::Advice for RefusedOnInstall {
 }
 
 /// A skill checked for packing: what [`PackedSkill`] holds but the archive.
-pub struct CheckedSkill {
+pub(crate) struct CheckedSkill {
     /// Its metadata.
     pub skill: Skill,
     /// The files an archive of it holds.
@@ -128,7 +128,7 @@ pub struct CheckedSkill {
 /// an archive of it would hold, without writing one. `origin` names where
 /// the skill comes from when `dir` is a copy (a git repository's folder at
 /// a commit): messages name it.
-pub fn check_skill(
+pub(crate) fn check_skill(
     dir: &Path,
     validity: Validity,
     origin: Option<&str>,
@@ -201,7 +201,7 @@ pub fn check_skill(
 /// With `layer`, writes the OCI layer an OCI index holds instead
 /// (`<name>-<version>.tar.gz`, see [`crate::store::layer`]): the bytes a
 /// Sigstore bundle for an OCI index is made over.
-pub fn pack_to_file(
+pub(crate) fn pack_to_file(
     dir: &Path,
     output: Option<&Path>,
     cwd: &Path,

@@ -170,7 +170,7 @@ pub(super) fn place(dirs: &Dirs) -> Place {
 
 /// Applies `change` to the index named by `spec` (a folder, or a git
 /// repository or URL), committing and pushing for git.
-pub fn change_index(
+pub(crate) fn change_index(
     spec: &str,
     cache: &Path,
     mut change: impl FnMut(&IndexDir) -> anyhow::Result<String>,
@@ -256,7 +256,7 @@ pub fn publish(request: &PublishRequest<'_>, dirs: &Dirs) -> anyhow::Result<Publ
 /// and the collection `collection` of them at `request.version`, into
 /// the OCI index `request.index`. Returns what was published: the
 /// skills, then the collection (whose checksum is its index's digest).
-pub fn publish_collection(
+pub(crate) fn publish_collection(
     request: &PublishRequest<'_>,
     skill_dirs: &[std::path::PathBuf],
     collection: &str,

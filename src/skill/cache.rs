@@ -169,7 +169,7 @@ fn parse(text: &str) -> Option<Vec<Entry>> {
 /// The frontmatter cache of one discovery: read once, looked up from the
 /// loading threads, written back once when it learnt something.
 #[derive(Debug)]
-pub struct FrontmatterCache {
+pub(crate) struct FrontmatterCache {
     path: PathBuf,
     text: String,
     old: Vec<Entry>,
@@ -184,7 +184,7 @@ pub struct FrontmatterCache {
 
 impl FrontmatterCache {
     /// The cache in `dir`; empty when there is none or it cannot be used.
-    pub fn open(dir: &Path) -> FrontmatterCache {
+    pub(crate) fn open(dir: &Path) -> FrontmatterCache {
         FrontmatterCache::open_settled(dir, SystemTime::now() - SETTLE)
     }
 
@@ -254,7 +254,7 @@ impl FrontmatterCache {
     }
 
     /// Writes the cache back if this discovery parsed anything it can keep.
-    pub fn save(self) -> std::io::Result<()> {
+    pub(crate) fn save(self) -> std::io::Result<()> {
         let new = self.new.into_inner().unwrap_or_else(|e| e.into_inner());
         if new.is_empty() {
             return Ok(());

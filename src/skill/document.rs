@@ -9,14 +9,14 @@ use std::path::{Path, PathBuf};
 use super::SkillError;
 
 /// The file names a skill's instructions may have, in order of preference.
-pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
+pub(crate) const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
 
 /// Frontmatter larger than this is refused: real frontmatter is a few
 /// hundred bytes, and YAML parsing cost grows with size.
-pub const MAX_FRONTMATTER_BYTES: usize = 256 * 1024;
+pub(crate) const MAX_FRONTMATTER_BYTES: usize = 256 * 1024;
 
 /// Finds `SKILL.md` (or `skill.md`) in `dir`.
-pub fn find_skill_md(dir: &Path) -> Option<PathBuf> {
+pub(crate) fn find_skill_md(dir: &Path) -> Option<PathBuf> {
     SKILL_FILE_NAMES
         .iter()
         .map(|name| dir.join(name))
@@ -25,7 +25,7 @@ pub fn find_skill_md(dir: &Path) -> Option<PathBuf> {
 
 /// Opens `SKILL.md` (or `skill.md`) in `dir`: what [`find_skill_md`]
 /// finds, opened, without a separate look-up before the open.
-pub fn open_skill_md(dir: &Path) -> Result<Option<(PathBuf, std::fs::File)>, SkillError> {
+pub(crate) fn open_skill_md(dir: &Path) -> Result<Option<(PathBuf, std::fs::File)>, SkillError> {
     for name in SKILL_FILE_NAMES {
         let path = dir.join(name);
         match std::fs::File::open(&path) {
@@ -90,7 +90,10 @@ pub fn read_frontmatter(path: &Path) -> Result<Frontmatter, SkillError> {
 }
 
 /// [`read_frontmatter`] of `file`, opened from `path`.
-pub fn read_frontmatter_from(file: std::fs::File, path: &Path) -> Result<Frontmatter, SkillError> {
+pub(crate) fn read_frontmatter_from(
+    file: std::fs::File,
+    path: &Path,
+) -> Result<Frontmatter, SkillError> {
     let mut reader = BufReader::new(file);
     let mut buf = Vec::new();
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// One invisible character found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HiddenChar {
+pub(crate) struct HiddenChar {
     /// The file, relative to the scanned directory.
     pub file: String,
     /// 1-based line.

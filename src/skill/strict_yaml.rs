@@ -11,9 +11,9 @@
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, Span, StrInput, StructureStyle};
 
 /// Deepest nesting accepted before the document is refused as hostile.
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 /// Most parser events accepted before the document is refused as hostile.
-pub const MAX_EVENTS: usize = 100_000;
+pub(crate) const MAX_EVENTS: usize = 100_000;
 
 /// A StrictYAML value: strings, lists and ordered string-keyed mappings.
 #[derive(Debug, Clone, PartialEq, Eq)]

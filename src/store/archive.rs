@@ -41,7 +41,7 @@ pub fn extract(
 /// The files of the archive at `path` that extraction makes executable,
 /// as [`super::extract::executables`] reads them from a zip's central
 /// directory (or the tar headers of a layer, read through in pieces).
-pub fn executables(path: &Path) -> Result<BTreeSet<String>, Refusal> {
+pub(crate) fn executables(path: &Path) -> Result<BTreeSet<String>, Refusal> {
     let unreadable = |e: std::io::Error| Refusal::NotZip(e.to_string());
     let mut file = std::io::BufReader::new(std::fs::File::open(path).map_err(unreadable)?);
     let mut magic = [0u8; 2];

@@ -218,7 +218,7 @@ impl Staged {
 
     /// The sha256 of every file of the tree, by path relative to the
     /// skill (`/`-separated), sorted.
-    pub fn digests(&self) -> &BTreeMap<String, String> {
+    pub(crate) fn digests(&self) -> &BTreeMap<String, String> {
         &self.digests
     }
 
@@ -250,7 +250,9 @@ impl Staged {
 
     /// Hidden Unicode in the extracted files (see
     /// [`crate::skill::hidden`]); only files with non-ASCII bytes are read.
-    pub fn scan_hidden_unicode(&self) -> std::io::Result<Vec<crate::skill::hidden::HiddenChar>> {
+    pub(crate) fn scan_hidden_unicode(
+        &self,
+    ) -> std::io::Result<Vec<crate::skill::hidden::HiddenChar>> {
         crate::skill::hidden::scan_files(&self.path(), &self.non_ascii)
     }
 
@@ -548,7 +550,7 @@ pub fn extract(
 /// folder. Returns that folder, named after the top folder (or `skill`,
 /// for a skill at the top). Errors name the archive as `label`; a refused
 /// archive leaves nothing behind.
-pub fn extract_tree(
+pub(crate) fn extract_tree(
     archive: &Path,
     label: &str,
     dest: &Path,
@@ -680,7 +682,7 @@ pub(super) fn check_skill_md(dir: &Path, name: &str) -> Result<(), Refusal> {
 /// path relative to the skill, read from its central directory alone
 /// (nothing is inflated). For an archive already verified against its
 /// checksum: the executable bits a copy of its tree must get.
-pub fn executables(
+pub(crate) fn executables(
     archive: impl Read + std::io::Seek,
 ) -> Result<std::collections::BTreeSet<String>, Refusal> {
     let mut zip = zip::ZipArchive::new(archive).map_err(|e| Refusal::NotZip(e.to_string()))?;

@@ -18,7 +18,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// The bytes lowercase or uppercase hex `text` spells; `None` for
 /// anything else.
-pub fn unhex(text: &str) -> Option<Vec<u8>> {
+pub(crate) fn unhex(text: &str) -> Option<Vec<u8>> {
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
     let text = text.as_bytes();
     if !text.len().is_multiple_of(2) {
@@ -35,13 +35,13 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// sha256 of a file's contents, as lowercase hex, streamed.
-pub fn sha256_file(path: &Path) -> std::io::Result<String> {
+pub(crate) fn sha256_file(path: &Path) -> std::io::Result<String> {
     Ok(digest_reader(fs_err::File::open(path)?, u64::MAX)?.sha256)
 }
 
 /// `sha256:<hex>` of a file's contents, streamed: the digest as MCP,
 /// OCI and the lock's waivers spell it.
-pub fn sha256_file_digest(path: &Path) -> std::io::Result<String> {
+pub(crate) fn sha256_file_digest(path: &Path) -> std::io::Result<String> {
     Ok(format!("sha256:{}", sha256_file(path)?))
 }
 
@@ -120,7 +120,9 @@ pub(crate) fn digest_reader(reader: impl Read, limit: u64) -> std::io::Result<St
 /// `/dev/zero` or a FIFO planted in a skill cannot hang a hash, and either
 /// makes the tree differ from any archive's (archives hold regular files
 /// only).
-pub fn file_digests(dir: &Path) -> std::io::Result<std::collections::BTreeMap<String, String>> {
+pub(crate) fn file_digests(
+    dir: &Path,
+) -> std::io::Result<std::collections::BTreeMap<String, String>> {
     let mut files = std::collections::BTreeMap::new();
     if std::fs::symlink_metadata(dir).is_err() {
         return Ok(files);
@@ -165,7 +167,7 @@ pub fn tree_hash(dir: &Path) -> std::io::Result<String> {
 
 /// The `h1:` hash of a tree given as `relative path → sha256 hex` (the
 /// map keeps the paths sorted, as the scheme wants).
-pub fn tree_hash_of(digests: &std::collections::BTreeMap<String, String>) -> String {
+pub(crate) fn tree_hash_of(digests: &std::collections::BTreeMap<String, String>) -> String {
     use base64::Engine as _;
     let mut summary = Sha256::new();
     for (relative, digest) in digests {

@@ -8,15 +8,15 @@
 //! publish or install.
 
 /// Most files a skill may hold.
-pub const MAX_FILES: usize = 10_000;
+pub(crate) const MAX_FILES: usize = 10_000;
 /// Most bytes a skill's files may hold together, unless
 /// `--max-skill-size` says otherwise (256 MiB).
-pub const DEFAULT_MAX_SIZE: u64 = 256 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_SIZE: u64 = 256 * 1024 * 1024;
 /// Highest inflated/compressed ratio of a file that inflates past 1 MiB:
 /// beyond it, an archive is taken for a zip bomb.
-pub const MAX_RATIO: u64 = 200;
+pub(crate) const MAX_RATIO: u64 = 200;
 /// The flag that raises [`Limits::max_total_bytes`].
-pub const SIZE_FLAG: &str = "--max-skill-size";
+pub(crate) const SIZE_FLAG: &str = "--max-skill-size";
 
 /// Bytes an archive may spend per file beyond the file's own bytes: zip
 /// headers and names, or tar headers, long-name headers and padding.
@@ -47,7 +47,7 @@ impl Default for Limits {
 impl Limits {
     /// The default limits, with the size limit `max_size` when given
     /// (`--max-skill-size`).
-    pub fn with_max_size(max_size: Option<u64>) -> Limits {
+    pub(crate) fn with_max_size(max_size: Option<u64>) -> Limits {
         Limits {
             max_total_bytes: max_size.unwrap_or(DEFAULT_MAX_SIZE),
             ..Limits::default()
@@ -57,7 +57,7 @@ impl Limits {
     /// The most bytes an archive of a skill within these limits can take
     /// (files that do not compress, with every header): more from a
     /// server is refused before it is written out in full.
-    pub fn max_archive_bytes(&self) -> u64 {
+    pub(crate) fn max_archive_bytes(&self) -> u64 {
         self.max_total_bytes
             .saturating_add(self.max_total_bytes / 512)
             .saturating_add((self.max_entries as u64 + 2).saturating_mul(ARCHIVE_OVERHEAD_PER_FILE))
@@ -67,7 +67,7 @@ impl Limits {
 /// A size as people write it: `512MiB`, `1GB`, `300 MB`, `2GiB`, `1048576`
 /// (bytes). Units: B, KB/MB/GB/TB (powers of 1000) and KiB/MiB/GiB/TiB
 /// (powers of 1024), any case, with or without a space.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit() && c != '.')
@@ -112,7 +112,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 /// A byte count for people: `256 MiB` when it is a whole number of KiB,
 /// MiB, GiB or TiB, `1.5 GB`-style otherwise, with the exact count
 /// beside it when rounded.
-pub fn show_size(bytes: u64) -> String {
+pub(crate) fn show_size(bytes: u64) -> String {
     const UNITS: [(u64, &str); 4] = [
         (1 << 40, "TiB"),
         (1 << 30, "GiB"),
@@ -134,7 +134,7 @@ pub fn show_size(bytes: u64) -> String {
 
 /// A value for `--max-skill-size` that takes `at_least` bytes: the next
 /// power of two, written as the flag takes it (`4MiB`, `512MiB`, `2GiB`).
-pub fn suggest_size(at_least: u64) -> String {
+pub(crate) fn suggest_size(at_least: u64) -> String {
     let size = at_least
         .max(1 << 20)
         .checked_next_power_of_two()

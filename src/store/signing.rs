@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use crate::env_vars;
 
 /// File name of a generated public key.
-pub const PUBLIC_KEY_FILE: &str = "skillpkg.pub";
+pub(crate) const PUBLIC_KEY_FILE: &str = "skillpkg.pub";
 /// File name of a generated secret key.
-pub const SECRET_KEY_FILE: &str = "skillpkg.key";
+pub(crate) const SECRET_KEY_FILE: &str = "skillpkg.key";
 
 /// A signing or verification failure.
 #[derive(Debug, thiserror::Error)]
@@ -246,7 +246,7 @@ impl SigningKey {
     /// (minisign's default, BLAKE2b-512 of the data, signed with Ed25519),
     /// so the data is read in pieces and never held whole. The `minisign`
     /// CLI verifies it (`minisign -V`).
-    pub fn sign_reader(
+    pub(crate) fn sign_reader(
         &self,
         data: impl std::io::Read,
         trusted_comment: &str,
@@ -265,13 +265,13 @@ impl SigningKey {
 
 /// The key id a minisign public key (its base64 line) carries, if it is
 /// one: the 8 bytes after the algorithm.
-pub fn public_key_id(public_key: &str) -> Option<[u8; 8]> {
+pub(crate) fn public_key_id(public_key: &str) -> Option<[u8; 8]> {
     key_id_in(public_key.trim())
 }
 
 /// The id of the key that made the `.minisig` text `signature`, if it
 /// parses: its second line carries it after the algorithm.
-pub fn signature_key_id(signature: &str) -> Option<[u8; 8]> {
+pub(crate) fn signature_key_id(signature: &str) -> Option<[u8; 8]> {
     key_id_in(signature.lines().nth(1)?.trim())
 }
 
@@ -292,7 +292,7 @@ pub fn verify(public_key: &str, data: &[u8], signature: &str) -> Result<String, 
 /// [`verify`] of what `data` reads, streamed through the prehashed
 /// signature's BLAKE2b in pieces (legacy, unhashed signatures are
 /// refused). A read error counts as data that does not verify.
-pub fn verify_reader(
+pub(crate) fn verify_reader(
     public_key: &str,
     mut data: impl std::io::Read,
     signature: &str,
@@ -330,7 +330,7 @@ pub fn verify_reader(
 /// comment) by `public_key`, without the data. What the comment says is
 /// then the key holder's word, about data that is checked later (an
 /// install verifies the whole signature over the archive it downloads).
-pub fn verify_comment(public_key: &str, signature: &str) -> Result<String, SigningError> {
+pub(crate) fn verify_comment(public_key: &str, signature: &str) -> Result<String, SigningError> {
     use base64::Engine as _;
     let key_bytes = base64::engine::general_purpose::STANDARD
         .decode(public_key.trim())
@@ -374,7 +374,7 @@ pub fn verify_comment(public_key: &str, signature: &str) -> Result<String, Signi
 
 /// The trusted comment of the `.minisig` text `signature`, unverified;
 /// `None` when it does not parse.
-pub fn claimed_comment(signature: &str) -> Option<String> {
+pub(crate) fn claimed_comment(signature: &str) -> Option<String> {
     minisign_verify::Signature::decode(signature)
         .ok()
         .map(|s| s.trusted_comment().to_string())
@@ -388,7 +388,12 @@ const CHANNEL_NAMES: [&str; 4] = ["draft", "testing", "published", "deprecated"]
 /// [`trusted_comment`] of the package, version and archive, followed by
 /// ` channel=NAME` when the signature names a channel (packages signed
 /// since channels exist do).
-pub fn package_comment(signature: &str, package: &str, version: &str, sha256_hex: &str) -> String {
+pub(crate) fn package_comment(
+    signature: &str,
+    package: &str,
+    version: &str,
+    sha256_hex: &str,
+) -> String {
     let base = trusted_comment(package, version, sha256_hex);
     match claimed_comment(signature) {
         Some(claimed)
@@ -415,7 +420,7 @@ pub fn verify_for(
 }
 
 /// [`verify_for`] of what `data` reads, streamed.
-pub fn verify_reader_for(
+pub(crate) fn verify_reader_for(
     public_key: &str,
     data: impl std::io::Read,
     signature: &str,
@@ -433,7 +438,7 @@ pub fn verify_reader_for(
 
 /// Reads the public key (base64 line) from a minisign `.pub` file, or
 /// returns `key` itself when it is already a base64 key.
-pub fn read_public_key(key: &str) -> Result<String, SigningError> {
+pub(crate) fn read_public_key(key: &str) -> Result<String, SigningError> {
     let path = Path::new(key);
     let text = if path.is_file() {
         fs_err::read_to_string(path).map_err(|source| SigningError::Io {

@@ -136,7 +136,7 @@ pub fn extract_layer(
 /// [`super::extract::extract`] does a `.skill` zip: the staging directory
 /// is the skill's folder, and its `SKILL.md` must name the skill its
 /// folder does (and `expected`, when given).
-pub fn extract_staged(
+pub(crate) fn extract_staged(
     archive: &Path,
     expected: Option<&str>,
     staging_parent: &Path,
@@ -191,7 +191,9 @@ pub fn extract_staged(
 /// dropped), read from its tar headers as the layer streams by. For a
 /// layer already verified against its checksum; extraction checks it in
 /// full.
-pub fn layer_executables(layer: impl Read) -> Result<std::collections::BTreeSet<String>, Refusal> {
+pub(crate) fn layer_executables(
+    layer: impl Read,
+) -> Result<std::collections::BTreeSet<String>, Refusal> {
     let corrupt = |e: std::io::Error| Refusal::NotTar(e.to_string());
     let mut archive = tar::Archive::new(flate2::read::MultiGzDecoder::new(layer));
     let mut found = std::collections::BTreeSet::new();

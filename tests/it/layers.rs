@@ -315,7 +315,7 @@ fn child_modules(file: &Path) -> BTreeSet<String> {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Token {
+pub(super) enum Token {
     Ident(String),
     PathSep,
     Punct(char),
@@ -323,7 +323,7 @@ enum Token {
 
 /// Rust tokens with comments, strings and character literals left out,
 /// each with its line.
-fn tokenize(text: &str) -> Vec<(Token, usize)> {
+pub(super) fn tokenize(text: &str) -> Vec<(Token, usize)> {
     let chars: Vec<char> = text.chars().collect();
     let mut tokens = Vec::new();
     let (mut i, mut line) = (0, 1);

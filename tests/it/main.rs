@@ -39,6 +39,7 @@ mod oms_policies;
 mod org_policy;
 mod plugins;
 mod policies;
+mod public_api;
 mod publish;
 mod ratchet;
 mod readme;

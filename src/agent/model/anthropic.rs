@@ -8,11 +8,11 @@ use super::http::{Endpoint, emit_text};
 use super::{Block, Message, Model, Request, Role, StopReason, Turn, Usage};
 
 /// The API's default address.
-pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+pub(crate) const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 const API_VERSION: &str = "2023-06-01";
 
 /// An Anthropic model.
-pub struct Anthropic(pub Endpoint);
+pub(crate) struct Anthropic(pub Endpoint);
 
 impl Anthropic {
     fn body(&self, request: &Request) -> Value {
@@ -29,7 +29,7 @@ impl Anthropic {
 
 /// The tools as the Messages API takes them (`input_schema`): what a run
 /// sends, and what `exec --dry-run --json` shows.
-pub fn wire_tools(tools: &[super::ToolSpec]) -> Value {
+pub(crate) fn wire_tools(tools: &[super::ToolSpec]) -> Value {
     super::tools_as(
         tools,
         |t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}),

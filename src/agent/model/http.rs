@@ -26,14 +26,14 @@ fn turn_deadline() -> Duration {
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A client for one model API.
-pub struct Client {
+pub(crate) struct Client {
     http: Http,
     retry: RetryPolicy,
 }
 
 impl Client {
     /// A client whose requests give up after `timeout` without a byte.
-    pub fn new(timeout: Duration) -> anyhow::Result<Client> {
+    pub(crate) fn new(timeout: Duration) -> anyhow::Result<Client> {
         Ok(Client {
             http: Http::new(CONNECT_TIMEOUT, timeout, Redirects::SameOrigin)?,
             retry: RetryPolicy::for_models(),
@@ -42,7 +42,7 @@ impl Client {
 
     /// POSTs `body` as JSON to `url` with `headers`, retrying what may
     /// pass; hands each chunk of a successful body to `on_chunk`.
-    pub fn post(
+    pub(crate) fn post(
         &self,
         url: &str,
         headers: HeaderMap,
@@ -127,7 +127,7 @@ impl Client {
 
 impl Client {
     /// POSTs `body` and returns the JSON answer, read whole.
-    pub fn post_json(
+    pub(crate) fn post_json(
         &self,
         url: &str,
         headers: HeaderMap,
@@ -143,7 +143,7 @@ impl Client {
 
     /// POSTs `body` and hands the JSON of each server-sent event to
     /// `on_event` as it arrives (`[DONE]` markers skipped).
-    pub fn post_events(
+    pub(crate) fn post_events(
         &self,
         url: &str,
         headers: HeaderMap,
@@ -166,7 +166,7 @@ impl Client {
 }
 
 /// A model at a server: what both API adapters hold.
-pub struct Endpoint {
+pub(crate) struct Endpoint {
     /// The model's name at the server.
     pub model: String,
     /// The API's base URL, without a trailing slash.
@@ -181,7 +181,7 @@ pub struct Endpoint {
 
 impl Endpoint {
     /// `model` at `base_url`.
-    pub fn new(
+    pub(crate) fn new(
         model: &str,
         base_url: &str,
         api_key: Option<String>,

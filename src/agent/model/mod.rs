@@ -16,7 +16,7 @@ pub const MAX_BLOCKS: usize = 256;
 use serde::{Deserialize, Serialize};
 
 /// Characters of a model's output an error message quotes, at most.
-pub const QUOTED_CHARS: usize = 300;
+pub(crate) const QUOTED_CHARS: usize = 300;
 
 /// What an error message may quote of `text`, which a model (or its
 /// server) sent: all of it when it is short, else its first
@@ -29,7 +29,7 @@ pub fn quoted(text: &str) -> String {
 
 /// [`quoted`] with room for `chars` characters: for a tool's error, which
 /// goes back to the model and may explain more than it quotes.
-pub fn quoted_within(text: &str, chars: usize) -> String {
+pub(crate) fn quoted_within(text: &str, chars: usize) -> String {
     match text.char_indices().nth(chars) {
         None => text.to_string(),
         Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
@@ -100,7 +100,7 @@ impl Message {
 }
 
 /// The text parts of `blocks`, joined.
-pub fn text_of(blocks: &[Block]) -> String {
+pub(crate) fn text_of(blocks: &[Block]) -> String {
     blocks
         .iter()
         .filter_map(|b| match b {
@@ -131,7 +131,7 @@ fn tools_as(
 
 /// `tools` as the API of `provider` (`anthropic`, `openai`) takes them in
 /// a request body; skillpkg's own form for any other.
-pub fn wire_tools(provider: Option<&str>, tools: &[ToolSpec]) -> serde_json::Value {
+pub(crate) fn wire_tools(provider: Option<&str>, tools: &[ToolSpec]) -> serde_json::Value {
     match provider {
         Some("anthropic") => anthropic::wire_tools(tools),
         Some("openai") => openai::wire_tools(tools),

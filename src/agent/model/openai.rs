@@ -9,10 +9,10 @@ use super::http::{Endpoint, emit_text};
 use super::{Block, Message, Model, Request, Role, StopReason, Turn, Usage};
 
 /// The API's default address.
-pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+pub(crate) const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 
 /// A Chat Completions model.
-pub struct OpenAi(pub Endpoint);
+pub(crate) struct OpenAi(pub Endpoint);
 
 impl OpenAi {
     fn body(&self, request: &Request) -> Value {
@@ -36,7 +36,7 @@ impl OpenAi {
 
 /// The tools as Chat Completions takes them (`function` tools): what a
 /// run sends, and what `exec --dry-run --json` shows.
-pub fn wire_tools(tools: &[super::ToolSpec]) -> Value {
+pub(crate) fn wire_tools(tools: &[super::ToolSpec]) -> Value {
     super::tools_as(tools, |t| {
         json!({
             "type": "function",

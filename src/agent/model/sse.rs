@@ -11,7 +11,7 @@ pub struct Event {
 }
 
 /// The largest event accepted, its lines together.
-pub const MAX_EVENT: usize = 4 * 1024 * 1024;
+pub(crate) const MAX_EVENT: usize = 4 * 1024 * 1024;
 
 /// An event larger than [`MAX_EVENT`].
 #[derive(Debug, thiserror::Error)]

@@ -298,7 +298,7 @@ const RUNS_OTHER_PROGRAMS: [(&str, &[&str]); 5] = [
 /// Whether a grant of the words `granted` (`["git"]`, `["npm", "test"]`)
 /// covers `command`: not opaque, the same leading words, and none of the
 /// options by which the program runs others.
-pub fn grant_covers(granted: &[&str], command: &SimpleCommand) -> bool {
+pub(crate) fn grant_covers(granted: &[&str], command: &SimpleCommand) -> bool {
     if command.opaque.is_some() || granted.is_empty() || command.words.len() < granted.len() {
         return false;
     }
@@ -338,7 +338,7 @@ fn names_option(word: &str, option: &str) -> bool {
 
 /// Whether `program` is named as a command anywhere in `line`, even
 /// inside what makes a command opaque: deny rules match any part.
-pub fn mentions_program(line: &str, program: &str) -> bool {
+pub(crate) fn mentions_program(line: &str, program: &str) -> bool {
     line.split(|c: char| c.is_whitespace() || ";&|()`<>{}\"'$".contains(c))
         .filter(|word| !word.is_empty())
         .any(|word| word == program || word.rsplit('/').next() == Some(program))

@@ -16,7 +16,7 @@ impl Toolbox<'_> {
 
     /// What the run's commands and writes changed in the workspace; `None`
     /// when nothing ran that could.
-    pub fn changes(&self) -> Option<sandbox::changes::Changes> {
+    pub(crate) fn changes(&self) -> Option<sandbox::changes::Changes> {
         let before = self.before.as_ref()?;
         Some(before.changes(sandbox::changes::MAX_FILES))
     }

@@ -28,7 +28,7 @@ use crate::skill::Skill;
 
 /// The tools the model sees; a skill of one of these names never answers
 /// that tool's calls.
-pub const TOOL_NAMES: [&str; 9] = [
+pub(crate) const TOOL_NAMES: [&str; 9] = [
     "use_skill",
     "read_resource",
     "run_script",
@@ -42,7 +42,7 @@ pub const TOOL_NAMES: [&str; 9] = [
 
 /// Something the model was shown of a skill.
 #[derive(Debug, Clone, Serialize)]
-pub struct Disclosure {
+pub(crate) struct Disclosure {
     /// The skill.
     pub skill: String,
     /// 2: its body; 3: one of its resources.
@@ -56,7 +56,7 @@ pub struct Disclosure {
 
 /// What a tool call gave back.
 #[derive(Debug, Clone)]
-pub struct ToolOutput {
+pub(crate) struct ToolOutput {
     /// The text for the model.
     pub content: String,
     /// Whether the call failed.
@@ -78,7 +78,7 @@ impl ToolOutput {
     }
 
     /// A failed call, explained to the model.
-    pub fn error(content: impl Into<String>) -> ToolOutput {
+    pub(crate) fn error(content: impl Into<String>) -> ToolOutput {
         ToolOutput {
             is_error: true,
             ..ToolOutput::ok(content)
@@ -87,7 +87,7 @@ impl ToolOutput {
 }
 
 /// The tools of one run and the state they keep (active skills).
-pub struct Toolbox<'s> {
+pub(crate) struct Toolbox<'s> {
     workspace: PathBuf,
     skills: BTreeMap<String, &'s Skill>,
     invocable: Vec<String>,
@@ -130,7 +130,7 @@ pub struct Toolbox<'s> {
 
 impl<'s> Toolbox<'s> {
     /// Tools over `skills` (the resolved set) in `workspace`.
-    pub fn new(workspace: &Path, skills: &[&'s Skill]) -> anyhow::Result<Toolbox<'s>> {
+    pub(crate) fn new(workspace: &Path, skills: &[&'s Skill]) -> anyhow::Result<Toolbox<'s>> {
         let workspace = std::fs::canonicalize(workspace)?;
         Ok(Toolbox {
             invocable: skills
@@ -161,7 +161,7 @@ impl<'s> Toolbox<'s> {
 
     /// Protects the skill roots in `roots` too: the agent may not plant a
     /// new skill in one.
-    pub fn protect_roots(&mut self, roots: &[PathBuf]) {
+    pub(crate) fn protect_roots(&mut self, roots: &[PathBuf]) {
         self.protected_roots
             .extend(roots.iter().filter_map(|r| std::fs::canonicalize(r).ok()));
     }
@@ -189,17 +189,17 @@ impl<'s> Toolbox<'s> {
     }
 
     /// The workspace (canonical).
-    pub fn workspace(&self) -> &Path {
+    pub(crate) fn workspace(&self) -> &Path {
         &self.workspace
     }
 
     /// Whether the model may activate `name`.
-    pub fn is_invocable(&self, name: &str) -> bool {
+    pub(crate) fn is_invocable(&self, name: &str) -> bool {
         self.invocable.iter().any(|n| n == name)
     }
 
     /// The skills activated so far, with their `allowed-tools`.
-    pub fn active(&self) -> Vec<tool_policy::ActiveSkill<'_>> {
+    pub(crate) fn active(&self) -> Vec<tool_policy::ActiveSkill<'_>> {
         self.active
             .iter()
             .filter_map(|name| self.skills.get(name))
@@ -216,7 +216,7 @@ impl<'s> Toolbox<'s> {
 
     /// Approves every pattern of `name`'s `allowed-tools` for the rest of
     /// the run (the user said so at a prompt).
-    pub fn grant_all(&mut self, name: &str) {
+    pub(crate) fn grant_all(&mut self, name: &str) {
         // The user approved the skill as it is now.
         self.pins.remove(name);
         if let Some(served) = self.served.get_mut(name) {
@@ -230,12 +230,12 @@ impl<'s> Toolbox<'s> {
 
     /// Whether `name` is an MCP-served skill the user has not approved:
     /// its scripts run only once the user says so.
-    pub fn needs_execution_approval(&self, name: &str) -> bool {
+    pub(crate) fn needs_execution_approval(&self, name: &str) -> bool {
         self.served.get(name).is_some_and(|s| !s.approved)
     }
 
     /// Where the skill `name` was taken from, when an MCP server serves it.
-    pub fn origin(&self, name: &str) -> Option<&str> {
+    pub(crate) fn origin(&self, name: &str) -> Option<&str> {
         self.served.get(name).map(|s| s.origin.as_str())
     }
 
@@ -260,7 +260,7 @@ impl<'s> Toolbox<'s> {
     }
 
     /// The patterns of `name`'s `allowed-tools` the user has not approved.
-    pub fn unapproved(&self, name: &str) -> Vec<String> {
+    pub(crate) fn unapproved(&self, name: &str) -> Vec<String> {
         let Some(skill) = self.skills.get(name) else {
             return Vec::new();
         };
@@ -274,7 +274,7 @@ impl<'s> Toolbox<'s> {
     }
 
     /// The tool schemas.
-    pub fn specs(&self) -> Vec<ToolSpec> {
+    pub(crate) fn specs(&self) -> Vec<ToolSpec> {
         let spec = |name: &str, description: &str, schema: Value| ToolSpec {
             name: name.into(),
             description: description.into(),
@@ -336,12 +336,12 @@ impl<'s> Toolbox<'s> {
     }
 
     /// Whether `name` is one of the tools the model sees.
-    pub fn is_tool(name: &str) -> bool {
+    pub(crate) fn is_tool(name: &str) -> bool {
         TOOL_NAMES.contains(&name)
     }
 
     /// Runs a call. Unknown tools and bad arguments are errors for the model.
-    pub fn call(&mut self, tool: &str, input: &Value) -> ToolOutput {
+    pub(crate) fn call(&mut self, tool: &str, input: &Value) -> ToolOutput {
         let result = match tool {
             "use_skill" => self.use_skill(input),
             "read_resource" => self.read_resource(input),

@@ -50,7 +50,7 @@ fn list_files(dir: &Path) -> Vec<String> {
 impl<'s> Toolbox<'s> {
     /// Level 2: activates a skill (the model's `use_skill`, or `/name`).
     /// A second identical activation returns a short note.
-    pub fn activate(&mut self, name: &str, args: &str) -> Result<ToolOutput, String> {
+    pub(crate) fn activate(&mut self, name: &str, args: &str) -> Result<ToolOutput, String> {
         let skill = *self
             .skills
             .get(name)
@@ -138,7 +138,7 @@ impl<'s> Toolbox<'s> {
 
     /// The grants withdrawn since the last call, for the audit and a
     /// warning.
-    pub fn take_withdrawn(&mut self) -> Vec<crate::agent::pins::Withdrawn> {
+    pub(crate) fn take_withdrawn(&mut self) -> Vec<crate::agent::pins::Withdrawn> {
         std::mem::take(&mut self.withdrawn)
     }
 
@@ -227,7 +227,7 @@ impl<'s> Toolbox<'s> {
     /// For a `run_script` call, the command line that runs the same
     /// thing, for the policy to match against the skill's shell grants;
     /// `None` for other tools and for calls that would fail anyway.
-    pub fn script_line(&self, tool: &str, input: &Value) -> Option<tool_policy::ScriptLine> {
+    pub(crate) fn script_line(&self, tool: &str, input: &Value) -> Option<tool_policy::ScriptLine> {
         if tool != "run_script" {
             return None;
         }
@@ -241,7 +241,7 @@ impl<'s> Toolbox<'s> {
 
     /// Every skill whose name or description holds a word of `query`,
     /// best first (the model-invocable ones only).
-    pub fn search_skills(&self, query: &str) -> ToolOutput {
+    pub(crate) fn search_skills(&self, query: &str) -> ToolOutput {
         let invocable: Vec<&Skill> = self
             .invocable
             .iter()

@@ -298,7 +298,7 @@ fn check_name_field(value: &StrictValue, dir: &Path, skill_md: &Path, problems: 
 
 /// The directory's own name. `.` and `..` (which have none as written) are
 /// resolved first, so `skillpkg validate .` works inside a skill.
-pub fn directory_name(dir: &Path) -> String {
+pub(crate) fn directory_name(dir: &Path) -> String {
     let named = match dir.file_name() {
         Some(name) => return name.to_string_lossy().into_owned(),
         None => dir.canonicalize().ok(),
