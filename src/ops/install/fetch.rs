@@ -1,9 +1,11 @@
 //! Fetch and verify: download what the cache lacks, then check every
 //! archive (sha256 against the index entry, a minisign signature by a key
 //! of its org whose trusted comment names this package, version and
-//! checksum) before anything touches the root.
+//! checksum, checked by [`crate::ops::provenance::keys`]) before anything
+//! touches the root.
 
 use crate::ops::provenance::install::{ArchiveStage, Provenance};
+use crate::ops::provenance::keys::{self, Release, SignatureClaim, verified_signer};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -17,9 +19,9 @@ use crate::hint::Hinted;
 use crate::index::source::Registry;
 use crate::manifest::lock::{LockedSkill, Lockfile};
 use crate::manifest::source_id::SourceId;
+use crate::store::hash;
 use crate::store::limits::Limits;
 use crate::store::verified::{Record, Records, Signature};
-use crate::store::{hash, signing};
 
 /// A package with its archive verified (or staged, for path and git
 /// skills), ready to put in place.
@@ -365,7 +367,7 @@ pub(super) fn check_archive(
     records: Option<&Records>,
     limits: &Limits,
 ) -> anyhow::Result<Checked> {
-    let claim = SignatureClaim::of(planned);
+    let claim = SignatureClaim::of(&release_of(planned));
     let cached = cache
         .join("archives")
         .join(format!("{}.skill", planned.entry.cksum));
@@ -382,7 +384,7 @@ pub(super) fn check_archive(
     // A record of the same archive states the same listing; one that does
     // not is no record of it.
     let record = record.filter(|record| record.executables == executables);
-    let signer = verified_signer(planned, &claim, &cached)?;
+    let signer = verified_signer(&release_of(planned), &claim, &cached)?;
     let signature = signer.map(|key| Signature {
         key: key.clone(),
         signature: claim.signature.clone(),
@@ -406,55 +408,6 @@ pub(super) fn check_archive(
         },
         offered: claim.offered,
     })
-}
-
-/// What an index entry claims about its archive's signature, and the keys
-/// that could have made it.
-struct SignatureClaim {
-    /// The keys the index lists for the package's org.
-    offered: Vec<String>,
-    /// Those of them whose id the signature names: only such a key can
-    /// have made it, so the archive is hashed for that key alone, however
-    /// many keys are listed.
-    candidates: Vec<String>,
-    /// The trusted comment a signature of this package, version and
-    /// checksum carries.
-    comment: String,
-    /// The signature the entry carries (blank: none).
-    signature: String,
-    /// Whether the entry carries a signature at all.
-    signed: bool,
-}
-
-impl SignatureClaim {
-    fn of(planned: &Planned) -> SignatureClaim {
-        let package = &planned.package;
-        let offered = planned
-            .registry
-            .config
-            .keys
-            .get(&package.org)
-            .cloned()
-            .unwrap_or_default();
-        let named = signing::signature_key_id(&planned.entry.sig);
-        let candidates = offered
-            .iter()
-            .filter(|key| named.is_some() && signing::public_key_id(key) == named)
-            .cloned()
-            .collect();
-        SignatureClaim {
-            offered,
-            candidates,
-            comment: signing::package_comment(
-                &planned.entry.sig,
-                &package.to_string(),
-                &planned.entry.vers,
-                &planned.entry.cksum,
-            ),
-            signature: planned.entry.sig.clone(),
-            signed: !planned.entry.sig.trim().is_empty(),
-        }
-    }
 }
 
 /// The archive as the cache's sealed record vouches for it, without
@@ -541,43 +494,25 @@ fn safe_listing(planned: &Planned, cached: &Path) -> anyhow::Result<BTreeSet<Str
     })
 }
 
-/// The key among the candidates that made the entry's signature over
-/// the archive at `archive`, read in pieces (`None`: the entry is
-/// unsigned); an error when none did.
-fn verified_signer<'c>(
-    planned: &Planned,
-    claim: &'c SignatureClaim,
-    archive: &Path,
-) -> anyhow::Result<Option<&'c String>> {
-    if !claim.signed {
-        return Ok(None);
-    }
-    let (package, version) = (&planned.package, &planned.entry.vers);
-    let mut last_error = None;
-    for key in &claim.candidates {
-        let data = std::io::BufReader::new(fs_err::File::open(archive)?);
-        match signing::verify_reader_for(key, data, &claim.signature, &claim.comment) {
-            Ok(()) => return Ok(Some(key)),
-            Err(e) => last_error = Some(e),
-        }
-    }
-    match last_error {
-        Some(e) => Err(anyhow::Error::new(e).context(format!(
-            "the signature of {package}@{version} does not verify"
-        ))),
-        None => bail!(
-            Hinted::new(format!(
-                "the signature of {package}@{version} names a key that {} does not list for org '{}'",
-                planned.registry.label, package.org
-            ))
-            .hint("the signature was altered or made with another key: do not install it")
-        ),
+/// `planned` as the keys' checks name a release.
+fn release_of<'p>(planned: &'p Planned) -> Release<'p> {
+    Release {
+        package: &planned.package,
+        version: &planned.entry.vers,
+        checksum: &planned.entry.cksum,
+        signature: &planned.entry.sig,
+        index: &planned.registry.label,
+        remote: planned.registry.remote,
+        org_keys: planned
+            .registry
+            .config
+            .keys
+            .get(&planned.package.org)
+            .map_or(&[], Vec::as_slice),
     }
 }
 
-/// What the lock's keys (`pinned`, extended on first use) say of a checked
-/// archive: its signer must be pinned for its org, and an unsigned archive
-/// is refused from an org that signs.
+/// What the lock's keys say of a checked archive ([`keys::settle_signer`]).
 fn settle_signer(
     planned: &Planned,
     checked: Checked,
@@ -585,118 +520,12 @@ fn settle_signer(
     allow_unsigned: bool,
 ) -> anyhow::Result<Verified> {
     let Checked { verified, offered } = checked;
-    let package = &planned.package;
-    match &verified.signer {
-        Some(key) => check_signer_pinned(planned, key, &offered, pinned)?,
-        None => {
-            let pinned_keys = pinned
-                .get(&package.org)
-                .is_some_and(|keys| !keys.is_empty());
-            if !offered.is_empty() || pinned_keys {
-                let whose = match pinned_keys {
-                    true => "skills.lock pins its keys",
-                    false => "the index lists its keys",
-                };
-                bail!(
-                    Hinted::new(format!(
-                        "{package}@{} is not signed, but org '{}' signs its packages ({whose})",
-                        planned.entry.vers, package.org
-                    ))
-                    .hint(format!(
-                        "the signature was dropped from {}: do not install it; --allow-unsigned does not cover orgs with keys",
-                        planned.registry.label
-                    ))
-                );
-            }
-            if planned.registry.remote && !allow_unsigned {
-                bail!(
-                    Hinted::new(format!("{package}@{} is not signed", planned.entry.vers)).hint(format!(
-                        "org '{}' has no signing keys anywhere; pass --allow-unsigned to install its unsigned packages from {}",
-                        package.org, planned.registry.label
-                    ))
-                );
-            }
-        }
-    }
+    keys::settle_signer(
+        &release_of(planned),
+        verified.signer.as_deref(),
+        &offered,
+        pinned,
+        allow_unsigned,
+    )?;
     Ok(verified)
-}
-
-/// `key`, which signed `planned`, must be one the lock pins for its org.
-/// On first use of the org, every key the index lists for it (`listed`) is
-/// pinned, so packages signed by each install side by side; a key the index
-/// lists later is refused until the user accepts it with `skillpkg trust`.
-fn check_signer_pinned(
-    planned: &Planned,
-    key: &str,
-    listed: &[String],
-    pinned: &mut BTreeMap<String, Vec<String>>,
-) -> anyhow::Result<()> {
-    let package = &planned.package;
-    let org = &package.org;
-    let trusted = pinned.entry(org.clone()).or_default();
-    if trusted.is_empty() {
-        trusted.extend(
-            listed
-                .iter()
-                .filter(|listed| signing::public_key_id(listed).is_some())
-                .cloned(),
-        );
-        return Ok(());
-    }
-    if trusted.iter().any(|trusted| trusted == key) {
-        return Ok(());
-    }
-    let error = Hinted::new(format!(
-        "{package}@{} is signed by key {key}, which skills.lock does not pin for org '{org}' (it pins {})",
-        planned.entry.vers,
-        trusted.join(", ")
-    ));
-    let label = &planned.registry.label;
-    let hint = match listed.iter().any(|listed| trusted.contains(listed)) {
-        true => format!(
-            "{label} lists this key for org '{org}' beside the pinned ones: if the org really added it, accept it with `skillpkg trust {org} --key {key}`"
-        ),
-        false => format!(
-            "{label} no longer lists any key pinned for org '{org}': if the org really changed its key, accept it with `skillpkg trust {org} --key {key} --replace`"
-        ),
-    };
-    bail!(
-        error
-            .hint(hint)
-            .hint("nothing was installed; ask the org before trusting a key an index offers")
-    )
-}
-
-/// Every signer the lock records must be among the keys it pins for that
-/// package's org: a lock that lost a key (or never had it) would let the
-/// index pin its keys again as if on first use.
-pub(super) fn check_signers_pinned(lock: &Lockfile, lock_path: &Path) -> anyhow::Result<()> {
-    for skill in lock.skills() {
-        let (Some(signer), Some((org, _))) = (
-            skill.signer.as_ref().and_then(|s| s.minisign_key()),
-            skill.name.split_once('/'),
-        ) else {
-            continue;
-        };
-        let keys = lock.keys.get(org).map(Vec::as_slice).unwrap_or_default();
-        if keys.iter().any(|key| key == signer) {
-            continue;
-        }
-        let pins = match keys.is_empty() {
-            true => "no key".to_string(),
-            false => keys.join(", "),
-        };
-        bail!(
-            Hinted::new(format!(
-                "{}: {} is locked to signer {signer}, but its [keys] table pins {pins} for org '{org}'",
-                lock_path.display(),
-                skill.name
-            ))
-            .hint("restore skills.lock from version control; nothing was installed")
-            .hint(format!(
-                "if {signer} really is a key of org '{org}', accept it with `skillpkg trust {org} --key {signer}`"
-            ))
-        );
-    }
-    Ok(())
 }

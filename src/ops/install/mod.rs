@@ -572,7 +572,7 @@ fn sync(
 ) -> anyhow::Result<(Lockfile, Vec<Change>)> {
     let (project, manifest, views) = (edit.project, &edit.manifest, &edit.views);
     let old_lock = Lockfile::load(&project.lock_path)?;
-    fetch::check_signers_pinned(&old_lock, &project.lock_path)?;
+    crate::ops::provenance::keys::check_signers_pinned(&old_lock, &project.lock_path)?;
     let root = project.skill_root(manifest.install_root())?;
     project.check_inside(&root, "the install root")?;
     let targets = targets::resolve_targets(

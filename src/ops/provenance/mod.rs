@@ -15,12 +15,17 @@
 //! - Whether they did: at install, against the policies and the lock's
 //!   pins ([`install`]), and again offline by `verify` ([`recheck`]).
 //!
-//! The lock's `[keys]` are pinned by `ops::keys`; channel and org-policy
+//! - The lock's `[keys]`: which minisign keys sign an org's packages, and
+//!   whether a release's archive was signed by one ([`keys`]; `ops::keys`
+//!   changes them on `trust ORG --key`).
+//!
+//! Channel and org-policy
 //! records are minisign records checked where the index reads them
 //! (`index::channel`, `index::policy_file`), by `store::signing`.
 
 pub(crate) mod gitsign;
 pub(crate) mod install;
+pub(crate) mod keys;
 pub(crate) mod minisign;
 pub(crate) mod oms;
 pub(crate) mod recheck;
