@@ -99,12 +99,28 @@ pub fn deadline_from_env() -> Duration {
 /// hint). Any other answer is the caller's to read, its body within a cap
 /// by [`read_body`] or [`read_body_into`].
 pub async fn send<T>(request: reqwest::RequestBuilder) -> Result<reqwest::Response, Attempt<T>> {
+    send_described(request, |response| async move {
+        format!("the server answered {}", response.status())
+    })
+    .await
+}
+
+/// [`send`], with the cause of a retry told by `describe` from the
+/// transient answer (a model API's error message is in its body).
+pub async fn send_described<T, F, Fut>(
+    request: reqwest::RequestBuilder,
+    describe: F,
+) -> Result<reqwest::Response, Attempt<T>>
+where
+    F: FnOnce(reqwest::Response) -> Fut,
+    Fut: Future<Output = String>,
+{
     let response = request.send().await.map_err(|e| Attempt::retry_error(&e))?;
-    let status = response.status();
-    if is_transient(status) {
+    if is_transient(response.status()) {
+        let retry_after = retry_after(response.headers());
         return Err(Attempt::Retry {
-            cause: format!("the server answered {status}"),
-            retry_after: retry_after(response.headers()),
+            cause: describe(response).await,
+            retry_after,
         });
     }
     Ok(response)

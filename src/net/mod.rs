@@ -22,7 +22,7 @@ pub(crate) mod url;
 
 pub use client::{
     Http, Redirects, deadline_from_env, read_body, read_body_into, read_timeout_from_env, send,
-    within_deadline,
+    send_described, within_deadline,
 };
 pub use origin::{Origin, goes_to, is_loopback, is_private};
 pub use retry::{Attempt, Clock, MAX_DELAY, RetryPolicy, error_chain, is_transient, retry_after};

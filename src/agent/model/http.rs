@@ -8,7 +8,7 @@ use anyhow::Context as _;
 use reqwest::header::{CONTENT_TYPE, HeaderMap};
 
 use crate::hint::Hinted;
-use crate::net::{Attempt, Http, Redirects, RetryPolicy, is_transient, retry_after};
+use crate::net::{Attempt, Http, Redirects, RetryPolicy};
 
 /// How long one model turn may take in all, retries included, unless
 /// `SKILLPKG_MODEL_DEADLINE` says otherwise.
@@ -93,35 +93,30 @@ impl Client {
         headers: &HeaderMap,
         body: &[u8],
     ) -> Attempt<reqwest::Response> {
-        let sent = self
+        let request = self
             .http
             .client()
             .post(url)
             .headers(headers.clone())
             .header(CONTENT_TYPE, "application/json")
-            .body(body.to_vec())
-            .send()
-            .await;
-        let response = match sent {
+            .body(body.to_vec());
+        let sent = crate::net::send_described(request, |response| async move {
+            let status = response.status();
+            let message = error_message(&response.text().await.unwrap_or_default());
+            format!("{status}: {message}")
+        });
+        let response = match sent.await {
             Ok(response) => response,
-            Err(e) => return Attempt::retry_error(&e),
+            Err(retry) => return retry,
         };
         let status = response.status();
         if status.is_success() {
             return Attempt::Done(response);
         }
-        let retry_after = retry_after(response.headers());
         let message = error_message(&response.text().await.unwrap_or_default());
-        if is_transient(status) {
-            Attempt::Retry {
-                cause: format!("{status}: {message}"),
-                retry_after,
-            }
-        } else {
-            Attempt::Fail(anyhow::anyhow!(
-                "{url}: the server answered {status}: {message}"
-            ))
-        }
+        Attempt::Fail(anyhow::anyhow!(
+            "{url}: the server answered {status}: {message}"
+        ))
     }
 }
 
