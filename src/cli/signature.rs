@@ -1,12 +1,10 @@
 //! `skillpkg signature verify`
 
 use super::{Context, ExitStatus};
-use crate::hint::Hinted;
 use crate::manifest::lock::{LockedSigner, SignerTable};
-use crate::ops::provenance::oms::{Oms, OmsTrust, SIGNATURE_FILE};
-use crate::ops::provenance::sigstore::{Policy, Root, Sigstore};
-use crate::ops::provenance::{Subject, Verified, Verifier, minisign::Minisign};
-use std::path::{Path, PathBuf};
+use crate::ops::provenance::Verified;
+use crate::ops::provenance::given::{Given, check};
+use std::path::PathBuf;
 
 /// Check signatures by hand.
 #[derive(Debug, clap::Args)]
@@ -102,109 +100,31 @@ struct VerifyArgs {
     json: bool,
 }
 
-/// `sha256:<64 hex>` as a digest.
-fn parse_digest(text: &str) -> Option<[u8; 32]> {
-    crate::store::hash::unhex(text.strip_prefix("sha256:")?)?
-        .try_into()
-        .ok()
-}
-
-fn read_text(path: &Path, what: &str, hint: &str) -> anyhow::Result<String> {
-    fs_err::read_to_string(path).map_err(|e| {
-        Hinted::new(format!("could not read the {what} {}: {e}", path.display()))
-            .hint(hint)
-            .into()
-    })
-}
-
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let SignatureCommand::Verify(args) = args.command;
-    let folder = args.path.is_dir();
-    let digest = match args.path.to_str().and_then(parse_digest) {
-        Some(digest) if !args.path.exists() => Some(digest),
-        _ => None,
-    };
-    let identity = args.identity.is_some() || args.identity_regexp.is_some();
-    if identity && args.bundle.is_none() && !folder {
-        anyhow::bail!(
-            Hinted::new(format!(
-                "{}: an identity is checked in a Sigstore bundle, and none was given",
-                args.path.display()
-            ))
-            .hint("give --bundle FILE, or a skill folder for its keyless OMS signature")
-        );
-    }
-    let oms = args.bundle.is_none()
-        && (args.oms_root.is_some() || args.key.is_some() || (identity && folder));
-    if oms && !folder {
-        anyhow::bail!(
-            Hinted::new(format!(
-                "{}: an OMS signature covers a skill folder, and this is not one",
-                args.path.display()
-            ))
-            .hint("give the signed skill folder, or --bundle FILE with --key for a Sigstore bundle over a file")
-        );
-    }
-    if args.bundle.is_none() && !oms && args.minisign_keys.is_empty() {
-        anyhow::bail!(match folder {
-            true => Hinted::new(format!(
-                "{}: a folder's OMS signature needs what its signer must chain to",
-                args.path.display()
-            ))
-            .hint("give --oms-root CERT (the root certificates, PEM), --key PEM (the signer's public key), or --identity ID --issuer URL (a keyless signature)"),
-            false => Hinted::new(format!(
-                "{}: nothing to check the signature against",
-                args.path.display()
-            ))
-            .hint("give --minisign-key KEY, or --bundle FILE with --identity ID --issuer URL or --key PEM"),
-        });
-    }
-    if folder && !args.minisign_keys.is_empty() {
-        anyhow::bail!(
-            Hinted::new(format!(
-                "{}: a minisign signature signs files, not folders",
-                args.path.display()
-            ))
-            .hint("give --oms-root CERT or --key PEM for the folder's OMS signature")
-        );
-    }
-    if digest.is_some() && args.bundle.is_none() {
-        anyhow::bail!(
-            Hinted::new(format!(
-                "{}: a minisign signature is checked against the file, not its digest",
-                args.path.display()
-            ))
-            .hint("give the signed file's path")
-        );
-    }
-    let bytes = match digest {
-        Some(_) => Vec::new(),
-        None if folder => Vec::new(),
-        None => fs_err::read(&args.path).map_err(|e| {
-            Hinted::new(format!("could not read {}: {e}", args.path.display()))
-                .hint("give the file that was signed")
-        })?,
-    };
-    let subject = match digest {
-        Some(digest) => Subject::Sha256(digest),
-        None if folder => Subject::Folder(&args.path),
-        None => Subject::Bytes(&bytes),
-    };
-    let (verifier, signature_path): (Box<dyn Verifier>, PathBuf) = match &args.bundle {
-        Some(bundle_path) => (sigstore(&args, bundle_path)?, bundle_path.clone()),
-        None if oms => oms_verifier(&args)?,
-        None => minisign(&args)?,
-    };
-    let verified = verifier.verify(subject).map_err(|e| {
-        e.context(format!(
-            "{}: the {} signature {} does not verify",
-            args.path.display(),
-            verifier.family(),
-            signature_path.display()
-        ))
-    })?;
+    let verified = check(&args.given())?;
     print_verdict(&args, &verified, context)?;
     Ok(ExitStatus::Success)
+}
+
+impl VerifyArgs {
+    /// What was given, for ops to check.
+    fn given(&self) -> Given {
+        Given {
+            path: self.path.clone(),
+            minisign_keys: self.minisign_keys.clone(),
+            signature: self.signature.clone(),
+            bundle: self.bundle.clone(),
+            identity: self.identity.clone(),
+            identity_regexp: self.identity_regexp.clone(),
+            issuer: self.issuer.clone(),
+            key: self.key.clone(),
+            trusted_root: self.trusted_root.clone(),
+            staging: self.staging,
+            oms_root: self.oms_root.clone(),
+            ignore_unsigned_files: self.ignore_unsigned_files,
+        }
+    }
 }
 
 /// Prints what verified `args.path`: the signer, and with `--json` the
@@ -262,119 +182,4 @@ fn shown(signer: &LockedSigner) -> String {
         }
         other => other.to_string(),
     }
-}
-
-/// The Sigstore verifier for `--bundle`.
-fn sigstore(args: &VerifyArgs, bundle_path: &Path) -> anyhow::Result<Box<dyn Verifier>> {
-    let bundle = read_text(
-        bundle_path,
-        "bundle",
-        "give the Sigstore bundle's JSON file",
-    )?;
-    Ok(Box::new(Sigstore {
-        bundle,
-        policy: sigstore_policy(args)?,
-        root: sigstore_root(args)?,
-    }))
-}
-
-/// The signer a Sigstore signature must be by: `--key`, or `--identity`
-/// (`--identity-regexp`) with `--issuer`.
-fn sigstore_policy(args: &VerifyArgs) -> anyhow::Result<Policy> {
-    Ok(
-        match (
-            &args.key,
-            &args.identity,
-            &args.identity_regexp,
-            &args.issuer,
-        ) {
-            (Some(key), ..) => Policy::Key(read_text(
-                key,
-                "public key",
-                "give the signer's public key as a PEM file",
-            )?),
-            (None, Some(identity), _, Some(issuer)) => Policy::Identity {
-                identity: identity.clone(),
-                issuer: issuer.clone(),
-            },
-            (None, None, Some(pattern), Some(issuer)) => Policy::IdentityPattern {
-                pattern: pattern.clone(),
-                issuer: issuer.clone(),
-            },
-            _ => unreachable!("clap requires --identity/--identity-regexp with --issuer, or --key"),
-        },
-    )
-}
-
-/// The trusted root a Sigstore signature is checked against.
-fn sigstore_root(args: &VerifyArgs) -> anyhow::Result<Root> {
-    Ok(match &args.trusted_root {
-        Some(path) => Root::Json(read_text(
-            path,
-            "trusted root",
-            "give a trusted_root.json, or leave --trusted-root out for Sigstore's public-good root",
-        )?),
-        None if args.staging => Root::Staging,
-        None => Root::Production,
-    })
-}
-
-/// The OMS verifier for a folder, with `--oms-root` or `--key`, and the
-/// signature's path.
-fn oms_verifier(args: &VerifyArgs) -> anyhow::Result<(Box<dyn Verifier>, PathBuf)> {
-    let signature_path = args
-        .signature
-        .clone()
-        .unwrap_or_else(|| args.path.join(SIGNATURE_FILE));
-    let bundle = read_text(
-        &signature_path,
-        "signature",
-        "give the folder's OMS signature with --signature FILE",
-    )?;
-    let trust = match (&args.oms_root, &args.key) {
-        (Some(roots), _) => OmsTrust::Roots(read_text(
-            roots,
-            "root certificates",
-            "give the root certificates the signer chains to, as a PEM file",
-        )?),
-        (None, Some(key)) => OmsTrust::Key(read_text(
-            key,
-            "public key",
-            "give the signer's public key as a PEM file",
-        )?),
-        (None, None) => OmsTrust::Sigstore(sigstore_policy(args)?, sigstore_root(args)?),
-    };
-    let verifier = Oms {
-        bundle,
-        trust,
-        ignore_unsigned_files: args.ignore_unsigned_files,
-    };
-    Ok((Box::new(verifier), signature_path))
-}
-
-/// The minisign verifier for `--minisign-key`, and the signature's path.
-fn minisign(args: &VerifyArgs) -> anyhow::Result<(Box<dyn Verifier>, PathBuf)> {
-    let signature_path = args.signature.clone().unwrap_or_else(|| {
-        let mut name = args.path.clone().into_os_string();
-        name.push(".minisig");
-        name.into()
-    });
-    let signature = fs_err::read_to_string(&signature_path).map_err(|e| {
-        Hinted::new(format!(
-            "could not read the signature {}: {e}",
-            signature_path.display()
-        ))
-        .hint("give it with --signature FILE")
-    })?;
-    let keys = args
-        .minisign_keys
-        .iter()
-        .map(|key| crate::store::signing::read_public_key(key))
-        .collect::<Result<Vec<_>, _>>()?;
-    let verifier = Minisign {
-        keys,
-        signature,
-        comment: None,
-    };
-    Ok((Box::new(verifier), signature_path))
 }

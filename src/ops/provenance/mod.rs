@@ -13,7 +13,8 @@
 //!   ([`signer_policy`], `signers.toml`), and the signers a git
 //!   dependency's `signed-by` names ([`signed_commit`]).
 //! - Whether they did: at install, against the policies and the lock's
-//!   pins ([`install`]), and again offline by `verify` ([`recheck`]).
+//!   pins ([`install`]), again offline by `verify` ([`recheck`]), and by
+//!   hand, against what `signature verify` is given ([`given`]).
 //!
 //! - The lock's `[keys]`: which minisign keys sign an org's packages, and
 //!   whether a release's archive was signed by one ([`keys`]; `ops::keys`
@@ -24,6 +25,7 @@
 //! (`index::channel`, `index::policy_file`), by `store::signing`.
 
 pub(crate) mod gitsign;
+pub(crate) mod given;
 pub(crate) mod install;
 pub(crate) mod keys;
 pub(crate) mod minisign;
