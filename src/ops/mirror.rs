@@ -223,7 +223,7 @@ fn fetch_upstream(source: &str, scratch: &Path, dirs: &Dirs) -> anyhow::Result<V
     };
     if let Some((index, package)) = index_source(source)? {
         crate::ops::registry::add_registry(&project, dirs, UPSTREAM_REGISTRY, &index, false)?;
-        crate::ops::install::add(
+        crate::ops::install::add_packages(
             &project,
             dirs,
             &[package],

@@ -4,6 +4,7 @@ mod signers;
 mod well_known;
 
 use crate::ops::install::add_request::{AddSource, Asked, Found, Misuse};
+use crate::ops::install::add_source::{AddOptions, Added, Found as AddFound};
 use crate::ops::install::{Action, Change, InstallOptions};
 
 use super::{Context, ExitStatus};
@@ -473,7 +474,8 @@ fn say_found(context: &Context, found: Option<&Found>) {
     }
 }
 
-/// `add` once the project is there, from `source`.
+/// `add` once the project is there, from `source`: `--list` lists what
+/// it holds; otherwise ops adds it, and what it found is said.
 fn add_to_project(
     args: AddArgs,
     source: AddSource,
@@ -481,91 +483,117 @@ fn add_to_project(
 ) -> anyhow::Result<ExitStatus> {
     let cwd = context.cwd.clone();
     let dirs = context.dirs()?.clone();
-    let (path, name) = match source {
-        AddSource::Git {
-            url,
-            rev,
-            subdir,
-            name,
-        } => return add_repo(&args, &url, rev, subdir, name, context),
-        AddSource::WellKnown(site) => return well_known::add(args, &site, context),
-        AddSource::Oci(reference) => return add_oci(&args, &reference, context),
-        AddSource::Packages(packages) => return add_packages(&args, &packages, context),
-        AddSource::Path { path, name } => (path, name),
+    let signed_by = signers::signers(&args.signed_by)?;
+    let trusted_root = match &args.trusted_root {
+        Some(file) => Some(signers::in_project(
+            file,
+            &context.project(args.flags.global)?.dir,
+        )?),
+        None => None,
     };
-    let spec = crate::manifest::DetailedSpec {
-        path: Some(path.display().to_string()),
-        ..Default::default()
-    };
-    let project = context.project(args.flags.global)?;
-    let (plugin, changes) = crate::ops::install::add_direct(
-        &project,
-        &cwd,
-        &dirs,
-        name.as_deref(),
-        spec,
-        &args.replace,
-        args.flags.options(false, context),
-    )?;
-    if let Some(added) = &plugin {
-        let names: Vec<&str> = added.skills.iter().map(String::as_str).collect();
-        super::install_warnings::plugin(context, &added.plugin, &names);
-    }
-    Ok(reported(context, &project, &changes))
-}
-
-/// `add oci://…`: the artifact's skill, or a collection's; `--list` only
-/// lists them.
-fn add_oci(
-    args: &AddArgs,
-    reference: &crate::manifest::oci_ref::OciReference,
-    context: &mut Context,
-) -> anyhow::Result<ExitStatus> {
-    let dirs = context.dirs()?.clone();
     if args.list {
-        let options = args.flags.options(false, context);
-        for name in crate::ops::install::oci_source::list_oci(&dirs, reference, &options)? {
-            context.printer.data(name);
-        }
-        return Ok(ExitStatus::Success);
+        return list(&args, &source, &signed_by, trusted_root.as_deref(), context);
     }
     let project = context.project(args.flags.global)?;
-    let (plugin, changes) = crate::ops::install::oci_source::add_oci(
-        &project,
-        &dirs,
-        reference,
-        &args.skills,
-        &args.replace,
-        args.flags.options(false, context),
-    )?;
-    if let Some(plugin) = &plugin {
-        let names: Vec<&str> = changes.iter().map(|c| c.name.as_str()).collect();
-        super::install_warnings::plugin(context, plugin, &names);
-    }
+    let install = match &source {
+        // A channel is the packages' (clap lets no other source take one).
+        AddSource::Packages(_) => InstallOptions {
+            channel: args.channel,
+            ..args.flags.options(false, context)
+        },
+        _ => args.flags.options(false, context),
+    };
+    let options = AddOptions {
+        cwd: &cwd,
+        picks: &args.skills,
+        replace: &args.replace,
+        registry: args.registry.as_deref(),
+        signed_by: &signed_by,
+        trusted_root: trusted_root.as_deref(),
+        install,
+    };
+    let Added { changes, found } =
+        crate::ops::install::add_source::add(&project, &dirs, &source, &options)?;
+    say_what_it_held(context, &source, &found, &changes);
     Ok(reported(context, &project, &changes))
 }
 
-/// `add org/name…`: packages of an index.
-fn add_packages(
+/// Says what the source held: the plugin it is, the folders set aside,
+/// how many skills a repository or a site has.
+fn say_what_it_held(context: &Context, source: &AddSource, found: &AddFound, changes: &[Change]) {
+    match found {
+        AddFound::Packages | AddFound::Folder(None) | AddFound::Artifact(None) => {}
+        AddFound::Folder(Some(added)) => {
+            let names: Vec<&str> = added.skills.iter().map(String::as_str).collect();
+            super::install_warnings::plugin(context, &added.plugin, &names);
+        }
+        AddFound::Artifact(Some(plugin)) => {
+            let names: Vec<&str> = changes.iter().map(|c| c.name.as_str()).collect();
+            super::install_warnings::plugin(context, plugin, &names);
+        }
+        AddFound::Repository(listing) => {
+            plugin_of(context, listing);
+            super::install_warnings::skipped_folders(context, listing);
+            if matches!(source, AddSource::Git { subdir: None, .. }) {
+                let count = listing.skills.len();
+                context.printer.status(
+                    "Found",
+                    format_args!(
+                        "{count} skill{} in {} at commit {}",
+                        if count == 1 { "" } else { "s" },
+                        listing.url,
+                        listing.commit
+                    ),
+                );
+            }
+        }
+        AddFound::Site(index) => well_known::say_found(context, index),
+    }
+}
+
+/// `add --list`: the skills a repository, an OCI artifact or a site holds.
+fn list(
     args: &AddArgs,
-    packages: &[String],
+    source: &AddSource,
+    signed_by: &[String],
+    trusted_root: Option<&str>,
     context: &mut Context,
 ) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
-    let project = context.project(args.flags.global)?;
-    let options = InstallOptions {
-        channel: args.channel,
-        ..args.flags.options(false, context)
-    };
-    let changes = crate::ops::install::add(
-        &project,
-        &dirs,
-        packages,
-        args.registry.as_deref(),
-        &args.replace,
-        options,
-    )?;
-    Ok(reported(context, &project, &changes))
+    match source {
+        AddSource::Git {
+            url, rev, subdir, ..
+        } => {
+            let request = crate::ops::install::repo::RepoRequest {
+                url,
+                rev: rev.as_deref(),
+                subdir: subdir.as_deref(),
+                signed_by,
+                trusted_root,
+            };
+            let scratch = crate::fsutil::private_tempdir("skillpkg-list-", None)?;
+            let listing = crate::ops::install::repo::list_repo(
+                &crate::git::Resolver::default(),
+                request,
+                &dirs.cache,
+                args.flags.offline,
+                scratch.path(),
+            )?;
+            plugin_of(context, &listing);
+            print_listing(context, &listing);
+        }
+        AddSource::Oci(reference) => {
+            let options = args.flags.options(false, context);
+            for name in crate::ops::install::oci_source::list_oci(&dirs, reference, &options)? {
+                context.printer.data(name);
+            }
+        }
+        AddSource::WellKnown(site) => well_known::list(site, context)?,
+        AddSource::Packages(_) | AddSource::Path { .. } => {
+            unreachable!("--list picks from a repository, an artifact or a site")
+        }
+    }
+    Ok(ExitStatus::Success)
 }
 
 /// Reports a command line `add` cannot take as clap reports its own (the
@@ -583,73 +611,6 @@ fn report_misuse(misuse: &Misuse) -> ExitStatus {
         )
         .print();
     ExitStatus::Usage
-}
-
-/// `add --git URL`: every skill the repository holds, those `--skill`
-/// picks, or the one in `--subdir`; `--list` only lists them.
-fn add_repo(
-    args: &AddArgs,
-    url: &str,
-    rev: Option<String>,
-    subdir: Option<String>,
-    name: Option<String>,
-    context: &mut Context,
-) -> anyhow::Result<ExitStatus> {
-    use crate::ops::install::repo::{RepoRequest, list_repo};
-    let dirs = context.dirs()?.clone();
-    let signed_by = signers::signers(&args.signed_by)?;
-    let trusted_root = match &args.trusted_root {
-        Some(file) => Some(signers::in_project(
-            file,
-            &context.project(args.flags.global)?.dir,
-        )?),
-        None => None,
-    };
-    let request = RepoRequest {
-        url,
-        rev: rev.as_deref(),
-        subdir: subdir.as_deref(),
-        signed_by: &signed_by,
-        trusted_root: trusted_root.as_deref(),
-    };
-    if args.list {
-        let scratch = crate::fsutil::private_tempdir("skillpkg-list-", None)?;
-        let listing = list_repo(
-            &crate::git::Resolver::default(),
-            request,
-            &dirs.cache,
-            args.flags.offline,
-            scratch.path(),
-        )?;
-        plugin_of(context, &listing);
-        print_listing(context, &listing);
-        return Ok(ExitStatus::Success);
-    }
-    let project = context.project(args.flags.global)?;
-    let (listing, changes) = crate::ops::install::add_repo(
-        &project,
-        &dirs,
-        request,
-        &args.skills,
-        name.as_deref(),
-        &args.replace,
-        args.flags.options(false, context),
-    )?;
-    plugin_of(context, &listing);
-    super::install_warnings::skipped_folders(context, &listing);
-    if subdir.is_none() {
-        let count = listing.skills.len();
-        context.printer.status(
-            "Found",
-            format_args!(
-                "{count} skill{} in {} at commit {}",
-                if count == 1 { "" } else { "s" },
-                listing.url,
-                listing.commit
-            ),
-        );
-    }
-    Ok(reported(context, &project, &changes))
 }
 
 /// Says what plugin a repository is, if it is one.

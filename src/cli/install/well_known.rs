@@ -1,30 +1,22 @@
-//! `add --well-known SITE`: the skills of a site's agent-skills index.
+//! `add --well-known SITE`: what a site's agent-skills index lists, said.
 
-use super::super::{Context, ExitStatus};
-use super::{AddArgs, reported};
+use super::super::Context;
 
-/// `add --well-known SITE`: every skill its agent-skills index lists, or
-/// those `--skill` picks; `--list` only lists them.
-pub(super) fn add(args: AddArgs, site: &str, context: &mut Context) -> anyhow::Result<ExitStatus> {
-    if args.list {
-        let site = crate::manifest::well_known_ref::parse_site(site).map_err(anyhow::Error::msg)?;
-        let index = crate::ops::sources::well_known::read_index(
-            &crate::index::well_known::Sites::default(),
-            &site,
-        )?;
-        print_index(context, &index);
-        return Ok(ExitStatus::Success);
-    }
-    let dirs = context.dirs()?.clone();
-    let project = context.project(args.flags.global)?;
-    let (index, changes) = crate::ops::install::add_site::add_well_known(
-        &project,
-        &dirs,
-        site,
-        &args.skills,
-        &args.replace,
-        args.flags.options(false, context),
+/// `add --well-known SITE --list`: the skills its agent-skills index
+/// lists.
+pub(super) fn list(site: &str, context: &Context) -> anyhow::Result<()> {
+    let site = crate::manifest::well_known_ref::parse_site(site).map_err(anyhow::Error::msg)?;
+    let index = crate::ops::sources::well_known::read_index(
+        &crate::index::well_known::Sites::default(),
+        &site,
     )?;
+    print_index(context, &index);
+    Ok(())
+}
+
+/// What adding a site's skills found: the entries set aside, and how many
+/// skills it lists.
+pub(super) fn say_found(context: &Context, index: &crate::index::well_known::Index) {
     for skipped in &index.skipped {
         context
             .printer
@@ -39,7 +31,6 @@ pub(super) fn add(args: AddArgs, site: &str, context: &mut Context) -> anyhow::R
             index.url
         ),
     );
-    Ok(reported(context, &project, &changes))
 }
 
 /// One line per skill of an agent-skills index: name, kind, description;

@@ -300,6 +300,29 @@ pub(super) fn settle_grants(
     }
 }
 
+/// Notes on the change of each package its yanked pin, so that the
+/// command warns of it once.
+pub(super) fn note_yanked(changes: &mut [Change], pins: Vec<crate::ops::yanked::YankedPin>) {
+    for pin in pins {
+        if let Some(change) = changes.iter_mut().find(|c| c.name == pin.name) {
+            change.yanked = Some(pin);
+        }
+    }
+}
+
+/// Adds to the change of each deprecated package this command installs
+/// or updates the warning naming its replacement: `(name, warning)`.
+pub(super) fn note_deprecated(changes: &mut [Change], deprecated: &[(String, String)]) {
+    for (name, warning) in deprecated {
+        if let Some(change) = changes
+            .iter_mut()
+            .find(|c| c.name == *name && matches!(c.action, Action::Installed | Action::Updated))
+        {
+            change.warnings.push(warning.clone());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

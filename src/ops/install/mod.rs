@@ -20,6 +20,7 @@
 
 pub(crate) mod add_request;
 pub(crate) mod add_site;
+pub(crate) mod add_source;
 mod apply;
 mod change;
 pub(crate) mod channels;
@@ -106,7 +107,7 @@ fn add_all(
 /// a requirement is recorded as `^<the version resolved>`. A name the
 /// manifest takes from another source is refused unless `replace` names
 /// it (see [`collisions`]).
-pub(crate) fn add(
+pub(crate) fn add_packages(
     project: &Project,
     dirs: &Dirs,
     requests: &[String],
@@ -537,29 +538,6 @@ pub(crate) fn targets_of(project: &Project, dirs: &Dirs) -> anyhow::Result<targe
     )
 }
 
-/// Notes on the change of each package its yanked pin, so that the
-/// command warns of it once.
-fn note_yanked(changes: &mut [Change], pins: Vec<crate::ops::yanked::YankedPin>) {
-    for pin in pins {
-        if let Some(change) = changes.iter_mut().find(|c| c.name == pin.name) {
-            change.yanked = Some(pin);
-        }
-    }
-}
-
-/// Adds to the change of each deprecated package this command installs
-/// or updates the warning naming its replacement: `(name, warning)`.
-fn note_deprecated(changes: &mut [Change], deprecated: &[(String, String)]) {
-    for (name, warning) in deprecated {
-        if let Some(change) = changes
-            .iter_mut()
-            .find(|c| c.name == *name && matches!(c.action, Action::Installed | Action::Updated))
-        {
-            change.warnings.push(warning.clone());
-        }
-    }
-}
-
 /// Resolves and installs; returns the new lock and what changed. The
 /// steps: plan what the manifest wants against the lock, check the whole
 /// set, fetch and verify every archive, then apply them to the root.
@@ -639,8 +617,8 @@ fn sync(
     }
     if mode == Mode::DryRun {
         let mut changes = change::planned(&wanted, &old_lock);
-        note_yanked(&mut changes, yanked);
-        note_deprecated(&mut changes, &deprecated);
+        change::note_yanked(&mut changes, yanked);
+        change::note_deprecated(&mut changes, &deprecated);
         return Ok((old_lock.clone(), changes));
     }
 
@@ -702,8 +680,8 @@ fn sync(
         false => options.grants,
     };
     change::settle_grants(&mut skills, &mut changes, asks, consent);
-    note_yanked(&mut changes, yanked);
-    note_deprecated(&mut changes, &deprecated);
+    change::note_yanked(&mut changes, yanked);
+    change::note_deprecated(&mut changes, &deprecated);
     if let (Some(warning), Some(first)) = (expiry_warning, changes.first_mut()) {
         first.warnings.insert(0, warning);
     }
