@@ -86,7 +86,7 @@ pub fn promote(request: &PromoteRequest<'_>, dirs: &Dirs) -> anyhow::Result<Prom
     let mut upstream = None;
     let mut change = |entry: &mut crate::index::IndexEntry, config: &IndexConfig| {
         let keys = config.keys.get(&package.org).cloned().unwrap_or_default();
-        check_org_key(&key, &package, &keys, request.index)?;
+        crate::ops::provenance::keys::check_org_key(&key, &package, &keys, request.index)?;
         upstream = entry.upstream.as_ref().map(|u| UpstreamShown {
             source: u.source.clone(),
             revision: u.at_revision().map(str::to_string),
@@ -185,24 +185,4 @@ fn check_replacement(request: &PromoteRequest<'_>) -> anyhow::Result<Option<Stri
         })?;
     }
     Ok(Some(replacement.split_whitespace().collect()))
-}
-
-/// Refuses `key` unless it is one of `keys`, the org's in the index.
-fn check_org_key(
-    key: &SigningKey,
-    package: &PackageName,
-    keys: &[String],
-    index: &str,
-) -> anyhow::Result<()> {
-    if keys.contains(&key.public_key()) {
-        return Ok(());
-    }
-    bail!(
-        Hinted::new(format!(
-            "the key {} is not one of org '{}''s keys in {index}, so it cannot sign {package}'s channel",
-            key.public_key(),
-            package.org
-        ))
-        .hint("pass one of the org's secret keys with --key; `skillpkg index init INDEX --org ORG --key PUB` adds a key")
-    );
 }

@@ -238,3 +238,24 @@ pub(crate) fn check_signers_pinned(lock: &Lockfile, lock_path: &Path) -> anyhow:
     }
     Ok(())
 }
+
+/// Refuses `key` for signing `package`'s channel records unless it is one
+/// of `keys`, the org's in the index.
+pub(crate) fn check_org_key(
+    key: &signing::SigningKey,
+    package: &PackageName,
+    keys: &[String],
+    index: &str,
+) -> anyhow::Result<()> {
+    if keys.contains(&key.public_key()) {
+        return Ok(());
+    }
+    bail!(
+        Hinted::new(format!(
+            "the key {} is not one of org '{}''s keys in {index}, so it cannot sign {package}'s channel",
+            key.public_key(),
+            package.org
+        ))
+        .hint("pass one of the org's secret keys with --key; `skillpkg index init INDEX --org ORG --key PUB` adds a key")
+    );
+}
