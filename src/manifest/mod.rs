@@ -2,6 +2,7 @@
 
 pub mod channel;
 pub mod edit;
+mod host_pages;
 pub mod lock;
 pub(crate) mod misplaced;
 pub mod oci_ref;
