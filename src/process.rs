@@ -1,9 +1,10 @@
-//! Every child process skillpkg starts, started one way: in a process
-//! group of its own, so that it and whatever it starts are ended together
-//! (on a timeout, on Ctrl-C, or when the handle is dropped), and never
-//! left behind; and registered while it runs, so that the sandbox's sweep
-//! of orphaned descendants ([`with_running`]) never takes a child that is
-//! still at work. The sandbox's commands (`sandbox::process`), the MCP
+//! Every child process skillpkg starts, started one way: registered
+//! while it runs, so that the sandbox's sweep of orphaned descendants
+//! ([`with_running`]) never takes a child that is still at work; commands
+//! and servers in a process group of their own, so that they and whatever
+//! they start are ended together (on a timeout, on Ctrl-C, or when the
+//! handle is dropped) and never left behind; helpers that may ask the user
+//! at the terminal in skillpkg's own group, killed on a timeout. The sandbox's commands (`sandbox::process`), the MCP
 //! servers `exec --mcp-skills` starts (`mcp::host`), credential helpers
 //! (`oci::auth`) and `gpg` (`git::signature`) all start theirs here.
 
@@ -42,6 +43,19 @@ pub(crate) fn with_running<R>(f: impl FnOnce(&std::collections::BTreeSet<u32>) -
 pub(crate) fn spawn(command: &mut Command) -> std::io::Result<(Child, Registered)> {
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(command, 0);
+    let mut running = running();
+    let child = command.spawn()?;
+    let pid = child.id();
+    running.insert(pid);
+    Ok((child, Registered(pid)))
+}
+
+/// Spawns `command` in skillpkg's own process group, registered: for a
+/// helper that may ask the user at the terminal (a credential helper
+/// unlocking a keychain through `pinentry`), which a group of its own, in
+/// the background, would be stopped for. Ctrl-C reaches it with
+/// skillpkg; the sandbox's sweep never takes skillpkg's own group.
+fn spawn_in_foreground(command: &mut Command) -> std::io::Result<(Child, Registered)> {
     let mut running = running();
     let child = command.spawn()?;
     let pid = child.id();
@@ -98,10 +112,13 @@ pub(crate) fn spawn_async(command: &mut tokio::process::Command) -> std::io::Res
     })
 }
 
-/// Runs `command` in its own group with `input` on its standard input,
-/// and returns what it wrote and how it exited; past `timeout`, or on
-/// Ctrl-C, its group is killed and the run fails. For the short helpers
-/// skillpkg asks (credential helpers, `gpg`): their output is small.
+/// Runs `command` with `input` on its standard input, and returns what it
+/// wrote and how it exited; past `timeout`, or on Ctrl-C, it is killed and
+/// the run fails. For the short helpers skillpkg asks (credential
+/// helpers, `gpg`): their output is small, and they run in skillpkg's
+/// process group, where they may ask at the terminal
+/// ([`spawn_in_foreground`]). Streams something it started keeps open are
+/// given up [`STREAMS_GRACE`] after it ends.
 pub(crate) fn run_with_input(
     command: &mut Command,
     input: &[u8],
@@ -111,17 +128,30 @@ pub(crate) fn run_with_input(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let (mut child, _registered) = spawn(command)?;
-    let pid = child.id();
+    let (mut child, _registered) = spawn_in_foreground(command)?;
     // Read both streams while it runs, so that neither fills its pipe.
     let read = |stream: Option<Box<dyn std::io::Read + Send>>| {
+        let kept = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (done, ended) = std::sync::mpsc::channel();
+        let filling = kept.clone();
         std::thread::spawn(move || {
-            let mut bytes = Vec::new();
             if let Some(mut stream) = stream {
-                let _ = stream.read_to_end(&mut bytes);
+                let mut buf = [0u8; 8192];
+                while let Ok(n @ 1..) = stream.read(&mut buf) {
+                    filling
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .extend_from_slice(&buf[..n]);
+                }
             }
-            bytes
-        })
+            let _ = done.send(());
+        });
+        (kept, ended)
+    };
+    // What a stream gave once it ended, or within the grace.
+    let collect = |(kept, ended): (std::sync::Arc<std::sync::Mutex<Vec<u8>>>, _)| {
+        let _ = std::sync::mpsc::Receiver::<()>::recv_timeout(&ended, STREAMS_GRACE);
+        std::mem::take(&mut *kept.lock().unwrap_or_else(|e| e.into_inner()))
     };
     let stdout = read(child.stdout.take().map(|s| Box::new(s) as _));
     let stderr = read(child.stderr.take().map(|s| Box::new(s) as _));
@@ -129,19 +159,20 @@ pub(crate) fn run_with_input(
         // A helper may exit without reading: its answer says what it did.
         let _ = stdin.write_all(input);
     }
-    let status = wait(&mut child, timeout);
-    // Whatever the child started goes with it, so the pipes close.
-    kill_group(pid);
-    let status = status?;
+    let status = wait(&mut child, timeout)?;
     Ok(Output {
         status,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
+        stdout: collect(stdout),
+        stderr: collect(stderr),
     })
 }
 
-/// Waits for `child` at most `timeout`, or until Ctrl-C; then kills its
-/// group and fails, naming why.
+/// How long a helper's streams may stay open once it exited (something it
+/// started may hold them).
+const STREAMS_GRACE: Duration = Duration::from_secs(2);
+
+/// Waits for `child` at most `timeout`, or until Ctrl-C; then kills it
+/// and fails, naming why.
 fn wait(child: &mut Child, timeout: Duration) -> std::io::Result<ExitStatus> {
     let started = Instant::now();
     loop {
@@ -150,7 +181,6 @@ fn wait(child: &mut Child, timeout: Duration) -> std::io::Result<ExitStatus> {
         }
         let interrupted = crate::sys::interrupt::requested();
         if interrupted || started.elapsed() >= timeout {
-            kill_group(child.id());
             let _ = child.kill();
             let _ = child.wait();
             return Err(std::io::Error::new(
@@ -180,34 +210,20 @@ mod tests {
     }
 
     #[test]
-    fn a_helper_that_hangs_is_ended_with_what_it_started() {
-        let marker = tempfile::tempdir().unwrap();
-        let pid_file = marker.path().join("pid");
+    fn a_helper_that_hangs_is_ended_and_a_stream_held_open_is_given_up() {
         let mut command = Command::new("sh");
-        // The child starts a grandchild that outlives it unless its group
-        // is killed.
-        command.args([
-            "-c",
-            &format!("sleep 60 & echo $! > {}; wait", pid_file.display()),
-        ]);
+        command.args(["-c", "sleep 60"]);
         let started = Instant::now();
         let error = run_with_input(&mut command, b"", Duration::from_millis(300)).unwrap_err();
         assert_eq!(error.kind(), std::io::ErrorKind::TimedOut);
         assert!(started.elapsed() < Duration::from_secs(30));
-        let grandchild: i32 = std::fs::read_to_string(&pid_file)
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
-        // Killed with the group: gone, or a zombie about to be reaped.
-        let gone = (0..200).any(|_| {
-            let state = std::fs::read_to_string(format!("/proc/{grandchild}/stat"));
-            let dead = state.map_or(true, |s| s.split_whitespace().nth(2) == Some("Z"));
-            if !dead {
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            dead
-        });
-        assert!(gone, "the grandchild {grandchild} was left running");
+        // It exits, but what it started keeps its stdout open.
+        let mut command = Command::new("sh");
+        command.args(["-c", "echo answered; sleep 30 &"]);
+        let started = Instant::now();
+        let out = run_with_input(&mut command, b"", Duration::from_secs(10)).unwrap();
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "answered\n");
     }
 }
