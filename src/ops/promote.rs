@@ -100,7 +100,7 @@ pub fn promote(request: &PromoteRequest<'_>, dirs: &Dirs) -> anyhow::Result<Prom
             seq: None,
             expires: expires.as_deref(),
         };
-        let moved = channel::promote(entry, &key, moved, &keys)?;
+        let moved = crate::ops::provenance::channels::promote(entry, &key, moved, &keys)?;
         let from = match &moved {
             Some(before) => before.channel,
             None => request.to,

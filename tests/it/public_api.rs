@@ -28,7 +28,6 @@ const FOR_SIGNATURES: &[&str] = &[
     "index::PackageNameError",
     "index::channel::ChannelRecord",
     "index::channel::Move",
-    "index::channel::Standing",
     "index::local::Naming",
     "index::policy_file::IndexPolicy",
     "index::policy_file::PolicySigner",

@@ -110,7 +110,11 @@ impl ChannelFilter<'_> {
         for entry in &entries {
             self.freshness
                 .note(name, &entry.vers, &entry.channels, |record| {
-                    channel::record_is_signed(entry, record, self.record_keys(org))
+                    crate::ops::provenance::channels::record_is_signed(
+                        entry,
+                        record,
+                        self.record_keys(org),
+                    )
                 });
         }
         entries
@@ -122,14 +126,18 @@ impl ChannelFilter<'_> {
     }
 
     /// Where `entry` of `name` stands, as far as its signatures show.
-    pub(crate) fn standing(&self, name: &str, entry: &IndexEntry) -> channel::Standing {
+    pub(crate) fn standing(
+        &self,
+        name: &str,
+        entry: &IndexEntry,
+    ) -> crate::ops::provenance::channels::Standing {
         let org = name.split_once('/').map_or(name, |(org, _)| org);
         let signature_keys = self.signature_keys(org);
-        let keys = channel::OrgKeys {
+        let keys = crate::ops::provenance::channels::OrgKeys {
             records: self.record_keys(org),
             signatures: &signature_keys,
         };
-        channel::standing(entry, keys, self.require_signed)
+        crate::ops::provenance::channels::standing(entry, keys, self.require_signed)
     }
 
     /// Where the chosen version `entry` of `name` stands, its signatures

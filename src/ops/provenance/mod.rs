@@ -24,6 +24,7 @@
 //! records are minisign records checked where the index reads them
 //! (`index::channel`, `index::policy_file`), by `store::signing`.
 
+pub(crate) mod channels;
 pub(crate) mod gitsign;
 pub(crate) mod given;
 pub(crate) mod install;
