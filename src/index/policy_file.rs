@@ -279,40 +279,6 @@ pub fn parse(text: &[u8], origin: &str) -> anyhow::Result<Policy> {
     Ok(policy)
 }
 
-/// The policy `text` with its `signature`, checked: it must parse, and
-/// one of `keys_of(org)` (the org it names) must have signed exactly
-/// these bytes. Anything else refuses the policy as a whole.
-pub fn verified(
-    text: &[u8],
-    signature: Option<&str>,
-    origin: &str,
-    keys_of: impl Fn(&str) -> Vec<String>,
-) -> anyhow::Result<IndexPolicy> {
-    let policy = parse(text, origin)?;
-    let digest = format!("sha256:{}", sha256_hex(text));
-    let keys = keys_of(&policy.org);
-    let expected = comment(&policy.org, &digest);
-    let signed = signature.is_some_and(|signature| {
-        keys.iter()
-            .any(|key| signing::verify_for(key, text, signature, &expected).is_ok())
-    });
-    if !signed {
-        let why = match signature {
-            None => format!("it has no signature ({POLICY_SIGNATURE_FILE})"),
-            Some(_) => format!("its signature is not by a key of org '{}'", policy.org),
-        };
-        anyhow::bail!(
-            Hinted::new(format!("the policy {origin} is refused as a whole: {why}"))
-                .hint("the index's copy was altered, or written without the org's key: do not use the index until its maintainers sign it (`skillpkg index policy`)")
-        );
-    }
-    Ok(IndexPolicy {
-        policy,
-        digest,
-        origin: origin.to_string(),
-    })
-}
-
 /// The signature of the policy `text` by `key`, for `org`.
 pub fn sign(key: &SigningKey, org: &str, text: &[u8]) -> Result<String, SigningError> {
     let digest = format!("sha256:{}", sha256_hex(text));
@@ -322,27 +288,6 @@ pub fn sign(key: &SigningKey, org: &str, text: &[u8]) -> Result<String, SigningE
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_policy_counts_only_signed_by_its_org() {
-        let (_dir, key) = signing::throwaway_key();
-        let (_other_dir, other) = signing::throwaway_key();
-        let text = b"org = \"corp\"\nrequire-signatures = true\n";
-        let keys = |org: &str| match org {
-            "corp" => vec![key.public_key()],
-            _ => Vec::new(),
-        };
-        let signature = sign(&key, "corp", text).unwrap();
-        let policy = verified(text, Some(&signature), "policy.toml", keys).unwrap();
-        assert!(policy.policy.require_signatures);
-        let forged = sign(&other, "corp", text).unwrap();
-        assert!(verified(text, Some(&forged), "policy.toml", keys).is_err());
-        assert!(verified(text, None, "policy.toml", keys).is_err());
-        let edited = b"org = \"corp\"\nrequire-signatures = false\n";
-        assert!(verified(edited, Some(&signature), "policy.toml", keys).is_err());
-        let unknown = b"org = \"corp\"\nallow-everything = true\n";
-        assert!(parse(unknown, "policy.toml").is_err());
-    }
 
     #[test]
     fn an_unwaivable_rule_the_scanner_does_not_have_is_an_error() {

@@ -382,7 +382,10 @@ fn mirror_skill(
     let keys = [key.public_key()];
     let from_this_source = |e: &IndexEntry| {
         e.upstream.as_ref().is_some_and(|u| {
-            u.source == skill.upstream.source && u.is_signed_by(&keys, &e.name, &e.vers, &e.cksum)
+            u.source == skill.upstream.source
+                && crate::ops::provenance::records::upstream_is_signed_by(
+                    u, &keys, &e.name, &e.vers, &e.cksum,
+                )
         })
     };
     // Upstream chooses its skills' names: one must not slip a version
@@ -504,7 +507,9 @@ fn already_there(
             u.source == skill.upstream.source
                 && revision.is_some()
                 && u.at_revision() == revision
-                && u.is_signed_by(&keys, &e.name, &e.vers, &e.cksum)
+                && crate::ops::provenance::records::upstream_is_signed_by(
+                    u, &keys, &e.name, &e.vers, &e.cksum,
+                )
         })
     });
     let unchanged = |entry: &IndexEntry| Outcome::Unchanged {
@@ -572,8 +577,13 @@ fn mirrored_sources(
             let Some(upstream) = &entry.upstream else {
                 continue;
             };
-            if upstream.is_signed_by(&keys, &entry.name, &entry.vers, &entry.cksum)
-                && !sources.contains(&upstream.source)
+            if crate::ops::provenance::records::upstream_is_signed_by(
+                upstream,
+                &keys,
+                &entry.name,
+                &entry.vers,
+                &entry.cksum,
+            ) && !sources.contains(&upstream.source)
             {
                 sources.push(upstream.source.clone());
             }

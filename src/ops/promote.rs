@@ -90,7 +90,13 @@ pub fn promote(request: &PromoteRequest<'_>, dirs: &Dirs) -> anyhow::Result<Prom
         upstream = entry.upstream.as_ref().map(|u| UpstreamShown {
             source: u.source.clone(),
             revision: u.at_revision().map(str::to_string),
-            signed: u.is_signed_by(&keys, &entry.name, &entry.vers, &entry.cksum),
+            signed: crate::ops::provenance::records::upstream_is_signed_by(
+                u,
+                &keys,
+                &entry.name,
+                &entry.vers,
+                &entry.cksum,
+            ),
         });
         let index = identity_of(config, request.index)?;
         let moved = channel::Move {

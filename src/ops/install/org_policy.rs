@@ -8,12 +8,13 @@ use anyhow::bail;
 use crate::dirs::Dirs;
 use crate::hint::Hinted;
 use crate::index::freshness::Freshness;
-use crate::index::policy_file::{IndexPolicy, verified};
+use crate::index::policy_file::IndexPolicy;
 use crate::index::source::{Registry, open_registry};
 use crate::manifest::Manifest;
 use crate::manifest::channel::Channel;
 use crate::manifest::lock::{CommitSigner, LockedSigner, Lockfile, PinnedPolicy};
 use crate::manifest::source_id::SourceId;
+use crate::ops::provenance::records::verified_policy;
 use crate::project::Project;
 
 /// A project's policy, checked.
@@ -81,7 +82,7 @@ pub(crate) fn for_project(
         Some(keys) => keys.clone(),
         None => registry.config.keys.get(org).cloned().unwrap_or_default(),
     };
-    let policy = verified(
+    let policy = verified_policy(
         &files.text,
         files.signature.as_deref(),
         &files.origin,

@@ -20,9 +20,12 @@
 //!   whether a release's archive was signed by one ([`keys`]; `ops::keys`
 //!   changes them on `trust ORG --key`).
 //!
-//! Channel and org-policy
-//! records are minisign records checked where the index reads them
-//! (`index::channel`, `index::policy_file`), by `store::signing`.
+//! - Records an org signs: channel moves ([`channels`]), its policy and
+//!   upstream records ([`records`]).
+//!
+//! The records' formats stay the index's (`index::channel`,
+//! `index::policy_file`, `index::upstream`); `store::signing` signs and
+//! checks the minisign bytes.
 
 pub(crate) mod channels;
 pub(crate) mod gitsign;
@@ -32,6 +35,7 @@ pub(crate) mod keys;
 pub(crate) mod minisign;
 pub(crate) mod oms;
 pub(crate) mod recheck;
+pub(crate) mod records;
 mod ring_provider;
 pub(crate) mod signed_commit;
 pub(crate) mod signer_policy;
