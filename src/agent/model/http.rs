@@ -102,8 +102,7 @@ impl Client {
             .body(body.to_vec());
         let sent = crate::net::send_described(request, |response| async move {
             let status = response.status();
-            let message = error_message(&response.text().await.unwrap_or_default());
-            format!("{status}: {message}")
+            format!("{status}: {}", error_text(response, url).await)
         });
         let response = match sent.await {
             Ok(response) => response,
@@ -113,7 +112,7 @@ impl Client {
         if status.is_success() {
             return Attempt::Done(response);
         }
-        let message = error_message(&response.text().await.unwrap_or_default());
+        let message = error_text(response, url).await;
         Attempt::Fail(anyhow::anyhow!(
             "{url}: the server answered {status}: {message}"
         ))
@@ -201,6 +200,19 @@ pub(crate) fn emit_text(turn: &super::Turn, on_text: &mut dyn FnMut(&str)) {
     }
 }
 
+/// The most of an error answer's body that is read: a server that sends
+/// more is not heard out (nor kept in memory).
+const MAX_ERROR_BODY: u64 = 64 * 1024;
+
+/// What an error answer says ([`error_message`]), its body read within
+/// [`MAX_ERROR_BODY`].
+async fn error_text(response: reqwest::Response, url: &str) -> String {
+    match crate::net::read_body::<()>(response, MAX_ERROR_BODY, url).await {
+        Ok(body) => error_message(&String::from_utf8_lossy(&body)),
+        Err(_) => format!("(an answer over {MAX_ERROR_BODY} bytes, or broken off, not shown)"),
+    }
+}
+
 /// The `error.message` of a JSON error body, else the body itself, as an
 /// error may quote it ([`super::quoted`]).
 fn error_message(body: &str) -> String {
@@ -213,6 +225,37 @@ fn error_message(body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_answer_that_claims_gigabytes_is_not_waited_for() {
+        use std::io::{Read as _, Write as _};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/v1/messages", listener.local_addr().unwrap());
+        std::thread::spawn(move || {
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut request = [0u8; 4096];
+            let _ = stream.read(&mut request);
+            // A body it never finishes sending.
+            let _ = stream.write_all(
+                b"HTTP/1.1 400 Bad Request\r\nContent-Length: 10000000000\r\n\r\n{\"error\"",
+            );
+            std::thread::sleep(Duration::from_secs(60));
+        });
+        let client = Client::new(Duration::from_secs(60)).unwrap();
+        let started = std::time::Instant::now();
+        let error = client
+            .post(&url, HeaderMap::new(), &serde_json::json!({}), &mut |_| {
+                Ok(())
+            })
+            .unwrap_err();
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "it waited for the body"
+        );
+        let text = format!("{error:#}");
+        assert!(text.contains("400 Bad Request"), "{text}");
+        assert!(text.contains("not shown"), "{text}");
+    }
 
     #[test]
     fn error_messages_are_read() {
