@@ -11,7 +11,7 @@ use anyhow::{Context as _, bail};
 
 use super::kind::{Asking, DirectKind, Fetched, Job, Moved, SourceKind};
 use crate::manifest::DirectSource;
-use crate::manifest::lock::LockedSkill;
+use crate::manifest::lock::{LockedSkill, short_digest};
 use crate::manifest::oci_ref::OciPin;
 use crate::manifest::source_id::{OciOrigin, SourceId};
 
@@ -136,10 +136,6 @@ impl DirectKind for Oci {
             insecure: &[],
             limits: crate::store::limits::Limits::default(),
         };
-        let short = |digest: &str| -> String {
-            let hex = digest.strip_prefix("sha256:").unwrap_or(digest);
-            format!("sha256:{}", hex.chars().take(12).collect::<String>())
-        };
         let mut asked = HashMap::new();
         let mut moved = Vec::new();
         for skill in skills {
@@ -166,8 +162,8 @@ impl DirectKind for Oci {
             if now != digest {
                 moved.push(Moved {
                     name: skill.name.clone(),
-                    from: short(digest),
-                    to: short(now),
+                    from: short_digest(digest),
+                    to: short_digest(now),
                     place: format!("oci://{}:{tag}", origin.repository),
                 });
             }
