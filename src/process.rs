@@ -8,7 +8,7 @@
 //! servers `exec --mcp-skills` starts (`mcp::host`), credential helpers
 //! (`oci::auth`) and `gpg` (`git::signature`) all start theirs here.
 
-use std::io::{Read as _, Write as _};
+use std::io::Write as _;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -130,31 +130,8 @@ pub(crate) fn run_with_input(
         .stderr(Stdio::piped());
     let (mut child, _registered) = spawn_in_foreground(command)?;
     // Read both streams while it runs, so that neither fills its pipe.
-    let read = |stream: Option<Box<dyn std::io::Read + Send>>| {
-        let kept = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let (done, ended) = std::sync::mpsc::channel();
-        let filling = kept.clone();
-        std::thread::spawn(move || {
-            if let Some(mut stream) = stream {
-                let mut buf = [0u8; 8192];
-                while let Ok(n @ 1..) = stream.read(&mut buf) {
-                    filling
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .extend_from_slice(&buf[..n]);
-                }
-            }
-            let _ = done.send(());
-        });
-        (kept, ended)
-    };
-    // What a stream gave once it ended, or within the grace.
-    let collect = |(kept, ended): (std::sync::Arc<std::sync::Mutex<Vec<u8>>>, _)| {
-        let _ = std::sync::mpsc::Receiver::<()>::recv_timeout(&ended, STREAMS_GRACE);
-        std::mem::take(&mut *kept.lock().unwrap_or_else(|e| e.into_inner()))
-    };
-    let stdout = read(child.stdout.take().map(|s| Box::new(s) as _));
-    let stderr = read(child.stderr.take().map(|s| Box::new(s) as _));
+    let stdout = capture(child.stdout.take(), usize::MAX);
+    let stderr = capture(child.stderr.take(), usize::MAX);
     if let Some(mut stdin) = child.stdin.take() {
         // A helper may exit without reading: its answer says what it did.
         let _ = stdin.write_all(input);
@@ -162,14 +139,66 @@ pub(crate) fn run_with_input(
     let status = wait(&mut child, timeout)?;
     Ok(Output {
         status,
-        stdout: collect(stdout),
-        stderr: collect(stderr),
+        stdout: stdout.collect(STREAMS_GRACE).bytes,
+        stderr: stderr.collect(STREAMS_GRACE).bytes,
     })
 }
 
-/// How long a helper's streams may stay open once it exited (something it
+/// How long a child's streams may stay open once it exited (something it
 /// started may hold them).
-const STREAMS_GRACE: Duration = Duration::from_secs(2);
+pub(crate) const STREAMS_GRACE: Duration = Duration::from_secs(2);
+
+/// A child's output stream, read on a thread as it comes.
+pub(crate) struct Capture {
+    kept: std::sync::Arc<std::sync::Mutex<Captured>>,
+    ended: std::sync::mpsc::Receiver<()>,
+}
+
+/// What a stream gave.
+#[derive(Debug, Default)]
+pub(crate) struct Captured {
+    /// Its bytes, at most the `max` [`capture`] was given.
+    pub bytes: Vec<u8>,
+    /// It gave more than that.
+    pub truncated: bool,
+    /// It ended (else something outside the child still holds it open).
+    pub ended: bool,
+}
+
+/// Reads `stream` on a thread, keeping at most `max` bytes of it.
+pub(crate) fn capture(stream: Option<impl std::io::Read + Send + 'static>, max: usize) -> Capture {
+    let kept = std::sync::Arc::new(std::sync::Mutex::new(Captured::default()));
+    let (done, ended) = std::sync::mpsc::channel();
+    let filling = kept.clone();
+    std::thread::spawn(move || {
+        if let Some(mut stream) = stream {
+            let mut buf = [0u8; 8192];
+            while let Ok(n @ 1..) = stream.read(&mut buf) {
+                let mut kept = filling.lock().unwrap_or_else(|e| e.into_inner());
+                let room = max.saturating_sub(kept.bytes.len());
+                kept.bytes.extend_from_slice(&buf[..n.min(room)]);
+                kept.truncated |= n > room;
+            }
+        }
+        let _ = done.send(());
+    });
+    Capture { kept, ended }
+}
+
+impl Capture {
+    /// What the stream gave once it ended, or what it gave within `grace`
+    /// when something outside the child keeps it open (the reading thread
+    /// is then left to end on its own).
+    pub(crate) fn collect(self, grace: Duration) -> Captured {
+        let ended = self.ended.recv_timeout(grace).is_ok();
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        Captured {
+            bytes: std::mem::take(&mut kept.bytes),
+            truncated: kept.truncated,
+            ended,
+        }
+    }
+}
 
 /// Waits for `child` at most `timeout`, or until Ctrl-C; then kills it
 /// and fails, naming why.

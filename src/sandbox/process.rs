@@ -2,7 +2,6 @@
 //! group (killed whole on timeout), output captured and truncated. The
 //! command comes built, with its environment, from [`super::sandbox`].
 
-use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -90,39 +89,8 @@ pub(crate) fn run(
     become_subreaper();
     let (mut child, _running) = crate::process::spawn(&mut command)?;
     let group = child.id();
-    let capture = |stream: Option<Box<dyn Read + Send>>| {
-        let kept = std::sync::Arc::new(std::sync::Mutex::new(Captured::default()));
-        let (done, finished) = std::sync::mpsc::channel();
-        let filling = kept.clone();
-        std::thread::spawn(move || {
-            if let Some(mut stream) = stream {
-                let mut buf = [0u8; 8192];
-                while let Ok(n) = stream.read(&mut buf) {
-                    if n == 0 {
-                        break;
-                    }
-                    let mut kept = filling.lock().unwrap_or_else(|e| e.into_inner());
-                    let room = max_output.saturating_sub(kept.bytes.len());
-                    kept.bytes.extend_from_slice(&buf[..n.min(room)]);
-                    kept.truncated |= n > room;
-                }
-            }
-            let _ = done.send(());
-        });
-        (kept, finished)
-    };
-    let stdout = capture(
-        child
-            .stdout
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
-    let stderr = capture(
-        child
-            .stderr
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
+    let stdout = crate::process::capture(child.stdout.take(), max_output);
+    let stderr = crate::process::capture(child.stderr.take(), max_output);
     let started = Instant::now();
     let mut timed_out = false;
     let status = loop {
@@ -154,34 +122,17 @@ pub(crate) fn run(
     })
 }
 
-/// How long the output streams may stay open once the command and its
-/// process group are gone: a process outside the group (a daemon it asked
-/// a server to start, a stream handed over a socket) may hold them.
-const STREAMS_GRACE: Duration = Duration::from_secs(2);
-
-/// What a stream gave so far.
-#[derive(Debug, Default)]
-struct Captured {
-    bytes: Vec<u8>,
-    truncated: bool,
-}
-
 /// The text of a captured stream once it ends, or what it gave within
-/// [`STREAMS_GRACE`] when something outside the command keeps it open
-/// (the reading thread is then left to end on its own).
-fn collect(
-    (kept, finished): (
-        std::sync::Arc<std::sync::Mutex<Captured>>,
-        std::sync::mpsc::Receiver<()>,
-    ),
-) -> (String, bool) {
-    let ended = finished.recv_timeout(STREAMS_GRACE).is_ok();
-    let kept = kept.lock().unwrap_or_else(|e| e.into_inner());
-    let mut text = String::from_utf8_lossy(&kept.bytes).into_owned();
-    if !ended {
+/// [`crate::process::STREAMS_GRACE`] when something outside the command
+/// (a daemon it asked a server to start, a stream handed over a socket)
+/// keeps it open, said so; and whether it was cut at the limit.
+fn collect(capture: crate::process::Capture) -> (String, bool) {
+    let captured = capture.collect(crate::process::STREAMS_GRACE);
+    let mut text = String::from_utf8_lossy(&captured.bytes).into_owned();
+    if !captured.ended {
         text.push_str("\n[the stream was still held open by a process outside the command]\n");
     }
-    (text, kept.truncated)
+    (text, captured.truncated)
 }
 
 /// Makes skillpkg the subreaper of what its commands start: a process
