@@ -35,5 +35,7 @@ fi
 cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings
 cargo test --locked --all-targets -- --skip differential::
+# `--all-targets` leaves out the documentation's examples.
+cargo test --locked --doc
 # The differential test prints how many cases it compared and how many were valid.
 cargo test --locked --test it differential:: -- --nocapture

@@ -60,15 +60,6 @@ impl std::error::Error for Hinted {}
 /// specially, else in single quotes (a `'` inside as `'\''`). Every name
 /// and path a hint puts on a command line goes through here (or
 /// [`shell_path`]), so that the command can be pasted as it is.
-///
-/// ```
-/// use skillpkg::hint::shell_quote;
-/// assert_eq!(shell_quote("acme/pdf-processing@1.2"), "acme/pdf-processing@1.2");
-/// assert_eq!(shell_quote("acme/pdf@^1"), "'acme/pdf@^1'");
-/// assert_eq!(shell_quote("my skills"), "'my skills'");
-/// assert_eq!(shell_quote("it's $HOME/*"), r"'it'\''s $HOME/*'");
-/// assert_eq!(shell_quote(""), "''");
-/// ```
 pub(crate) fn shell_quote(word: &str) -> std::borrow::Cow<'_, str> {
     let plain = !word.is_empty()
         && word
@@ -83,14 +74,6 @@ pub(crate) fn shell_quote(word: &str) -> std::borrow::Cow<'_, str> {
 /// `path` for a command line in a hint: [`shell_quote`]d, and a relative
 /// path that starts with `-` written as `./-…`, so that no command takes
 /// it for a flag.
-///
-/// ```
-/// use skillpkg::hint::shell_path;
-/// use std::path::Path;
-/// assert_eq!(shell_path(Path::new(".agents/skills/pdf")), ".agents/skills/pdf");
-/// assert_eq!(shell_path(Path::new("/tmp/my project/x")), "'/tmp/my project/x'");
-/// assert_eq!(shell_path(Path::new("-rf")), "./-rf");
-/// ```
 pub(crate) fn shell_path(path: &std::path::Path) -> String {
     let text = path.display().to_string();
     let text = match text.starts_with('-') {
@@ -129,16 +112,6 @@ pub(crate) fn hints_if<E: Advice>(
 /// `example/pdf-processing`), else a name that starts with the word's
 /// (`pdf` for `pdf-processing`), else the closest by Jaro-Winkler
 /// similarity, when close enough.
-///
-/// ```
-/// use skillpkg::hint::did_you_mean;
-/// let names = ["example/pdf-processing", "example/citation-style"];
-/// assert_eq!(did_you_mean("pdf-processing", names), Some("example/pdf-processing"));
-/// assert_eq!(did_you_mean("example/pdf", names), Some("example/pdf-processing"));
-/// assert_eq!(did_you_mean("example/pdf-procesing", names), Some("example/pdf-processing"));
-/// assert_eq!(did_you_mean("example/nope", names), None);
-/// assert_eq!(did_you_mean("acme/pdf", names), None);
-/// ```
 pub(crate) fn did_you_mean<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
@@ -179,16 +152,6 @@ pub(crate) fn did_you_mean<'c>(
 /// ([`did_you_mean`]; only folders but for the last part), as far as
 /// close names go, the rest kept. `None` when the path exists, or no
 /// name is close to its first missing part.
-///
-/// ```
-/// let dir = tempfile::tempdir().unwrap();
-/// std::fs::create_dir_all(dir.path().join("skills/pdf")).unwrap();
-/// let meant = skillpkg::hint::closest_path(&dir.path().join("skils/pdf"));
-/// assert_eq!(meant, Some(dir.path().join("skills/pdf")));
-/// let meant = skillpkg::hint::closest_path(&dir.path().join("skils/pdff"));
-/// assert_eq!(meant, Some(dir.path().join("skills/pdf")));
-/// assert_eq!(skillpkg::hint::closest_path(&dir.path().join("skills")), None);
-/// ```
 pub(crate) fn closest_path(path: &std::path::Path) -> Option<std::path::PathBuf> {
     let mut existing = std::path::PathBuf::new();
     let mut components = path.components();
@@ -216,4 +179,66 @@ pub(crate) fn closest_path(path: &std::path::Path) -> Option<std::path::PathBuf>
         return Some(closest_path(&fixed).unwrap_or(fixed));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn shell_quote_examples() {
+        use crate::hint::shell_quote;
+        assert_eq!(
+            shell_quote("acme/pdf-processing@1.2"),
+            "acme/pdf-processing@1.2"
+        );
+        assert_eq!(shell_quote("acme/pdf@^1"), "'acme/pdf@^1'");
+        assert_eq!(shell_quote("my skills"), "'my skills'");
+        assert_eq!(shell_quote("it's $HOME/*"), r"'it'\''s $HOME/*'");
+        assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn shell_path_examples() {
+        use crate::hint::shell_path;
+        use std::path::Path;
+        assert_eq!(
+            shell_path(Path::new(".agents/skills/pdf")),
+            ".agents/skills/pdf"
+        );
+        assert_eq!(
+            shell_path(Path::new("/tmp/my project/x")),
+            "'/tmp/my project/x'"
+        );
+        assert_eq!(shell_path(Path::new("-rf")), "./-rf");
+    }
+
+    #[test]
+    fn did_you_mean_examples() {
+        use crate::hint::did_you_mean;
+        let names = ["example/pdf-processing", "example/citation-style"];
+        assert_eq!(
+            did_you_mean("pdf-processing", names),
+            Some("example/pdf-processing")
+        );
+        assert_eq!(
+            did_you_mean("example/pdf", names),
+            Some("example/pdf-processing")
+        );
+        assert_eq!(
+            did_you_mean("example/pdf-procesing", names),
+            Some("example/pdf-processing")
+        );
+        assert_eq!(did_you_mean("example/nope", names), None);
+        assert_eq!(did_you_mean("acme/pdf", names), None);
+    }
+
+    #[test]
+    fn closest_path_examples() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("skills/pdf")).unwrap();
+        let meant = crate::hint::closest_path(&dir.path().join("skils/pdf"));
+        assert_eq!(meant, Some(dir.path().join("skills/pdf")));
+        let meant = crate::hint::closest_path(&dir.path().join("skils/pdff"));
+        assert_eq!(meant, Some(dir.path().join("skills/pdf")));
+        assert_eq!(crate::hint::closest_path(&dir.path().join("skills")), None);
+    }
 }

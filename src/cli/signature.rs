@@ -2,8 +2,10 @@
 
 use super::{Context, ExitStatus};
 use crate::manifest::lock::{LockedSigner, SignerTable};
-use crate::ops::provenance::Verified;
-use crate::ops::provenance::given::{Given, check};
+use crate::ops::provenance::Proof;
+use crate::ops::provenance::check::check;
+use crate::ops::provenance::claim::{Claim, Pins};
+use crate::ops::provenance::given::Given;
 use std::path::PathBuf;
 
 /// Check signatures by hand.
@@ -102,7 +104,10 @@ struct VerifyArgs {
 
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let SignatureCommand::Verify(args) = args.command;
-    let verified = check(&args.given())?;
+    let given = args.given();
+    let verified = check(Claim::Given(&given), &Pins::none())
+        .proof()?
+        .expect("a given signature is checked or refused");
     print_verdict(&args, &verified, context)?;
     Ok(ExitStatus::Success)
 }
@@ -129,11 +134,7 @@ impl VerifyArgs {
 
 /// Prints what verified `args.path`: the signer, and with `--json` the
 /// signature's digest and statement too.
-fn print_verdict(
-    args: &VerifyArgs,
-    verified: &Verified,
-    context: &mut Context,
-) -> anyhow::Result<()> {
+fn print_verdict(args: &VerifyArgs, verified: &Proof, context: &mut Context) -> anyhow::Result<()> {
     if args.json {
         context.printer.json(&serde_json::json!({
             "path": args.path,

@@ -188,7 +188,8 @@ pub(crate) struct PolicyFiles {
     pub origin: String,
 }
 
-/// A policy as an index serves it, its signature checked.
+/// A policy as an index serves it. Whether its org signed it is
+/// provenance's to say (`ops::provenance::check`), before it is used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexPolicy {
     /// What it says.
@@ -200,6 +201,15 @@ pub struct IndexPolicy {
 }
 
 impl IndexPolicy {
+    /// The policy `text` read from `origin`, parsed, with its digest.
+    pub fn read(text: &[u8], origin: &str) -> anyhow::Result<IndexPolicy> {
+        Ok(IndexPolicy {
+            policy: parse(text, origin)?,
+            digest: format!("sha256:{}", crate::store::hash::sha256_hex(text)),
+            origin: origin.to_string(),
+        })
+    }
+
     /// The refusal of `what` for `why`, naming the policy.
     pub fn refusal(&self, what: &str, why: &str) -> Hinted {
         Hinted::new(format!(

@@ -211,6 +211,28 @@ impl std::fmt::Display for LockedSigner {
     }
 }
 
+#[cfg(test)]
+impl LockedSkill {
+    /// An entry for tests: `name` at `version` from `source`, with tree
+    /// `h1:x` and nothing else set.
+    pub(crate) fn example(name: &str, version: &str, source: SourceId) -> LockedSkill {
+        LockedSkill {
+            name: name.into(),
+            version: version.into(),
+            source,
+            checksum: None,
+            tree: "h1:x".into(),
+            signer: None,
+            signature: None,
+            commit_signer: None,
+            dependencies: Vec::new(),
+            grants: Vec::new(),
+            waivers: Vec::new(),
+            scan: None,
+        }
+    }
+}
+
 impl LockedSkill {
     /// Its folder in the root: the last part of its name.
     pub fn folder(&self) -> &str {
@@ -231,17 +253,6 @@ pub(crate) const UNVERSIONED: &str = "0.0.0";
 /// path or git skill with a `metadata.version`; else, instead of the
 /// [`UNVERSIONED`] placeholder, the git commit (short), the OCI manifest
 /// digest (short `sha256:`) or the tree hash (short `h1:`) that pins it.
-///
-/// ```
-/// use skillpkg::manifest::lock::shown_version;
-/// use skillpkg::manifest::source_id::SourceId;
-/// let git: SourceId = "git+https://example.com/r.git#0123456789abcdef0123456789abcdef01234567".parse().unwrap();
-/// let path: SourceId = "path+skills/x".parse().unwrap();
-/// assert_eq!(shown_version("0.0.0", &git, None), "0123456789ab");
-/// assert_eq!(shown_version("0.0.0", &path, Some("h1:Qm9vYmFyYmF6cXV4")), "h1:Qm9vYmFy");
-/// assert_eq!(shown_version("1.2.0", &git, None), "v1.2.0");
-/// assert_eq!(shown_version("0.0.0", &SourceId::registry("builtin"), None), "v0.0.0");
-/// ```
 pub(crate) fn shown_version(version: &str, source: &SourceId, tree: Option<&str>) -> String {
     match (version == UNVERSIONED, source, tree) {
         (true, SourceId::Git { commit, .. }, _) => short_commit(commit),
@@ -631,6 +642,27 @@ fn inline_waivers(item: &mut toml_edit::Item) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn shown_version_examples() {
+        use crate::manifest::lock::shown_version;
+        use crate::manifest::source_id::SourceId;
+        let git: SourceId =
+            "git+https://example.com/r.git#0123456789abcdef0123456789abcdef01234567"
+                .parse()
+                .unwrap();
+        let path: SourceId = "path+skills/x".parse().unwrap();
+        assert_eq!(shown_version("0.0.0", &git, None), "0123456789ab");
+        assert_eq!(
+            shown_version("0.0.0", &path, Some("h1:Qm9vYmFyYmF6cXV4")),
+            "h1:Qm9vYmFy"
+        );
+        assert_eq!(shown_version("1.2.0", &git, None), "v1.2.0");
+        assert_eq!(
+            shown_version("0.0.0", &SourceId::registry("builtin"), None),
+            "v0.0.0"
+        );
+    }
+
     use super::*;
 
     #[test]

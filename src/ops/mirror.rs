@@ -23,6 +23,8 @@ use crate::index::{IndexEntry, PackageName};
 use crate::manifest::lock::Lockfile;
 use crate::manifest::source_arg::{SourceArg, classify};
 use crate::ops::install::InstallOptions;
+use crate::ops::provenance::check::check;
+use crate::ops::provenance::claim::{Claim, Pins};
 use crate::project::Project;
 use crate::scan::{Finding, Severity};
 use crate::store::signing::SigningKey;
@@ -381,12 +383,9 @@ fn mirror_skill(
         .unwrap_or_default();
     let keys = [key.public_key()];
     let from_this_source = |e: &IndexEntry| {
-        e.upstream.as_ref().is_some_and(|u| {
-            u.source == skill.upstream.source
-                && crate::ops::provenance::records::upstream_is_signed_by(
-                    u, &keys, &e.name, &e.vers, &e.cksum,
-                )
-        })
+        e.upstream
+            .as_ref()
+            .is_some_and(|u| u.source == skill.upstream.source && upstream_signed(u, &keys, e))
     };
     // Upstream chooses its skills' names: one must not slip a version
     // into a package of the org's own, or one mirrored from elsewhere.
@@ -507,9 +506,7 @@ fn already_there(
             u.source == skill.upstream.source
                 && revision.is_some()
                 && u.at_revision() == revision
-                && crate::ops::provenance::records::upstream_is_signed_by(
-                    u, &keys, &e.name, &e.vers, &e.cksum,
-                )
+                && upstream_signed(u, &keys, e)
         })
     });
     let unchanged = |entry: &IndexEntry| Outcome::Unchanged {
@@ -577,17 +574,22 @@ fn mirrored_sources(
             let Some(upstream) = &entry.upstream else {
                 continue;
             };
-            if crate::ops::provenance::records::upstream_is_signed_by(
-                upstream,
-                &keys,
-                &entry.name,
-                &entry.vers,
-                &entry.cksum,
-            ) && !sources.contains(&upstream.source)
-            {
+            if upstream_signed(upstream, &keys, &entry) && !sources.contains(&upstream.source) {
                 sources.push(upstream.source.clone());
             }
         }
     }
     Ok(sources)
+}
+
+/// Whether `upstream`, the upstream record of `entry`, is signed by one of
+/// `keys` (the org's).
+fn upstream_signed(upstream: &Upstream, keys: &[String], entry: &IndexEntry) -> bool {
+    let claim = Claim::Upstream {
+        upstream,
+        package: &entry.name,
+        version: &entry.vers,
+        cksum: &entry.cksum,
+    };
+    check(claim, &Pins::of_keys(keys)).is_signed()
 }

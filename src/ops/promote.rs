@@ -10,6 +10,8 @@ use crate::hint::Hinted;
 use crate::index::channel::{self, Channel};
 use crate::index::oci::{Namespace, is_oci_index};
 use crate::index::{IndexConfig, PackageName};
+use crate::ops::provenance::check::check;
+use crate::ops::provenance::claim::{Claim, Pins};
 use crate::store::signing::SigningKey;
 
 /// What `promote` was asked to do.
@@ -90,13 +92,16 @@ pub fn promote(request: &PromoteRequest<'_>, dirs: &Dirs) -> anyhow::Result<Prom
         upstream = entry.upstream.as_ref().map(|u| UpstreamShown {
             source: u.source.clone(),
             revision: u.at_revision().map(str::to_string),
-            signed: crate::ops::provenance::records::upstream_is_signed_by(
-                u,
-                &keys,
-                &entry.name,
-                &entry.vers,
-                &entry.cksum,
-            ),
+            signed: check(
+                Claim::Upstream {
+                    upstream: u,
+                    package: &entry.name,
+                    version: &entry.vers,
+                    cksum: &entry.cksum,
+                },
+                &Pins::of_keys(&keys),
+            )
+            .is_signed(),
         });
         let index = identity_of(config, request.index)?;
         let moved = channel::Move {

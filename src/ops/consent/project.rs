@@ -544,19 +544,10 @@ mod tests {
     use crate::manifest::source_id::SourceId;
 
     fn locked(name: &str, grants: &[&str]) -> LockedSkill {
+        let source = SourceId::registry("https://skills.example.com/index/");
         LockedSkill {
-            name: name.into(),
-            version: "1.0.0".into(),
-            source: SourceId::registry("https://skills.example.com/index/"),
-            checksum: None,
-            tree: "h1:x".into(),
-            signer: None,
-            signature: None,
-            commit_signer: None,
-            dependencies: Vec::new(),
             grants: grants.iter().map(|g| g.to_string()).collect(),
-            waivers: Vec::new(),
-            scan: None,
+            ..LockedSkill::example(name, "1.0.0", source)
         }
     }
 

@@ -4,7 +4,9 @@
 //! and a skill edited since it was installed is replaced only with
 //! `--force`.
 
-use crate::ops::provenance::install::{Proven, Provenance};
+use crate::ops::provenance::Proof;
+use crate::ops::provenance::check::check;
+use crate::ops::provenance::claim::{Claim, Pins};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -43,7 +45,7 @@ pub(super) struct Apply<'a> {
     /// The cache's sealed records of verified archives.
     pub records: &'a Records,
     /// The signer policies and pins each skill's tree is checked against.
-    pub provenance: &'a Provenance<'a>,
+    pub pins: &'a Pins<'a>,
     /// How to behave.
     pub options: InstallOptions<'a>,
     /// Only say what would change: stage and scan, put nothing in place
@@ -128,6 +130,23 @@ impl Apply<'_> {
         bail!(gate::refusals(&refusals.iter().collect::<Vec<_>>()));
     }
 
+    /// What proves `ready`'s provenance once `tree` is what would be put
+    /// in place (its `skill.oms.sig`, when its pins or a policy ask).
+    fn tree_proof(
+        &self,
+        ready: &Ready<'_>,
+        version: &str,
+        tree: &Path,
+    ) -> anyhow::Result<Option<Proof>> {
+        let claim = Claim::Tree {
+            name: &ready.name,
+            version,
+            tree,
+            stage: &ready.provenance,
+        };
+        check(claim, self.pins).proof()
+    }
+
     /// Hashes what is in the skill's folder and, unless that is already
     /// the tree to install, stages the tree (with its hidden-Unicode
     /// warnings). Touches nothing in the root.
@@ -155,12 +174,7 @@ impl Apply<'_> {
         // place with files the signature does not vouch for is staged anew.
         let in_place = match &known_tree {
             Some(tree) if current.as_ref() == Some(tree) => {
-                let proven = self.provenance.check_tree(
-                    &ready.name,
-                    &version,
-                    &target,
-                    &ready.provenance,
-                )?;
+                let proven = self.tree_proof(&ready, &version, &target)?;
                 super::vouched::all_vouched(proven.as_ref(), &target)?.then_some(proven)
             }
             _ => None,
@@ -174,12 +188,7 @@ impl Apply<'_> {
                 let (mut staged, pinned) =
                     self.stage(&mut ready, known_tree.as_deref(), &target)?;
                 let unpruned = staged.tree_hash();
-                ready.provenance.proven = self.provenance.check_tree(
-                    &ready.name,
-                    &version,
-                    &staged.path(),
-                    &ready.provenance,
-                )?;
+                ready.provenance.proven = self.tree_proof(&ready, &version, &staged.path())?;
                 if let Some(warning) = super::vouched::leave_out_unvouched(
                     &ready.name,
                     ready.provenance.proven.as_ref(),
@@ -571,7 +580,7 @@ impl Apply<'_> {
                         Hinted::new(format!(
                             "{} was edited since it was installed; not removing it{}",
                             target.display(),
-                            describe_changes(&target, old, self.cache)
+                            super::change::describe_edits(&target, old, self.cache)
                         ))
                         .hint("pass --force to remove it anyway")
                     );
@@ -618,37 +627,9 @@ impl Apply<'_> {
     ) -> anyhow::Result<()> {
         match old {
             None => bail!(Hinted::new(format!("{} already exists and skillpkg does not manage it (a hand-written skill?); not overwriting it", target.display())).hint(format!("rename or move that folder, then install {name} again"))),
-            Some(old) if old.tree != current && !self.options.force => bail!(Hinted::new(format!("{} was edited since it was installed (its files no longer match skills.lock){}", target.display(), describe_changes(target, old, self.cache))).hint(format!("keep your edits elsewhere, or pass --force to replace it with {name}"))),
+            Some(old) if old.tree != current && !self.options.force => bail!(Hinted::new(format!("{} was edited since it was installed (its files no longer match skills.lock){}", target.display(), super::change::describe_edits(target, old, self.cache))).hint(format!("keep your edits elsewhere, or pass --force to replace it with {name}"))),
             Some(_) => Ok(()),
         }
-    }
-}
-
-/// The files that differ from the locked archive, one per line, when the
-/// archive is in the cache.
-fn describe_changes(target: &Path, old: &LockedSkill, cache: &Path) -> String {
-    let Some(archive) = old
-        .checksum
-        .as_deref()
-        .and_then(|c| c.strip_prefix("sha256:"))
-        .map(|c| cache.join("archives").join(format!("{c}.skill")))
-        .filter(|a| a.is_file())
-    else {
-        return String::new();
-    };
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let Ok(scratch) = crate::fsutil::private_tempdir("skillpkg-diff-", None) else {
-        return String::new();
-    };
-    match crate::store::diff::diff_against_archive(target, &archive, &name, scratch.path()) {
-        Ok(changes) => changes
-            .iter()
-            .map(|(path, change)| format!("\n  {change}: {path}"))
-            .collect(),
-        Err(_) => String::new(),
     }
 }
 
@@ -692,7 +673,7 @@ pub(super) struct Applied {
     /// What each locked skill's `allowed-tools` asks to pre-approve.
     pub asks: Vec<Vec<String>>,
     /// What proved each locked skill's provenance beyond minisign.
-    pub proven: Vec<Option<Proven>>,
+    pub proven: Vec<Option<Proof>>,
 }
 
 /// Renames the staged skill into `target`, moving any old tree aside first

@@ -323,24 +323,46 @@ pub(super) fn note_deprecated(changes: &mut [Change], deprecated: &[(String, Str
     }
 }
 
+/// The files that differ from the locked archive, one per line, when the
+/// archive is in the cache.
+pub(super) fn describe_edits(
+    target: &std::path::Path,
+    old: &LockedSkill,
+    cache: &std::path::Path,
+) -> String {
+    let Some(archive) = old
+        .checksum
+        .as_deref()
+        .and_then(|c| c.strip_prefix("sha256:"))
+        .map(|c| cache.join("archives").join(format!("{c}.skill")))
+        .filter(|a| a.is_file())
+    else {
+        return String::new();
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let Ok(scratch) = crate::fsutil::private_tempdir("skillpkg-diff-", None) else {
+        return String::new();
+    };
+    match crate::store::diff::diff_against_archive(target, &archive, &name, scratch.path()) {
+        Ok(changes) => changes
+            .iter()
+            .map(|(path, change)| format!("\n  {change}: {path}"))
+            .collect(),
+        Err(_) => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn locked(version: &str, source: &str, tree: &str) -> LockedSkill {
         LockedSkill {
-            name: "x".into(),
-            version: version.into(),
-            source: source.parse().unwrap(),
-            checksum: None,
             tree: tree.into(),
-            signer: None,
-            signature: None,
-            commit_signer: None,
-            dependencies: Vec::new(),
-            grants: Vec::new(),
-            waivers: Vec::new(),
-            scan: None,
+            ..LockedSkill::example("x", version, source.parse().unwrap())
         }
     }
 

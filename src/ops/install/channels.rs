@@ -4,6 +4,8 @@
 //! there at all for `add`, `update` and `outdated`; a locked version is
 //! always there, as a yanked one is.
 
+use crate::ops::provenance::check::check;
+use crate::ops::provenance::claim::{Claim, Pins};
 use std::collections::BTreeMap;
 
 use crate::index::IndexEntry;
@@ -110,11 +112,8 @@ impl ChannelFilter<'_> {
         for entry in &entries {
             self.freshness
                 .note(name, &entry.vers, &entry.channels, |record| {
-                    crate::ops::provenance::channels::record_is_signed(
-                        entry,
-                        record,
-                        self.record_keys(org),
-                    )
+                    let claim = Claim::ChannelRecord { entry, record };
+                    check(claim, &Pins::of_keys(self.record_keys(org))).is_signed()
                 });
         }
         entries

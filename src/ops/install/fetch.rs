@@ -4,8 +4,9 @@
 //! checksum, checked by [`crate::ops::provenance::keys`]) before anything
 //! touches the root.
 
-use crate::ops::provenance::install::{ArchiveStage, Provenance};
-use crate::ops::provenance::keys::{self, Release, SignatureClaim, verified_signer};
+use crate::ops::provenance::check::check;
+use crate::ops::provenance::claim::{ArchiveStage, Claim, Pins};
+use crate::ops::provenance::keys::{self, Release, SignatureClaim};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -88,7 +89,7 @@ pub(super) fn fetch_all<'a>(
     keys: &mut BTreeMap<String, Vec<String>>,
     dirs: &Dirs,
     records: &Records,
-    provenance: &Provenance,
+    pins: &Pins,
     options: InstallOptions,
 ) -> anyhow::Result<Vec<Ready<'a>>> {
     for planned in planned {
@@ -128,14 +129,8 @@ pub(super) fn fetch_all<'a>(
             .sigstore
             .as_ref()
             .map(|bundle| bundle.to_string());
-        let stage = provenance.check_archive(
-            &name,
-            &format!("v{}", planned.entry.vers),
-            &planned.source(),
-            &planned.entry.cksum,
-            bundle.as_deref(),
-        )?;
-        let unpoliced_bundle = bundle.is_some() && !provenance.applies(&name, &planned.source());
+        let stage = archive_stage(planned, &name, bundle.as_deref(), pins)?;
+        let unpoliced_bundle = bundle.is_some() && !pins.asks(&name, &planned.source());
         if unpoliced_bundle && !options.allow_unsigned {
             check_not_only_sigstore(planned)?;
         }
@@ -219,12 +214,40 @@ pub(super) fn fetch_all<'a>(
             signature: None,
             commit_signer: skill.commit_signer.clone(),
             unchecked: None,
-            provenance: provenance.direct_stage(&skill.name, &skill.source),
+            provenance: direct_stage(skill, pins)?,
             warnings: Vec::new(),
             broken_rules: skill.broken_rules.clone(),
         });
     }
     Ok(ready)
+}
+
+/// Where the registry package `planned` (`name`) stands once its archive's
+/// Sigstore `bundle` is checked against `pins`.
+fn archive_stage(
+    planned: &Planned,
+    name: &str,
+    bundle: Option<&str>,
+    pins: &Pins,
+) -> anyhow::Result<ArchiveStage> {
+    let claim = Claim::Archive {
+        name,
+        version: &format!("v{}", planned.entry.vers),
+        source: &planned.source(),
+        checksum: &planned.entry.cksum,
+        bundle,
+    };
+    check(claim, pins).into_stage()
+}
+
+/// Where the path, git or site skill `skill` stands before its tree is
+/// checked against `pins`.
+fn direct_stage(skill: &DirectSkill, pins: &Pins) -> anyhow::Result<ArchiveStage> {
+    let claim = Claim::Direct {
+        name: &skill.name,
+        source: &skill.source,
+    };
+    check(claim, pins).into_stage()
 }
 
 /// A package from a remote index that a Sigstore bundle alone signs, when
@@ -384,8 +407,16 @@ pub(super) fn check_archive(
     // A record of the same archive states the same listing; one that does
     // not is no record of it.
     let record = record.filter(|record| record.executables == executables);
-    let signer = verified_signer(&release_of(planned), &claim, &cached)?;
-    let signature = signer.map(|key| Signature {
+    let release = release_of(planned);
+    let package = Claim::Package {
+        release: &release,
+        claim: &claim,
+        archive: &cached,
+    };
+    let signer = check(package, &Pins::none())
+        .proof()?
+        .and_then(|proof| proof.signer.minisign_key().map(str::to_string));
+    let signature = signer.as_ref().map(|key| Signature {
         key: key.clone(),
         signature: claim.signature.clone(),
         comment: claim.comment.clone(),
@@ -399,7 +430,7 @@ pub(super) fn check_archive(
     Ok(Checked {
         verified: Verified {
             archive: cached,
-            signer: signer.cloned(),
+            signer,
             executables,
             tree: record.as_ref().map(|record| record.tree.clone()),
             files: record.map(|record| record.files).unwrap_or_default(),

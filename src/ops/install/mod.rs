@@ -628,11 +628,7 @@ fn sync(
     policies.extend(crate::ops::provenance::signer_policy::project_policies(
         project, manifest,
     )?);
-    let provenance = crate::ops::provenance::install::Provenance {
-        policies: &policies,
-        project_dir: &project.dir,
-        old_lock: &old_lock,
-    };
+    let pins = crate::ops::provenance::claim::Pins::of_project(&old_lock, &project.dir, &policies);
     let ready = fetch::fetch_all(
         &planned,
         &registries,
@@ -641,7 +637,7 @@ fn sync(
         &mut keys,
         dirs,
         &records,
-        &provenance,
+        &pins,
         options,
     )?;
     let mut gate = gate::Gate::new(&dirs.cache, &records, options.scan, edit.consented());
@@ -657,7 +653,7 @@ fn sync(
         old_lock: &old_lock,
         cache: &dirs.cache,
         records: &records,
-        provenance: &provenance,
+        pins: &pins,
         options,
         preview: mode == Mode::Preview,
         policy: policy.as_ref(),
@@ -672,7 +668,7 @@ fn sync(
     if mode == Mode::Preview {
         return Ok((old_lock, changes));
     }
-    let roots = provenance.roots(proven.iter().flatten());
+    let roots = pins.roots(proven.iter().flatten());
     targets::take_back_former_exposures(project, &root, &targets, &old_lock, &skills)?;
     // `--locked` promises the lock does not change: nothing is approved.
     let consent = match options.locked {

@@ -14,7 +14,8 @@ use crate::manifest::Manifest;
 use crate::manifest::channel::Channel;
 use crate::manifest::lock::{CommitSigner, LockedSigner, Lockfile, PinnedPolicy};
 use crate::manifest::source_id::SourceId;
-use crate::ops::provenance::records::verified_policy;
+use crate::ops::provenance::check::check;
+use crate::ops::provenance::claim::{Claim, Pins};
 use crate::project::Project;
 
 /// A project's policy, checked.
@@ -82,12 +83,13 @@ pub(crate) fn for_project(
         Some(keys) => keys.clone(),
         None => registry.config.keys.get(org).cloned().unwrap_or_default(),
     };
-    let policy = verified_policy(
-        &files.text,
-        files.signature.as_deref(),
-        &files.origin,
-        keys_of,
-    )?;
+    let policy = IndexPolicy::read(&files.text, &files.origin)?;
+    let claim = Claim::Policy {
+        policy: &policy,
+        text: &files.text,
+        signature: files.signature.as_deref(),
+    };
+    check(claim, &Pins::of_keys(&keys_of(&policy.policy.org))).proof()?;
     if let Some(pinned) = pinned {
         check_against_pin(&policy, pinned, &registry.label)?;
     }

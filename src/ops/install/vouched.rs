@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::ops::provenance::install::Proven;
+use crate::ops::provenance::Proof;
 use crate::store::extract::Staged;
 
 /// At most this many left-out files are named in one warning.
@@ -18,7 +18,7 @@ const SHOWN: usize = 10;
 /// The files of a tree (`digests`, by `/`-separated name) that `proven`
 /// does not vouch for, in order; none when nothing proved the tree
 /// file by file.
-fn unvouched<'d>(proven: Option<&Proven>, digests: &'d BTreeMap<String, String>) -> Vec<&'d str> {
+fn unvouched<'d>(proven: Option<&Proof>, digests: &'d BTreeMap<String, String>) -> Vec<&'d str> {
     let Some(vouched) = proven.and_then(|proven| proven.vouched.as_ref()) else {
         return Vec::new();
     };
@@ -31,7 +31,7 @@ fn unvouched<'d>(proven: Option<&Proven>, digests: &'d BTreeMap<String, String>)
 
 /// Whether every file of the tree in `dir` is one `proven` vouches for
 /// (read only when it vouches file by file).
-pub(super) fn all_vouched(proven: Option<&Proven>, dir: &Path) -> std::io::Result<bool> {
+pub(super) fn all_vouched(proven: Option<&Proof>, dir: &Path) -> std::io::Result<bool> {
     if proven.and_then(|proven| proven.vouched.as_ref()).is_none() {
         return Ok(true);
     }
@@ -43,7 +43,7 @@ pub(super) fn all_vouched(proven: Option<&Proven>, dir: &Path) -> std::io::Resul
 /// warning that says which, if any were.
 pub(super) fn leave_out_unvouched(
     name: &str,
-    proven: Option<&Proven>,
+    proven: Option<&Proof>,
     staged: &mut Staged,
 ) -> anyhow::Result<Option<String>> {
     let left_out: Vec<String> = unvouched(proven, staged.digests())

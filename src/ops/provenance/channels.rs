@@ -15,6 +15,8 @@ use crate::index::channel::{
     Channel, ChannelRecord, Move, next_seq, sign_record, signature_channel, signed_comment,
     statement,
 };
+use crate::ops::provenance::Proof;
+use crate::ops::provenance::records::minisign_proof;
 use crate::store::signing::{self, SigningError, SigningKey};
 
 /// Moves `entry` as `moved` says (its `seq` is taken as the next in the
@@ -122,19 +124,27 @@ pub(crate) fn standing(entry: &IndexEntry, keys: OrgKeys<'_>, require_signed: bo
     }
 }
 
-/// Whether `record`, a record of `entry`, is signed by one of `keys`.
-pub(crate) fn record_is_signed(
+/// The proof that `record`, a record of `entry`, is signed by one of
+/// `keys`.
+pub(super) fn record_proof(
     entry: &IndexEntry,
     record: &ChannelRecord,
     keys: &[String],
-) -> bool {
+) -> anyhow::Result<Proof> {
     let moved = Move::of(record);
     if moved.is_ambiguous() {
-        return false;
+        anyhow::bail!(
+            "its {} record has a field with spaces in it, which no record of skillpkg's has",
+            record.channel
+        );
     }
     let text = statement(entry, &moved);
-    keys.iter()
-        .any(|key| signing::verify_for(key, text.as_bytes(), &record.sig, &text).is_ok())
+    minisign_proof(text.as_bytes(), &record.sig, &text, keys).ok_or_else(|| {
+        anyhow::anyhow!(
+            "its {} record is not signed by a key of its org",
+            record.channel
+        )
+    })
 }
 
 /// The channel `entry`'s signatures put it in, or why they do not.
@@ -144,22 +154,13 @@ fn verified_channel(
     require_signed: bool,
 ) -> Result<Standing, String> {
     if let Some(last) = entry.channels.last() {
-        if Move::of(last).is_ambiguous() {
-            return Err(format!(
-                "its {} record has a field with spaces in it, which no record of skillpkg's has",
-                last.channel
-            ));
-        }
-        return match record_is_signed(entry, last, keys.records) {
-            true => Ok(Standing {
+        return match record_proof(entry, last, keys.records) {
+            Ok(_) => Ok(Standing {
                 channel: last.channel,
                 replacement: last.replacement.clone(),
                 unverified: None,
             }),
-            false => Err(format!(
-                "its {} record is not signed by a key of its org",
-                last.channel
-            )),
+            Err(why) => Err(format!("{why:#}")),
         };
     }
     let Some(channel) = signature_channel(entry) else {

@@ -32,7 +32,7 @@ use x509_cert::der::oid::ObjectIdentifier as Oid;
 use x509_cert::der::{Decode as _, Encode as _};
 
 use super::sigstore::{Policy, Root, Sigstore};
-use super::{Subject, Verified, Verifier};
+use super::{Proof, Subject, Verifier};
 use crate::hint::Hinted;
 
 const SIGNED_DATA: Oid = Oid::new_unwrap("1.2.840.113549.1.7.2");
@@ -92,7 +92,7 @@ impl Verifier for Gitsign {
         "gitsign"
     }
 
-    fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Verified> {
+    fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Proof> {
         let Subject::Bytes(commit) = subject else {
             bail!("a gitsign signature signs a commit's bytes");
         };
@@ -118,11 +118,12 @@ impl Verifier for Gitsign {
             root: self.root.clone(),
         }
         .verify(Subject::Bytes(&parsed.signed_attributes))?;
-        Ok(Verified {
+        Ok(Proof {
             signer: verified.signer,
             signature: super::sha256(self.signature.as_bytes()),
             statement: None,
             vouched: None,
+            root: None,
         })
     }
 }

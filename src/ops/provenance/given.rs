@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::minisign::Minisign;
 use super::oms::{Oms, OmsTrust, SIGNATURE_FILE};
 use super::sigstore::{Policy, Root, Sigstore};
-use super::{Subject, Verified, Verifier};
+use super::{Proof, Subject, Verifier};
 use crate::hint::Hinted;
 
 /// What `signature verify` was given.
@@ -58,7 +58,7 @@ fn read_text(path: &Path, what: &str, hint: &str) -> anyhow::Result<String> {
 
 /// Checks the signature `given` names over its path: which family and
 /// what it must be checked against follow from what is given.
-pub(crate) fn check(given: &Given) -> anyhow::Result<Verified> {
+pub(super) fn check(given: &Given) -> anyhow::Result<Proof> {
     let folder = given.path.is_dir();
     let digest = match given.path.to_str().and_then(parse_digest) {
         Some(digest) if !given.path.exists() => Some(digest),

@@ -17,51 +17,17 @@ use std::path::Path;
 use anyhow::bail;
 
 use crate::hint::Hinted;
-use crate::manifest::lock::{LockedSigner, LockedSkill, Lockfile, SignerTable};
+use crate::manifest::lock::{LockedSigner, LockedSkill, SignerTable};
 use crate::manifest::source_id::SourceId;
+use crate::ops::provenance::claim::{ArchiveStage, Pins};
 use crate::ops::provenance::oms::{self, Oms, OmsTrust};
 use crate::ops::provenance::signer_policy::{
     Policy, SigstoreIdentity, root_certificates, sources_of,
 };
 use crate::ops::provenance::sigstore::{self, Sigstore};
-use crate::ops::provenance::{Subject, Verified, Verifier as _};
+use crate::ops::provenance::{Proof, Subject, Verifier as _};
 
-/// What proved a skill's provenance, for its lock entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Proven {
-    /// Who signed.
-    pub signer: LockedSigner,
-    /// `sha256:<hex>` of the signature.
-    pub signature: String,
-    /// The `[roots]` entry re-verifying it needs: fingerprint and text.
-    pub root: Option<(String, String)>,
-    /// The files of the tree its signature vouches for (an OMS signature
-    /// over the folder): `None` when it signs the whole archive.
-    pub vouched: Option<BTreeSet<String>>,
-}
-
-/// The policies in force and the pins of the lock before this install.
-pub(crate) struct Provenance<'a> {
-    /// The user's policies and those a trusted project adds.
-    pub policies: &'a [Policy],
-    /// The project, which path sources are relative to.
-    pub project_dir: &'a Path,
-    /// The lock before this install: its pinned signers and `[roots]`.
-    pub old_lock: &'a Lockfile,
-}
-
-/// Where a skill stands after its archive's signatures were checked.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ArchiveStage {
-    /// What its Sigstore bundle proved.
-    pub proven: Option<Proven>,
-    /// Whether a policy or pin still needs its tree's `skill.oms.sig`.
-    pub needs_tree: bool,
-    /// The policies (by index) that its tree's `skill.oms.sig` must meet.
-    pub pending: Vec<usize>,
-}
-
-impl Provenance<'_> {
+impl Pins<'_> {
     /// The policies covering `name` from `source`, with their indices.
     fn covering(&self, name: &str, source: &SourceId) -> Vec<(usize, &Policy)> {
         let sources = sources_of(name, source, self.project_dir);
@@ -74,7 +40,7 @@ impl Provenance<'_> {
 
     /// The Sigstore or OMS signer the old lock pins for `name`.
     fn pin(&self, name: &str) -> Option<&LockedSkill> {
-        self.old_lock.get(name).filter(|pin| {
+        self.lock.get(name).filter(|pin| {
             pin.signer
                 .as_ref()
                 .is_some_and(|s| s.minisign_key().is_none())
@@ -83,7 +49,7 @@ impl Provenance<'_> {
 
     /// Whether anything requires `name` from `source` to be signed beyond
     /// minisign: a policy covers it or the lock pins such a signer.
-    pub(crate) fn applies(&self, name: &str, source: &SourceId) -> bool {
+    pub(crate) fn asks(&self, name: &str, source: &SourceId) -> bool {
         self.pin(name).is_some() || !self.covering(name, source).is_empty()
     }
 
@@ -91,8 +57,8 @@ impl Provenance<'_> {
     /// archive whose sha256 is `checksum` (hex) against every policy
     /// covering it that names Sigstore identities, and against its pinned
     /// Sigstore signer. Policies that accept OMS roots, and an OMS pin, are
-    /// left for [`Provenance::check_tree`].
-    pub(crate) fn check_archive(
+    /// left for [`Pins::check_tree`].
+    pub(super) fn check_archive(
         &self,
         name: &str,
         version: &str,
@@ -106,7 +72,7 @@ impl Provenance<'_> {
         let digest =
             crate::store::hash::unhex(checksum).and_then(|bytes| <[u8; 32]>::try_from(bytes).ok());
         let verify =
-            |identity: &SigstoreIdentity, root: Option<&String>| -> anyhow::Result<Proven> {
+            |identity: &SigstoreIdentity, root: Option<&String>| -> anyhow::Result<Proof> {
                 let (Some(bundle), Some(digest)) = (bundle, digest) else {
                     bail!("it carries no Sigstore bundle");
                 };
@@ -171,7 +137,7 @@ impl Provenance<'_> {
 
     /// Where a path or git skill stands before its tree is checked: every
     /// policy covering it, and its pin, wait for its `skill.oms.sig`.
-    pub(crate) fn direct_stage(&self, name: &str, source: &SourceId) -> ArchiveStage {
+    pub(super) fn direct_stage(&self, name: &str, source: &SourceId) -> ArchiveStage {
         let pending: Vec<usize> = self
             .covering(name, source)
             .into_iter()
@@ -190,15 +156,15 @@ impl Provenance<'_> {
     /// stage's proof, if any, else the OMS signature's), with the files
     /// every OMS signature checked here vouches for: only those may be put
     /// in place.
-    pub(crate) fn check_tree(
+    pub(super) fn check_tree(
         &self,
         name: &str,
         version: &str,
         tree: &Path,
         stage: &ArchiveStage,
-    ) -> anyhow::Result<Option<Proven>> {
+    ) -> anyhow::Result<Option<Proof>> {
         let mut vouched: Option<BTreeSet<String>> = None;
-        let proven = self.check_tree_signers(name, version, tree, stage, &mut |oms: &Proven| {
+        let proven = self.check_tree_signers(name, version, tree, stage, &mut |oms: &Proof| {
             if let Some(files) = &oms.vouched {
                 vouched = Some(match vouched.take() {
                     Some(before) => before.intersection(files).cloned().collect(),
@@ -206,13 +172,13 @@ impl Provenance<'_> {
                 });
             }
         })?;
-        Ok(proven.map(|proven| Proven {
+        Ok(proven.map(|proven| Proof {
             vouched: vouched.or(proven.vouched.clone()),
             ..proven
         }))
     }
 
-    /// [`Provenance::check_tree`]'s checks, telling `seen` of each OMS
+    /// [`Pins::check_tree`]'s checks, telling `seen` of each OMS
     /// signature that verified.
     fn check_tree_signers(
         &self,
@@ -220,8 +186,8 @@ impl Provenance<'_> {
         version: &str,
         tree: &Path,
         stage: &ArchiveStage,
-        seen: &mut dyn FnMut(&Proven),
-    ) -> anyhow::Result<Option<Proven>> {
+        seen: &mut dyn FnMut(&Proof),
+    ) -> anyhow::Result<Option<Proof>> {
         let mut proven = stage.proven.clone();
         if !stage.needs_tree {
             return Ok(proven);
@@ -232,7 +198,7 @@ impl Provenance<'_> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(e.into()),
         };
-        let verify = |roots: String| -> anyhow::Result<Proven> {
+        let verify = |roots: String| -> anyhow::Result<Proof> {
             let Some(bundle) = &bundle else {
                 bail!("it carries no {}", oms::SIGNATURE_FILE);
             };
@@ -249,16 +215,15 @@ impl Provenance<'_> {
                 .into_iter()
                 .find(|root| root.fingerprint == chain)
                 .map(|root| (chain.clone(), root.pem));
-            Ok(Proven {
+            Ok(Proof {
                 signer: LockedSigner::Other(SignerTable::Oms { subject, chain }),
-                signature: verified.signature,
                 root,
-                vouched: verified.vouched,
+                ..verified
             })
         };
         // `model_signing sign sigstore`: the same file, signed keylessly.
         let keyless =
-            |identity: &SigstoreIdentity, root: Option<&String>| -> anyhow::Result<Proven> {
+            |identity: &SigstoreIdentity, root: Option<&String>| -> anyhow::Result<Proof> {
                 let Some(bundle) = &bundle else {
                     bail!("it carries no {}", oms::SIGNATURE_FILE);
                 };
@@ -340,7 +305,7 @@ impl Provenance<'_> {
 
     /// The `[roots]` entry `fingerprint` of the old lock.
     fn lock_root(&self, name: &str, fingerprint: &str) -> anyhow::Result<String> {
-        match self.old_lock.roots.get(fingerprint) {
+        match self.lock.roots.get(fingerprint) {
             Some(text) => Ok(text.clone()),
             None => bail!(
                 Hinted::new(format!(
@@ -355,9 +320,9 @@ impl Provenance<'_> {
     /// proofs of this install add (the lock keeps only those in use).
     pub(crate) fn roots<'p>(
         &self,
-        proven: impl IntoIterator<Item = &'p Proven>,
+        proven: impl IntoIterator<Item = &'p Proof>,
     ) -> BTreeMap<String, String> {
-        let mut roots = self.old_lock.roots.clone();
+        let mut roots = self.lock.roots.clone();
         for proven in proven {
             if let Some((fingerprint, text)) = &proven.root {
                 roots.insert(fingerprint.clone(), text.clone());
@@ -389,7 +354,7 @@ fn sigstore_root(root: Option<&String>) -> sigstore::Root {
 }
 
 /// What a keyless Sigstore signature, verified against `root`, proves.
-fn keyless_proof(verified: Verified, root: Option<&String>) -> anyhow::Result<Proven> {
+fn keyless_proof(verified: Proof, root: Option<&String>) -> anyhow::Result<Proof> {
     let root = root.map(|json| (sha256_text(json), json.clone()));
     let LockedSigner::Other(SignerTable::Sigstore {
         identity, issuer, ..
@@ -397,15 +362,14 @@ fn keyless_proof(verified: Verified, root: Option<&String>) -> anyhow::Result<Pr
     else {
         bail!("the signature is not a keyless Sigstore signature");
     };
-    Ok(Proven {
+    Ok(Proof {
         signer: LockedSigner::Other(SignerTable::Sigstore {
             identity,
             issuer,
             root: root.as_ref().map(|(fingerprint, _)| fingerprint.clone()),
         }),
-        signature: verified.signature,
         root,
-        vouched: verified.vouched,
+        ..verified
     })
 }
 
@@ -465,7 +429,7 @@ fn check_same_signer(
     name: &str,
     version: &str,
     pin: &LockedSkill,
-    proven: &Proven,
+    proven: &Proof,
     sources: &[&str],
 ) -> anyhow::Result<()> {
     let Some(pinned) = &pin.signer else {

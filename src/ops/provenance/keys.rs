@@ -12,7 +12,8 @@ use anyhow::bail;
 
 use crate::hint::Hinted;
 use crate::index::PackageName;
-use crate::manifest::lock::Lockfile;
+use crate::manifest::lock::{LockedSigner, Lockfile};
+use crate::ops::provenance::Proof;
 use crate::store::signing;
 
 /// A release of a registry package, as the checks of its signature name
@@ -79,13 +80,13 @@ impl SignatureClaim {
 }
 
 /// The key among the candidates that made the entry's signature over
-/// the archive at `archive`, read in pieces (`None`: the entry is
-/// unsigned); an error when none did.
-pub(crate) fn verified_signer<'c>(
+/// the archive at `archive`, read in pieces, as the proof of it (`None`:
+/// the entry is unsigned); an error when none did.
+pub(super) fn verified_signer(
     release: &Release,
-    claim: &'c SignatureClaim,
+    claim: &SignatureClaim,
     archive: &Path,
-) -> anyhow::Result<Option<&'c String>> {
+) -> anyhow::Result<Option<Proof>> {
     if !claim.signed {
         return Ok(None);
     }
@@ -94,7 +95,15 @@ pub(crate) fn verified_signer<'c>(
     for key in &claim.candidates {
         let data = std::io::BufReader::new(fs_err::File::open(archive)?);
         match signing::verify_reader_for(key, data, &claim.signature, &claim.comment) {
-            Ok(()) => return Ok(Some(key)),
+            Ok(()) => {
+                return Ok(Some(Proof {
+                    signer: LockedSigner::Minisign(key.clone()),
+                    signature: super::sha256(claim.signature.as_bytes()),
+                    statement: Some(claim.comment.clone()),
+                    vouched: None,
+                    root: None,
+                }));
+            }
             Err(e) => last_error = Some(e),
         }
     }

@@ -2,7 +2,7 @@
 //! `minisign` CLI and `skillpkg publish` make them) checked with the
 //! public keys a policy allows.
 
-use super::{Subject, Verified, Verifier};
+use super::{Proof, Subject, Verifier};
 use crate::hint::Hinted;
 use crate::manifest::lock::LockedSigner;
 use crate::store::signing;
@@ -24,7 +24,7 @@ impl Verifier for Minisign {
         "minisign"
     }
 
-    fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Verified> {
+    fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Proof> {
         let bytes = match subject {
             Subject::Bytes(bytes) => bytes,
             Subject::Sha256(_) => anyhow::bail!(
@@ -62,11 +62,12 @@ impl Verifier for Minisign {
             }
             None => signing::verify(key, bytes, &self.signature)?,
         };
-        Ok(Verified {
+        Ok(Proof {
             signer: LockedSigner::Minisign(key.clone()),
             signature: super::sha256(self.signature.as_bytes()),
             statement: Some(comment),
             vouched: None,
+            root: None,
         })
     }
 }

@@ -1,14 +1,19 @@
 //! Provenance: who may sign what, and whether they did (DESIGN §5, §7),
-//! in one room.
+//! in one room, with one way in: [`check::check`] takes a [`claim::Claim`]
+//! (what is claimed signed, at which moment), holds it to the
+//! [`claim::Pins`] (who may sign) and gives a [`claim::Verdict`], whose
+//! [`Proof`] says who signed. `install`, `verify`, `mirror`, `promote` and
+//! `signature verify` all ask it; the moments' own checks below are
+//! private to the room.
 //!
 //! - The families, behind one [`Verifier`] each: [`minisign`]
 //!   (skillpkg's own packages and the `minisign` CLI's signatures),
 //!   [`sigstore`] (bundles, keyless or keyed), [`gitsign`] (git commits
 //!   signed with Sigstore certificates) and [`oms`] (OpenSSF Model
 //!   Signing over a skill folder, by a certificate chain or a key). A
-//!   verifier checks a [`Subject`] and says who made the signature as the
-//!   lock pins signers ([`LockedSigner`], the one signer type), with the
-//!   digest of the signature itself.
+//!   verifier checks a [`Subject`] and proves who made the signature as
+//!   the lock pins signers ([`LockedSigner`], the one signer type), with
+//!   the digest of the signature itself.
 //! - Who may sign: the user's and a trusted project's signer policies
 //!   ([`signer_policy`], `signers.toml`), and the signers a git
 //!   dependency's `signed-by` names ([`signed_commit`]).
@@ -28,6 +33,8 @@
 //! checks the minisign bytes.
 
 pub(crate) mod channels;
+pub(crate) mod check;
+pub(crate) mod claim;
 pub(crate) mod gitsign;
 pub(crate) mod given;
 pub(crate) mod install;
@@ -54,11 +61,13 @@ pub(crate) enum Subject<'a> {
     Folder(&'a std::path::Path),
 }
 
-/// A signature that verified.
+/// What proved a skill's (or a record's) provenance: a signature that
+/// verified, by whom, and what the lock records of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Verified {
-    /// Who made it, as the lock pins it (a keyless Sigstore signer without
-    /// its `root`: the caller knows which root it verified against).
+pub(crate) struct Proof {
+    /// Who made it, as the lock pins it (a keyless Sigstore signer's
+    /// `root` only once it was checked against the pins, which know the
+    /// root it verified against).
     pub signer: LockedSigner,
     /// `sha256:<hex>` of the signature as given: what the lock records
     /// beside the signer.
@@ -68,6 +77,9 @@ pub(crate) struct Verified {
     /// The files of a folder it vouches for, by `/`-separated name: `None`
     /// when it signs the whole subject (a file's bytes or digest).
     pub vouched: Option<std::collections::BTreeSet<String>>,
+    /// The `[roots]` entry re-verifying it needs (fingerprint and text):
+    /// set by the pins' check, never by a family's verifier.
+    pub root: Option<(String, String)>,
 }
 
 /// One signature family's check of one signature.
@@ -77,7 +89,7 @@ pub(crate) trait Verifier {
 
     /// Checks the signature over `subject`: who made it, or why it does
     /// not verify (an error naming the failed check).
-    fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Verified>;
+    fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Proof>;
 }
 
 /// `sha256:<hex>` of `bytes`.

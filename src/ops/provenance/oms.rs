@@ -9,7 +9,7 @@
 mod chain;
 mod folder;
 
-use super::{Subject, Verified, Verifier};
+use super::{Proof, Subject, Verifier};
 use crate::hint::Hinted;
 use crate::manifest::lock::{LockedSigner, SignerTable};
 use anyhow::Context as _;
@@ -63,7 +63,7 @@ impl Verifier for Oms {
         "oms"
     }
 
-    fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Verified> {
+    fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Proof> {
         let Subject::Folder(dir) = subject else {
             anyhow::bail!(
                 Hinted::new("an OMS signature covers a skill folder, not a file")
@@ -130,11 +130,12 @@ impl Verifier for Oms {
         }
         let signed = read_statement(&payload)?;
         let vouched = folder::check(dir, &signed, self.ignore_unsigned_files)?;
-        Ok(Verified {
+        Ok(Proof {
             signer,
             signature: super::sha256(self.bundle.as_bytes()),
             statement: None,
             vouched: Some(vouched),
+            root: None,
         })
     }
 }
@@ -149,7 +150,7 @@ impl Oms {
         dir: &std::path::Path,
         policy: &super::sigstore::Policy,
         root: &super::sigstore::Root,
-    ) -> anyhow::Result<Verified> {
+    ) -> anyhow::Result<Proof> {
         let bundle: serde_json::Value =
             serde_json::from_str(&self.bundle).context("the bundle is not JSON")?;
         let envelope = &bundle["dsseEnvelope"];
@@ -174,11 +175,12 @@ impl Oms {
         }
         .verify(Subject::Sha256(subject))?;
         let vouched = folder::check(dir, &signed, self.ignore_unsigned_files)?;
-        Ok(Verified {
+        Ok(Proof {
             signer: verified.signer,
             signature: super::sha256(self.bundle.as_bytes()),
             statement: None,
             vouched: Some(vouched),
+            root: None,
         })
     }
 }

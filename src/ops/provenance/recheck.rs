@@ -5,73 +5,26 @@
 //! archive; an OMS signature over the installed tree. What the cache
 //! lacks is said, not guessed.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use crate::dirs::Dirs;
 use crate::index::PackageName;
-use crate::index::source::{Registry, open_registry};
 use crate::manifest::lock::{LockedSigner, LockedSkill, Lockfile, SignerTable};
 use crate::manifest::source_id::SourceId;
+use crate::ops::provenance::claim::{OfflineIndexes, Pins, Verdict};
 use crate::ops::provenance::oms::{self, Oms, OmsTrust};
 use crate::ops::provenance::sigstore::{self, Sigstore};
-use crate::ops::provenance::{Subject, Verifier as _};
+use crate::ops::provenance::{Proof, Subject, Verifier as _};
 
 /// What re-checking a skill's signature found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum SignatureCheck {
+enum SignatureCheck {
     /// It verifies, by the pinned signer.
     Verified,
     /// It could not be re-checked offline (why).
     Unavailable(String),
     /// It does not verify (why).
     Broken(String),
-}
-
-/// The indexes opened so far, by label, read from the cache only: the
-/// built-in one and those `skills.toml` names, never a place only the
-/// lock names (a cloned lock may not make skillpkg read outside the
-/// project, DESIGN §11).
-pub(crate) struct OfflineIndexes {
-    /// The labels of the indexes the manifest names.
-    named: Vec<String>,
-    opened: HashMap<String, Option<Registry>>,
-}
-
-impl OfflineIndexes {
-    /// The indexes `manifest` names, none opened yet.
-    pub(crate) fn of(manifest: &crate::manifest::Manifest) -> OfflineIndexes {
-        let named = manifest
-            .registries
-            .values()
-            .filter_map(|registry| crate::net::split_credentials(&registry.index).ok())
-            .map(|(label, _)| label)
-            .chain([crate::index::source::BUILTIN_REGISTRY.to_string()])
-            .collect();
-        OfflineIndexes {
-            named,
-            opened: HashMap::new(),
-        }
-    }
-
-    fn get(
-        &mut self,
-        label: &str,
-        project_dir: &Path,
-        dirs: &Dirs,
-    ) -> Result<&Registry, &'static str> {
-        if !self.named.iter().any(|named| named == label) {
-            return Err("skills.toml names no index it came from");
-        }
-        self.opened
-            .entry(label.to_string())
-            .or_insert_with(|| {
-                let spec = (label != crate::index::source::BUILTIN_REGISTRY).then_some(label);
-                open_registry(spec, project_dir, dirs, true, &[]).ok()
-            })
-            .as_ref()
-            .ok_or("its index is not in the cache")
-    }
 }
 
 /// Re-checks the `skill.oms.sig` of the skill installed in `dir` against
@@ -181,9 +134,39 @@ fn recheck_keyless_oms(
     }
 }
 
-/// Re-checks the signature of `skill`, installed in `dir`, offline.
-/// `None`: nothing to re-check.
-pub(crate) fn recheck(
+/// Re-checks the signature of `skill`, installed in `dir`, offline: it
+/// verifies by the signer its lock entry pins (the proof is that pin),
+/// it does not, or the cache lacks what it takes; unasked when the entry
+/// pins no signer to re-check.
+pub(super) fn recheck(
+    skill: &LockedSkill,
+    dir: &Path,
+    pins: &Pins<'_>,
+    dirs: &Dirs,
+    indexes: &mut OfflineIndexes,
+) -> Verdict {
+    let lock = pins.lock;
+    match recheck_signature(skill, dir, lock, pins.project_dir, dirs, indexes) {
+        None => Verdict::Unasked,
+        Some(SignatureCheck::Unavailable(why)) => Verdict::Unavailable(why),
+        Some(SignatureCheck::Broken(why)) => Verdict::Refused(anyhow::anyhow!(why)),
+        Some(SignatureCheck::Verified) => match &skill.signer {
+            Some(signer) => Verdict::Signed(Proof {
+                signer: signer.clone(),
+                signature: skill.signature.clone().unwrap_or_default(),
+                statement: None,
+                vouched: None,
+                root: signer
+                    .root()
+                    .and_then(|root| Some((root.to_string(), lock.roots.get(root)?.clone()))),
+            }),
+            None => Verdict::Unasked,
+        },
+    }
+}
+
+/// [`recheck`]'s finding. `None`: nothing to re-check.
+fn recheck_signature(
     skill: &LockedSkill,
     dir: &Path,
     lock: &Lockfile,

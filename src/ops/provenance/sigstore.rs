@@ -3,7 +3,7 @@
 //! trusted root, then the signer against a policy (an identity and its
 //! OIDC issuer, or a public key for keyed bundles).
 
-use super::{Subject, Verified, Verifier};
+use super::{Proof, Subject, Verifier};
 use crate::manifest::lock::{LockedSigner, SignerTable};
 use anyhow::Context as _;
 use sigstore_verify::trust_root::{
@@ -70,7 +70,7 @@ impl Verifier for Sigstore {
         "sigstore"
     }
 
-    fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Verified> {
+    fn verify(&self, subject: Subject<'_>) -> anyhow::Result<Proof> {
         if let Subject::Folder(_) = subject {
             return Err(not_a_file());
         }
@@ -132,11 +132,12 @@ impl Verifier for Sigstore {
                 LockedSigner::Other(SignerTable::SigstoreKey { key: fingerprint })
             }
         };
-        Ok(Verified {
+        Ok(Proof {
             signer,
             signature: super::sha256(self.bundle.as_bytes()),
             statement: None,
             vouched: None,
+            root: None,
         })
     }
 }

@@ -9,7 +9,8 @@ use serde::Serialize;
 use crate::dirs::Dirs;
 use crate::manifest::Manifest;
 use crate::manifest::lock::Lockfile;
-use crate::ops::provenance::recheck::{OfflineIndexes, SignatureCheck, recheck};
+use crate::ops::provenance::check::check;
+use crate::ops::provenance::claim::{Claim, OfflineIndexes, Pins, Verdict};
 use crate::project::Project;
 use crate::store::diff::{FileChange, diff_against_archive};
 use crate::store::hash;
@@ -95,6 +96,17 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
         .context("could not make a scratch folder for the comparison")?;
     let mut results = Vec::new();
     let mut indexes = OfflineIndexes::of(&manifest);
+    // Offline, the lock's pins alone: a signer policy guards what comes in.
+    let pins = Pins::of_project(&lock, &project.dir, &[]);
+    let mut recheck = |skill, dir: &std::path::Path| {
+        let installed = Claim::Installed {
+            skill,
+            dir,
+            dirs,
+            indexes: &mut indexes,
+        };
+        check(installed, &pins)
+    };
     let placed = targets::survey(
         project,
         &root,
@@ -133,10 +145,9 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
             }
             // A folder signature says which files it does not vouch for.
             if result.files.is_empty()
-                && let Some(SignatureCheck::Broken(why)) =
-                    recheck(skill, &dir, &lock, &project.dir, dirs, &mut indexes)
+                && let Verdict::Refused(why) = recheck(skill, &dir)
             {
-                result.signature = Some(why);
+                result.signature = Some(format!("{why:#}"));
             }
         } else if let Some(signer) = skill.signer.as_ref().and_then(|s| s.minisign_key())
             && !lock
@@ -146,15 +157,15 @@ pub(crate) fn verify(project: &Project, dirs: &Dirs) -> anyhow::Result<Vec<Verif
         {
             result.status = "untrusted-signer";
         } else {
-            match recheck(skill, &dir, &lock, &project.dir, dirs, &mut indexes) {
-                Some(SignatureCheck::Broken(why)) => {
+            match recheck(skill, &dir) {
+                Verdict::Refused(why) => {
                     result.status = "bad-signature";
-                    result.signature = Some(why);
+                    result.signature = Some(format!("{why:#}"));
                 }
-                Some(SignatureCheck::Unavailable(why)) => {
+                Verdict::Unavailable(why) => {
                     result.signature = Some(format!("not re-checked: {why}"));
                 }
-                Some(SignatureCheck::Verified) | None => {}
+                Verdict::Signed(_) | Verdict::Unasked | Verdict::Pending(_) => {}
             }
         }
         results.push(result);

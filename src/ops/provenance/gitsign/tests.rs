@@ -42,7 +42,7 @@ fn test_root() -> Root {
     Root::Json(String::from_utf8(fixture("trusted_root.json")).unwrap())
 }
 
-fn check(name: &str, policy: Policy, root: Root) -> anyhow::Result<Verified> {
+fn check(name: &str, policy: Policy, root: Root) -> anyhow::Result<Proof> {
     let (signature, signed) = commit(name);
     Gitsign {
         signature,
@@ -59,7 +59,7 @@ fn dev() -> Policy {
     }
 }
 
-fn refusal(result: anyhow::Result<Verified>) -> String {
+fn refusal(result: anyhow::Result<Proof>) -> String {
     format!("{:#}", result.unwrap_err())
 }
 
