@@ -1,6 +1,7 @@
 //! Embeds the builtin skills (the repo's `skills/`) and the sample index
 //! (`registry-index/`) into the binary, with each file's executable bit, so
-//! they can be materialised with real paths.
+//! they can be materialised with real paths; and says whether the Linux
+//! sandbox backend is built.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -65,6 +66,14 @@ fn embed(dir: &str, out: &str, doc: &str) {
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    // `cfg(linux_sandbox)`: the Linux sandbox backend is built (a Linux
+    // target with the `linux-sandbox` feature, on by default). Code that
+    // needs Linux's own system calls is the backend's, behind this cfg.
+    println!("cargo::rustc-check-cfg=cfg(linux_sandbox)");
+    let linux = std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
+    if linux && std::env::var_os("CARGO_FEATURE_LINUX_SANDBOX").is_some() {
+        println!("cargo::rustc-cfg=linux_sandbox");
+    }
     embed("skills", "builtin_skills.rs", "The builtin skills' files");
     embed(
         "registry-index",

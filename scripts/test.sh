@@ -37,5 +37,10 @@ cargo clippy --all-targets --locked -- -D warnings
 cargo test --locked --all-targets -- --skip differential::
 # `--all-targets` leaves out the documentation's examples.
 cargo test --locked --doc
+# The portable configuration: built as on a platform without a sandbox
+# backend, it must compile, pass clippy and pass every test that needs no
+# sandbox (those that do say that they skip).
+cargo clippy --all-targets --locked --no-default-features -- -D warnings
+cargo test --locked --all-targets --no-default-features -- --skip differential::
 # The differential test prints how many cases it compared and how many were valid.
 cargo test --locked --test it differential:: -- --nocapture

@@ -257,7 +257,7 @@ pub fn command() -> clap::Command {
 pub fn main() -> ExitCode {
     // Started as its own sandbox helper: nothing else runs, and this
     // process must still have a single thread.
-    #[cfg(target_os = "linux")]
+    #[cfg(linux_sandbox)]
     if let Some(code) = crate::sandbox::helper::main_if_requested() {
         return ExitCode::from(code as u8);
     }

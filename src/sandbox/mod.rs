@@ -12,17 +12,19 @@
 //! kernel refuses, the sandbox is unavailable: the caller warns once, or
 //! refuses to run with `--require-sandbox`.
 
+pub(crate) mod backend;
 pub(crate) mod changes;
 pub(crate) mod confine;
-#[cfg(target_os = "linux")]
+#[cfg(linux_sandbox)]
 pub(crate) mod helper;
 pub(crate) mod process;
 pub(crate) mod protected;
-#[cfg(target_os = "linux")]
+pub(crate) mod seatbelt;
+#[cfg(linux_sandbox)]
 mod seccomp;
 pub(crate) mod spec;
 pub(crate) mod stores;
-#[cfg(target_os = "linux")]
+#[cfg(linux_sandbox)]
 #[allow(unsafe_code)]
 mod sys;
 pub(crate) mod write_beneath;
@@ -37,12 +39,10 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::hint::Hinted;
+pub(crate) use backend::Backend;
 pub(crate) use protected::ProtectedPaths;
 pub(crate) use spec::Spec;
-use spec::{Bind, Fresh, HELPER_ARG, HELPER_PREFIX, SETUP_FAILED};
-
-/// The program the helper is: this very binary, even if replaced on disk.
-const HELPER_EXE: &str = "/proc/self/exe";
+use spec::{Bind, Fresh};
 
 /// Variables a sandboxed command gets from skillpkg's environment, besides
 /// `LC_*`, the private `TMPDIR`, skillpkg's own (`SKILL_DIR`) and those
@@ -288,6 +288,10 @@ impl Sandbox {
             fresh,
             writable,
             read_only,
+            allow_write: match writes_workspace {
+                true => self.allow_write.clone(),
+                false => Vec::new(),
+            },
             hidden,
             workdir: Some(workspace.to_path_buf()),
             network: self.network,
@@ -307,15 +311,12 @@ impl Sandbox {
         extra_env: &[(&str, &Path)],
         skill_dirs: &[PathBuf],
     ) -> std::io::Result<Command> {
-        let mut command = match tmpdir.filter(|_| self.active()) {
-            Some(tmpdir) => {
-                let spec = serde_json::to_string(&self.spec(workspace, tmpdir, skill_dirs))
-                    .map_err(std::io::Error::other)?;
-                let mut command = Command::new(HELPER_EXE);
-                command.arg(HELPER_ARG).arg(spec).arg(program);
-                command
+        let backend = Backend::of_platform().filter(|_| self.active());
+        let mut command = match (tmpdir, backend) {
+            (Some(tmpdir), Some(backend)) => {
+                backend.command(&self.spec(workspace, tmpdir, skill_dirs), program)?
             }
-            None => Command::new(program),
+            _ => Command::new(program),
         };
         command
             .args(args)
@@ -327,14 +328,6 @@ impl Sandbox {
         }
         Ok(command)
     }
-}
-
-/// When a command's output says the helper could not set the sandbox up,
-/// its message.
-pub(crate) fn setup_failure(code: Option<i32>, stderr: &str) -> Option<&str> {
-    (code == Some(SETUP_FAILED))
-        .then(|| stderr.lines().find_map(|l| l.strip_prefix(HELPER_PREFIX)))
-        .flatten()
 }
 
 /// The folders commands see fresh and empty: `/tmp`, `/var/tmp`,
@@ -473,9 +466,9 @@ fn probe() -> Result<(), String> {
     if std::env::var_os(hook).is_some_and(|v| !v.is_empty()) {
         return Err(format!("{hook} is set (a test hook)"));
     }
-    if !cfg!(target_os = "linux") {
-        return Err("the sandbox needs Linux (Landlock and namespaces)".into());
-    }
+    let Some(backend) = Backend::of_platform() else {
+        return Err(backend::none_here());
+    };
     let dir = crate::fsutil::private_tempdir("skillpkg-probe-", None)
         .map_err(|e| format!("could not create a temporary folder: {e}"))?;
     // Every step of a real command: a fresh folder with a path put back
@@ -496,25 +489,13 @@ fn probe() -> Result<(), String> {
         }],
         writable: vec![dir.path().to_path_buf()],
         read_only: vec![protected],
+        allow_write: Vec::new(),
         hidden: vec![secret],
         workdir: Some(dir.path().to_path_buf()),
         network: false,
         probe: true,
     };
-    let out = Command::new(HELPER_EXE)
-        .arg(HELPER_ARG)
-        .arg(serde_json::to_string(&spec).map_err(|e| e.to_string())?)
-        .env_clear()
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("could not start the sandbox helper: {e}"))?;
-    if out.status.success() {
-        return Ok(());
-    }
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    Err(setup_failure(out.status.code(), &stderr)
-        .map(str::to_string)
-        .unwrap_or_else(|| format!("the sandbox helper failed ({})", out.status)))
+    backend.probe(&spec)
 }
 
 /// skillpkg's environment through the allow-list (`PATH`, `HOME`, `LANG`,

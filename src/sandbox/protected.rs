@@ -177,7 +177,7 @@ pub(crate) fn outermost(mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The one table both tools are tested against (see also

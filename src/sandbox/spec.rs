@@ -54,6 +54,12 @@ pub struct Spec {
     /// Existing paths inside those that stay read-only (`.git/`,
     /// `.skillpkg/`, skill roots, `skills.toml`, `skills.lock`).
     pub read_only: Vec<PathBuf>,
+    /// Paths beneath which `--allow-write` lifted version control and
+    /// configuration that starts commands (the Linux helper gets
+    /// `read_only` decided with them; a Seatbelt profile protects names
+    /// that do not exist yet, so it needs them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow_write: Vec<PathBuf>,
     /// Existing paths the command may not read (credential stores,
     /// skillpkg's config dir): an empty folder or an empty file in their
     /// place.
@@ -67,4 +73,12 @@ pub struct Spec {
     /// Set everything up, then exit 0 without running anything: whether
     /// the sandbox works here.
     pub probe: bool,
+}
+
+/// When a command's output says the helper could not set the sandbox up,
+/// its message.
+pub(crate) fn setup_failure(code: Option<i32>, stderr: &str) -> Option<&str> {
+    (code == Some(SETUP_FAILED))
+        .then(|| stderr.lines().find_map(|l| l.strip_prefix(HELPER_PREFIX)))
+        .flatten()
 }

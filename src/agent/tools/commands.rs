@@ -55,7 +55,7 @@ impl Toolbox<'_> {
             .map_err(|e| e.to_string())?;
         let outcome =
             process::run(command, self.timeout, self.max_output).map_err(|e| e.to_string())?;
-        if let Some(why) = sandbox::setup_failure(outcome.code, &outcome.stderr) {
+        if let Some(why) = sandbox::spec::setup_failure(outcome.code, &outcome.stderr) {
             return Err(format!(
                 "the sandbox could not be set up, so nothing ran: {why}"
             ));
