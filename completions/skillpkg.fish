@@ -454,7 +454,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l max-tool-call
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l max-tokens -d 'Most tokens, input and output together' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l timeout -d 'Seconds a script or shell command may run' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l catalog-budget -d 'The catalog\'s budget in characters (default: 2% of the model\'s context)' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l sandbox -d 'What scripts and shell commands may write [default: workspace-write, or [agent] sandbox]' -r -f -a "workspace-write\t'The workspace (less .git/, .skillpkg/, skills, skills.toml and skills.lock) and a private TMPDIR'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l sandbox -d 'What scripts and shell commands may write [default: workspace-write, or SKILLPKG_SANDBOX, or [agent] sandbox]' -r -f -a "workspace-write\t'The workspace (less .git/, .skillpkg/, skills, skills.toml and skills.lock) and a private TMPDIR'
 read-only\t'Only a private TMPDIR'
 off\t'No sandbox: the command runs with skillpkg\'s rights and its environment minus secrets'"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand exec" -l pass-env -d 'Pass this environment variable to scripts and shell commands (repeatable)' -r
@@ -488,7 +488,7 @@ complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l filter -d 'On
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -s j -l jobs -d 'Cases run at once (default: the number of cores)' -r
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l baseline -d 'Also run each case against a baseline, and report the difference' -r -f -a "none\t'Each case also runs with no skills at all'"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l timeout -d 'Seconds a script or shell command may run' -r
-complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l sandbox -d 'What scripts and shell commands may write [default: workspace-write, or [agent] sandbox]' -r -f -a "workspace-write\t'The workspace (less .git/, .skillpkg/, skills, skills.toml and skills.lock) and a private TMPDIR'
+complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l sandbox -d 'What scripts and shell commands may write [default: workspace-write, or SKILLPKG_SANDBOX, or [agent] sandbox]' -r -f -a "workspace-write\t'The workspace (less .git/, .skillpkg/, skills, skills.toml and skills.lock) and a private TMPDIR'
 read-only\t'Only a private TMPDIR'
 off\t'No sandbox: the command runs with skillpkg\'s rights and its environment minus secrets'"
 complete -c skillpkg -n "__fish_skillpkg_using_subcommand eval" -l pass-env -d 'Pass this environment variable to scripts and shell commands (repeatable)' -r

@@ -58,6 +58,10 @@ pub(crate) const OPENAI_BASE_URL: &str = "OPENAI_BASE_URL";
 /// and wait for a line on stdin before going on; it exists for tests that
 /// kill a run at a chosen step.
 pub const SKILLPKG_PROGRESS_PAUSE: &str = "SKILLPKG_PROGRESS_PAUSE";
+/// The sandbox mode `exec` and `eval` use without `--sandbox`, before a
+/// trusted project's `[agent] sandbox` (`off` where there is no sandbox,
+/// as the user's standing choice).
+pub(crate) const SKILLPKG_SANDBOX: &str = "SKILLPKG_SANDBOX";
 /// A test hook: any value makes the script sandbox unavailable, as on a
 /// machine without Landlock or user namespaces, to test the warning and
 /// `--require-sandbox`.

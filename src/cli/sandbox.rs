@@ -13,7 +13,7 @@ use super::Context;
 #[derive(Debug, clap::Args)]
 pub(super) struct SandboxArgs {
     /// What scripts and shell commands may write [default:
-    /// workspace-write, or [agent] sandbox].
+    /// workspace-write, or SKILLPKG_SANDBOX, or [agent] sandbox].
     #[arg(long, value_enum, value_name = "MODE")]
     sandbox: Option<SandboxMode>,
     /// Refuse to run when the sandbox cannot be set up on this machine.
@@ -47,7 +47,7 @@ impl SandboxArgs {
 /// The sandbox of a run: the flags, else the (trusted) `[agent]` table
 /// of `manifest`. Refuses a `workspace` where it would protect little;
 /// where it cannot be set up, refuses with `--require-sandbox`, and
-/// otherwise warns once, when the first command runs.
+/// otherwise refuses each command, warning once when the first is.
 pub(super) fn sandbox(
     args: &SandboxArgs,
     agent: &AgentSection,
@@ -66,7 +66,18 @@ pub(super) fn sandbox(
             .hint("use \"workspace-write\", \"read-only\" or \"off\"")
         })?),
     };
-    let mode = args.sandbox.or(configured).unwrap_or_default();
+    let variable = crate::env_vars::SKILLPKG_SANDBOX;
+    // --require-sandbox asks for the sandbox a standing `off` turns off:
+    // the flag wins.
+    let standing = crate::env_vars::non_blank(variable).filter(|_| !args.require_sandbox);
+    let chosen = match standing {
+        None => None,
+        Some(name) => Some(SandboxMode::from_name(name.trim()).ok_or_else(|| {
+            Hinted::new(format!("{variable}={name:?} is not a sandbox mode"))
+                .hint("use \"workspace-write\", \"read-only\" or \"off\"")
+        })?),
+    };
+    let mode = args.sandbox.or(chosen).or(configured).unwrap_or_default();
     if mode == SandboxMode::Off {
         if args.require_sandbox {
             anyhow::bail!(
@@ -87,7 +98,7 @@ pub(super) fn sandbox(
             Hinted::new(format!(
                 "the sandbox for scripts and shell commands cannot be set up here: {why}"
             ))
-            .hint("without --require-sandbox they run unsandboxed, after a warning")
+            .hint("without --require-sandbox, exec runs and refuses each command; --sandbox off runs them without the sandbox")
         );
     }
     let home = dirs.home.clone();

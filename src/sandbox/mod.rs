@@ -8,9 +8,12 @@
 //!
 //! On Linux, skillpkg runs each command through its own binary started
 //! as a helper ([`spec::HELPER_ARG`]): user, mount, PID and network
-//! namespaces plus Landlock (see `helper.rs`). Elsewhere, or where the
-//! kernel refuses, the sandbox is unavailable: the caller warns once, or
-//! refuses to run with `--require-sandbox`.
+//! namespaces plus Landlock (see `helper.rs`); on macOS through
+//! `sandbox-exec` with a profile written from the same spec
+//! (`seatbelt.rs`). Elsewhere, or where the kernel refuses, the sandbox is
+//! unavailable and every command is refused, after one warning (with
+//! `--require-sandbox`, the run is): nothing runs unconfined unless the
+//! user passes `--sandbox off`.
 
 pub(crate) mod backend;
 pub(crate) mod changes;
@@ -177,17 +180,30 @@ impl Sandbox {
     }
 
     /// Before a command runs: where the sandbox is wanted but cannot be
-    /// set up, the one warning of the process says so.
-    pub fn warn_if_unavailable(&self) {
+    /// set up, why the command is refused (the model gets it as the
+    /// tool's error), after the one warning of the process that tells the
+    /// user the same and what to do. Nothing runs unconfined unless the
+    /// user turned the sandbox off.
+    pub fn refusal_if_unavailable(&self) -> Option<String> {
         static WARNED: AtomicBool = AtomicBool::new(false);
-        let (Some(warn), Err(why)) = (&self.warn.0, &self.available) else {
-            return;
+        let Err(why) = &self.available else {
+            return None;
         };
-        if self.mode != SandboxMode::Off && !WARNED.swap(true, Ordering::SeqCst) {
+        if self.mode == SandboxMode::Off {
+            return None;
+        }
+        if let Some(warn) = &self.warn.0
+            && !WARNED.swap(true, Ordering::SeqCst)
+        {
             warn(&format!(
-                "the sandbox for scripts and shell commands cannot be set up here ({why}); they run without it"
+                "the sandbox for scripts and shell commands cannot be set up here ({why}), so they are refused; {}",
+                unsandboxed_choices()
             ));
         }
+        Some(format!(
+            "the sandbox for scripts and shell commands cannot be set up on {}, so nothing ran: {why}",
+            std::env::consts::OS
+        ))
     }
 
     /// Whether commands run inside the sandbox.
@@ -511,6 +527,16 @@ pub(crate) fn allowed_environment(pass_env: &[String]) -> Vec<(OsString, OsStrin
                 || pass_env.iter().any(|name| *name == key)
         })
         .collect()
+}
+
+/// What a user can do where there is no sandbox: turn it off (each
+/// command still asks for approval), or run skillpkg where there is one.
+pub(crate) fn unsandboxed_choices() -> &'static str {
+    if cfg!(windows) {
+        "pass --sandbox off to run them without it (each still asks for your approval), or run skillpkg inside WSL"
+    } else {
+        "pass --sandbox off to run them without it (each still asks for your approval), or run skillpkg in a container or VM where it can be set up"
+    }
 }
 
 #[cfg(test)]

@@ -268,6 +268,9 @@ fn paths_outside_the_workspace_and_skill_directories_are_refused() {
 #[test]
 fn scripts_get_no_secrets_and_are_killed_whole_at_the_timeout() {
     let ctx = TestContext::new();
+    if !crate::sandbox::sandbox_available(&ctx) {
+        return;
+    }
     let skill = write_skill(
         &ctx.project_root(),
         "tools",
@@ -1012,6 +1015,9 @@ fn without_the_sandbox_detached_processes_still_end_with_the_command() {
 /// `sleep` whose argument marks it; neither outlives the run.
 fn detached_processes_end_with_the_command(sandbox: &str, setsid: &str, orphan: &str) {
     let ctx = TestContext::new();
+    if sandbox != "off" && !crate::sandbox::sandbox_available(&ctx) {
+        return;
+    }
     skill_with_script(
         &ctx,
         "detach",

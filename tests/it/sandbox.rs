@@ -87,6 +87,12 @@ fn eval_one_case(ctx: &TestContext, model: &str, env: &[(&str, &str)]) -> Output
 /// can set it up (a test that passes there without biting would hide a
 /// broken sandbox).
 pub(crate) fn sandbox_available(ctx: &TestContext) -> bool {
+    // The portable configuration is built without the Linux backend, on
+    // purpose.
+    if !cfg!(feature = "linux-sandbox") {
+        eprintln!("SKIPPED: this build has no sandbox backend (--no-default-features)");
+        return false;
+    }
     let model = script(ctx, "hello", json!({"turns": [{"text": "hello"}]}));
     let out = run(ctx
         .command()
@@ -267,24 +273,14 @@ fn no_tcp_or_udp_unless_the_network_is_allowed() {
 #[test]
 fn secrets_stay_out_of_the_environment_and_out_of_proc() {
     let ctx = TestContext::new();
+    if !sandbox_available(&ctx) {
+        return;
+    }
     let env: Vec<(&str, String)> = SECRETS
         .iter()
         .map(|name| (*name, format!("leaked-{name}")))
         .collect();
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    // The allow-list holds without the sandbox too.
-    let (out, result) = shell_with(
-        &ctx,
-        "env",
-        &[],
-        &[&env[..], &[("SKILLPKG_SANDBOX_UNAVAILABLE", "1")]].concat(),
-    );
-    out.assert_ok();
-    assert!(!result.contains("leaked-"), "{result}");
-    assert!(result.contains("PATH="), "{result}");
-    if !sandbox_available(&ctx) {
-        return;
-    }
     // Every environment the command can see, its parent's first; only
     // the lines that leak are kept (the whole would be cut).
     let command = "{ env; tr '\\0' '\\n' < /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done; } 2>/dev/null | grep leaked-; echo end";
@@ -301,6 +297,9 @@ fn secrets_stay_out_of_the_environment_and_out_of_proc() {
 #[test]
 fn pass_env_and_a_trusted_projects_agent_env_pass_one_variable_each() {
     let ctx = TestContext::new();
+    if !sandbox_available(&ctx) {
+        return;
+    }
     let env = [
         ("VISIBLE_SETTING", "shown"),
         ("FROM_PROJECT", "configured"),
@@ -328,7 +327,7 @@ fn pass_env_and_a_trusted_projects_agent_env_pass_one_variable_each() {
 
 #[test]
 fn a_trusted_projects_agent_table_sets_the_sandbox_and_flags_win() {
-    let ctx = TestContext::new();
+    let ctx = TestContext::new().with_the_default_sandbox();
     let model = script(&ctx, "hello", json!({"turns": [{"text": "hello"}]}));
     let manifest = ctx.project.join("skills.toml");
     std::fs::write(
@@ -358,26 +357,33 @@ fn a_trusted_projects_agent_table_sets_the_sandbox_and_flags_win() {
     "#);
 }
 
+/// Where the sandbox cannot be set up: the test hook on a build with a
+/// backend, the build itself in the portable configuration (the
+/// variables to run with, and why it is unavailable).
+fn without_a_sandbox() -> (Vec<(&'static str, &'static str)>, &'static str) {
+    match cfg!(feature = "linux-sandbox") {
+        true => (
+            vec![("SKILLPKG_SANDBOX_UNAVAILABLE", "1")],
+            "SKILLPKG_SANDBOX_UNAVAILABLE is set (a test hook)",
+        ),
+        false => (
+            Vec::new(),
+            "this build of skillpkg has no Linux sandbox (it was built without the `linux-sandbox` feature)",
+        ),
+    }
+}
+
 #[test]
-fn without_the_sandbox_require_sandbox_refuses_and_otherwise_one_warning_says_so() {
-    let ctx = TestContext::new();
-    let hook = [("SKILLPKG_SANDBOX_UNAVAILABLE", "1")];
+fn without_the_sandbox_commands_are_refused_naming_the_platform_until_the_user_turns_it_off() {
+    let ctx = TestContext::new().with_the_default_sandbox();
+    let (hook, why) = without_a_sandbox();
     let command = "touch ran";
-    let (out, _) = shell_with(&ctx, command, &["--require-sandbox"], &hook);
-    let out = out.assert_fails();
-    insta::assert_snapshot!(out.stderr, @"
-    error: the sandbox for scripts and shell commands cannot be set up here: SKILLPKG_SANDBOX_UNAVAILABLE is set (a test hook)
-    hint: without --require-sandbox they run unsandboxed, after a warning
-    ");
-    assert!(!ctx.project.join("ran").exists());
-    // No command, no warning; two commands, one warning.
-    let hello = script(&ctx, "hello", json!({"turns": [{"text": "hello"}]}));
-    let out = run(ctx
-        .command()
-        .envs(hook)
-        .args(["exec", "--model", &hello, "hi"]))
-    .assert_ok();
-    assert_eq!(out.stderr, "");
+    // The portable configuration's tests run with the sandbox off: not
+    // this one.
+    let unset = |cmd: &mut std::process::Command| {
+        cmd.env_remove("SKILLPKG_SANDBOX")
+            .envs(hook.iter().copied());
+    };
     let model = script(
         &ctx,
         "twice",
@@ -387,24 +393,76 @@ fn without_the_sandbox_require_sandbox_refuses_and_otherwise_one_warning_says_so
             {"text": "done"}
         ]}),
     );
-    let out = run(ctx
-        .command()
-        .envs(hook)
-        .args(["exec", "--model", &model, "--yes", "go"]))
-    .assert_ok();
-    insta::assert_snapshot!(out.stderr, @r"
-    warning: the sandbox for scripts and shell commands cannot be set up here (SKILLPKG_SANDBOX_UNAVAILABLE is set (a test hook)); they run without it
-         Created ran
-    ");
-    assert!(ctx.project.join("ran").exists());
+    let mut cmd = ctx.command();
+    unset(&mut cmd);
+    let out = run(cmd.args([
+        "exec",
+        "--model",
+        &model,
+        "--require-sandbox",
+        "--yes",
+        "go",
+    ]))
+    .assert_fails();
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: the sandbox for scripts and shell commands cannot be set up here: {why}\n\
+             hint: without --require-sandbox, exec runs and refuses each command; --sandbox off runs them without the sandbox\n"
+        )
+    );
+    // No command, no warning; two commands, one warning, both refused,
+    // even approved.
+    let hello = script(&ctx, "hello", json!({"turns": [{"text": "hello"}]}));
+    let mut cmd = ctx.command();
+    unset(&mut cmd);
+    let out = run(cmd.args(["exec", "--model", &hello, "hi"])).assert_ok();
+    assert_eq!(out.stderr, "");
+    let mut cmd = ctx.command();
+    unset(&mut cmd);
+    let out = run(cmd.args(["exec", "--model", &model, "--yes", "go"])).assert_ok();
+    assert_eq!(
+        out.stderr,
+        format!(
+            "warning: the sandbox for scripts and shell commands cannot be set up here ({why}), so they are refused; \
+             pass --sandbox off to run them without it (each still asks for your approval), or run skillpkg in a container or VM where it can be set up\n"
+        )
+    );
+    assert!(!ctx.project.join("ran").exists(), "a refused command ran");
     let log = audit(&ctx);
+    let refusals: Vec<&str> = events(&log, "tool_result")
+        .iter()
+        .map(|e| e["output"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(refusals.len(), 2);
+    for refusal in refusals {
+        assert_eq!(
+            refusal,
+            format!(
+                "could not run the shell: the sandbox for scripts and shell commands cannot be set up on {}, so nothing ran: {why}",
+                std::env::consts::OS
+            )
+        );
+    }
     let sandbox = &events(&log, "start")[0]["sandbox"];
     assert_eq!(sandbox["set_up"], false);
-    assert_eq!(
-        sandbox["unavailable"],
-        "SKILLPKG_SANDBOX_UNAVAILABLE is set (a test hook)"
+    assert_eq!(sandbox["unavailable"], why);
+    // With the sandbox off, a command runs only once approved: without a
+    // terminal or --yes it is refused, with --yes it runs.
+    let mut cmd = ctx.command();
+    unset(&mut cmd);
+    let out = run(cmd.args(["exec", "--model", &model, "--sandbox", "off", "go"])).assert_fails();
+    assert!(
+        out.stderr.contains("which needs approval"),
+        "{}",
+        out.stderr
     );
-    // eval too.
+    assert!(!ctx.project.join("ran").exists());
+    let mut cmd = ctx.command();
+    unset(&mut cmd);
+    run(cmd.args(["exec", "--model", &model, "--sandbox", "off", "--yes", "go"])).assert_ok();
+    assert!(ctx.project.join("ran").exists());
+    // eval too refuses with --require-sandbox.
     let out = eval_one_case(&ctx, &model, &hook).assert_fails();
     assert!(
         out.stderr.contains("cannot be set up here"),
@@ -415,7 +473,7 @@ fn without_the_sandbox_require_sandbox_refuses_and_otherwise_one_warning_says_so
 
 #[test]
 fn a_workspace_that_is_home_or_holds_the_config_dir_is_refused() {
-    let ctx = TestContext::new();
+    let ctx = TestContext::new().with_the_default_sandbox();
     let model = script(&ctx, "hello", json!({"turns": [{"text": "hello"}]}));
     let home = ctx.root().join("home");
     let out = ctx.fails_in(&home, &["exec", "--model", &model, "hi"]);
@@ -657,7 +715,7 @@ fn a_trusted_projects_sandbox_read_adds_a_folder_and_an_untrusted_one_does_not()
 /// `--allow-write` through a link is refused, naming where it leads.
 #[test]
 fn allow_write_through_a_planted_link_is_refused() {
-    let ctx = TestContext::new();
+    let ctx = TestContext::new().with_the_default_sandbox();
     std::fs::create_dir_all(ctx.project.join(".git/hooks")).unwrap();
     std::os::unix::fs::symlink(".git", ctx.project.join(".vscode")).unwrap();
     let model = script(

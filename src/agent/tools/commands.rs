@@ -36,7 +36,9 @@ impl Toolbox<'_> {
         }
         self.snapshot_once();
         let tmpdir = self.tmpdir.as_ref().map(|(_, path)| path.as_path());
-        self.sandbox.warn_if_unavailable();
+        if let Some(refused) = self.sandbox.refusal_if_unavailable() {
+            return Err(refused);
+        }
         let skill_dirs: Vec<PathBuf> = self
             .skills
             .values()

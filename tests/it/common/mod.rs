@@ -25,6 +25,11 @@ pub(crate) struct TestContext {
     pub temp: tempfile::TempDir,
     /// A project (a directory with `skills.toml`), the working directory.
     pub project: PathBuf,
+    /// Whether commands run with `SKILLPKG_SANDBOX=off`: in a build
+    /// without a sandbox backend, which refuses commands unless the
+    /// sandbox is off, the tests that are not about the sandbox run them
+    /// as a user of such a platform would choose to.
+    pub sandbox_off: bool,
 }
 
 impl TestContext {
@@ -36,7 +41,18 @@ impl TestContext {
         for dir in ["home", "cache", "config", "data", "user-skills"] {
             std::fs::create_dir_all(temp.path().join(dir)).unwrap();
         }
-        TestContext { temp, project }
+        TestContext {
+            temp,
+            project,
+            sandbox_off: !cfg!(feature = "linux-sandbox"),
+        }
+    }
+
+    /// This context, with the sandbox as the build and the machine give
+    /// it: for the tests of the sandbox's own settings.
+    pub(crate) fn with_the_default_sandbox(mut self) -> TestContext {
+        self.sandbox_off = false;
+        self
     }
 
     pub(crate) fn root(&self) -> &Path {
@@ -67,6 +83,9 @@ impl TestContext {
             .env("RUST_BACKTRACE", "0")
             // Retries happen, without real backoff.
             .env("SKILLPKG_HTTP_RETRY_DELAY", "0");
+        if self.sandbox_off {
+            cmd.env("SKILLPKG_SANDBOX", "off");
+        }
         cmd
     }
 
@@ -86,7 +105,7 @@ impl TestContext {
                 (r"\b[0-9a-f]{12}\b", "[SHORT]"),
                 (r"\.source-[0-9A-Za-z]{6}", ".source-[RANDOM]"),
                 (
-                    r"(?m)^warning: the sandbox for scripts and shell commands cannot be set up here \(.*\); they run without it\n",
+                    r"(?m)^warning: the sandbox for scripts and shell commands cannot be set up here \(.*\), so they are refused; .*\n",
                     "",
                 ),
             ]
