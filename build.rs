@@ -70,6 +70,11 @@ fn main() {
     // target with the `linux-sandbox` feature, on by default). Code that
     // needs Linux's own system calls is the backend's, behind this cfg.
     println!("cargo::rustc-check-cfg=cfg(linux_sandbox)");
+    // The target triple, for `--version --verbose` and `doctor`.
+    println!(
+        "cargo::rustc-env=SKILLPKG_TARGET={}",
+        std::env::var("TARGET").unwrap_or_default()
+    );
     let linux = std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
     if linux && std::env::var_os("CARGO_FEATURE_LINUX_SANDBOX").is_some() {
         println!("cargo::rustc-cfg=linux_sandbox");

@@ -28,6 +28,9 @@ _skillpkg() {
             skillpkg,disable)
                 cmd="skillpkg__subcmd__disable"
                 ;;
+            skillpkg,doctor)
+                cmd="skillpkg__subcmd__doctor"
+                ;;
             skillpkg,enable)
                 cmd="skillpkg__subcmd__enable"
                 ;;
@@ -192,6 +195,9 @@ _skillpkg() {
                 ;;
             skillpkg__subcmd__help,disable)
                 cmd="skillpkg__subcmd__help__subcmd__disable"
+                ;;
+            skillpkg__subcmd__help,doctor)
+                cmd="skillpkg__subcmd__help__subcmd__doctor"
                 ;;
             skillpkg__subcmd__help,enable)
                 cmd="skillpkg__subcmd__help__subcmd__enable"
@@ -404,7 +410,7 @@ _skillpkg() {
 
     case "${cmd}" in
         skillpkg)
-            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank promote mirror index exec serve eval completions help"
+            opts="-q -v -h -V --quiet --verbose --help --version init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank promote mirror index exec serve eval completions doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -601,6 +607,20 @@ _skillpkg() {
             ;;
         skillpkg__subcmd__disable)
             opts="-g -q -v -h --global --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__doctor)
+            opts="-q -v -h --json --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -988,7 +1008,7 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help)
-            opts="init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank promote mirror index exec serve eval completions help"
+            opts="init add remove install import update outdated disable enable trust grants verify targets export sbom signature search registry cache list show prompt validate scan new pack keygen publish yank promote mirror index exec serve eval completions doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1072,6 +1092,20 @@ _skillpkg() {
             return 0
             ;;
         skillpkg__subcmd__help__subcmd__disable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skillpkg__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -62,6 +62,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand serve 'Serve the project''s verified skills to agents over MCP'
             cand eval 'Run eval cases: do the skills trigger and behave as intended?'
             cand completions 'Print a shell completion script'
+            cand doctor 'Show the platform, the sandbox, the agents found, skillpkg''s folders and what is missing'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;init'= {
@@ -796,6 +797,15 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'skillpkg;doctor'= {
+            cand --json 'Print JSON on stdout'
+            cand -q 'Print only errors'
+            cand --quiet 'Print only errors'
+            cand -v 'Print more detail'
+            cand --verbose 'Print more detail'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'skillpkg;help'= {
             cand init 'Create a skills.toml for a project'
             cand add 'Add packages to skills.toml and install them'
@@ -833,6 +843,7 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
             cand serve 'Serve the project''s verified skills to agents over MCP'
             cand eval 'Run eval cases: do the skills trigger and behave as intended?'
             cand completions 'Print a shell completion script'
+            cand doctor 'Show the platform, the sandbox, the agents found, skillpkg''s folders and what is missing'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skillpkg;help;init'= {
@@ -945,6 +956,8 @@ set edit:completion:arg-completer[skillpkg] = {|@words|
         &'skillpkg;help;eval'= {
         }
         &'skillpkg;help;completions'= {
+        }
+        &'skillpkg;help;doctor'= {
         }
         &'skillpkg;help;help'= {
         }

@@ -4,6 +4,7 @@
 mod ask;
 mod cache;
 mod completions;
+mod doctor;
 mod enable;
 mod eval;
 mod exec;
@@ -148,6 +149,8 @@ enum Command {
     Eval(eval::Args),
     /// Print a shell completion script.
     Completions(completions::Args),
+    /// Show the platform, the sandbox, the agents found, skillpkg's folders and what is missing.
+    Doctor(doctor::Args),
 }
 
 /// The outcome of a command, as a process exit status.
@@ -263,6 +266,10 @@ pub fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion && asks_verbose() => {
+            println!("{}", long_version());
+            return ExitStatus::Success.into();
+        }
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() {
@@ -361,7 +368,30 @@ fn run(command: Command, context: &mut Context) -> anyhow::Result<ExitStatus> {
         Command::Eval(args) => eval::run(args, context),
         Command::Serve(args) => serve::run(args, context),
         Command::Completions(args) => completions::run(args),
+        Command::Doctor(args) => doctor::run(args, context),
     }
+}
+
+/// Whether the command line asks for more detail (`--verbose`, `-v`).
+fn asks_verbose() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .any(|arg| arg == "--verbose" || arg == "-v")
+}
+
+/// `--version --verbose`: the version, the target it was built for and
+/// its features.
+fn long_version() -> String {
+    let features = crate::ops::doctor::features();
+    format!(
+        "skillpkg {}\ntarget: {}\nfeatures: {}",
+        env!("CARGO_PKG_VERSION"),
+        env!("SKILLPKG_TARGET"),
+        match features.is_empty() {
+            true => "none".to_string(),
+            false => features.join(", "),
+        }
+    )
 }
 
 /// Loads the skill set and reports every skipped skill as a warning.

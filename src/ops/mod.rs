@@ -3,6 +3,7 @@
 
 pub(crate) mod bare_url;
 pub mod consent;
+pub(crate) mod doctor;
 pub(crate) mod edit;
 pub(crate) mod enable;
 pub mod import;

@@ -15,24 +15,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::spec::Spec;
+use super::spec::{RULES, Spec};
 
 /// The one `sandbox-exec` used: the system's, never one found on `PATH`.
 pub(crate) const SANDBOX_EXEC: &str = "/usr/bin/sandbox-exec";
-
-/// The rows of docs/sandbox.md's table of rules, as the profile's
-/// `; rule:` lines name them.
-pub(crate) const RULES: [&str; 9] = [
-    "write",
-    "not write, inside the workspace",
-    "see, of the home folder",
-    "never read",
-    "reach, of Unix sockets",
-    "kernel",
-    "network",
-    "environment",
-    "processes",
-];
 
 /// The protected names inside the workspace, at any depth, as regular
 /// expressions over the path beneath it (`sandbox::protected`'s rule):

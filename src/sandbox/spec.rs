@@ -19,6 +19,20 @@ pub(crate) const HELPER_PREFIX: &str = "skillpkg sandbox: ";
 /// command did not run).
 pub(crate) const SETUP_FAILED: i32 = 125;
 
+/// The rows of docs/sandbox.md's table of rules: what every backend
+/// enforces (a Seatbelt profile's `; rule:` lines name them).
+pub(crate) const RULES: [&str; 9] = [
+    "write",
+    "not write, inside the workspace",
+    "see, of the home folder",
+    "never read",
+    "reach, of Unix sockets",
+    "kernel",
+    "network",
+    "environment",
+    "processes",
+];
+
 /// A folder the command sees fresh and empty (a tmpfs in its place).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fresh {

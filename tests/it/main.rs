@@ -9,6 +9,7 @@ mod common;
 mod corpus;
 mod differential;
 mod direct;
+mod doctor;
 mod enable;
 mod escape;
 mod eval;
