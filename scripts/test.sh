@@ -5,7 +5,7 @@
 # server, and SBOMs against the formats' own validators, so these are
 # installed first if missing (PyPI skills-ref, fakellm,
 # cyclonedx-python-lib, spdx-tools; npm @microsoft/sarif-multitool for
-# the scanner's SARIF).
+# the scanner's SARIF; maturin for the wheel).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export RUST_BACKTRACE=0
@@ -27,6 +27,11 @@ if ! python3 -c 'import cyclonedx.validation.json, spdx_tools, jsonschema' 2>/de
     'cyclonedx-python-lib[json-validation]==11.12.0' 'spdx-tools==0.8.5' 'jsonschema==4.26.0'
 fi
 
+if ! command -v maturin >/dev/null; then
+  # Builds the wheel that scripts/test-packages.sh installs.
+  python3 -m pip install --quiet --disable-pip-version-check 'maturin==1.16.0'
+fi
+
 if [ ! -x target/tools/sarif/node_modules/.bin/sarif-multitool ] && command -v npm >/dev/null; then
   # Microsoft's SARIF multitool validates `skillpkg scan --sarif`.
   npm install --silent --no-audit --no-fund --prefix target/tools/sarif '@microsoft/sarif-multitool@5.7.0'
@@ -42,5 +47,8 @@ cargo test --locked --doc
 # sandbox (those that do say that they skip).
 cargo clippy --all-targets --locked --no-default-features -- -D warnings
 cargo test --locked --all-targets --no-default-features -- --skip differential::
+# The packages that install skillpkg without Rust: the wheel and the npm
+# packages, installed offline, run the README's demo as cargo's binary does.
+scripts/test-packages.sh
 # The differential test prints how many cases it compared and how many were valid.
 cargo test --locked --test it differential:: -- --nocapture
