@@ -32,7 +32,8 @@ demo() {
   sed -i "s|$home|[HOME]|g" "$work/$name.out"
 }
 cargo build --quiet --bin skillpkg
-demo "$here/target/debug/skillpkg" cargo
+target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
+demo "$target_dir/debug/skillpkg" cargo
 demo "$work/venv/bin/skillpkg" wheel
 demo "$work/npm/node_modules/.bin/skillpkg" npm
 for name in wheel npm; do
