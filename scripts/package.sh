@@ -53,7 +53,7 @@ fi
 # The wheel. The binary links the system's OpenSSL (git2's https), so the
 # wheel is tagged for this Linux only, not manylinux; docs/releasing.md.
 rm -f "$out"/skillpkg-*.whl
-(cd "$here" && maturin build --quiet --profile "$profile" --compatibility linux --auditwheel skip --out "$out" 2>&1 | grep -v '^📦\|^🍹\|^🔗\|^🐍' || true)
+(cd "$here" && maturin build --quiet --profile "$profile" --compatibility linux --auditwheel skip --out "$out")
 ls "$out"/skillpkg-*.whl >/dev/null
 
 # The binary cargo built for the wheel.

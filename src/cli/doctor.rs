@@ -21,14 +21,15 @@ pub(super) struct Args {
 pub(super) fn run(args: Args, context: &mut Context) -> anyhow::Result<ExitStatus> {
     let dirs = context.dirs()?.clone();
     let project = crate::project::Project::find(&context.cwd).ok();
-    let manifest = project
-        .as_ref()
-        .and_then(|p| crate::manifest::Manifest::load(&p.manifest_path).ok());
+    // The project's `[agent] model` counts as exec counts it: only in a
+    // project the user trusts.
+    let settings = crate::ops::skills::project_settings(&context.cwd, &dirs).ok();
     let credentials = Credentials::new(Some(&dirs.config));
-    // A project's own model counts only as exec counts it: here, as told.
     let model = choose_model(
         None,
-        manifest.as_ref().and_then(|m| m.agent.model.as_deref()),
+        settings
+            .as_ref()
+            .and_then(|s| s.manifest.agent.model.as_deref()),
         &credentials,
     )
     .ok();

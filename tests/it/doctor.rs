@@ -26,6 +26,13 @@ fn doctor_names_the_platform_sandbox_agents_folders_and_what_is_missing() {
     std::fs::create_dir_all(ctx.root().join("home/.claude")).unwrap();
     std::fs::create_dir_all(ctx.root().join("home/.cursor")).unwrap();
     std::fs::create_dir_all(ctx.project.join(".agents/skills")).unwrap();
+    // A cloned project's model counts only once the user trusts it: the
+    // report still says none is configured.
+    std::fs::write(
+        ctx.project.join("skills.toml"),
+        "[agent]\nmodel = \"scripted:model.json\"\n",
+    )
+    .unwrap();
     let text = ctx.ok(&["doctor"]).stdout;
     let json = ctx.ok(&["doctor", "--json"]).stdout;
     insta::with_settings!({snapshot_suffix => configuration()}, {
