@@ -166,6 +166,7 @@ fn shared_mode(path: &Path) -> u32 {
 fn umask() -> u32 {
     static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *UMASK.get_or_init(|| {
+        #[cfg(target_os = "linux")]
         let from_proc = std::fs::read_to_string("/proc/self/status")
             .ok()
             .and_then(|status| {
@@ -174,6 +175,8 @@ fn umask() -> u32 {
                     .find_map(|line| line.strip_prefix("Umask:"))
                     .and_then(|value| u32::from_str_radix(value.trim(), 8).ok())
             });
+        #[cfg(not(target_os = "linux"))]
+        let from_proc: Option<u32> = None;
         #[cfg(unix)]
         let fallback = || {
             use rustix::fs::Mode;
@@ -278,6 +281,37 @@ pub(crate) fn owned_by_someone_else(path: &Path) -> bool {
     }
 }
 
+/// `path` as skills.toml, skills.lock and index files record it: its
+/// components joined with `/` whatever the platform (`tools\helper` on
+/// Windows is `tools/helper`), a drive as `C:` (a verbatim `\\?\C:`
+/// too) and a share as `//server/share`, which Windows reads as well.
+pub(crate) fn slashed(path: &Path) -> String {
+    use std::path::{Component, Prefix};
+    let mut out = String::new();
+    for component in path.components() {
+        match component {
+            Component::Prefix(prefix) => match prefix.kind() {
+                Prefix::Disk(drive) | Prefix::VerbatimDisk(drive) => {
+                    out.push_str(&format!("{}:", drive as char));
+                }
+                Prefix::UNC(server, share) | Prefix::VerbatimUNC(server, share) => {
+                    let (server, share) = (server.to_string_lossy(), share.to_string_lossy());
+                    out.push_str(&format!("//{server}/{share}"));
+                }
+                _ => out.push_str(&prefix.as_os_str().to_string_lossy().replace('\\', "/")),
+            },
+            Component::RootDir => out.push('/'),
+            other => {
+                if !out.is_empty() && !out.ends_with('/') {
+                    out.push('/');
+                }
+                out.push_str(&other.as_os_str().to_string_lossy());
+            }
+        }
+    }
+    out
+}
+
 /// `path`, found by walking `base`, as a `/`-separated path relative to
 /// it (lossily, for names that are not UTF-8).
 pub(crate) fn relative_slashed(path: &Path, base: &Path) -> String {
@@ -292,6 +326,21 @@ pub(crate) fn relative_slashed(path: &Path, base: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recorded_paths_are_slashed() {
+        assert_eq!(slashed(Path::new("tools/helper")), "tools/helper");
+        assert_eq!(slashed(Path::new("./tools//helper/")), "./tools/helper");
+        assert_eq!(slashed(Path::new("../up")), "../up");
+        assert_eq!(slashed(Path::new("/abs/x")), "/abs/x");
+        #[cfg(windows)]
+        {
+            assert_eq!(slashed(Path::new(r"tools\helper")), "tools/helper");
+            assert_eq!(slashed(Path::new(r"C:\x\y")), "C:/x/y");
+            assert_eq!(slashed(Path::new(r"\\?\C:\x")), "C:/x");
+            assert_eq!(slashed(Path::new(r"\\server\share\x")), "//server/share/x");
+        }
+    }
 
     #[cfg(unix)]
     #[test]

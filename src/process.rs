@@ -37,12 +37,20 @@ pub(crate) fn with_running<R>(f: impl FnOnce(&std::collections::BTreeSet<u32>) -
     f(&running())
 }
 
+/// Windows' `CREATE_NEW_PROCESS_GROUP`: the child leads a console process
+/// group of its own, which the console's Ctrl-C does not reach (skillpkg
+/// catches it and ends the child, as on Unix).
+#[cfg(windows)]
+const CREATE_NEW_PROCESS_GROUP: u32 = 0x0000_0200;
+
 /// Spawns `command` in a process group of its own, whose id is the
-/// child's pid (on Unix; elsewhere the child is ended alone), and
-/// registers it in the same step.
+/// child's pid (on Windows, a console process group, ended as a tree by
+/// [`kill_group`]), and registers it in the same step.
 pub(crate) fn spawn(command: &mut Command) -> std::io::Result<(Child, Registered)> {
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(command, 0);
+    #[cfg(windows)]
+    std::os::windows::process::CommandExt::creation_flags(command, CREATE_NEW_PROCESS_GROUP);
     let mut running = running();
     let child = command.spawn()?;
     let pid = child.id();
@@ -64,7 +72,8 @@ fn spawn_in_foreground(command: &mut Command) -> std::io::Result<(Child, Registe
 }
 
 /// Kills the process group `pid` leads (one [`spawn`] made), if it is
-/// still there.
+/// still there. Windows has no signal for a group: `taskkill /T /F` ends
+/// the process and every process it started, by their parent ids.
 pub(crate) fn kill_group(pid: u32) {
     #[cfg(unix)]
     if let Some(group) = i32::try_from(pid)
@@ -73,7 +82,14 @@ pub(crate) fn kill_group(pid: u32) {
     {
         let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
+    let _ = Command::new("taskkill")
+        .args(["/T", "/F", "/PID", &pid.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    #[cfg(not(any(unix, windows)))]
     let _ = pid;
 }
 
@@ -99,6 +115,8 @@ impl Drop for AsyncGroup {
 pub(crate) fn spawn_async(command: &mut tokio::process::Command) -> std::io::Result<AsyncGroup> {
     #[cfg(unix)]
     command.process_group(0);
+    #[cfg(windows)]
+    command.creation_flags(CREATE_NEW_PROCESS_GROUP);
     command.kill_on_drop(true);
     let mut running = running();
     let child = command.spawn()?;

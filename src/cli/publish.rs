@@ -178,6 +178,6 @@ pub(super) fn resolve_index(spec: &str, cwd: &std::path::Path) -> String {
     if spec.contains("://") || spec.starts_with("git+") {
         spec.to_string()
     } else {
-        cwd.join(spec).display().to_string()
+        crate::fsutil::slashed(&cwd.join(spec))
     }
 }

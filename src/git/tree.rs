@@ -200,6 +200,7 @@ pub(crate) fn export_tree(
             Some(git2::ObjectType::Blob) => {
                 let blob = repo.find_blob(entry.id())?;
                 fs_err::write(&path, blob.content())?;
+                #[cfg(unix)]
                 if entry.filemode() == 0o100755 {
                     use std::os::unix::fs::PermissionsExt;
                     fs_err::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;

@@ -232,6 +232,12 @@ impl DependencySpec {
                                 "'{name}': a `path` dependency takes no `version`, `registry`, `rev` or `subdir`"
                             );
                         }
+                        if path.contains('\\') {
+                            bail!(
+                                "'{name}': the path '{path}' is written with '\\': skills.toml writes paths with '/' on every platform (Windows reads them too): write path = \"{}\"",
+                                path.replace('\\', "/")
+                            );
+                        }
                         Ok(Source::Direct(DirectSource::Path(path.clone())))
                     }
                     (None, Some(url)) => {

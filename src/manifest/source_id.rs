@@ -194,16 +194,25 @@ impl fmt::Display for SourceId {
 
 /// Why a `source` could not be read.
 #[derive(Debug, thiserror::Error)]
-#[error(
-    "unknown source '{0}': a source is registry+<index>, path+<dir>, git+<url>[?rev=…&subdir=…]#<commit>, oci+<host>/<repository>[?tag=…]#sha256:<digest> or well-known+<site>?skill=<name>[#sha256:<digest>]"
-)]
-pub struct InvalidSource(String);
+pub enum InvalidSource {
+    /// No kind of source reads this text.
+    #[error(
+        "unknown source '{0}': a source is registry+<index>, path+<dir>, git+<url>[?rev=…&subdir=…]#<commit>, oci+<host>/<repository>[?tag=…]#sha256:<digest> or well-known+<site>?skill=<name>[#sha256:<digest>]"
+    )]
+    Unknown(String),
+    /// A path source written with `\`: the lock writes paths with `/` on
+    /// every platform, so that one lock serves Windows and Unix alike.
+    #[error(
+        "the path source '{0}' is written with '\\': skills.lock writes paths with '/' on every platform (Windows reads them too): write it '{1}'"
+    )]
+    Backslash(String, String),
+}
 
 impl FromStr for SourceId {
     type Err = InvalidSource;
 
     fn from_str(text: &str) -> Result<SourceId, InvalidSource> {
-        let invalid = || InvalidSource(text.to_string());
+        let invalid = || InvalidSource::Unknown(text.to_string());
         if let Some(index) = text.strip_prefix("registry+") {
             return match index.is_empty() {
                 true => Err(invalid()),
@@ -211,6 +220,10 @@ impl FromStr for SourceId {
             };
         }
         if let Some(path) = text.strip_prefix("path+") {
+            if path.contains('\\') {
+                let fixed = format!("path+{}", path.replace('\\', "/"));
+                return Err(InvalidSource::Backslash(text.to_string(), fixed));
+            }
             return match path.is_empty() {
                 true => Err(invalid()),
                 false => Ok(SourceId::Path {
@@ -384,5 +397,19 @@ mod tests {
         ] {
             assert!(text.parse::<SourceId>().is_err(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_path_source_written_with_backslashes_is_refused_naming_the_slashed_one() {
+        let error = r"path+tools\helper".parse::<SourceId>().unwrap_err();
+        assert!(
+            matches!(&error, InvalidSource::Backslash(_, fixed) if fixed == "path+tools/helper"),
+            "{error}"
+        );
+        assert!(
+            error
+                .to_string()
+                .contains(r"'path+tools\helper' is written with '\'")
+        );
     }
 }

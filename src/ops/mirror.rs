@@ -284,7 +284,7 @@ fn index_source(source: &str) -> anyhow::Result<Option<(String, String)>> {
     let index = index.strip_prefix("registry+").unwrap_or(index);
     let index = match index.contains("://") || index.starts_with("git+") {
         true => index.to_string(),
-        false => std::env::current_dir()?.join(index).display().to_string(),
+        false => crate::fsutil::slashed(&std::env::current_dir()?.join(index)),
     };
     Ok(Some((index, package.to_string())))
 }
@@ -482,7 +482,7 @@ fn recorded_source(source: &str) -> anyhow::Result<String> {
         && !source.contains(':')
         && (source.starts_with('.') || source.starts_with('/') || Path::new(source).exists());
     Ok(match is_path {
-        true => std::env::current_dir()?.join(source).display().to_string(),
+        true => crate::fsutil::slashed(&std::env::current_dir()?.join(source)),
         false => source.to_string(),
     })
 }

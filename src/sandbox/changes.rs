@@ -6,7 +6,6 @@
 //! past the cap the list says it may be incomplete.
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -25,6 +24,41 @@ struct Stamp {
     mtime: (i64, i64),
     inode: u64,
     mode: u32,
+}
+
+impl Stamp {
+    /// The stamp of a file from its metadata. Where there are no inodes
+    /// and modes (Windows), the modification time stands alone with the
+    /// size, and the read-only flag for the mode.
+    fn of(metadata: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            Stamp {
+                size: metadata.len(),
+                mtime: (metadata.mtime(), metadata.mtime_nsec()),
+                inode: metadata.ino(),
+                mode: metadata.mode(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let since_epoch = metadata
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .unwrap_or_default();
+            Stamp {
+                size: metadata.len(),
+                mtime: (
+                    since_epoch.as_secs() as i64,
+                    i64::from(since_epoch.subsec_nanos()),
+                ),
+                inode: 0,
+                mode: u32::from(metadata.permissions().readonly()),
+            }
+        }
+    }
 }
 
 /// The files of a workspace at one moment.
@@ -83,15 +117,7 @@ impl Snapshot {
                 continue;
             };
             let relative = entry.path().strip_prefix(workspace).unwrap_or(entry.path());
-            files.insert(
-                relative.to_path_buf(),
-                Stamp {
-                    size: metadata.len(),
-                    mtime: (metadata.mtime(), metadata.mtime_nsec()),
-                    inode: metadata.ino(),
-                    mode: metadata.mode(),
-                },
-            );
+            files.insert(relative.to_path_buf(), Stamp::of(&metadata));
         }
         Snapshot {
             workspace: workspace.to_path_buf(),

@@ -403,19 +403,24 @@ pub(crate) fn secret_stores(home: Option<&Path>, config: &Path) -> Vec<PathBuf> 
     paths.extend(stores::credential_stores(home, |name| {
         std::env::var_os(name)
     }));
-    let uid = rustix::process::getuid().as_raw();
-    paths.push(PathBuf::from(format!("/run/user/{uid}")));
-    paths.extend(["/run/docker.sock", "/var/run/docker.sock"].map(PathBuf::from));
+    #[cfg(unix)]
+    {
+        let uid = rustix::process::getuid().as_raw();
+        paths.push(PathBuf::from(format!("/run/user/{uid}")));
+        paths.extend(["/run/docker.sock", "/var/run/docker.sock"].map(PathBuf::from));
+    }
     paths
 }
 
 /// The home folders commands see fresh: `home` (the `HOME` variable's)
 /// and the account's own, from `/etc/passwd`, when it differs.
 pub(crate) fn homes(home: Option<&Path>) -> Vec<PathBuf> {
-    let uid = rustix::process::getuid().as_raw();
+    #[cfg(unix)]
     let account = std::fs::read_to_string("/etc/passwd")
         .ok()
-        .and_then(|passwd| stores::home_of(&passwd, uid));
+        .and_then(|passwd| stores::home_of(&passwd, rustix::process::getuid().as_raw()));
+    #[cfg(not(unix))]
+    let account: Option<PathBuf> = None;
     let mut homes: Vec<PathBuf> = home
         .map(Path::to_path_buf)
         .into_iter()

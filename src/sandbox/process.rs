@@ -137,7 +137,10 @@ fn collect(capture: crate::process::Capture) -> (String, bool) {
 
 /// Makes skillpkg the subreaper of what its commands start: a process
 /// that detaches (`setsid`, a double fork) and loses its parent is handed
-/// to skillpkg instead of init, so it can be ended with the run.
+/// to skillpkg instead of init, so it can be ended with the run. Linux
+/// alone has subreapers; elsewhere the command's process group is what
+/// ends with it (docs/platforms.md).
+#[cfg(target_os = "linux")]
 fn become_subreaper() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -145,12 +148,16 @@ fn become_subreaper() {
     });
 }
 
+#[cfg(not(target_os = "linux"))]
+fn become_subreaper() {}
+
 /// Kills and reaps every child of skillpkg that is not a running child
 /// ([`crate::process`]) and is outside skillpkg's own process group: what commands left behind
 /// and the subreaper inherited. Commands start in groups of their own;
 /// what the rest of skillpkg starts stays in its group and is left alone.
 /// The registry of running children ([`crate::process::with_running`]) is
 /// held throughout, so no child starts unregistered meanwhile.
+#[cfg(target_os = "linux")]
 fn sweep_orphans() {
     let me = std::process::id() as i32;
     let own_group = rustix::process::getpgrp().as_raw_nonzero().get();
@@ -179,7 +186,12 @@ fn sweep_orphans() {
     }
 }
 
+/// Without a subreaper, no orphan is skillpkg's to sweep.
+#[cfg(not(target_os = "linux"))]
+fn sweep_orphans() {}
+
 /// The pids whose parent is `parent`, with their process groups, from /proc.
+#[cfg(target_os = "linux")]
 fn children_of(parent: i32) -> Vec<(i32, i32)> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();

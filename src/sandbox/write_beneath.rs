@@ -4,15 +4,22 @@
 //! and renamed over the target there. A path checked once and then
 //! swapped for a symlink (a race with a command the model runs) makes the
 //! write fail; it never lands outside the directory.
+//!
+//! Where there is no `openat` (Windows), each folder on the way is checked
+//! not to be a link (a symlink or a junction) before the next is opened by
+//! its full path: a swap between the check and the write is not caught
+//! there (docs/platforms.md).
 
 use std::ffi::OsString;
-use std::fs::File;
-use std::io::Write as _;
 use std::path::{Component, Path};
 
+#[cfg(unix)]
 use rustix::fs::{AtFlags, Mode, OFlags, mkdirat, openat, renameat, unlinkat};
+#[cfg(unix)]
+use std::{fs::File, io::Write as _};
 
 /// Opens the folder `name` in `dir`, refusing a symlink.
+#[cfg(unix)]
 fn open_dir_in(dir: &File, name: &OsString) -> std::io::Result<File> {
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     Ok(File::from(openat(
@@ -24,6 +31,7 @@ fn open_dir_in(dir: &File, name: &OsString) -> std::io::Result<File> {
 }
 
 /// Opens, or creates, the folder `name` in `dir`, refusing a symlink.
+#[cfg(unix)]
 fn open_or_create_dir_in(dir: &File, name: &OsString) -> std::io::Result<File> {
     match mkdirat(dir, name.as_os_str(), Mode::from_raw_mode(0o777)) {
         Err(e) if e != rustix::io::Errno::EXIST => return Err(e.into()),
@@ -45,16 +53,33 @@ pub(crate) fn write_beneath(root: &Path, relative: &Path, bytes: &[u8]) -> std::
     let Some(file_name) = names.pop() else {
         return Err(std::io::Error::other("no file name"));
     };
-    let mut dir = File::open(root)?;
-    for name in &names {
-        dir = open_or_create_dir_in(&dir, name)?;
-    }
+    write_in_folders(root, &names, &file_name, bytes)
+}
+
+/// A fresh name for a file written in full before it is renamed.
+fn temp_name() -> String {
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let temp = format!(
+    format!(
         ".skillpkg-write-{}-{}",
         std::process::id(),
         COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    );
+    )
+}
+
+/// Writes `bytes` to `file_name` in the folders `names` beneath `root`,
+/// each opened relative to the one before.
+#[cfg(unix)]
+fn write_in_folders(
+    root: &Path,
+    names: &[OsString],
+    file_name: &OsString,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    let mut dir = File::open(root)?;
+    for name in names {
+        dir = open_or_create_dir_in(&dir, name)?;
+    }
+    let temp = temp_name();
     // O_EXCL|O_NOFOLLOW never opens anything that already exists.
     let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let mut file = File::from(openat(&dir, &temp, flags, Mode::from_raw_mode(0o644))?);
@@ -64,6 +89,44 @@ pub(crate) fn write_beneath(root: &Path, relative: &Path, bytes: &[u8]) -> std::
     let renamed = written.and_then(|()| Ok(renameat(&dir, &temp, &dir, file_name.as_os_str())?));
     if renamed.is_err() {
         let _ = unlinkat(&dir, &temp, AtFlags::empty());
+    }
+    renamed
+}
+
+/// [`write_in_folders`] without `openat`: each folder is checked not to be
+/// a link before it is used, then the file is written beside its target
+/// and renamed over it.
+#[cfg(not(unix))]
+fn write_in_folders(
+    root: &Path,
+    names: &[OsString],
+    file_name: &OsString,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut dir = root.to_path_buf();
+    for name in names {
+        dir.push(name);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                return Err(std::io::Error::other("a folder on the way is a link"));
+            }
+            Ok(metadata) if metadata.is_dir() => {}
+            Ok(_) => return Err(std::io::Error::other("not a folder")),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir(&dir)?,
+            Err(e) => return Err(e),
+        }
+    }
+    let temp = dir.join(temp_name());
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)?;
+    let written = file.write_all(bytes).and_then(|()| file.sync_all());
+    drop(file);
+    let renamed = written.and_then(|()| std::fs::rename(&temp, dir.join(file_name)));
+    if renamed.is_err() {
+        let _ = std::fs::remove_file(&temp);
     }
     renamed
 }

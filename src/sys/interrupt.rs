@@ -1,5 +1,6 @@
-//! Ctrl-C during a run: the first SIGINT (or SIGTERM, or SIGHUP) is
-//! caught and only noted, so the loop can end between steps (killing a
+//! Ctrl-C during a run: the first SIGINT (or SIGTERM, or SIGHUP; on
+//! Windows, Ctrl-C or Ctrl-Break, which the C runtime's `signal` turns
+//! into SIGINT and SIGBREAK) is caught and only noted, so the loop can end between steps (killing a
 //! running command and what it started, and abandoning a model request)
 //! and still write a complete audit log.
 
@@ -7,13 +8,24 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
+#[cfg(any(unix, windows))]
 extern "C" fn on_interrupt(_: libc::c_int) {
     REQUESTED.store(true, Ordering::SeqCst);
 }
 
-/// Catches SIGINT, SIGTERM and SIGHUP from now on.
+/// The signals caught: those that ask a process to end.
+#[cfg(unix)]
+const CAUGHT: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+/// On Windows, the console's Ctrl-C and Ctrl-Break (`SIGBREAK` is 21 in
+/// the C runtime's `signal.h`) and SIGTERM.
+#[cfg(windows)]
+const CAUGHT: [libc::c_int; 3] = [libc::SIGINT, 21, libc::SIGTERM];
+
+/// Catches SIGINT, SIGTERM and SIGHUP (Windows: Ctrl-C and Ctrl-Break)
+/// from now on.
 pub(crate) fn catch() {
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+    #[cfg(any(unix, windows))]
+    for signal in CAUGHT {
         // SAFETY: the handler only stores to an atomic, which is
         // async-signal-safe.
         unsafe {

@@ -103,6 +103,53 @@ fn a_path_skill_is_pinned_by_its_content() {
     );
 }
 
+/// skills.lock and skills.toml write paths with `/` on every platform; a
+/// path written by hand with Windows' `\` is refused with the path to
+/// write instead, and nothing is changed.
+#[test]
+fn a_path_written_with_backslashes_is_refused_naming_the_one_to_write() {
+    let ctx = TestContext::new();
+    let app = new_project(&ctx, None);
+    write_skill(
+        &app.join("tools"),
+        "helper",
+        "---\nname: helper\ndescription: Helps. Use when testing.\n---\n\nHelp.\n",
+    );
+    ctx.ok_in(&app, &["add", "--path", "tools/helper"]);
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+    let edited = lock.replace("path+tools/helper", r"path+tools\\helper");
+    assert_ne!(edited, lock);
+    std::fs::write(app.join("skills.lock"), &edited).unwrap();
+    let out = ctx.fails_in(&app, &["install", "--locked"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r#"
+    error: [TEMP]/app/skills.lock: invalid lockfile: TOML parse error at line 7, column 10
+      |
+    7 | source = "path+tools\\helper"
+      |          ^^^^^^^^^^^^^^^^^^^^
+    the path source 'path+tools\helper' is written with '\': skills.lock writes paths with '/' on every platform (Windows reads them too): write it 'path+tools/helper'
+    hint: restore it from version control, or delete it and run `skillpkg install`
+    "#);
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills.lock")).unwrap(),
+        edited
+    );
+
+    std::fs::write(app.join("skills.lock"), &lock).unwrap();
+    let manifest = std::fs::read_to_string(app.join("skills.toml")).unwrap();
+    let edited = manifest.replace(r#"path = "tools/helper""#, r#"path = 'tools\helper'"#);
+    assert_ne!(edited, manifest);
+    std::fs::write(app.join("skills.toml"), &edited).unwrap();
+    let out = ctx.fails_in(&app, &["install"]);
+    insta::assert_snapshot!(ctx.redact(&out.stderr), @r#"
+    error: [TEMP]/app/skills.toml: invalid [skills] entry
+      Caused by: 'helper': the path 'tools\helper' is written with '\': skills.toml writes paths with '/' on every platform (Windows reads them too): write path = "tools/helper"
+    "#);
+    assert_eq!(
+        std::fs::read_to_string(app.join("skills.lock")).unwrap(),
+        lock
+    );
+}
+
 #[test]
 fn a_git_skill_is_pinned_by_commit_until_update() {
     let ctx = TestContext::new();
@@ -191,6 +238,53 @@ fn a_git_skill_is_pinned_by_commit_until_update() {
         std::fs::read_to_string(app.join(".agents/skills/lint/SKILL.md"))
             .unwrap()
             .contains("Version two.")
+    );
+}
+
+/// A git source is installed from git's own objects, not from a checkout,
+/// so git's line-ending conversion (`core.autocrlf=true`, as Git for
+/// Windows sets it) does not change what is installed or its tree hash:
+/// a lock written where git converts nothing installs `--locked`, to the
+/// same files, where it converts.
+#[test]
+fn a_git_source_installs_with_its_locked_tree_hash_where_git_converts_line_endings() {
+    let ctx = TestContext::new();
+    let (_repo, url) = lint_repository(&ctx);
+    let app = new_project(&ctx, None);
+    let args = ["add", "--git", &url, "--subdir", "skills/lint"];
+    ctx.ok_in(&app, &args);
+    let lock = std::fs::read_to_string(app.join("skills.lock")).unwrap();
+
+    // This machine's git converts line endings on checkout.
+    let home = ctx.root().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(home.join(".gitconfig"), "[core]\n\tautocrlf = true\n").unwrap();
+    let checkout = ctx.root().join("checkout");
+    let mut clone = std::process::Command::new("git");
+    clone
+        .env("HOME", &home)
+        .args(["clone", "-q", &url])
+        .arg(&checkout);
+    assert!(clone.status().unwrap().success());
+    let converted = std::fs::read(checkout.join("skills/lint/SKILL.md")).unwrap();
+    assert!(
+        converted.windows(2).any(|w| w == b"\r\n"),
+        "git converts the checkout here"
+    );
+
+    let copy = fresh_copy(&ctx, &app);
+    // The copy names a repository outside it, which the user vouches for.
+    ctx.ok_in(&copy, &["trust", "--project"]);
+    ctx.ok_in(&copy, &["install", "--locked"]);
+    assert_eq!(
+        std::fs::read_to_string(copy.join("skills.lock")).unwrap(),
+        lock
+    );
+    assert!(tree(&app.join(".agents/skills")) == tree(&copy.join(".agents/skills")));
+    let installed = std::fs::read(copy.join(".agents/skills/lint/SKILL.md")).unwrap();
+    assert!(
+        !installed.contains(&b'\r'),
+        "git's object content, unconverted"
     );
 }
 

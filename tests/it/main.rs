@@ -40,6 +40,7 @@ mod oms_policies;
 mod org_policy;
 mod plugins;
 mod policies;
+mod portability;
 mod public_api;
 mod publish;
 mod ratchet;

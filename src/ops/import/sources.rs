@@ -154,8 +154,8 @@ pub(super) fn local_spec(
     }
     let project_dir = fs_err::canonicalize(&project.dir).unwrap_or_else(|_| project.dir.clone());
     let path = match dir.strip_prefix(&project_dir) {
-        Ok(relative) => relative.display().to_string(),
-        Err(_) => dir.display().to_string(),
+        Ok(relative) => crate::fsutil::slashed(relative),
+        Err(_) => crate::fsutil::slashed(&dir),
     };
     Ok(DependencySpec::Detailed(DetailedSpec {
         path: Some(path),

@@ -97,7 +97,7 @@ pub(crate) fn add(
         }
         AddSource::Path { path, name } => {
             let spec = crate::manifest::DetailedSpec {
-                path: Some(path.display().to_string()),
+                path: Some(crate::fsutil::slashed(path)),
                 ..Default::default()
             };
             let (plugin, changes) = super::add_direct(

@@ -32,8 +32,8 @@ pub(super) fn find(dir: &Path, given: &str) -> anyhow::Result<Option<Plugin>> {
 pub(super) fn recorded(project: &Project, folder: &Path) -> anyhow::Result<String> {
     let project_dir = fs_err::canonicalize(&project.dir)?;
     Ok(match folder.strip_prefix(&project_dir) {
-        Ok(relative) => relative.display().to_string(),
-        Err(_) => folder.display().to_string(),
+        Ok(relative) => crate::fsutil::slashed(relative),
+        Err(_) => crate::fsutil::slashed(folder),
     })
 }
 

@@ -123,7 +123,10 @@ pub(crate) fn expose(target: &Path, skill: &Path) -> anyhow::Result<Option<Strin
     fs_err::create_dir_all(target)?;
     #[cfg(unix)]
     let linked = std::os::unix::fs::symlink(&link_target, &exposed).is_ok();
-    #[cfg(not(unix))]
+    // Windows lets only Developer Mode or an administrator make links.
+    #[cfg(windows)]
+    let linked = std::os::windows::fs::symlink_dir(&link_target, &exposed).is_ok();
+    #[cfg(not(any(unix, windows)))]
     let linked = false;
     if !linked {
         copy_tree(skill, &exposed)?;

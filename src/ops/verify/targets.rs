@@ -374,7 +374,11 @@ fn restore(folder: &Path, entry: &Path, installed: &Path, copy: bool) -> anyhow:
     #[cfg(unix)]
     let linked = !copy
         && std::os::unix::fs::symlink(placing::relative_path(folder, installed), &fresh).is_ok();
-    #[cfg(not(unix))]
+    #[cfg(windows)]
+    let linked = !copy
+        && std::os::windows::fs::symlink_dir(placing::relative_path(folder, installed), &fresh)
+            .is_ok();
+    #[cfg(not(any(unix, windows)))]
     let linked = false;
     if !linked {
         copy_regular_files(installed, &fresh)?;

@@ -222,7 +222,7 @@ fn hash_signed(dir: &Path, signed: &Signed) -> anyhow::Result<BTreeMap<String, [
             let kind = match std::fs::symlink_metadata(&path) {
                 Ok(metadata) => metadata.file_type(),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue 'files,
-                Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => continue 'files,
+                Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => continue 'files,
                 Err(e) => {
                     return Err(e).with_context(|| format!("{} cannot be read", so_far.join("/")));
                 }
