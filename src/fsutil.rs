@@ -315,12 +315,10 @@ pub(crate) fn slashed(path: &Path) -> String {
 /// `path`, found by walking `base`, as a `/`-separated path relative to
 /// it (lossily, for names that are not UTF-8).
 pub(crate) fn relative_slashed(path: &Path, base: &Path) -> String {
-    path.strip_prefix(base)
-        .expect("a walk stays under its root")
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
+    slashed(
+        path.strip_prefix(base)
+            .expect("a walk stays under its root"),
+    )
 }
 
 #[cfg(test)]

@@ -234,7 +234,7 @@ impl DependencySpec {
                         }
                         if path.contains('\\') {
                             bail!(
-                                "'{name}': the path '{path}' is written with '\\': skills.toml writes paths with '/' on every platform (Windows reads them too): write path = \"{}\"",
+                                "'{name}': the path '{path}' is written with '\\': skills.toml writes paths with '/' on every platform (Windows reads them too): write path = \"{}\" (a folder whose own name holds '\\' must be renamed)",
                                 path.replace('\\', "/")
                             );
                         }

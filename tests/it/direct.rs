@@ -142,7 +142,7 @@ fn a_path_written_with_backslashes_is_refused_naming_the_one_to_write() {
     let out = ctx.fails_in(&app, &["install"]);
     insta::assert_snapshot!(ctx.redact(&out.stderr), @r#"
     error: [TEMP]/app/skills.toml: invalid [skills] entry
-      Caused by: 'helper': the path 'tools\helper' is written with '\': skills.toml writes paths with '/' on every platform (Windows reads them too): write path = "tools/helper"
+      Caused by: 'helper': the path 'tools\helper' is written with '\': skills.toml writes paths with '/' on every platform (Windows reads them too): write path = "tools/helper" (a folder whose own name holds '\' must be renamed)
     "#);
     assert_eq!(
         std::fs::read_to_string(app.join("skills.lock")).unwrap(),
