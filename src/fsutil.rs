@@ -321,6 +321,13 @@ pub(crate) fn relative_slashed(path: &Path, base: &Path) -> String {
     )
 }
 
+/// `path` as a dependency on it is recorded: relative to `base` (the
+/// project's folder, canonical) when it lies beneath it, else whole;
+/// `/`-separated either way.
+pub(crate) fn slashed_beneath(path: &Path, base: &Path) -> String {
+    slashed(path.strip_prefix(base).unwrap_or(path))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,6 +345,13 @@ mod tests {
             assert_eq!(slashed(Path::new(r"\\?\C:\x")), "C:/x");
             assert_eq!(slashed(Path::new(r"\\server\share\x")), "//server/share/x");
         }
+        let project = Path::new("/work/project");
+        let beneath = project.join("tools").join("helper");
+        assert_eq!(slashed_beneath(&beneath, project), "tools/helper");
+        assert_eq!(
+            slashed_beneath(Path::new("/elsewhere/x"), project),
+            "/elsewhere/x"
+        );
     }
 
     #[cfg(unix)]

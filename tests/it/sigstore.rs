@@ -235,3 +235,70 @@ fn unreadable_bundles_and_roots_are_refused_naming_them() {
     call[10] = root.to_str().unwrap().into();
     fails_naming(&call, "the trusted root cannot be read");
 }
+
+/// A release archive's build provenance, shaped as GitHub's
+/// attest-build-provenance writes it (an in-toto SLSA v1 statement in a
+/// DSSE envelope), verifies over the archive and its digest by the
+/// release workflow's identity, as docs/releasing.md tells users to check
+/// a download; another archive, repository or a rewritten statement fails.
+#[test]
+fn a_release_build_provenance_verifies_over_the_archive_by_the_release_workflow() {
+    let ctx = TestContext::new();
+    let (archive, bundle) = (fixture("artifact.txt"), fixture("provenance.sigstore.json"));
+    let release = "https://github.com/acme/skillpkg/.github/workflows/release.yml@refs/tags/v1.0.0";
+    let docs_regexp =
+        "^https://github\\.com/acme/skillpkg/\\.github/workflows/release\\.yml@refs/tags/.*$";
+    let mut call = keyless(&archive, &bundle, release, ISSUER);
+    call.push("--json".into());
+    let verdict: serde_json::Value = serde_json::from_str(&ctx.ok(&args(&call)).stdout).unwrap();
+    assert_eq!(verdict["verified"], true);
+    assert_eq!(verdict["signer"]["identity"], release);
+    ctx.ok(&args(&keyless(
+        &sha256_of(&archive),
+        &bundle,
+        release,
+        ISSUER,
+    )));
+    let mut by_regexp = keyless(&archive, &bundle, release, ISSUER);
+    by_regexp[5] = "--identity-regexp".into();
+    by_regexp[6] = docs_regexp.into();
+    ctx.ok(&args(&by_regexp));
+
+    // Another archive, by path and by digest.
+    let tampered = fixture("tampered.txt");
+    fails_naming(&keyless(&tampered, &bundle, release, ISSUER), "mismatch");
+    fails_naming(
+        &keyless(&sha256_of(&tampered), &bundle, release, ISSUER),
+        "mismatch",
+    );
+    // A fork's release workflow is not the project's.
+    let mut fork = by_regexp.clone();
+    fork[6] = "^https://github\\.com/evil/skillpkg/\\.github/workflows/release\\.yml@refs/tags/.*$"
+        .into();
+    let out = ctx.fails(&args(&fork));
+    assert!(out.stderr.contains("does not match"), "{}", out.stderr);
+    // The statement rewritten to name the tampered archive: the envelope's
+    // signature no longer holds.
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap()).unwrap();
+    use base64::Engine;
+    let engine = base64::engine::general_purpose::STANDARD;
+    let payload = engine
+        .decode(doc["dsseEnvelope"]["payload"].as_str().unwrap())
+        .unwrap();
+    let good = sha256_of(&archive);
+    let bad = sha256_of(&tampered);
+    let rewritten = String::from_utf8(payload)
+        .unwrap()
+        .replace(&good["sha256:".len()..], &bad["sha256:".len()..]);
+    doc["dsseEnvelope"]["payload"] = engine.encode(rewritten).into();
+    let forged = ctx.root().join("forged.sigstore.json");
+    std::fs::write(&forged, doc.to_string()).unwrap();
+    let out = ctx.fails(&args(&keyless(
+        &tampered,
+        forged.to_str().unwrap(),
+        release,
+        ISSUER,
+    )));
+    assert!(out.stderr.contains("does not verify"), "{}", out.stderr);
+}

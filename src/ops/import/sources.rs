@@ -153,10 +153,7 @@ pub(super) fn local_spec(
         }
     }
     let project_dir = fs_err::canonicalize(&project.dir).unwrap_or_else(|_| project.dir.clone());
-    let path = match dir.strip_prefix(&project_dir) {
-        Ok(relative) => crate::fsutil::slashed(relative),
-        Err(_) => crate::fsutil::slashed(&dir),
-    };
+    let path = crate::fsutil::slashed_beneath(&dir, &project_dir);
     Ok(DependencySpec::Detailed(DetailedSpec {
         path: Some(path),
         ..Default::default()

@@ -31,10 +31,7 @@ pub(super) fn find(dir: &Path, given: &str) -> anyhow::Result<Option<Plugin>> {
 /// to the project when it lies inside it.
 pub(super) fn recorded(project: &Project, folder: &Path) -> anyhow::Result<String> {
     let project_dir = fs_err::canonicalize(&project.dir)?;
-    Ok(match folder.strip_prefix(&project_dir) {
-        Ok(relative) => crate::fsutil::slashed(relative),
-        Err(_) => crate::fsutil::slashed(folder),
-    })
+    Ok(crate::fsutil::slashed_beneath(folder, &project_dir))
 }
 
 /// A plugin folder added: what it is, and the names its skills were
