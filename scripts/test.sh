@@ -47,6 +47,9 @@ cargo test --locked --doc
 # sandbox (those that do say that they skip).
 cargo clippy --all-targets --locked --no-default-features -- -D warnings
 cargo test --locked --all-targets --no-default-features -- --skip differential::
+# Windows and macOS, which this machine cannot run, compiled (cargo check,
+# warnings denied) from the same sources.
+scripts/check-targets.sh
 # The packages that install skillpkg without Rust: the wheel and the npm
 # packages, installed offline, run the README's demo as cargo's binary does.
 scripts/test-packages.sh

@@ -8,9 +8,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::hint::Hinted;
 use crate::net::Origin;
-use anyhow::{Context as _, bail};
+use anyhow::Context as _;
 
 /// The credentials file's name in the config directory.
 pub(crate) const CREDENTIALS_FILE: &str = "credentials.toml";
@@ -162,10 +161,11 @@ impl Credentials {
         };
         #[cfg(unix)]
         {
+            use crate::hint::Hinted;
             use std::os::unix::fs::PermissionsExt;
             let mode = std::fs::metadata(file)?.permissions().mode();
             if mode & 0o077 != 0 {
-                bail!(
+                anyhow::bail!(
                     Hinted::new(format!(
                         "{} can be read by other users (mode {:o}); not using its keys",
                         file.display(),

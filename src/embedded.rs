@@ -70,6 +70,8 @@ pub fn materialize(files: &[EmbeddedFile], parent: &Path) -> std::io::Result<Pat
             let mode = if *executable { 0o755 } else { 0o644 };
             fs_err::set_permissions(&path, std::fs::Permissions::from_mode(mode))?;
         }
+        #[cfg(not(unix))]
+        let _ = executable;
     }
     let staging = staging.keep();
     match std::fs::rename(&staging, &target) {

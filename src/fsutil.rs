@@ -183,7 +183,9 @@ fn umask() -> u32 {
             // The old mask is restored at once.
             let old = rustix::process::umask(Mode::from_raw_mode(0o022));
             rustix::process::umask(old);
-            old.bits()
+            // mode_t is u32 on Linux and u16 on macOS.
+            #[allow(clippy::useless_conversion)]
+            u32::from(old.bits())
         };
         #[cfg(not(unix))]
         let fallback = || 0o022;

@@ -33,6 +33,7 @@ fn running() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<u32>> 
 
 /// Calls `f` with the pids of the children running now, holding the
 /// registry: no child starts unregistered meanwhile.
+#[cfg(target_os = "linux")]
 pub(crate) fn with_running<R>(f: impl FnOnce(&std::collections::BTreeSet<u32>) -> R) -> R {
     f(&running())
 }

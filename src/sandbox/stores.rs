@@ -112,6 +112,7 @@ pub(crate) fn toolchains(home: &Path) -> impl Iterator<Item = PathBuf> + '_ {
 }
 
 /// The home folder of account `uid` in `passwd` (`/etc/passwd`'s text).
+#[cfg(any(unix, test))]
 pub(crate) fn home_of(passwd: &str, uid: u32) -> Option<PathBuf> {
     passwd.lines().find_map(|line| {
         let fields: Vec<&str> = line.split(':').collect();

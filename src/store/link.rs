@@ -100,12 +100,14 @@ pub(super) fn link_listed(
                 "a cached file belongs to another account",
             ));
         }
-        let mode = stat.st_mode & 0o7777;
+        // mode_t and nlink_t are u32 and u64 on Linux, u16 on macOS.
+        #[allow(clippy::useless_conversion)]
+        let (mode, links) = (u32::from(stat.st_mode) & 0o7777, u64::from(stat.st_nlink));
         // A changed mode, like changed bytes, is a changed tree.
         if (mode & 0o111 != 0) != executables.contains(relative) {
             return Placed::NotATree;
         }
-        if !has_expected_links(mode, stat.st_nlink) {
+        if !has_expected_links(mode, links) {
             return Placed::NotATree;
         }
         if mode & 0o222 != 0 {
@@ -137,6 +139,7 @@ pub(super) fn link_listed(
 /// the inode is also a file elsewhere, such as a user's `~/.bashrc`
 /// linked into the cache, whose mode is no business of the cache's: the
 /// entry counts as corrupted, set aside and fetched again.
+#[cfg(any(unix, test))]
 fn has_expected_links(mode: u32, links: u64) -> bool {
     match mode & 0o222 {
         0 => links >= 2,
@@ -183,6 +186,7 @@ pub(super) fn link_listed(
 
 /// `relative` as its parent folder (`""` for the top) and file name;
 /// `None` unless every part is a plain name.
+#[cfg(any(unix, test))]
 fn split(relative: &str) -> Option<(&str, &str)> {
     let plain =
         |part: &str| !part.is_empty() && part != "." && part != ".." && !part.contains('\0');

@@ -354,6 +354,7 @@ pub(crate) fn copy_tree(
     from: &Path,
     to: &Path,
 ) -> std::io::Result<Option<BTreeMap<String, String>>> {
+    #[cfg_attr(not(unix), allow(unused_mut))]
     let mut executables = BTreeSet::new();
     #[cfg(unix)]
     for entry in walkdir::WalkDir::new(from)
