@@ -301,4 +301,9 @@ fn a_release_build_provenance_verifies_over_the_archive_by_the_release_workflow(
         ISSUER,
     )));
     assert!(out.stderr.contains("does not verify"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("DSSE signature verification failed"),
+        "{}",
+        out.stderr
+    );
 }
